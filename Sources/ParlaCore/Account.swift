@@ -1,0 +1,85 @@
+import Foundation
+
+/// A person who signed up: the owner of one or more learner profiles.
+public struct Account: Sendable, Equatable {
+    public var id: AccountID
+    public var firstName: String
+    public var lastName: String
+    public var email: String
+    public var uiLanguage: Language
+    public var termsVersion: String
+    public var termsAcceptedAt: Date
+    public var createdAt: Date
+
+    public init(id: AccountID, firstName: String, lastName: String, email: String, uiLanguage: Language,
+                termsVersion: String, termsAcceptedAt: Date, createdAt: Date) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.email = email
+        self.uiLanguage = uiLanguage
+        self.termsVersion = termsVersion
+        self.termsAcceptedAt = termsAcceptedAt
+        self.createdAt = createdAt
+    }
+}
+
+/// One signed-in device.
+public struct DeviceSession: Sendable, Equatable {
+    public var id: SessionID
+    public var accountID: AccountID
+    public var deviceName: String?
+    public var createdAt: Date
+    public var lastUsedAt: Date
+    public var expiresAt: Date
+
+    public init(id: SessionID, accountID: AccountID, deviceName: String?, createdAt: Date, lastUsedAt: Date, expiresAt: Date) {
+        self.id = id
+        self.accountID = accountID
+        self.deviceName = deviceName
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+    }
+
+    /// Tokens expire this long after their last use.
+    public static let slidingLifetime: TimeInterval = 30 * 24 * 3600
+}
+
+/// One person learning under an account: a parent, a child.
+public struct Learner: Sendable, Equatable {
+    public var id: LearnerID
+    public var accountID: AccountID
+    public var displayName: String
+    public var age: Int?
+    public var avatarID: String
+    public var nativeLanguage: Language
+    public var targetLanguages: [Language]
+    public var picture: PictureInfo?
+    public var createdAt: Date
+
+    public init(id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
+                nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date) {
+        self.id = id
+        self.accountID = accountID
+        self.displayName = displayName
+        self.age = age
+        self.avatarID = avatarID
+        self.nativeLanguage = nativeLanguage
+        self.targetLanguages = targetLanguages
+        self.picture = picture
+        self.createdAt = createdAt
+    }
+}
+
+/// What a stored profile picture is, without its bytes.
+public struct PictureInfo: Sendable, Equatable {
+    public var mediaType: ImageFormat
+    public var width: Int
+    public var height: Int
+    public init(mediaType: ImageFormat, width: Int, height: Int) {
+        self.mediaType = mediaType
+        self.width = width
+        self.height = height
+    }
+}

@@ -1,0 +1,115 @@
+/// Sign-up as the client sent it: every field may be missing.
+public struct RegistrationForm: Sendable {
+    public var firstName: String?, lastName: String?, email: String?, password: String?
+    public var acceptTerms: Bool?
+    public var uiLanguage: String?
+    public var deviceName: String?
+    public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil, password: String? = nil,
+                acceptTerms: Bool? = nil, uiLanguage: String? = nil, deviceName: String? = nil) {
+        (self.firstName, self.lastName, self.email, self.password) = (firstName, lastName, email, password)
+        (self.acceptTerms, self.uiLanguage, self.deviceName) = (acceptTerms, uiLanguage, deviceName)
+    }
+}
+
+/// Sign-up after validation: normalized and complete.
+public struct Registration: Sendable, Equatable {
+    public var firstName: String, lastName: String, email: String, password: String
+    public var uiLanguage: Language
+    public var deviceName: String?
+}
+
+/// The rules of T1: every field problem is reported at once.
+public enum AccountRules {
+    public static func validate(_ form: RegistrationForm, requestLanguage: Language) throws(ParlaError) -> Registration {
+        var errors = FieldErrors()
+        let firstName = name(form.firstName, field: "firstName", invalid: .invalidFirstName, into: &errors)
+        let lastName = name(form.lastName, field: "lastName", invalid: .invalidLastName, into: &errors)
+        let email = emailAddress(form.email, field: "email", into: &errors)
+        if let password = form.password {
+            for problem in PasswordPolicy.problems(password, email: email) { errors.add("password", problem) }
+        } else {
+            errors.add("password", .required)
+        }
+        if form.acceptTerms != true { errors.add("acceptTerms", form.acceptTerms == nil ? .required : .termsNotAccepted) }
+        var uiLanguage = requestLanguage
+        if let raw = form.uiLanguage, let chosen = language(raw, field: "uiLanguage", into: &errors) { uiLanguage = chosen }
+        let device = deviceName(form.deviceName, into: &errors)
+        try errors.throwIfAny()
+        return Registration(firstName: firstName!, lastName: lastName!, email: email!, password: form.password!,
+                            uiLanguage: uiLanguage, deviceName: device)
+    }
+
+    static func name(_ raw: String?, field: String, invalid: ErrorCode, into errors: inout FieldErrors) -> String? {
+        guard let raw else { errors.add(field, .required); return nil }
+        guard let name = PersonName.normalized(raw) else { errors.add(field, invalid); return nil }
+        return name
+    }
+
+    static func emailAddress(_ raw: String?, field: String, into errors: inout FieldErrors) -> String? {
+        guard let raw else { errors.add(field, .required); return nil }
+        guard let email = EmailAddress.normalized(raw) else { errors.add(field, .invalidEmail); return nil }
+        return email
+    }
+
+    static func language(_ raw: String, field: String, into errors: inout FieldErrors) -> Language? {
+        guard let language = Language(rawValue: raw) else { errors.add(field, .invalidLanguage); return nil }
+        return language
+    }
+
+    static func deviceName(_ raw: String?, into errors: inout FieldErrors) -> String? {
+        guard let raw else { return nil }
+        guard let device = Label.normalized(raw, maximumLength: 100) else { errors.add("deviceName", .invalidDeviceName); return nil }
+        return device
+    }
+
+    /// Sign-in: the email must at least look like one (T2.2) before any
+    /// account is looked up.
+    public static func validateSignIn(email: String?, password: String?, deviceName: String?) throws(ParlaError)
+        -> (email: String, password: String, deviceName: String?)
+    {
+        var errors = FieldErrors()
+        let address = emailAddress(email, field: "email", into: &errors)
+        if password == nil || password?.isEmpty == true { errors.add("password", .required) }
+        let device = Self.deviceName(deviceName, into: &errors)
+        try errors.throwIfAny()
+        return (address!, password!, device)
+    }
+
+    /// An account edit as the client sent it.
+    public struct UpdateForm: Sendable {
+        public var firstName: String?, lastName: String?, email: String?, uiLanguage: String?
+        public var newPassword: String?, currentPassword: String?
+        public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil, uiLanguage: String? = nil,
+                    newPassword: String? = nil, currentPassword: String? = nil) {
+            (self.firstName, self.lastName, self.email, self.uiLanguage) = (firstName, lastName, email, uiLanguage)
+            (self.newPassword, self.currentPassword) = (newPassword, currentPassword)
+        }
+    }
+
+    /// The edit, validated: nil fields stay as they are.
+    public struct Update: Sendable, Equatable {
+        public var firstName: String?, lastName: String?, email: String?
+        public var uiLanguage: Language?
+        public var newPassword: String?
+        public init() {}
+    }
+
+    /// `currentEmail` is the account's: the new password may not equal it
+    /// (nor the new email, when both change).
+    public static func validate(_ form: UpdateForm, currentEmail: String) throws(ParlaError) -> Update {
+        var errors = FieldErrors()
+        var update = Update()
+        if let raw = form.firstName { update.firstName = name(raw, field: "firstName", invalid: .invalidFirstName, into: &errors) }
+        if let raw = form.lastName { update.lastName = name(raw, field: "lastName", invalid: .invalidLastName, into: &errors) }
+        if let raw = form.email { update.email = emailAddress(raw, field: "email", into: &errors) }
+        if let raw = form.uiLanguage { update.uiLanguage = language(raw, field: "uiLanguage", into: &errors) }
+        if let password = form.newPassword {
+            for problem in PasswordPolicy.problems(password, email: update.email ?? currentEmail) { errors.add("newPassword", problem) }
+            if form.currentPassword == nil { errors.add("currentPassword", .required) }
+            update.newPassword = password
+        }
+        try errors.throwIfAny()
+        if update == Update() { throw ParlaError(.nothingToUpdate) }
+        return update
+    }
+}

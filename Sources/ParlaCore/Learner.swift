@@ -1,0 +1,44 @@
+/// What a learner profile holds beyond its identity, with its rules.
+public enum LearnerProfileRules {
+    public static let ages = 3...120
+    public static let displayNameLength = 40
+    /// A family account: parents and children, as in the lesson-pack apps.
+    public static let maximumLearnersPerAccount = 8
+}
+
+/// The "thinking caps" a learner picks as an avatar (the hat shop of the
+/// children's app): a fixed catalogue with names in every language.
+public struct Avatar: Sendable, Equatable {
+    public let id: String
+    public let name: LocalizedText
+
+    public static let catalogue: [Avatar] = [
+        Avatar(id: "cap-explorer", name: LocalizedText(en: "Explorer's hat", fr: "Chapeau d'explorateur", it: "Cappello da esploratore", de: "Entdeckerhut", es: "Sombrero de explorador")),
+        Avatar(id: "cap-wizard", name: LocalizedText(en: "Wizard's hat", fr: "Chapeau de magicien", it: "Cappello da mago", de: "Zauberhut", es: "Sombrero de mago")),
+        Avatar(id: "cap-pilot", name: LocalizedText(en: "Pilot's cap", fr: "Casquette de pilote", it: "Berretto da pilota", de: "Pilotenmütze", es: "Gorra de piloto")),
+        Avatar(id: "cap-chef", name: LocalizedText(en: "Chef's hat", fr: "Toque de chef", it: "Cappello da cuoco", de: "Kochmütze", es: "Gorro de cocinero")),
+        Avatar(id: "cap-crown", name: LocalizedText(en: "Crown", fr: "Couronne", it: "Corona", de: "Krone", es: "Corona")),
+        Avatar(id: "cap-graduate", name: LocalizedText(en: "Graduation cap", fr: "Toque de diplômé", it: "Tocco da laureato", de: "Doktorhut", es: "Birrete")),
+        Avatar(id: "cap-pirate", name: LocalizedText(en: "Pirate's hat", fr: "Chapeau de pirate", it: "Cappello da pirata", de: "Piratenhut", es: "Sombrero de pirata")),
+        Avatar(id: "cap-beanie", name: LocalizedText(en: "Beanie", fr: "Bonnet", it: "Berretto di lana", de: "Wollmütze", es: "Gorro de lana")),
+    ]
+
+    public static let defaultID = "cap-explorer"
+
+    public static func isKnown(_ id: String) -> Bool { catalogue.contains { $0.id == id } }
+}
+
+/// The built-in pictures a profile shows when it has none of its own.
+public enum DefaultPicture {
+    public static let count = 6
+
+    /// The same learner always gets the same default picture.
+    public static func number(for learner: LearnerID) -> Int {
+        // FNV-1a over the id's bytes: stable across processes, unlike Hasher.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        withUnsafeBytes(of: learner.uuid.uuid) { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return Int(hash % UInt64(count)) + 1
+    }
+}

@@ -1,0 +1,59 @@
+/// A learner profile as the client sent it (creation or edit).
+public struct LearnerForm: Sendable {
+    public var displayName: String?
+    public var age: Int?
+    public var removeAge: Bool?
+    public var avatarID: String?
+    public var nativeLanguage: String?
+    public var targetLanguages: [String]?
+    public init(displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
+                nativeLanguage: String? = nil, targetLanguages: [String]? = nil) {
+        (self.displayName, self.age, self.removeAge, self.avatarID) = (displayName, age, removeAge, avatarID)
+        (self.nativeLanguage, self.targetLanguages) = (nativeLanguage, targetLanguages)
+    }
+}
+
+/// A learner profile's fields after validation; nil means "not given".
+public struct LearnerFields: Sendable, Equatable {
+    public var displayName: String?
+    public var age: Int?
+    public var removeAge = false
+    public var avatarID: String?
+    public var nativeLanguage: Language?
+    public var targetLanguages: [Language]?
+    public init() {}
+}
+
+public enum LearnerRules {
+    public static func validate(_ form: LearnerForm) throws(ParlaError) -> LearnerFields {
+        var errors = FieldErrors()
+        var fields = LearnerFields()
+        if let raw = form.displayName {
+            fields.displayName = Label.normalized(raw, maximumLength: LearnerProfileRules.displayNameLength)
+            if fields.displayName == nil { errors.add("displayName", .invalidDisplayName) }
+        }
+        if let age = form.age {
+            if LearnerProfileRules.ages.contains(age) { fields.age = age } else { errors.add("age", .invalidAge) }
+        }
+        fields.removeAge = form.removeAge == true
+        if let avatar = form.avatarID {
+            if Avatar.isKnown(avatar) { fields.avatarID = avatar } else { errors.add("avatarId", .invalidAvatar) }
+        }
+        if let raw = form.nativeLanguage {
+            fields.nativeLanguage = Language(rawValue: raw)
+            if fields.nativeLanguage == nil { errors.add("nativeLanguage", .invalidLanguage) }
+        }
+        if let raw = form.targetLanguages {
+            let languages = raw.compactMap(Language.init(rawValue:))
+            if languages.count == raw.count {
+                // Keep the learner's order, drop repeats.
+                var seen = Set<Language>()
+                fields.targetLanguages = languages.filter { seen.insert($0).inserted }
+            } else {
+                errors.add("targetLanguages", .invalidLanguage)
+            }
+        }
+        try errors.throwIfAny()
+        return fields
+    }
+}

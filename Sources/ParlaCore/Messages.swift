@@ -1,0 +1,244 @@
+import Foundation
+
+/// A text written in every language Parla speaks. The initializer takes all
+/// five, so a message cannot be added without its translations.
+public struct LocalizedText: Sendable, Equatable {
+    public let en: String, fr: String, it: String, de: String, es: String
+
+    public init(en: String, fr: String, it: String, de: String, es: String) {
+        (self.en, self.fr, self.it, self.de, self.es) = (en, fr, it, de, es)
+    }
+
+    public func text(in language: Language) -> String {
+        switch language {
+        case .english: en
+        case .french: fr
+        case .italian: it
+        case .german: de
+        case .spanish: es
+        }
+    }
+}
+
+extension ErrorCode {
+    /// The title shown to a person; `detail` in the problem document.
+    public var message: LocalizedText {
+        switch self {
+        case .malformedRequest: LocalizedText(
+            en: "The request could not be read. Check that it is well-formed JSON.",
+            fr: "La requête est illisible. Vérifiez qu'il s'agit d'un JSON bien formé.",
+            it: "Impossibile leggere la richiesta. Verifica che sia un JSON ben formato.",
+            de: "Die Anfrage konnte nicht gelesen werden. Prüfen Sie, ob sie gültiges JSON ist.",
+            es: "No se pudo leer la solicitud. Comprueba que sea un JSON bien formado.")
+        case .unsupportedMediaType: LocalizedText(
+            en: "This content type is not supported here.",
+            fr: "Ce type de contenu n'est pas pris en charge ici.",
+            it: "Questo tipo di contenuto non è supportato qui.",
+            de: "Dieser Inhaltstyp wird hier nicht unterstützt.",
+            es: "Este tipo de contenido no se admite aquí.")
+        case .notAcceptable: LocalizedText(
+            en: "The response cannot be produced in the format you asked for.",
+            fr: "La réponse ne peut pas être produite dans le format demandé.",
+            it: "La risposta non può essere prodotta nel formato richiesto.",
+            de: "Die Antwort kann nicht im gewünschten Format geliefert werden.",
+            es: "La respuesta no se puede generar en el formato solicitado.")
+        case .payloadTooLarge: LocalizedText(
+            en: "The request body is too large.",
+            fr: "Le corps de la requête est trop volumineux.",
+            it: "Il corpo della richiesta è troppo grande.",
+            de: "Der Inhalt der Anfrage ist zu groß.",
+            es: "El cuerpo de la solicitud es demasiado grande.")
+        case .routeNotFound: LocalizedText(
+            en: "There is nothing at this address.",
+            fr: "Il n'y a rien à cette adresse.",
+            it: "Non c'è niente a questo indirizzo.",
+            de: "Unter dieser Adresse gibt es nichts.",
+            es: "No hay nada en esta dirección.")
+        case .methodNotAllowed: LocalizedText(
+            en: "This method is not allowed at this address.",
+            fr: "Cette méthode n'est pas autorisée à cette adresse.",
+            it: "Questo metodo non è consentito a questo indirizzo.",
+            de: "Diese Methode ist unter dieser Adresse nicht erlaubt.",
+            es: "Este método no está permitido en esta dirección.")
+        case .validationFailed: LocalizedText(
+            en: "Some fields are not valid. Please correct them and try again.",
+            fr: "Certains champs ne sont pas valides. Corrigez-les puis réessayez.",
+            it: "Alcuni campi non sono validi. Correggili e riprova.",
+            de: "Einige Felder sind ungültig. Bitte korrigieren Sie sie und versuchen Sie es erneut.",
+            es: "Algunos campos no son válidos. Corrígelos y vuelve a intentarlo.")
+        case .required: LocalizedText(
+            en: "This field is required.",
+            fr: "Ce champ est obligatoire.",
+            it: "Questo campo è obbligatorio.",
+            de: "Dieses Feld ist erforderlich.",
+            es: "Este campo es obligatorio.")
+        case .invalidFirstName: LocalizedText(
+            en: "Enter a valid first name: letters only, with single spaces, hyphens or apostrophes between them.",
+            fr: "Saisissez un prénom valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
+            it: "Inserisci un nome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
+            de: "Geben Sie einen gültigen Vornamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
+            es: "Introduce un nombre válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
+        case .invalidLastName: LocalizedText(
+            en: "Enter a valid last name: letters only, with single spaces, hyphens or apostrophes between them.",
+            fr: "Saisissez un nom de famille valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
+            it: "Inserisci un cognome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
+            de: "Geben Sie einen gültigen Nachnamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
+            es: "Introduce un apellido válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
+        case .invalidEmail: LocalizedText(
+            en: "Enter a valid email address, such as name@example.com.",
+            fr: "Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.",
+            it: "Inserisci un indirizzo email valido, ad esempio nome@esempio.it.",
+            de: "Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.",
+            es: "Introduce una dirección de correo válida, por ejemplo nombre@ejemplo.es.")
+        case .invalidPassword: LocalizedText(
+            en: "The password must be 10 to 128 characters long.",
+            fr: "Le mot de passe doit comporter entre 10 et 128 caractères.",
+            it: "La password deve avere da 10 a 128 caratteri.",
+            de: "Das Passwort muss 10 bis 128 Zeichen lang sein.",
+            es: "La contraseña debe tener entre 10 y 128 caracteres.")
+        case .passwordIsEmail: LocalizedText(
+            en: "The password must not be your email address.",
+            fr: "Le mot de passe ne doit pas être votre adresse e-mail.",
+            it: "La password non può essere il tuo indirizzo email.",
+            de: "Das Passwort darf nicht Ihre E-Mail-Adresse sein.",
+            es: "La contraseña no puede ser tu dirección de correo.")
+        case .termsNotAccepted: LocalizedText(
+            en: "Please accept the terms of use to create an account.",
+            fr: "Veuillez accepter les conditions d'utilisation pour créer un compte.",
+            it: "Accetta i termini di utilizzo per creare un account.",
+            de: "Bitte akzeptieren Sie die Nutzungsbedingungen, um ein Konto zu erstellen.",
+            es: "Acepta las condiciones de uso para crear una cuenta.")
+        case .invalidLanguage: LocalizedText(
+            en: "Choose one of the supported languages: en, fr, it, de or es.",
+            fr: "Choisissez l'une des langues prises en charge : en, fr, it, de ou es.",
+            it: "Scegli una delle lingue supportate: en, fr, it, de o es.",
+            de: "Wählen Sie eine der unterstützten Sprachen: en, fr, it, de oder es.",
+            es: "Elige uno de los idiomas disponibles: en, fr, it, de o es.")
+        case .emailTaken: LocalizedText(
+            en: "An account with this email address already exists.",
+            fr: "Un compte existe déjà avec cette adresse e-mail.",
+            it: "Esiste già un account con questo indirizzo email.",
+            de: "Es gibt bereits ein Konto mit dieser E-Mail-Adresse.",
+            es: "Ya existe una cuenta con esta dirección de correo.")
+        case .nothingToUpdate: LocalizedText(
+            en: "The request changes nothing: give at least one field to update.",
+            fr: "La requête ne modifie rien : indiquez au moins un champ à mettre à jour.",
+            it: "La richiesta non modifica nulla: indica almeno un campo da aggiornare.",
+            de: "Die Anfrage ändert nichts: Geben Sie mindestens ein Feld zum Aktualisieren an.",
+            es: "La solicitud no cambia nada: indica al menos un campo que actualizar.")
+        case .invalidCredentials: LocalizedText(
+            en: "The email address or password is incorrect.",
+            fr: "L'adresse e-mail ou le mot de passe est incorrect.",
+            it: "L'indirizzo email o la password non sono corretti.",
+            de: "Die E-Mail-Adresse oder das Passwort ist falsch.",
+            es: "La dirección de correo o la contraseña no son correctas.")
+        case .authenticationRequired: LocalizedText(
+            en: "Please sign in: your session is missing, has expired or was signed out.",
+            fr: "Veuillez vous connecter : votre session est absente, a expiré ou a été fermée.",
+            it: "Accedi di nuovo: la sessione manca, è scaduta o è stata chiusa.",
+            de: "Bitte melden Sie sich an: Ihre Sitzung fehlt, ist abgelaufen oder wurde beendet.",
+            es: "Inicia sesión: tu sesión no existe, ha caducado o se ha cerrado.")
+        case .tooManyAttempts: LocalizedText(
+            en: "Too many failed sign-in attempts. Please wait before trying again.",
+            fr: "Trop de tentatives de connexion échouées. Patientez avant de réessayer.",
+            it: "Troppi tentativi di accesso non riusciti. Attendi prima di riprovare.",
+            de: "Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie, bevor Sie es erneut versuchen.",
+            es: "Demasiados intentos de inicio de sesión fallidos. Espera antes de volver a intentarlo.")
+        case .wrongCurrentPassword: LocalizedText(
+            en: "Your current password is incorrect.",
+            fr: "Votre mot de passe actuel est incorrect.",
+            it: "La password attuale non è corretta.",
+            de: "Ihr aktuelles Passwort ist falsch.",
+            es: "Tu contraseña actual no es correcta.")
+        case .sessionNotFound: LocalizedText(
+            en: "This session does not exist or has already ended.",
+            fr: "Cette session n'existe pas ou est déjà terminée.",
+            it: "Questa sessione non esiste o è già terminata.",
+            de: "Diese Sitzung existiert nicht oder wurde bereits beendet.",
+            es: "Esta sesión no existe o ya ha terminado.")
+        case .invalidDeviceName: LocalizedText(
+            en: "The device name must be 1 to 100 printable characters.",
+            fr: "Le nom de l'appareil doit comporter de 1 à 100 caractères imprimables.",
+            it: "Il nome del dispositivo deve avere da 1 a 100 caratteri stampabili.",
+            de: "Der Gerätename muss aus 1 bis 100 druckbaren Zeichen bestehen.",
+            es: "El nombre del dispositivo debe tener entre 1 y 100 caracteres imprimibles.")
+        case .learnerNotFound: LocalizedText(
+            en: "This learner profile does not exist.",
+            fr: "Ce profil d'apprenant n'existe pas.",
+            it: "Questo profilo di studente non esiste.",
+            de: "Dieses Lernprofil existiert nicht.",
+            es: "Este perfil de estudiante no existe.")
+        case .invalidDisplayName: LocalizedText(
+            en: "The display name must be 1 to 40 characters, letters, digits, spaces and simple punctuation.",
+            fr: "Le nom affiché doit comporter de 1 à 40 caractères : lettres, chiffres, espaces et ponctuation simple.",
+            it: "Il nome visualizzato deve avere da 1 a 40 caratteri: lettere, cifre, spazi e punteggiatura semplice.",
+            de: "Der Anzeigename muss 1 bis 40 Zeichen lang sein: Buchstaben, Ziffern, Leerzeichen und einfache Satzzeichen.",
+            es: "El nombre visible debe tener entre 1 y 40 caracteres: letras, números, espacios y puntuación sencilla.")
+        case .invalidAge: LocalizedText(
+            en: "The age must be a whole number from 3 to 120.",
+            fr: "L'âge doit être un nombre entier compris entre 3 et 120.",
+            it: "L'età deve essere un numero intero compreso tra 3 e 120.",
+            de: "Das Alter muss eine ganze Zahl zwischen 3 und 120 sein.",
+            es: "La edad debe ser un número entero entre 3 y 120.")
+        case .invalidAvatar: LocalizedText(
+            en: "Choose an avatar from the catalogue.",
+            fr: "Choisissez un avatar dans le catalogue.",
+            it: "Scegli un avatar dal catalogo.",
+            de: "Wählen Sie einen Avatar aus dem Katalog.",
+            es: "Elige un avatar del catálogo.")
+        case .learnerLimitReached: LocalizedText(
+            en: "This account already has the largest number of learner profiles allowed.",
+            fr: "Ce compte a déjà le nombre maximal de profils d'apprenant autorisé.",
+            it: "Questo account ha già il numero massimo di profili di studente consentito.",
+            de: "Dieses Konto hat bereits die höchstmögliche Zahl an Lernprofilen.",
+            es: "Esta cuenta ya tiene el número máximo de perfiles de estudiante permitido.")
+        case .lastLearner: LocalizedText(
+            en: "An account keeps at least one learner profile: this one cannot be deleted.",
+            fr: "Un compte garde au moins un profil d'apprenant : celui-ci ne peut pas être supprimé.",
+            it: "Un account conserva almeno un profilo di studente: questo non può essere eliminato.",
+            de: "Ein Konto behält mindestens ein Lernprofil: Dieses kann nicht gelöscht werden.",
+            es: "Una cuenta conserva al menos un perfil de estudiante: este no se puede eliminar.")
+        case .unsupportedImage: LocalizedText(
+            en: "The picture must be a PNG or JPEG image.",
+            fr: "L'image doit être au format PNG ou JPEG.",
+            it: "L'immagine deve essere in formato PNG o JPEG.",
+            de: "Das Bild muss ein PNG- oder JPEG-Bild sein.",
+            es: "La imagen debe estar en formato PNG o JPEG.")
+        case .invalidImageDimensions: LocalizedText(
+            en: "The picture must be between 32 and 4096 pixels wide and high.",
+            fr: "L'image doit mesurer entre 32 et 4096 pixels de large et de haut.",
+            it: "L'immagine deve misurare tra 32 e 4096 pixel di larghezza e di altezza.",
+            de: "Das Bild muss zwischen 32 und 4096 Pixel breit und hoch sein.",
+            es: "La imagen debe medir entre 32 y 4096 píxeles de ancho y de alto.")
+        case .notReady: LocalizedText(
+            en: "The service is starting or its database is unavailable. Please try again shortly.",
+            fr: "Le service démarre ou sa base de données est indisponible. Réessayez dans un instant.",
+            it: "Il servizio si sta avviando o il database non è disponibile. Riprova tra poco.",
+            de: "Der Dienst startet gerade oder seine Datenbank ist nicht erreichbar. Bitte versuchen Sie es gleich erneut.",
+            es: "El servicio se está iniciando o su base de datos no está disponible. Vuelve a intentarlo en breve.")
+        case .internalError: LocalizedText(
+            en: "Something went wrong on our side. Please try again.",
+            fr: "Un problème est survenu de notre côté. Veuillez réessayer.",
+            it: "Si è verificato un problema da parte nostra. Riprova.",
+            de: "Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.",
+            es: "Algo ha fallado por nuestra parte. Vuelve a intentarlo.")
+        }
+    }
+
+    /// A short title for the problem document, in English: the stable
+    /// `code` is what clients branch on, `detail` is what people read.
+    public var title: String { rawValue.replacingOccurrences(of: "_", with: " ").capitalizedFirst }
+}
+
+/// Other user-facing words the server writes itself.
+public enum Wording {
+    /// The name a new learner profile gets when none is given: "Learner 2".
+    public static func defaultLearnerName(number: Int) -> LocalizedText {
+        LocalizedText(en: "Learner \(number)", fr: "Apprenant \(number)", it: "Studente \(number)",
+                      de: "Lernprofil \(number)", es: "Estudiante \(number)")
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

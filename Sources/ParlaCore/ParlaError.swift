@@ -1,0 +1,107 @@
+/// Every failure a client can see, with a stable machine-readable code.
+///
+/// Services throw `ParlaError`; the HTTP layer maps it to an RFC 9457
+/// problem document in one place, localizing `code.message`.
+public struct ParlaError: Error, Sendable, Equatable {
+    public var code: ErrorCode
+    /// Field-level problems, all of them at once (validation).
+    public var fieldErrors: [FieldError]
+    /// Seconds a throttled client should wait.
+    public var retryAfter: Int?
+
+    public init(_ code: ErrorCode, fieldErrors: [FieldError] = [], retryAfter: Int? = nil) {
+        self.code = code
+        self.fieldErrors = fieldErrors
+        self.retryAfter = retryAfter
+    }
+
+    public static func validation(_ errors: [FieldError]) -> ParlaError {
+        ParlaError(.validationFailed, fieldErrors: errors)
+    }
+
+    public var status: Int { code.status }
+}
+
+public struct FieldError: Sendable, Equatable, CustomStringConvertible {
+    /// The request field, as the client named it (`firstName`).
+    public var field: String
+    public var code: ErrorCode
+    public init(_ field: String, _ code: ErrorCode) {
+        self.field = field
+        self.code = code
+    }
+    public var description: String { "\(field): \(code.rawValue)" }
+}
+
+/// Collects field errors so that a request reports every problem at once.
+public struct FieldErrors: Sendable {
+    public private(set) var errors: [FieldError] = []
+    public init() {}
+    public mutating func add(_ field: String, _ code: ErrorCode) { errors.append(FieldError(field, code)) }
+    public func throwIfAny() throws(ParlaError) {
+        if !errors.isEmpty { throw .validation(errors) }
+    }
+}
+
+public enum ErrorCode: String, CaseIterable, Sendable, Codable {
+    // Requests
+    case malformedRequest = "malformed_request"
+    case unsupportedMediaType = "unsupported_media_type"
+    case notAcceptable = "not_acceptable"
+    case payloadTooLarge = "payload_too_large"
+    case routeNotFound = "not_found"
+    case methodNotAllowed = "method_not_allowed"
+    case validationFailed = "validation_failed"
+    case required = "required"
+    // Accounts
+    case invalidFirstName = "invalid_first_name"
+    case invalidLastName = "invalid_last_name"
+    case invalidEmail = "invalid_email"
+    case invalidPassword = "invalid_password"
+    case passwordIsEmail = "password_is_email"
+    case termsNotAccepted = "terms_not_accepted"
+    case invalidLanguage = "invalid_language"
+    case emailTaken = "email_taken"
+    case nothingToUpdate = "nothing_to_update"
+    // Sessions
+    case invalidCredentials = "invalid_credentials"
+    case authenticationRequired = "authentication_required"
+    case tooManyAttempts = "too_many_attempts"
+    case wrongCurrentPassword = "wrong_current_password"
+    case sessionNotFound = "session_not_found"
+    case invalidDeviceName = "invalid_device_name"
+    // Learners
+    case learnerNotFound = "learner_not_found"
+    case invalidDisplayName = "invalid_display_name"
+    case invalidAge = "invalid_age"
+    case invalidAvatar = "invalid_avatar"
+    case learnerLimitReached = "learner_limit_reached"
+    case lastLearner = "last_learner"
+    case unsupportedImage = "unsupported_image"
+    case invalidImageDimensions = "invalid_image_dimensions"
+    // Operations
+    case notReady = "not_ready"
+    case internalError = "internal_error"
+
+    /// The HTTP status the code is served with.
+    public var status: Int {
+        switch self {
+        case .malformedRequest: 400
+        case .invalidCredentials, .authenticationRequired: 401
+        case .wrongCurrentPassword: 403
+        case .routeNotFound, .learnerNotFound, .sessionNotFound: 404
+        case .methodNotAllowed: 405
+        case .notAcceptable: 406
+        case .emailTaken, .learnerLimitReached, .lastLearner: 409
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType, .unsupportedImage: 415
+        case .tooManyAttempts: 429
+        case .notReady: 503
+        case .internalError: 500
+        case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
+             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
+             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions:
+            422
+        }
+    }
+}

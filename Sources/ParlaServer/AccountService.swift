@@ -1,0 +1,109 @@
+import Foundation
+import ParlaCore
+import ParlaStore
+
+/// Sign-up, sign-in, devices and the account itself.
+struct AccountService: Sendable {
+    let accounts: AccountStore
+    let learners: LearnerStore
+    let hasher: PasswordHasher
+    let termsVersion: String
+
+    /// After this many failed sign-ins for one email within the window, the
+    /// email is refused until the oldest failure leaves the window.
+    static let maximumFailures = 10
+    static let failureWindow: TimeInterval = 15 * 60
+
+    struct SignedIn: Sendable {
+        var account: Account
+        var learners: [Learner]
+        var session: DeviceSession
+        var token: String
+    }
+
+    func signUp(_ form: RegistrationForm, language: Language) async throws -> SignedIn {
+        let registration = try AccountRules.validate(form, requestLanguage: language)
+        let passwordHash = try await hasher.hash(registration.password)
+        let token = SessionToken.generate()
+        let firstLearner = LearnerStore.NewLearner(
+            displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
+            age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
+        let (account, learner, session) = try await accounts.create(
+            AccountStore.NewAccount(firstName: registration.firstName, lastName: registration.lastName,
+                                    email: registration.email, passwordHash: passwordHash,
+                                    uiLanguage: registration.uiLanguage, termsVersion: termsVersion),
+            firstLearner: firstLearner,
+            session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName))
+        var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
+        signedIn.session.deviceName = registration.deviceName
+        return signedIn
+    }
+
+    /// A wrong email and a wrong password look the same from outside: same
+    /// status, same code, same bcrypt work.
+    func signIn(email: String?, password: String?, deviceName: String?) async throws -> SignedIn {
+        let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
+        let failures = try await accounts.recentFailures(email: email, within: Self.failureWindow)
+        if failures.count >= Self.maximumFailures {
+            throw ParlaError(.tooManyAttempts, retryAfter: max(1, failures.secondsUntilOldestExpires))
+        }
+        guard let (accountID, hash) = try await accounts.credentials(email: email) else {
+            try await hasher.verifyNothing()
+            try await accounts.recordFailure(email: email, window: Self.failureWindow)
+            throw ParlaError(.invalidCredentials)
+        }
+        guard try await hasher.verify(password, against: hash) else {
+            try await accounts.recordFailure(email: email, window: Self.failureWindow)
+            throw ParlaError(.invalidCredentials)
+        }
+        try await accounts.clearFailures(email: email)
+        let token = SessionToken.generate()
+        var session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: device), accountID: accountID)
+        session.deviceName = device
+        let (account, learners) = try await me(accountID)
+        return SignedIn(account: account, learners: learners, session: session, token: token.value)
+    }
+
+    func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {
+        async let account = accounts.account(accountID)
+        async let profiles = learners.learners(of: accountID)
+        guard let found = try await account else { throw ParlaError(.authenticationRequired) }
+        return (found, try await profiles)
+    }
+
+    /// All of the edit or none of it (T7.8, T7.11).
+    func update(_ caller: Caller, _ form: AccountRules.UpdateForm) async throws -> (Account, [Learner]) {
+        guard let current = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        let update = try AccountRules.validate(form, currentEmail: current.email)
+        var newHash: String?
+        if let newPassword = update.newPassword {
+            try await checkPassword(form.currentPassword ?? "", of: caller.accountID)
+            newHash = try await hasher.hash(newPassword)
+        }
+        try await accounts.update(caller.accountID, AccountStore.Changes(
+            firstName: update.firstName, lastName: update.lastName, email: update.email,
+            uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID)
+        return try await me(caller.accountID)
+    }
+
+    func delete(_ caller: Caller, password: String?) async throws {
+        guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
+        try await checkPassword(password, of: caller.accountID)
+        try await accounts.delete(caller.accountID)
+    }
+
+    private func checkPassword(_ password: String, of accountID: AccountID) async throws {
+        guard let hash = try await accounts.passwordHash(accountID) else { throw ParlaError(.authenticationRequired) }
+        guard try await hasher.verify(password, against: hash) else { throw ParlaError(.wrongCurrentPassword) }
+    }
+
+    func sessions(_ caller: Caller) async throws -> [DeviceSession] {
+        try await accounts.sessions(caller.accountID)
+    }
+
+    func signOut(_ caller: Caller, session: SessionID? = nil) async throws {
+        guard try await accounts.deleteSession(session ?? caller.sessionID, accountID: caller.accountID) else {
+            throw ParlaError(.sessionNotFound)
+        }
+    }
+}

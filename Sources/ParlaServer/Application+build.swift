@@ -1,0 +1,117 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaCore
+import ParlaStore
+import PostgresNIO
+import Prometheus
+import ServiceLifecycle
+
+/// Builds the whole server from its settings: the database (embedded or
+/// external), migrations before the first request, the middleware chain and
+/// every handler. `parla serve` runs what this returns; tests drive it
+/// with HummingbirdTesting.
+public func buildApplication(_ settings: ServerSettings, logger: Logger) async throws -> some ApplicationProtocol {
+    ParlaMetrics.bootstrap()
+    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger)
+    var services: [any Service] = []
+    // First in the group, so it stops last: after the server and the pool.
+    if let cluster { services.append(EmbeddedClusterService(cluster: cluster, logger: logger)) }
+    let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
+    services.append(database.client)
+    services.append(hasher)
+
+    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, logger: logger)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
+        services: services,
+        logger: logger)
+    app.beforeServerStarts {
+        let applied = try await database.migrate()
+        logger.info("database ready", metadata: ["migrations_applied_now": "\(applied)"])
+    }
+    return app
+}
+
+/// The database the settings name, with the personal-data cipher that goes
+/// with it. An embedded cluster is started first (and returned, to be
+/// stopped by its owner); only it may create a missing key file.
+func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (Database, PersonalDataCipher, EmbeddedCluster?) {
+    var databaseLogger = logger
+    databaseLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
+    let clientConfiguration: PostgresClient.Configuration
+    var cluster: EmbeddedCluster?
+    switch settings.database {
+    case .url(let url):
+        clientConfiguration = try PostgresClient.Configuration(url: url)
+    case .embedded(let dataDirectory):
+        let embedded = EmbeddedCluster(dataDirectory: dataDirectory)
+        try await embedded.start(logger: logger)
+        clientConfiguration = embedded.clientConfiguration(database: "postgres")
+        cluster = embedded
+    }
+    let key = try settings.dataKey.map(PersonalDataCipher.key(base64:))
+        ?? PersonalDataCipher.loadKey(at: settings.keyFile, create: cluster != nil)
+    let cipher = try PersonalDataCipher(masterKey: key)
+    let database = Database(configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
+                            logger: databaseLogger)
+    return (database, cipher, cluster)
+}
+
+/// `parla migrate`: applies pending migrations and stops what it started.
+public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async throws -> Int {
+    let (database, _, cluster) = try await openDatabase(settings, logger: logger)
+    let client = Task { await database.client.run() }
+    defer { client.cancel() }
+    let applied = try await database.migrate()
+    try await cluster?.stop(logger: logger)
+    return applied
+}
+
+func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
+                 logger: Logger) throws -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: RequestScopeMiddleware(logger: logger))
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: BodyLimitMiddleware(jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit))
+
+    let document = try APIDocument.yaml()
+    router.get("/openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+    }
+    router.get("/metrics") { _, _ in
+        var text = [UInt8]()
+        ParlaMetrics.registry.emit(into: &text)
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: text)))
+    }
+
+    let accounts = AccountStore(database: database, cipher: cipher)
+    let learners = LearnerStore(database: database, cipher: cipher)
+    let handler = APIHandler(
+        database: database,
+        authenticator: Authenticator(accounts: accounts),
+        accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
+        learners: LearnerService(learners: learners, accounts: accounts))
+    try handler.registerHandlers(on: router)
+    return router
+}
+
+/// The process's metrics, exported at `/metrics` in Prometheus text format.
+public enum ParlaMetrics {
+    public static let registry = PrometheusCollectorRegistry()
+    private static let bootstrapped: Bool = {
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return true
+    }()
+
+    /// Routes every swift-metrics metric to `registry`; safe to call often.
+    public static func bootstrap() { _ = bootstrapped }
+}

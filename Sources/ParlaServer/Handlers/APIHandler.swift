@@ -1,0 +1,77 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaCore
+import ParlaStore
+
+/// Implements the generated `APIProtocol`, one file per feature: each
+/// handler decodes, authenticates, calls a service and encodes. Errors are
+/// thrown as they are and mapped once, by `ProblemMiddleware`.
+struct APIHandler: APIProtocol {
+    let database: Database
+    let authenticator: Authenticator
+    let accounts: AccountService
+    let learners: LearnerService
+
+    var language: Language { RequestScope.here.language }
+
+    func caller() async throws -> Caller { try await authenticator.caller() }
+}
+
+/// A path id that is not a UUID names nothing: the thing is not found.
+func parseID<Tag>(_ raw: String, orElse code: ErrorCode) throws -> Identifier<Tag> {
+    guard let id = Identifier<Tag>(raw) else { throw ParlaError(code) }
+    return id
+}
+
+// MARK: Domain -> API
+
+extension Components.Schemas.Language {
+    init(_ language: Language) { self = Self(rawValue: language.code)! }
+}
+
+extension Components.Schemas.Account {
+    init(_ account: Account) {
+        self.init(id: account.id.description, firstName: account.firstName, lastName: account.lastName, email: account.email,
+                  uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
+                  termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
+    }
+}
+
+extension Components.Schemas.Session {
+    init(_ session: DeviceSession, current: SessionID?) {
+        self.init(id: session.id.description, deviceName: session.deviceName, createdAt: session.createdAt,
+                  lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt, current: session.id == current)
+    }
+}
+
+extension Components.Schemas.Picture {
+    init(_ picture: PictureInfo?, learner: LearnerID) {
+        let url = "/v1/learners/\(learner)/picture"
+        if let picture {
+            self.init(url: url, isDefault: false, mediaType: picture.mediaType.mediaType, width: picture.width, height: picture.height)
+        } else {
+            self.init(url: url, isDefault: true, mediaType: ImageFormat.png.mediaType, width: 256, height: 256)
+        }
+    }
+}
+
+extension Components.Schemas.Learner {
+    init(_ learner: Learner) {
+        self.init(
+            id: learner.id.description, displayName: learner.displayName, age: learner.age, avatarId: learner.avatarID,
+            nativeLanguage: .init(learner.nativeLanguage), targetLanguages: learner.targetLanguages.map { .init($0) },
+            picture: .init(learner.picture, learner: learner.id),
+            // Until lessons and placement exist, every target language is
+            // "not started"; the proficiency model fills in the level.
+            progress: learner.targetLanguages.map { .init(language: .init($0), status: .notStarted) },
+            createdAt: learner.createdAt)
+    }
+}
+
+extension Components.Schemas.SignedIn {
+    init(_ signedIn: AccountService.SignedIn) {
+        self.init(account: .init(signedIn.account), learners: signedIn.learners.map { .init($0) },
+                  session: .init(token: signedIn.token, session: .init(signedIn.session, current: signedIn.session.id)))
+    }
+}

@@ -1,0 +1,33 @@
+import ParlaAPI
+import ParlaCore
+
+extension APIHandler {
+    func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let form = RegistrationForm(firstName: body.firstName, lastName: body.lastName, email: body.email,
+                                    password: body.password, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
+                                    deviceName: body.deviceName)
+        let signedIn = try await accounts.signUp(form, language: language)
+        return .created(.init(body: .json(.init(signedIn))))
+    }
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let (account, learners) = try await accounts.me(try await caller().accountID)
+        return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
+    }
+
+    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let form = AccountRules.UpdateForm(firstName: body.firstName, lastName: body.lastName, email: body.email,
+                                           uiLanguage: body.uiLanguage, newPassword: body.newPassword,
+                                           currentPassword: body.currentPassword)
+        let (account, learners) = try await accounts.update(try await caller(), form)
+        return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
+    }
+
+    func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await accounts.delete(try await caller(), password: body.password)
+        return .noContent(.init())
+    }
+}

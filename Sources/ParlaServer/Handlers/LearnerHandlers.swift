@@ -1,0 +1,72 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaCore
+
+extension APIHandler {
+    func listAvatars(_ input: Operations.ListAvatars.Input) async throws -> Operations.ListAvatars.Output {
+        let language = self.language
+        return .ok(.init(body: .json(.init(avatars: Avatar.catalogue.map { .init(id: $0.id, name: $0.name.text(in: language)) }))))
+    }
+
+    func listLearners(_ input: Operations.ListLearners.Input) async throws -> Operations.ListLearners.Output {
+        let learners = try await learners.list(try await caller())
+        return .ok(.init(body: .json(.init(learners: learners.map { .init($0) }))))
+    }
+
+    func createLearner(_ input: Operations.CreateLearner.Input) async throws -> Operations.CreateLearner.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let form = LearnerForm(displayName: body.displayName, age: body.age, avatarID: body.avatarId,
+                               nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages)
+        let learner = try await learners.create(try await caller(), form)
+        return .created(.init(body: .json(.init(learner))))
+    }
+
+    func getLearner(_ input: Operations.GetLearner.Input) async throws -> Operations.GetLearner.Output {
+        let caller = try await caller()
+        let learner = try await learners.get(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        return .ok(.init(body: .json(.init(learner))))
+    }
+
+    func updateLearner(_ input: Operations.UpdateLearner.Input) async throws -> Operations.UpdateLearner.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let caller = try await caller()
+        let form = LearnerForm(displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
+                               nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages)
+        let learner = try await learners.update(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound), form)
+        return .ok(.init(body: .json(.init(learner))))
+    }
+
+    func deleteLearner(_ input: Operations.DeleteLearner.Input) async throws -> Operations.DeleteLearner.Output {
+        let caller = try await caller()
+        try await learners.delete(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        return .noContent(.init())
+    }
+
+    func getLearnerPicture(_ input: Operations.GetLearnerPicture.Input) async throws -> Operations.GetLearnerPicture.Output {
+        let caller = try await caller()
+        let (format, bytes) = try await learners.picture(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        let body = HTTPBody(bytes)
+        return .ok(.init(body: format == .png ? .png(body) : .jpeg(body)))
+    }
+
+    func putLearnerPicture(_ input: Operations.PutLearnerPicture.Input) async throws -> Operations.PutLearnerPicture.Output {
+        let caller = try await caller()
+        let id: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let upload: HTTPBody
+        switch input.body {
+        case .png(let body), .jpeg(let body): upload = body
+        }
+        // The body middleware has already bounded the size.
+        let bytes = try await [UInt8](collecting: upload, upTo: .max)
+        let info = try await learners.setPicture(caller, id, bytes: bytes)
+        return .ok(.init(body: .json(.init(info, learner: id))))
+    }
+
+    func deleteLearnerPicture(_ input: Operations.DeleteLearnerPicture.Input) async throws -> Operations.DeleteLearnerPicture.Output {
+        let caller = try await caller()
+        let id: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        try await learners.deletePicture(caller, id)
+        return .ok(.init(body: .json(.init(nil, learner: id))))
+    }
+}

@@ -1,0 +1,28 @@
+import ParlaAPI
+import ParlaCore
+
+extension APIHandler {
+    func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let signedIn = try await accounts.signIn(email: body.email, password: body.password, deviceName: body.deviceName)
+        return .created(.init(body: .json(.init(signedIn))))
+    }
+
+    func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output {
+        let caller = try await caller()
+        let sessions = try await accounts.sessions(caller)
+        return .ok(.init(body: .json(.init(sessions: sessions.map { .init($0, current: caller.sessionID) }))))
+    }
+
+    func deleteCurrentSession(_ input: Operations.DeleteCurrentSession.Input) async throws -> Operations.DeleteCurrentSession.Output {
+        try await accounts.signOut(try await caller())
+        return .noContent(.init())
+    }
+
+    func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output {
+        let caller = try await caller()
+        let id: SessionID = try parseID(input.path.sessionId, orElse: .sessionNotFound)
+        try await accounts.signOut(caller, session: id)
+        return .noContent(.init())
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ParlaCore
+import ParlaStore
+
+/// Learner profiles of the calling account, and their pictures.
+struct LearnerService: Sendable {
+    let learners: LearnerStore
+    let accounts: AccountStore
+
+    func list(_ caller: Caller) async throws -> [Learner] {
+        try await learners.learners(of: caller.accountID)
+    }
+
+    func get(_ caller: Caller, _ id: LearnerID) async throws -> Learner {
+        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        return learner
+    }
+
+    /// A new profile; unnamed ones get "Learner N" in the account's language.
+    func create(_ caller: Caller, _ form: LearnerForm) async throws -> Learner {
+        let fields = try LearnerRules.validate(form)
+        guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        var name = fields.displayName
+        if name == nil {
+            let number = try await learners.count(of: caller.accountID) + 1
+            name = Wording.defaultLearnerName(number: number).text(in: account.uiLanguage)
+        }
+        return try await learners.create(LearnerStore.NewLearner(
+            displayName: name!, age: fields.age, avatarID: fields.avatarID ?? Avatar.defaultID,
+            nativeLanguage: fields.nativeLanguage ?? account.uiLanguage,
+            targetLanguages: fields.targetLanguages ?? []), accountID: caller.accountID)
+    }
+
+    func update(_ caller: Caller, _ id: LearnerID, _ form: LearnerForm) async throws -> Learner {
+        let fields = try LearnerRules.validate(form)
+        guard fields != LearnerFields() else { throw ParlaError(.nothingToUpdate) }
+        var changes = LearnerStore.Changes()
+        changes.displayName = fields.displayName
+        changes.age = fields.age
+        changes.removeAge = fields.removeAge
+        changes.avatarID = fields.avatarID
+        changes.nativeLanguage = fields.nativeLanguage
+        changes.targetLanguages = fields.targetLanguages
+        return try await learners.update(id, of: caller.accountID, changes)
+    }
+
+    func delete(_ caller: Caller, _ id: LearnerID) async throws {
+        try await learners.delete(id, of: caller.accountID)
+    }
+
+    /// The learner's picture, or its built-in default (the same one every time).
+    func picture(_ caller: Caller, _ id: LearnerID) async throws -> (ImageFormat, [UInt8]) {
+        if let (info, bytes) = try await learners.picture(id, of: caller.accountID) { return (info.mediaType, bytes) }
+        return (.png, try DefaultPictures.png(number: DefaultPicture.number(for: id)))
+    }
+
+    /// The bytes decide the type, whatever the client called them.
+    func setPicture(_ caller: Caller, _ id: LearnerID, bytes: [UInt8]) async throws -> PictureInfo {
+        let info = try ImageInspector.inspect(bytes)
+        try await learners.setPicture(id, of: caller.accountID, info: info, bytes: bytes)
+        return info
+    }
+
+    func deletePicture(_ caller: Caller, _ id: LearnerID) async throws {
+        try await learners.deletePicture(id, of: caller.accountID)
+    }
+}
+
+/// The six pictures shipped with the server for profiles without their own.
+enum DefaultPictures {
+    static func png(number: Int) throws -> [UInt8] {
+        try cache[number - 1].get()
+    }
+
+    private static let cache: [Result<[UInt8], any Error>] = (1...DefaultPicture.count).map { number in
+        Result {
+            guard let url = Bundle.module.url(forResource: "default-\(number)", withExtension: "png", subdirectory: "DefaultPictures")
+            else { throw ParlaError(.internalError) }
+            return Array(try Data(contentsOf: url))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OpenAPIRuntime
+import ParlaCore
+
+/// The one place errors become HTTP responses: RFC 9457 problem documents
+/// with a stable code and a message in the request's language.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let scope = RequestScope.here
+            let problem = Self.problem(for: error)
+            if problem.code == .internalError {
+                scope.logger.error("request failed", metadata: ["error": .string(Self.describe(error))])
+            }
+            return Problem.response(problem, language: scope.language, requestID: scope.requestID, instance: request.uri.path)
+        }
+    }
+
+    /// Domain errors as they are; framework errors by their HTTP meaning;
+    /// anything else is ours to fix and becomes a 500.
+    static func problem(for error: any Error) -> ParlaError {
+        switch error {
+        case let error as ParlaError:
+            return error
+        case let error as ServerError:
+            if let domain = error.underlyingError as? ParlaError { return domain }
+            if error.underlyingError is DecodingError { return ParlaError(.malformedRequest) }
+            return problem(status: error.httpStatus.code)
+        case let error as any HTTPResponseError:
+            return problem(status: error.status.code)
+        default:
+            return ParlaError(.internalError)
+        }
+    }
+
+    private static func problem(status: Int) -> ParlaError {
+        switch status {
+        case 400: ParlaError(.malformedRequest)
+        case 404: ParlaError(.routeNotFound)
+        case 405: ParlaError(.methodNotAllowed)
+        case 406: ParlaError(.notAcceptable)
+        case 413: ParlaError(.payloadTooLarge)
+        case 415: ParlaError(.unsupportedMediaType)
+        case 400..<500: ParlaError(.malformedRequest)
+        default: ParlaError(.internalError)
+        }
+    }
+
+    /// The error's type and cause without the request it came with: a
+    /// `ServerError` description would carry the request body.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? ServerError {
+            return "\(error.operationID): \(type(of: error.underlyingError)): \(error.underlyingError)"
+        }
+        return "\(type(of: error)): \(error)"
+    }
+}
+
+enum Problem {
+    static func document(_ error: ParlaError, language: Language, requestID: String, instance: String?) -> [String: Any] {
+        var body: [String: Any] = [
+            "type": "https://parla.dev/problems/\(error.code.rawValue)",
+            "title": error.code.title,
+            "status": error.status,
+            "code": error.code.rawValue,
+            "detail": error.code.message.text(in: language),
+            "requestId": requestID,
+        ]
+        if let instance { body["instance"] = instance }
+        if !error.fieldErrors.isEmpty {
+            body["errors"] = error.fieldErrors.map {
+                ["field": $0.field, "code": $0.code.rawValue, "message": $0.code.message.text(in: language)]
+            }
+        }
+        return body
+    }
+
+    static func response(_ error: ParlaError, language: Language, requestID: String, instance: String?) -> Response {
+        let body = document(error, language: language, requestID: requestID, instance: instance)
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        var headers: HTTPFields = [
+            .contentType: "application/problem+json",
+            .contentLanguage: language.code,
+        ]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if error.code == .authenticationRequired { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

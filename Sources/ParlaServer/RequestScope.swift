@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ParlaCore
+
+/// What the generated handlers need to know about the request they serve
+/// but cannot receive as parameters: who asks, in which language, under
+/// which request id. Set by `RequestScopeMiddleware` around each request.
+struct RequestScope: Sendable {
+    var requestID: String
+    var language: Language
+    var authorization: String?
+    var logger: Logger
+
+    @TaskLocal static var current: RequestScope?
+
+    /// Outside a request (a test calling a handler directly) there is none.
+    static var here: RequestScope {
+        current ?? RequestScope(requestID: "none", language: .english, authorization: nil, logger: Logger(label: "parla"))
+    }
+}
+
+/// Gives each request its id (the client's when it is sane), its language
+/// and a logger carrying both; echoes the id and the language on the
+/// response, and writes one log line per request. Errors are mapped inside
+/// it, so the line shows the status the client got.
+struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let requestID = request.headers[.requestID].flatMap(Self.acceptable) ?? UUID().uuidString.lowercased()
+        let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
+        var logger = self.logger
+        logger[metadataKey: "request_id"] = .string(requestID)
+        let scope = RequestScope(requestID: requestID, language: language,
+                                 authorization: request.headers[.authorization], logger: logger)
+        var response = try await RequestScope.$current.withValue(scope) {
+            try await next(request, context)
+        }
+        response.headers[.requestID] = requestID
+        if response.headers[.contentLanguage] == nil { response.headers[.contentLanguage] = language.code }
+        // The path only: query strings and bodies may carry personal data.
+        logger.info("request", metadata: [
+            "method": .string(request.method.rawValue),
+            "route": .string(context.endpointPath ?? "unmatched"),
+            "status": .stringConvertible(response.status.code),
+            "duration_ms": .stringConvertible(Self.milliseconds(ContinuousClock.now - start)),
+        ])
+        return response
+    }
+
+    /// Printable ASCII, at most 128 characters; anything else is replaced.
+    static func acceptable(_ id: String) -> String? {
+        guard (1...128).contains(id.utf8.count),
+              id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return id
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15 * 1).rounded(toPlaces: 3)
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = Self("X-Request-Id")!
+}

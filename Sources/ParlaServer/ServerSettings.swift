@@ -1,0 +1,54 @@
+import Configuration
+import Foundation
+import Logging
+
+/// Everything `parla serve` reads from configuration, with the defaults
+/// documented in `Config/parla.json`.
+public struct ServerSettings: Sendable {
+    public enum DatabaseLocation: Sendable, Equatable {
+        /// An external server: `postgres://user:password@host:5432/database`.
+        case url(String)
+        /// A private cluster under this directory, started by the server.
+        case embedded(dataDirectory: String)
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var database = DatabaseLocation.embedded(dataDirectory: ".parla/postgres")
+    public var databaseMaxConnections = 20
+    /// Base64 of 32 bytes; when empty the key is read from `keyFile`.
+    public var dataKey: String?
+    public var keyFile = ".parla/personal-data.key"
+    public var bcryptCost = 12
+    public var passwordHashingThreads = 2
+    public var termsVersion = "2026-11-01"
+    public var jsonBodyLimit = 64 * 1024
+    public var pictureBodyLimit = 2 * 1024 * 1024
+    public var logLevel = Logger.Level.info
+    public var logFormat = LogFormat.json
+
+    public enum LogFormat: String, Sendable { case json, text }
+
+    public init() {}
+
+    /// Reads every setting; keys are listed in the README's configuration table.
+    public init(config: ConfigReader) {
+        host = config.string(forKey: "http.host", default: host)
+        port = config.int(forKey: "http.port", default: port)
+        if let url = config.string(forKey: "database.url"), !url.isEmpty {
+            database = .url(url)
+        } else {
+            database = .embedded(dataDirectory: config.string(forKey: "database.dataDirectory", default: ".parla/postgres"))
+        }
+        databaseMaxConnections = config.int(forKey: "database.maxConnections", default: databaseMaxConnections)
+        dataKey = config.string(forKey: "security.dataKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        keyFile = config.string(forKey: "security.keyFile", default: keyFile)
+        bcryptCost = config.int(forKey: "security.bcryptCost", default: bcryptCost)
+        passwordHashingThreads = config.int(forKey: "security.passwordHashingThreads", default: passwordHashingThreads)
+        termsVersion = config.string(forKey: "accounts.termsVersion", default: termsVersion)
+        jsonBodyLimit = config.int(forKey: "limits.jsonBodyBytes", default: jsonBodyLimit)
+        pictureBodyLimit = config.int(forKey: "limits.pictureBytes", default: pictureBodyLimit)
+        logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
+        logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
+    }
+}

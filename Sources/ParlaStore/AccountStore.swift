@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+import ParlaCore
+import PostgresNIO
+
+/// Accounts, their sessions (devices) and sign-in throttling.
+public struct AccountStore: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher) {
+        self.database = database
+        self.cipher = cipher
+    }
+
+    /// What sign-up writes, already validated and normalized.
+    public struct NewAccount: Sendable {
+        public var firstName: String, lastName: String, email: String
+        public var passwordHash: String
+        public var uiLanguage: Language
+        public var termsVersion: String
+        public init(firstName: String, lastName: String, email: String, passwordHash: String, uiLanguage: Language, termsVersion: String) {
+            (self.firstName, self.lastName, self.email, self.passwordHash) = (firstName, lastName, email, passwordHash)
+            (self.uiLanguage, self.termsVersion) = (uiLanguage, termsVersion)
+        }
+    }
+
+    /// Creates the account, its first learner and its first session in one
+    /// transaction. Throws `email_taken` when the email is in use.
+    public func create(_ new: NewAccount, firstLearner: LearnerStore.NewLearner, session: NewSession)
+        async throws -> (Account, Learner, DeviceSession)
+    {
+        let accountID = AccountID.generate()
+        let emailIndex = cipher.blindIndex(EmailAddress.canonical(new.email))
+        let firstName = try cipher.seal(new.firstName, as: .firstName)
+        let lastName = try cipher.seal(new.lastName, as: .lastName)
+        let email = try cipher.seal(new.email, as: .email)
+        let learners = LearnerStore(database: database, cipher: cipher)
+        do {
+            return try await database.withTransaction { connection in
+                let rows = try await connection.query("""
+                    INSERT INTO accounts (id, first_name, last_name, email, email_index, password_hash, ui_language,
+                                          terms_version, terms_accepted_at)
+                    VALUES (\(accountID.uuid), \(ByteBuffer(bytes: firstName)), \(ByteBuffer(bytes: lastName)),
+                            \(ByteBuffer(bytes: email)), \(ByteBuffer(bytes: emailIndex)), \(new.passwordHash),
+                            \(new.uiLanguage.code), \(new.termsVersion), now())
+                    RETURNING terms_accepted_at, created_at
+                    """, logger: database.logger).collect()
+                let (acceptedAt, createdAt) = try rows[0].decode((Date, Date).self)
+                let account = Account(id: accountID, firstName: new.firstName, lastName: new.lastName, email: new.email,
+                                      uiLanguage: new.uiLanguage, termsVersion: new.termsVersion,
+                                      termsAcceptedAt: acceptedAt, createdAt: createdAt)
+                let learner = try await learners.insert(firstLearner, accountID: accountID, on: connection)
+                let deviceSession = try await insertSession(session, accountID: accountID, on: connection)
+                return (account, learner, deviceSession)
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw ParlaError(.emailTaken)
+        }
+    }
+
+    public func account(_ id: AccountID) async throws -> Account? {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at
+                FROM accounts WHERE id = \(id.uuid)
+                """, logger: database.logger).collect()
+            guard let row = rows.first else { return nil }
+            let (first, last, email, language, terms, acceptedAt, createdAt) =
+                try row.decode((ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date).self)
+            return Account(id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
+                           lastName: try cipher.openText(last.bytes, as: .lastName),
+                           email: try cipher.openText(email.bytes, as: .email),
+                           uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
+                           termsAcceptedAt: acceptedAt, createdAt: createdAt)
+        }
+    }
+
+    /// The account and password hash registered for an email, if any.
+    public func credentials(email: String) async throws -> (AccountID, passwordHash: String)? {
+        let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
+        return try await database.withConnection { connection in
+            let rows = try await connection.query(
+                "SELECT id, password_hash FROM accounts WHERE email_index = \(index)", logger: database.logger).collect()
+            guard let row = rows.first else { return nil }
+            let (id, hash) = try row.decode((UUID, String).self)
+            return (AccountID(id), hash)
+        }
+    }
+
+    public func passwordHash(_ id: AccountID) async throws -> String? {
+        try await database.withConnection { connection in
+            try await connection.query("SELECT password_hash FROM accounts WHERE id = \(id.uuid)", logger: database.logger)
+                .collect().first?.decode(String.self)
+        }
+    }
+
+    /// Changes to an account; nil leaves a field as it is.
+    public struct Changes: Sendable {
+        public var firstName: String?, lastName: String?, email: String?
+        public var uiLanguage: Language?
+        public var passwordHash: String?
+        public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil,
+                    uiLanguage: Language? = nil, passwordHash: String? = nil) {
+            (self.firstName, self.lastName, self.email) = (firstName, lastName, email)
+            (self.uiLanguage, self.passwordHash) = (uiLanguage, passwordHash)
+        }
+    }
+
+    /// Applies all the changes or none; `email_taken` if the new email is in use.
+    /// A password change signs out every other device.
+    public func update(_ id: AccountID, _ changes: Changes, keepingSession current: SessionID) async throws {
+        let firstName = try changes.firstName.map { ByteBuffer(bytes: try cipher.seal($0, as: .firstName)) }
+        let lastName = try changes.lastName.map { ByteBuffer(bytes: try cipher.seal($0, as: .lastName)) }
+        let email = try changes.email.map { ByteBuffer(bytes: try cipher.seal($0, as: .email)) }
+        let emailIndex = changes.email.map { ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical($0))) }
+        do {
+            try await database.withTransaction { connection in
+                try await connection.query("""
+                    UPDATE accounts SET
+                        first_name = COALESCE(\(firstName), first_name),
+                        last_name = COALESCE(\(lastName), last_name),
+                        email = COALESCE(\(email), email),
+                        email_index = COALESCE(\(emailIndex), email_index),
+                        ui_language = COALESCE(\(changes.uiLanguage?.code), ui_language),
+                        password_hash = COALESCE(\(changes.passwordHash), password_hash),
+                        updated_at = now()
+                    WHERE id = \(id.uuid)
+                    """, logger: database.logger)
+                if changes.passwordHash != nil {
+                    try await connection.query(
+                        "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
+                }
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw ParlaError(.emailTaken)
+        }
+    }
+
+    /// Erases the account; its sessions, learners and everything under them
+    /// go with it (ON DELETE CASCADE), and so does its throttling history.
+    public func delete(_ id: AccountID) async throws {
+        try await database.withTransaction { connection in
+            try await connection.query("""
+                WITH gone AS (DELETE FROM accounts WHERE id = \(id.uuid) RETURNING email_index)
+                DELETE FROM login_failures WHERE email_index IN (SELECT email_index FROM gone)
+                """, logger: database.logger)
+        }
+    }
+
+    // MARK: Sessions
+
+    public struct NewSession: Sendable {
+        public var tokenHash: [UInt8]
+        public var deviceName: String?
+        public init(tokenHash: [UInt8], deviceName: String?) {
+            self.tokenHash = tokenHash
+            self.deviceName = deviceName
+        }
+    }
+
+    public func createSession(_ new: NewSession, accountID: AccountID) async throws -> DeviceSession {
+        try await database.withConnection { try await insertSession(new, accountID: accountID, on: $0) }
+    }
+
+    private func insertSession(_ new: NewSession, accountID: AccountID, on connection: PostgresConnection) async throws -> DeviceSession {
+        let id = SessionID.generate()
+        let device = try new.deviceName.map { ByteBuffer(bytes: try cipher.seal($0, as: .deviceName)) }
+        let lifetime = Int(DeviceSession.slidingLifetime)
+        let rows = try await connection.query("""
+            INSERT INTO sessions (id, account_id, token_hash, device_name, expires_at)
+            VALUES (\(id.uuid), \(accountID.uuid), \(ByteBuffer(bytes: new.tokenHash)), \(device),
+                    now() + make_interval(secs => \(lifetime)))
+            RETURNING created_at, last_used_at, expires_at
+            """, logger: database.logger).collect()
+        let (created, used, expires) = try rows[0].decode((Date, Date, Date).self)
+        return DeviceSession(id: id, accountID: accountID, deviceName: new.deviceName, createdAt: created, lastUsedAt: used, expiresAt: expires)
+    }
+
+    /// The live session a token hash belongs to. Using a session pushes its
+    /// expiry 30 days ahead; the write is skipped when it was used in the
+    /// last minute, so a busy device does not write on every request.
+    public func session(tokenHash: [UInt8]) async throws -> DeviceSession? {
+        let lifetime = Int(DeviceSession.slidingLifetime)
+        return try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                WITH live AS (
+                    SELECT id, account_id, created_at, last_used_at, expires_at FROM sessions
+                    WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND expires_at > now()),
+                touched AS (
+                    UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
+                    WHERE id = (SELECT id FROM live) AND last_used_at < now() - interval '1 minute'
+                    RETURNING id)
+                SELECT id, account_id, created_at, last_used_at, expires_at FROM live
+                """, logger: database.logger).collect()
+            guard let row = rows.first else { return nil }
+            let (id, account, created, used, expires) = try row.decode((UUID, UUID, Date, Date, Date).self)
+            return DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
+                                 createdAt: created, lastUsedAt: used, expiresAt: expires)
+        }
+    }
+
+    public func sessions(_ accountID: AccountID) async throws -> [DeviceSession] {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT id, device_name, created_at, last_used_at, expires_at FROM sessions
+                WHERE account_id = \(accountID.uuid) AND expires_at > now()
+                ORDER BY last_used_at DESC, created_at DESC
+                """, logger: database.logger).collect().map { row in
+                let (id, device, created, used, expires) = try row.decode((UUID, ByteBuffer?, Date, Date, Date).self)
+                return DeviceSession(id: SessionID(id), accountID: accountID,
+                                     deviceName: try device.map { try cipher.openText($0.bytes, as: .deviceName) },
+                                     createdAt: created, lastUsedAt: used, expiresAt: expires)
+            }
+        }
+    }
+
+    /// Ends one of the account's sessions; false when there is no such session.
+    public func deleteSession(_ id: SessionID, accountID: AccountID) async throws -> Bool {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "DELETE FROM sessions WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) RETURNING id",
+                logger: database.logger).collect().count == 1
+        }
+    }
+
+    // MARK: Throttling
+
+    /// Failed sign-ins for an email within the window, and how many seconds
+    /// until the oldest of them leaves it (the database's clock decides).
+    public func recentFailures(email: String, within window: TimeInterval) async throws -> (count: Int, secondsUntilOldestExpires: Int) {
+        let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
+        return try await database.withConnection { connection in
+            let row = try await connection.query("""
+                SELECT count(*)::int,
+                       COALESCE(ceil(extract(epoch FROM min(failed_at) + make_interval(secs => \(window)) - now())), 0)::int
+                FROM login_failures
+                WHERE email_index = \(index) AND failed_at > now() - make_interval(secs => \(window))
+                """, logger: database.logger).collect()[0]
+            let (count, seconds) = try row.decode((Int, Int).self)
+            return (count, seconds)
+        }
+    }
+
+    public func recordFailure(email: String, window: TimeInterval) async throws {
+        let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
+        try await database.withConnection { connection in
+            try await connection.query("""
+                WITH pruned AS (DELETE FROM login_failures
+                                WHERE email_index = \(index) AND failed_at <= now() - make_interval(secs => \(window)))
+                INSERT INTO login_failures (email_index) VALUES (\(index))
+                """, logger: database.logger)
+        }
+    }
+
+    public func clearFailures(email: String) async throws {
+        let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
+        try await database.withConnection { connection in
+            try await connection.query("DELETE FROM login_failures WHERE email_index = \(index)", logger: database.logger)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+import Metrics
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// The process's one pooled PostgreSQL client, with the migrations that
+/// shape its schema. The client is itself a `Service`: add `database.client`
+/// to the service group before anything queries it.
+public final class Database: Sendable {
+    public let client: PostgresClient
+    public let maximumConnections: Int
+    let logger: Logger
+    private let connectionsInUse = Atomic<Int>(0)
+    private let inUseGauge = Gauge(label: "parla_db_connections_in_use")
+    private let maximumGauge = Gauge(label: "parla_db_connections_max")
+
+    public init(configuration: PostgresClient.Configuration, maximumConnections: Int = 20, logger: Logger) {
+        var configuration = configuration
+        configuration.options.maximumConnections = maximumConnections
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.maximumConnections = maximumConnections
+        self.logger = logger
+        maximumGauge.record(maximumConnections)
+    }
+
+    /// Runs `body` on one pooled connection.
+    public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        let count = connectionsInUse.add(1, ordering: .relaxed).newValue
+        inUseGauge.record(count)
+        defer { inUseGauge.record(connectionsInUse.subtract(1, ordering: .relaxed).newValue) }
+        return try await client.withConnection(body)
+    }
+
+    /// Runs `body` in one transaction: all of its writes or none.
+    public func withTransaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await withConnection { connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { try await body($0) }
+            } catch let error as PostgresTransactionError {
+                // The transaction was rolled back; what matters to callers is
+                // why (a domain error, a constraint violation).
+                throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            }
+        }
+    }
+
+    // MARK: Migrations
+
+    /// A numbered SQL file from `Migrations/`.
+    public struct Migration: Sendable {
+        public let version: Int
+        public let name: String
+        public let sql: String
+    }
+
+    public static func bundledMigrations() throws -> [Migration] {
+        guard let directory = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            throw StoreError.migrationFailed("Migrations folder missing from the bundle")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
+        return try files.sorted().map { file in
+            guard let version = Int(file.prefix(while: \.isNumber)) else {
+                throw StoreError.migrationFailed("\(file) does not start with its version number")
+            }
+            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            return Migration(version: version, name: String(file.dropLast(4)), sql: sql)
+        }
+    }
+
+    /// Applies every migration not yet applied, in order, in one transaction
+    /// under an advisory lock so that servers starting together take turns.
+    /// Returns how many were applied now.
+    @discardableResult
+    public func migrate() async throws -> Int {
+        try await withConnection { try await Self.migrate(on: $0, logger: logger) }
+    }
+
+    /// Migrates through one connection of the caller's (tests migrate a
+    /// template database this way, then close the connection).
+    public static func migrate(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let migrations = try bundledMigrations()
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_xact_lock(7261001)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            var count = 0
+            for migration in migrations where !applied.contains(migration.version) {
+                logger.info("applying migration", metadata: ["migration": "\(migration.name)"])
+                for statement in SQLScript.statements(migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger)
+                count += 1
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return count
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw StoreError.migrationFailed(String(reflecting: error))
+        }
+    }
+
+    /// How many migrations are applied, and whether that is all of them.
+    public func migrationState() async throws -> (applied: Int, complete: Bool) {
+        let known = try Self.bundledMigrations().map(\.version)
+        let applied = try await withConnection { connection -> [Int] in
+            let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+                .collect().first?.decode(Bool.self) ?? false
+            guard exists else { return [] }
+            return try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+                .collect().map { try $0.decode(Int.self) }
+        }
+        return (applied.count, Set(known).isSubset(of: Set(applied)))
+    }
+}
+
+extension PostgresClient.Configuration {
+    /// Parses `postgres://user:password@host:port/database?sslmode=disable`.
+    public init(url: String) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+              let user = components.user, !user.isEmpty else { throw StoreError.invalidDatabaseURL }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        if let socket = components.queryItems?.first(where: { $0.name == "host" })?.value, socket.hasPrefix("/") {
+            self.init(unixSocketPath: socket + "/.s.PGSQL.\(components.port ?? 5432)", username: user,
+                      password: components.password, database: database.isEmpty ? nil : database)
+            return
+        }
+        guard let host = components.host, !host.isEmpty else { throw StoreError.invalidDatabaseURL }
+        let tls: TLS
+        switch sslMode {
+        case "disable": tls = .disable
+        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: tls = .prefer(.makeClientConfiguration())
+        }
+        self.init(host: host, port: components.port ?? 5432, username: user, password: components.password,
+                  database: database.isEmpty ? nil : database, tls: tls)
+    }
+}
+
+extension PSQLError {
+    /// A unique constraint was violated (SQLSTATE 23505).
+    var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
+}
+
+extension ByteBuffer {
+    var bytes: [UInt8] { Array(readableBytesView) }
+}
+
+/// Splits a migration file into statements, since the extended query
+/// protocol takes one at a time. Semicolons inside quotes, quoted
+/// identifiers, dollar-quoted bodies and comments do not split.
+enum SQLScript {
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var index = sql.startIndex
+        func rest(_ from: String.Index) -> Substring { sql[from...] }
+        while index < sql.endIndex {
+            let character = sql[index]
+            if rest(index).hasPrefix("--") {
+                let end = sql[index...].firstIndex(of: "\n") ?? sql.endIndex
+                index = end
+                continue
+            }
+            if rest(index).hasPrefix("/*"), let end = sql.range(of: "*/", range: index..<sql.endIndex) {
+                index = end.upperBound
+                continue
+            }
+            if character == "'" || character == "\"" {
+                let close = sql[sql.index(after: index)...].firstIndex(of: character) ?? sql.index(before: sql.endIndex)
+                current += sql[index...close]
+                index = sql.index(after: close)
+                continue
+            }
+            if character == "$", let tagEnd = sql[sql.index(after: index)...].firstIndex(of: "$"),
+               sql[sql.index(after: index)..<tagEnd].allSatisfy({ $0.isLetter || $0 == "_" }) {
+                let tag = String(sql[index...tagEnd])
+                let bodyStart = sql.index(after: tagEnd)
+                let close = sql.range(of: tag, range: bodyStart..<sql.endIndex)?.upperBound ?? sql.endIndex
+                current += sql[index..<close]
+                index = close
+                continue
+            }
+            if character == ";" {
+                statements.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            index = sql.index(after: index)
+        }
+        statements.append(current)
+        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}

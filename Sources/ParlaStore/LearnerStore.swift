@@ -1,0 +1,201 @@
+import Foundation
+import Logging
+import ParlaCore
+import PostgresNIO
+
+/// Learner profiles under an account, and their pictures. Every query is
+/// scoped by the owning account, so another account's learner is simply
+/// not found.
+public struct LearnerStore: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher) {
+        self.database = database
+        self.cipher = cipher
+    }
+
+    public struct NewLearner: Sendable {
+        public var displayName: String
+        public var age: Int?
+        public var avatarID: String
+        public var nativeLanguage: Language
+        public var targetLanguages: [Language]
+        public init(displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language]) {
+            (self.displayName, self.age, self.avatarID) = (displayName, age, avatarID)
+            (self.nativeLanguage, self.targetLanguages) = (nativeLanguage, targetLanguages)
+        }
+    }
+
+
+    public func learners(of accountID: AccountID) async throws -> [Learner] {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+                       p.media_type, p.width, p.height
+                FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+                WHERE l.account_id = \(accountID.uuid) ORDER BY l.created_at, l.id
+                """, logger: database.logger).collect().map { try learner(from: $0, accountID: accountID) }
+        }
+    }
+
+    public func learner(_ id: LearnerID, of accountID: AccountID) async throws -> Learner? {
+        try await database.withConnection { try await find(id, of: accountID, on: $0) }
+    }
+
+    /// How many learners the account has; used to name the next one.
+    public func count(of accountID: AccountID) async throws -> Int {
+        try await database.withConnection { connection in
+            try await connection.query("SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)",
+                                       logger: database.logger).collect()[0].decode(Int.self)
+        }
+    }
+
+    /// Adds a learner unless the account already has the most it may have.
+    public func create(_ new: NewLearner, accountID: AccountID) async throws -> Learner {
+        try await database.withTransaction { connection in
+            // Lock the account row so two concurrent additions cannot both
+            // pass the limit.
+            let locked = try await connection.query(
+                "SELECT id FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE", logger: database.logger).collect()
+            guard !locked.isEmpty else { throw ParlaError(.authenticationRequired) }
+            let count = try await connection.query(
+                "SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)", logger: database.logger)
+                .collect()[0].decode(Int.self)
+            guard count < LearnerProfileRules.maximumLearnersPerAccount else { throw ParlaError(.learnerLimitReached) }
+            return try await insert(new, accountID: accountID, on: connection)
+        }
+    }
+
+    func insert(_ new: NewLearner, accountID: AccountID, on connection: PostgresConnection) async throws -> Learner {
+        let id = LearnerID.generate()
+        let name = ByteBuffer(bytes: try cipher.seal(new.displayName, as: .displayName))
+        let age = new.age.map { Int16($0) }
+        let targets = new.targetLanguages.map(\.code)
+        let rows = try await connection.query("""
+            INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages)
+            VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets))
+            RETURNING created_at
+            """, logger: database.logger).collect()
+        return Learner(id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
+                       nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
+                       createdAt: try rows[0].decode(Date.self))
+    }
+
+    /// Changes to a profile; nil leaves a field as it is.
+    public struct Changes: Sendable {
+        public var displayName: String?
+        public var age: Int?
+        public var removeAge = false
+        public var avatarID: String?
+        public var nativeLanguage: Language?
+        public var targetLanguages: [Language]?
+        public init() {}
+    }
+
+    public func update(_ id: LearnerID, of accountID: AccountID, _ changes: Changes) async throws -> Learner {
+        let name = try changes.displayName.map { ByteBuffer(bytes: try cipher.seal($0, as: .displayName)) }
+        let age = changes.age.map { Int16($0) }
+        let targets = changes.targetLanguages.map { $0.map(\.code) }
+        return try await database.withTransaction { connection in
+            let updated = try await connection.query("""
+                UPDATE learners SET
+                    display_name = COALESCE(\(name), display_name),
+                    age = CASE WHEN \(changes.removeAge) THEN NULL ELSE COALESCE(\(age), age) END,
+                    avatar_id = COALESCE(\(changes.avatarID), avatar_id),
+                    native_language = COALESCE(\(changes.nativeLanguage?.code), native_language),
+                    target_languages = COALESCE(\(targets), target_languages),
+                    updated_at = now()
+                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
+                RETURNING id
+                """, logger: database.logger).collect()
+            guard !updated.isEmpty, let learner = try await find(id, of: accountID, on: connection) else {
+                throw ParlaError(.learnerNotFound)
+            }
+            return learner
+        }
+    }
+
+    /// Deletes a learner and everything under it; the last one stays.
+    public func delete(_ id: LearnerID, of accountID: AccountID) async throws {
+        try await database.withTransaction { connection in
+            let owned = try await connection.query("""
+                SELECT (SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)),
+                       EXISTS (SELECT 1 FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid))
+                FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE
+                """, logger: database.logger).collect()
+            guard let row = owned.first else { throw ParlaError(.learnerNotFound) }
+            let (count, exists) = try row.decode((Int, Bool).self)
+            guard exists else { throw ParlaError(.learnerNotFound) }
+            guard count > 1 else { throw ParlaError(.lastLearner) }
+            try await connection.query("DELETE FROM learners WHERE id = \(id.uuid)", logger: database.logger)
+        }
+    }
+
+    // MARK: Pictures
+
+    public func setPicture(_ id: LearnerID, of accountID: AccountID, info: PictureInfo, bytes: [UInt8]) async throws {
+        let sealed = ByteBuffer(bytes: try cipher.seal(bytes, as: .picture))
+        try await database.withConnection { connection in
+            let stored = try await connection.query("""
+                INSERT INTO learner_pictures (learner_id, media_type, width, height, content)
+                SELECT id, \(info.mediaType.rawValue), \(info.width), \(info.height), \(sealed)
+                FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
+                ON CONFLICT (learner_id) DO UPDATE SET media_type = EXCLUDED.media_type, width = EXCLUDED.width,
+                    height = EXCLUDED.height, content = EXCLUDED.content, updated_at = now()
+                RETURNING learner_id
+                """, logger: database.logger).collect()
+            guard !stored.isEmpty else { throw ParlaError(.learnerNotFound) }
+        }
+    }
+
+    /// The learner's own picture; nil when it has none (it shows a default).
+    /// Throws `learner_not_found` for someone else's learner.
+    public func picture(_ id: LearnerID, of accountID: AccountID) async throws -> (PictureInfo, [UInt8])? {
+        let row = try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT p.media_type, p.width, p.height, p.content
+                FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+                WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
+                """, logger: database.logger).collect().first
+        }
+        guard let row else { throw ParlaError(.learnerNotFound) }
+        let (type, width, height, content) = try row.decode((String?, Int?, Int?, ByteBuffer?).self)
+        guard let type, let format = ImageFormat(rawValue: type), let width, let height, let content else { return nil }
+        return (PictureInfo(mediaType: format, width: width, height: height), try cipher.open(content.bytes, as: .picture))
+    }
+
+    public func deletePicture(_ id: LearnerID, of accountID: AccountID) async throws {
+        try await database.withConnection { connection in
+            let owned = try await connection.query("""
+                WITH owned AS (SELECT id FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)),
+                     gone AS (DELETE FROM learner_pictures WHERE learner_id IN (SELECT id FROM owned))
+                SELECT id FROM owned
+                """, logger: database.logger).collect()
+            guard !owned.isEmpty else { throw ParlaError(.learnerNotFound) }
+        }
+    }
+
+    // MARK: Rows
+
+    private func find(_ id: LearnerID, of accountID: AccountID, on connection: PostgresConnection) async throws -> Learner? {
+        try await connection.query("""
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+                   p.media_type, p.width, p.height
+            FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
+            """, logger: database.logger).collect().first.map { try learner(from: $0, accountID: accountID) }
+    }
+
+    private func learner(from row: PostgresRow, accountID: AccountID) throws -> Learner {
+        let (id, name, age, avatar, native, targets, created, pictureType, width, height) =
+            try row.decode((UUID, ByteBuffer, Int16?, String, String, [String], Date, String?, Int?, Int?).self)
+        var picture: PictureInfo?
+        if let pictureType, let format = ImageFormat(rawValue: pictureType), let width, let height {
+            picture = PictureInfo(mediaType: format, width: width, height: height)
+        }
+        return Learner(id: LearnerID(id), accountID: accountID, displayName: try cipher.openText(name.bytes, as: .displayName),
+                       age: age.map(Int.init), avatarID: avatar, nativeLanguage: Language(rawValue: native) ?? .english,
+                       targetLanguages: targets.compactMap(Language.init(rawValue:)), picture: picture, createdAt: created)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import ParlaServer
+import Synchronization
+
+/// A Parla server on a database of its own, driven through HTTP.
+public struct TestApp: Sendable {
+    /// One key for the whole test process, like one server's configuration.
+    public static let dataKey: String = {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+    }()
+
+    public let databaseURL: String
+    public let settings: ServerSettings
+    public let logs: LogRecorder
+
+    /// A new database and settings for a server on it.
+    public static func make(_ adjust: (inout ServerSettings) -> Void = { _ in }) async throws -> TestApp {
+        let url = try await TestDatabase.shared.newDatabase()
+        return TestApp(databaseURL: url, adjust)
+    }
+
+    /// Another server on the same database (a second instance, a restart).
+    public init(databaseURL: String, _ adjust: (inout ServerSettings) -> Void = { _ in }) {
+        var settings = ServerSettings()
+        settings.database = .url(databaseURL)
+        settings.dataKey = Self.dataKey
+        settings.databaseMaxConnections = 4
+        adjust(&settings)
+        self.databaseURL = databaseURL
+        self.settings = settings
+        self.logs = LogRecorder()
+    }
+
+    /// Runs `body` against a started server (services running).
+    public func run<Value: Sendable>(_ body: @Sendable (Client) async throws -> Value) async throws -> Value {
+        var logger = Logger(label: "parla.test") { _ in logs.handler() }
+        logger.logLevel = .debug
+        let app = try await buildApplication(settings, logger: logger)
+        return try await app.test(.router) { client in try await body(Client(client: client)) }
+    }
+}
+
+/// A thin JSON client over HummingbirdTesting.
+public struct Client: Sendable {
+    let client: any TestClientProtocol
+
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: HTTPFields
+        public let bytes: [UInt8]
+
+        /// The body as a JSON object (empty when it is not one).
+        public var json: [String: any Sendable] {
+            (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: any Sendable] ?? [:]
+        }
+        public var text: String { String(decoding: bytes, as: UTF8.self) }
+        public var code: String? { json["code"] as? String }
+        public func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+        /// The codes of the field errors, as "field:code".
+        public var fieldErrors: Set<String> {
+            Set(((json["errors"] as? [[String: any Sendable]]) ?? []).map { "\($0["field"] as? String ?? ""):\($0["code"] as? String ?? "")" })
+        }
+    }
+
+    public func send(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil,
+                     body: [UInt8]? = nil, headers extra: [String: String] = [:]) async throws -> Reply {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var buffer: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+        } else if let body {
+            buffer = ByteBuffer(bytes: body)
+        }
+        for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: buffer)
+        return Reply(status: Int(response.status.code), headers: response.headers, bytes: Array(response.body.readableBytesView))
+    }
+
+    public func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.get, path, token: token, headers: headers)
+    }
+
+    public func post(_ path: String, token: String? = nil, json: [String: any Sendable], headers: [String: String] = [:]) async throws -> Reply {
+        try await send(.post, path, token: token, json: json, headers: headers)
+    }
+
+    public func patch(_ path: String, token: String? = nil, json: [String: any Sendable]) async throws -> Reply {
+        try await send(.patch, path, token: token, json: json)
+    }
+
+    public func delete(_ path: String, token: String? = nil, json: [String: any Sendable]? = nil) async throws -> Reply {
+        try await send(.delete, path, token: token, json: json)
+    }
+
+    /// Signs up a new account and returns the token and ids of what it made.
+    public func signUp(firstName: String = "Zoë", lastName: String = "O'Brien", email: String = "zoe@example.com",
+                       password: String = "correct horse battery", language: String = "en",
+                       device: String? = nil) async throws -> SignedUp {
+        var json: [String: any Sendable] = ["firstName": firstName, "lastName": lastName, "email": email,
+                                            "password": password, "acceptTerms": true, "uiLanguage": language]
+        if let device { json["deviceName"] = device }
+        let reply = try await post("/v1/accounts", json: json)
+        guard reply.status == 201, let session = reply.json["session"] as? [String: any Sendable],
+              let token = session["token"] as? String,
+              let learners = reply.json["learners"] as? [[String: any Sendable]],
+              let learnerID = learners.first?["id"] as? String,
+              let account = reply.json["account"] as? [String: any Sendable], let accountID = account["id"] as? String
+        else { throw TestFailure("sign-up failed: \(reply.status) \(reply.text)") }
+        return SignedUp(token: token, accountID: accountID, learnerID: learnerID, email: email, password: password)
+    }
+
+    public struct SignedUp: Sendable {
+        public let token: String, accountID: String, learnerID: String, email: String, password: String
+    }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Keeps every log line a server wrote, with its metadata, so tests can
+/// check what reaches the logs.
+public final class LogRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    public init() {}
+
+    public var all: [String] { lines.withLock { $0 } }
+
+    func handler() -> any LogHandler { Handler(recorder: self) }
+
+    struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            recorder.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
+        }
+    }
+}

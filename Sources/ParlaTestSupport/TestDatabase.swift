@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import NIOPosix
+import ParlaStore
+import PostgresNIO
+import Synchronization
+
+/// One real PostgreSQL cluster per test process, with a migrated template
+/// database that every test clones (`CREATE DATABASE ... TEMPLATE`), so
+/// tests are isolated from each other and start in milliseconds.
+///
+/// `PARLA_TEST_DATABASE_URL` (a server whose user may create databases)
+/// replaces the private cluster.
+public actor TestDatabase {
+    public static let shared = TestDatabase()
+
+    /// Started once: callers arriving while it starts wait for the same task.
+    private var setup: Task<PostgresConnection, any Error>?
+    private var socketDirectory = ""
+    private var counter = 0
+    private let logger = Logger(label: "parla.tests")
+
+    /// A fresh, migrated database of its own, as a `postgres://` URL.
+    public func newDatabase() async throws -> String {
+        let admin = try await adminConnection()
+        counter += 1
+        let name = "test_\(ProcessInfo.processInfo.processIdentifier)_\(counter)"
+        try await admin.query("CREATE DATABASE \(unescaped: name) TEMPLATE parla_template", logger: logger)
+        return url(database: name)
+    }
+
+    /// Drops a database even while a server still holds connections to it.
+    public func dropDatabase(url: String) async throws {
+        guard let name = URLComponents(string: url)?.path.dropFirst() else { return }
+        try await adminConnection().query("DROP DATABASE IF EXISTS \(unescaped: String(name)) WITH (FORCE)", logger: logger)
+    }
+
+    /// Runs SQL on a test database and returns its rows: for checks that
+    /// must look under the API (what is stored, and how).
+    public func rows(in url: String, _ query: PostgresQuery) async throws -> [PostgresRow] {
+        let connection = try await PostgresConnection.connect(
+            configuration: try Self.connectionConfiguration(PostgresClient.Configuration(url: url)), id: 1, logger: logger)
+        defer { Task { try? await connection.close() } }
+        return try await connection.query(query, logger: logger).collect()
+    }
+
+    private func adminConnection() async throws -> PostgresConnection {
+        if setup == nil { setup = Task { try await self.prepare() } }
+        return try await setup!.value
+    }
+
+    private func prepare() async throws -> PostgresConnection {
+        let base: PostgresClient.Configuration
+        if let external = ProcessInfo.processInfo.environment["PARLA_TEST_DATABASE_URL"], !external.isEmpty {
+            base = try PostgresClient.Configuration(url: external)
+        } else {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "parla-tests-\(ProcessInfo.processInfo.processIdentifier)").path
+            let cluster = EmbeddedCluster(dataDirectory: directory, durable: false)
+            try await cluster.start(logger: logger)
+            ClusterCleanup.register(cluster)
+            socketDirectory = cluster.socketDirectory
+            base = cluster.clientConfiguration(database: "postgres")
+        }
+        let connection = try await PostgresConnection.connect(configuration: Self.connectionConfiguration(base), id: 0, logger: logger)
+        try await connection.query("DROP DATABASE IF EXISTS parla_template", logger: logger)
+        try await connection.query("CREATE DATABASE parla_template", logger: logger)
+        var templateConfiguration = base
+        templateConfiguration.database = "parla_template"
+        let template = try await PostgresConnection.connect(
+            configuration: Self.connectionConfiguration(templateConfiguration), id: 2, logger: logger)
+        do {
+            _ = try await Database.migrate(on: template, logger: logger)
+            try await template.close()
+            return connection
+        } catch {
+            try? await template.close()
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    private func url(database: String) -> String {
+        if let external = ProcessInfo.processInfo.environment["PARLA_TEST_DATABASE_URL"], !external.isEmpty,
+           var components = URLComponents(string: external) {
+            components.path = "/" + database
+            return components.string!
+        }
+        return "postgres://parla@localhost/\(database)?host=\(socketDirectory)"
+    }
+
+    static func connectionConfiguration(_ client: PostgresClient.Configuration) -> PostgresConnection.Configuration {
+        if let socket = client.unixSocketPath {
+            return PostgresConnection.Configuration(unixSocketPath: socket, username: client.username,
+                                                    password: client.password, database: client.database)
+        }
+        return PostgresConnection.Configuration(host: client.host ?? "localhost", port: client.port ?? 5432,
+                                                username: client.username, password: client.password,
+                                                database: client.database, tls: .disable)
+    }
+}
+
+/// Stops the test cluster when the test process exits, and removes its files.
+enum ClusterCleanup {
+    private static let cluster = Mutex<EmbeddedCluster?>(nil)
+
+    static func register(_ started: EmbeddedCluster) {
+        cluster.withLock { $0 = started }
+        atexit {
+            guard let cluster = ClusterCleanup.cluster.withLock({ $0 }) else { return }
+            try? cluster.stopBlocking()
+            try? FileManager.default.removeItem(atPath: cluster.dataDirectory)
+        }
+    }
+}

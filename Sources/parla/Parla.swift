@@ -1,0 +1,100 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import Logging
+import ParlaServer
+import ParlaStore
+import SystemPackage
+
+/// `parla`: parses the command line and configuration, then hands over to
+/// ParlaServer or ParlaStore. Nothing else lives here.
+@main
+struct Parla: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parla",
+        abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Options every command shares: where configuration comes from.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(name: .long, help: "JSON file of defaults (missing is fine).")
+    var config: String = "Config/parla.json"
+
+    @Option(name: .long, help: "Listen address (http.host).")
+    var host: String?
+
+    @Option(name: .long, help: "Listen port (http.port).")
+    var port: Int?
+
+    @Option(name: .long, help: "PostgreSQL URL (database.url); empty runs the embedded cluster.")
+    var databaseURL: String?
+
+    @Option(name: .long, help: "Embedded cluster directory (database.dataDirectory).")
+    var dataDirectory: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (log.level).")
+    var logLevel: String?
+
+    @Argument(parsing: .allUnrecognized, help: "Any other setting as --section-key value, e.g. --limits-json-body-bytes 65536.")
+    var other: [String] = []
+
+    /// Command line first, then PARLA_* environment, then the JSON file.
+    func reader() async throws -> ConfigReader {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let host { values["http.host"] = .init(.string(host), isSecret: false) }
+        if let port { values["http.port"] = .init(.int(port), isSecret: false) }
+        if let databaseURL { values["database.url"] = .init(.string(databaseURL), isSecret: true) }
+        if let dataDirectory { values["database.dataDirectory"] = .init(.string(dataDirectory), isSecret: false) }
+        if let logLevel { values["log.level"] = .init(.string(logLevel), isSecret: false) }
+        return ConfigReader(providers: [
+            InMemoryProvider(name: "options", values: values),
+            CommandLineArgumentsProvider(arguments: ["parla"] + other),
+            EnvironmentVariablesProvider(secretsSpecifier: .specific(["PARLA_DATABASE_URL", "PARLA_SECURITY_DATA_KEY"]))
+                .prefixKeys(with: "parla"),
+            try await FileProvider<JSONSnapshot>(filePath: FilePath(config), allowMissing: true),
+        ])
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP server (with its embedded PostgreSQL unless database.url is set).")
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        let app = try await buildApplication(settings, logger: logger)
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply pending database migrations and exit.")
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        let applied = try await migrateDatabase(settings, logger: logger)
+        print("migrations applied: \(applied)")
+    }
+}
+
+enum LogSetup {
+    static func bootstrap(_ settings: ServerSettings) -> Logger {
+        let level = settings.logLevel
+        switch settings.logFormat {
+        case .json: LoggingSystem.bootstrap { label in var handler = JSONLogHandler(label: label); handler.logLevel = level; return handler }
+        case .text: LoggingSystem.bootstrap { label in var handler = StreamLogHandler.standardError(label: label); handler.logLevel = level; return handler }
+        }
+        var logger = Logger(label: "parla")
+        logger.logLevel = level
+        return logger
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import ParlaTestSupport
+import Testing
+
+/// Several learner profiles under one account (a family), each with its
+/// own picture, kept apart from every other account.
+@Suite("learner profiles")
+struct LearnerTests {
+    @Test("a family: profiles are added, listed, edited and removed; the last one stays")
+    func family() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp(language: "fr")
+            let child = try await client.post("/v1/learners", token: parent.token, json: [
+                "displayName": "Léo", "age": 7, "avatarId": "cap-pirate", "nativeLanguage": "fr", "targetLanguages": ["en", "es", "en"],
+            ])
+            #expect(child.status == 201, "\(child.text)")
+            #expect(child.json["age"] as? Int == 7)
+            #expect(child.json["targetLanguages"] as? [String] == ["en", "es"])
+            let childID = try #require(child.json["id"] as? String)
+
+            // Unnamed profiles get a default name in the account's language.
+            let unnamed = try await client.post("/v1/learners", token: parent.token, json: [:])
+            #expect(unnamed.json["displayName"] as? String == "Apprenant 3")
+            #expect(unnamed.json["avatarId"] as? String == "cap-explorer")
+            #expect(unnamed.json["nativeLanguage"] as? String == "fr")
+
+            let list = try await client.get("/v1/learners", token: parent.token)
+            #expect((list.json["learners"] as? [[String: any Sendable]])?.compactMap { $0["displayName"] as? String } == ["Zoë", "Léo", "Apprenant 3"])
+
+            let edited = try await client.patch("/v1/learners/\(childID)", token: parent.token, json: ["displayName": "Léo B.", "removeAge": true])
+            #expect(edited.json["displayName"] as? String == "Léo B.")
+            #expect(edited.json["age"] == nil)
+
+            #expect(try await client.delete("/v1/learners/\(childID)", token: parent.token).status == 204)
+            #expect(try await client.get("/v1/learners/\(childID)", token: parent.token).status == 404)
+            let third = try #require(unnamed.json["id"] as? String)
+            #expect(try await client.delete("/v1/learners/\(third)", token: parent.token).status == 204)
+            let last = try await client.delete("/v1/learners/\(parent.learnerID)", token: parent.token)
+            #expect(last.status == 409)
+            #expect(last.code == "last_learner")
+        }
+    }
+
+    @Test("invalid profile fields are all reported, and nothing changes")
+    func validation() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            let reply = try await client.post("/v1/learners", token: parent.token, json: [
+                "displayName": String(repeating: "x", count: 41), "age": 2, "avatarId": "cap-unknown",
+                "nativeLanguage": "pt", "targetLanguages": ["fr", "zz"],
+            ])
+            #expect(reply.status == 422)
+            #expect(reply.fieldErrors == ["displayName:invalid_display_name", "age:invalid_age", "avatarId:invalid_avatar",
+                                          "nativeLanguage:invalid_language", "targetLanguages:invalid_language"])
+            let update = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["age": 121, "displayName": "Ok"])
+            #expect(update.fieldErrors == ["age:invalid_age"])
+            let learner = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token)
+            #expect(learner.json["displayName"] as? String == "Zoë")
+            #expect((try await client.get("/v1/learners", token: parent.token).json["learners"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test("an account holds at most 8 learner profiles")
+    func limit() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            for _ in 2...8 { #expect(try await client.post("/v1/learners", token: parent.token, json: [:]).status == 201) }
+            let ninth = try await client.post("/v1/learners", token: parent.token, json: [:])
+            #expect(ninth.status == 409)
+            #expect(ninth.code == "learner_limit_reached")
+        }
+    }
+
+    @Test("another account's learner is not found, whatever is asked of it")
+    func isolation() async throws {
+        try await TestApp.make().run { client in
+            let anna = try await client.signUp(email: "anna@example.com")
+            let ben = try await client.signUp(firstName: "Ben", email: "ben@example.com")
+            let path = "/v1/learners/\(anna.learnerID)"
+            let png = Images.png(width: 64, height: 64)
+            let replies = [
+                try await client.get(path, token: ben.token),
+                try await client.patch(path, token: ben.token, json: ["displayName": "Hacked"]),
+                try await client.delete(path, token: ben.token),
+                try await client.get(path + "/picture", token: ben.token),
+                try await client.send(.put, path + "/picture", token: ben.token, body: png, headers: ["Content-Type": "image/png"]),
+                try await client.delete(path + "/picture", token: ben.token),
+                try await client.get("/v1/learners/not-a-uuid", token: ben.token),
+            ]
+            for reply in replies {
+                #expect(reply.status == 404)
+                #expect(reply.code == "learner_not_found")
+                #expect(!reply.text.contains("Zoë"))
+            }
+            let learners = try await client.get("/v1/learners", token: ben.token)
+            #expect((learners.json["learners"] as? [[String: any Sendable]])?.map { $0["displayName"] as? String } == ["Ben"])
+            let annas = try await client.get(path, token: anna.token)
+            #expect(annas.json["displayName"] as? String == "Zoë")
+            #expect((annas.json["picture"] as? [String: any Sendable])?["isDefault"] as? Bool == true)
+        }
+    }
+
+    @Test("pictures: the bytes decide the type; other formats, odd sizes and big files are refused")
+    func pictureChecks() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            let path = "/v1/learners/\(parent.learnerID)/picture"
+            func put(_ bytes: [UInt8], _ type: String) async throws -> Client.Reply {
+                try await client.send(.put, path, token: parent.token, body: bytes, headers: ["Content-Type": type])
+            }
+            let mislabelled = try await put(Images.png(width: 50, height: 50), "image/jpeg")
+            #expect(mislabelled.status == 200)
+            #expect(mislabelled.json["mediaType"] as? String == "image/png")
+            #expect(try await put(Images.gif(width: 50, height: 50), "image/png").code == "unsupported_image")
+            #expect(try await put(Images.gif(width: 50, height: 50), "image/gif").code == "unsupported_media_type")
+            #expect(try await put(Array("hello".utf8), "image/jpeg").code == "unsupported_image")
+            #expect(try await put([], "image/png").status >= 400)
+            #expect(try await put(Images.png(width: 10, height: 10), "image/png").code == "invalid_image_dimensions")
+            #expect(try await put(Images.jpeg(width: 5000, height: 100), "image/jpeg").code == "invalid_image_dimensions")
+            let big = try await put(Images.png(width: 1000, height: 1000), "image/png")  // 3 MB of pixels
+            #expect(big.status == 413)
+            #expect(big.code == "payload_too_large")
+            // The accepted picture is still the one stored.
+            #expect(try await client.get(path, token: parent.token).bytes == Images.png(width: 50, height: 50))
+        }
+    }
+
+    @Test("default pictures: at least six, the same for a learner every time, spread across learners")
+    func defaultPictures() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            var seen = Set<[UInt8]>()
+            for _ in 2...8 {
+                let learner = try await client.post("/v1/learners", token: parent.token, json: [:])
+                let id = try #require(learner.json["id"] as? String)
+                let first = try await client.get("/v1/learners/\(id)/picture", token: parent.token).bytes
+                let second = try await client.get("/v1/learners/\(id)/picture", token: parent.token).bytes
+                #expect(first == second)
+                seen.insert(first)
+            }
+            #expect(seen.count >= 2)
+        }
+    }
+
+    @Test("the avatar catalogue is named in the caller's language")
+    func avatars() async throws {
+        try await TestApp.make().run { client in
+            let german = try await client.get("/v1/avatars", headers: ["Accept-Language": "de"])
+            let avatars = try #require(german.json["avatars"] as? [[String: any Sendable]])
+            #expect(avatars.count >= 6)
+            #expect(avatars.first { $0["id"] as? String == "cap-wizard" }?["name"] as? String == "Zauberhut")
+            #expect(german.header("Content-Language") == "de")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ParlaTestSupport
+import PostgresNIO
+import Testing
+
+/// What is stored, and what is logged, must not give personal data away.
+@Suite("security")
+struct SecurityTests {
+    @Test("personal fields are encrypted at rest: no plaintext in any column; tokens and passwords only as hashes")
+    func encryptedAtRest() async throws {
+        let app = try await TestApp.make()
+        let signedUp = try await app.run { client in
+            let signedUp = try await client.signUp(firstName: "Ingrid", lastName: "Bergström", email: "ingrid.b@example.se", device: "Ingrids iPhone")
+            _ = try await client.send(.put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
+                                      body: Images.png(width: 40, height: 40, rgb: (1, 2, 3)), headers: ["Content-Type": "image/png"])
+            return signedUp
+        }
+        let secrets = ["Ingrid", "Bergstr", "ingrid.b", "example.se", "Ingrids iPhone", signedUp.password, signedUp.token]
+        let dump = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            SELECT (SELECT string_agg(t::text, '|') FROM accounts t) || (SELECT string_agg(t::text, '|') FROM sessions t)
+                || (SELECT string_agg(t::text, '|') FROM learners t) || (SELECT string_agg(t::text, '|') FROM learner_pictures t)
+            """)
+        let text = try #require(try dump[0].decode(String?.self))
+        // bytea prints as hex; look for the secrets both as text and as hex.
+        for secret in secrets {
+            let hex = secret.utf8.map { String(format: "%02x", $0) }.joined()
+            #expect(!text.contains(secret), "\(secret) stored in clear")
+            #expect(!text.contains(hex), "\(secret) stored in clear (bytea)")
+        }
+        #expect(!text.contains("89504e47"), "picture stored in clear")
+        let hashes = try await TestDatabase.shared.rows(in: app.databaseURL, "SELECT password_hash FROM accounts")
+        #expect(try hashes[0].decode(String.self).hasPrefix("$2b$12$"))
+    }
+
+    @Test("no password, token, name or email reaches the logs")
+    func cleanLogs() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let signedUp = try await client.signUp(firstName: "Gunnhild", lastName: "Quist", email: "gunnhild.quist@example.no")
+            _ = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": "a wrong password"])
+            _ = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
+            _ = try await client.patch("/v1/me", token: signedUp.token, json: ["firstName": "Gunnvor", "newPassword": "the next secret", "currentPassword": signedUp.password])
+            _ = try await client.get("/v1/me", token: signedUp.token)
+            _ = try await client.send(.post, "/v1/accounts", body: Array("{\"password\": \"in broken json".utf8), headers: ["Content-Type": "application/json"])
+        }
+        let logs = app.logs.all.joined(separator: "\n")
+        #expect(logs.contains("request"))  // the request log is there
+        for secret in ["Gunnhild", "Gunnvor", "Quist", "gunnhild.quist", "correct horse battery", "a wrong password", "the next secret", "in broken json"] {
+            #expect(!logs.contains(secret), "\(secret) in logs")
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import ParlaTestSupport
+import Testing
+
+/// T2: signing in and out, on one device or several.
+@Suite("T2 sessions")
+struct SessionTests {
+    @Test("T2.1 a registered email is recognized however it is typed")
+    func emailRecognized() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp(email: "Zoe@Example.com")
+            for typed in ["zoe@example.com", "  ZOE@EXAMPLE.COM ", "Zoe@Example.com"] {
+                let reply = try await client.post("/v1/sessions", json: ["email": typed, "password": account.password])
+                #expect(reply.status == 201, "\(typed): \(reply.text)")
+            }
+        }
+    }
+
+    @Test("T2.2 an invalid email or a wrong password is refused, and neither says which")
+    func rejected() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp()
+            let malformed = try await client.post("/v1/sessions", json: ["email": "zoe@", "password": account.password])
+            #expect(malformed.status == 422)
+            #expect(malformed.fieldErrors == ["email:invalid_email"])
+            let wrongPassword = try await client.post("/v1/sessions", json: ["email": account.email, "password": "not the password"])
+            let unknownEmail = try await client.post("/v1/sessions", json: ["email": "nobody@example.com", "password": account.password])
+            #expect(wrongPassword.status == 401)
+            #expect(unknownEmail.status == 401)
+            #expect(wrongPassword.code == "invalid_credentials")
+            #expect(wrongPassword.json["detail"] as? String == unknownEmail.json["detail"] as? String)
+            let missing = try await client.post("/v1/sessions", json: ["email": account.email])
+            #expect(missing.fieldErrors == ["password:required"])
+        }
+    }
+
+    @Test("T2.3 the right email and password sign in and return the account")
+    func signIn() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp()
+            let reply = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+            #expect(reply.status == 201)
+            let session = try #require(reply.json["session"] as? [String: any Sendable])
+            let token = try #require(session["token"] as? String)
+            #expect(token != account.token)
+            #expect((session["session"] as? [String: any Sendable])?["deviceName"] as? String == "Tablet")
+            #expect((reply.json["account"] as? [String: any Sendable])?["id"] as? String == account.accountID)
+            #expect((reply.json["learners"] as? [Any])?.count == 1)
+            #expect(try await client.get("/v1/me", token: token).status == 200)
+        }
+    }
+
+    @Test("T2.4 leaving and coming back: the token still works and the profile is unchanged, even after a restart")
+    func returning() async throws {
+        let app = try await TestApp.make()
+        let (account, before) = try await app.run { client in
+            let account = try await client.signUp()
+            _ = try await client.patch("/v1/learners/\(account.learnerID)", token: account.token, json: ["targetLanguages": ["fr", "es"]])
+            return (account, try await client.get("/v1/me", token: account.token).text)
+        }
+        // A new server process on the same database: the app is reopened.
+        try await TestApp(databaseURL: app.databaseURL).run { client in
+            let after = try await client.get("/v1/me", token: account.token)
+            #expect(after.status == 200)
+            #expect(after.text == before)
+        }
+    }
+
+    @Test("T2.5 two servers on one database accept the same token; a second device sees the same profile")
+    func twoDevices() async throws {
+        let app = try await TestApp.make()
+        let account = try await app.run { client in try await client.signUp(device: "Phone") }
+        let second = TestApp(databaseURL: app.databaseURL)
+        try await app.run { first in
+            try await second.run { other in
+                let one = try await first.get("/v1/me", token: account.token)
+                let two = try await other.get("/v1/me", token: account.token)
+                #expect(one.status == 200)
+                #expect(one.text == two.text)
+                let tablet = try await other.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+                let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let fromTablet = try await first.get("/v1/me", token: tabletToken)
+                #expect(fromTablet.json["account"] as? NSDictionary == one.json["account"] as? NSDictionary)
+                let sessions = try await first.get("/v1/sessions", token: account.token)
+                let devices = (sessions.json["sessions"] as? [[String: any Sendable]] ?? []).compactMap { $0["deviceName"] as? String }
+                #expect(Set(devices) == ["Phone", "Tablet"])
+                let current = (sessions.json["sessions"] as? [[String: any Sendable]] ?? []).filter { $0["current"] as? Bool == true }
+                #expect(current.count == 1)
+                #expect(current.first?["deviceName"] as? String == "Phone")
+            }
+        }
+    }
+
+    @Test("T2.6 signing out ends the token at once; another device can be signed out too")
+    func signOut() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp(device: "Phone")
+            let tablet = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+            let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let tabletID = try #require(((tablet.json["session"] as? [String: any Sendable])?["session"] as? [String: any Sendable])?["id"] as? String)
+
+            #expect(try await client.delete("/v1/sessions/current", token: account.token).status == 204)
+            let after = try await client.get("/v1/me", token: account.token)
+            #expect(after.status == 401)
+            #expect(after.code == "authentication_required")
+            #expect(after.header("WWW-Authenticate") == "Bearer")
+            #expect(try await client.get("/v1/me", token: tabletToken).status == 200)
+
+            // Sign in again on the phone and sign the tablet out from there.
+            let phone = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password])
+            let phoneToken = try #require((phone.json["session"] as? [String: any Sendable])?["token"] as? String)
+            #expect(try await client.delete("/v1/sessions/\(tabletID)", token: phoneToken).status == 204)
+            #expect(try await client.get("/v1/me", token: tabletToken).status == 401)
+            #expect(try await client.delete("/v1/sessions/\(tabletID)", token: phoneToken).code == "session_not_found")
+        }
+    }
+
+    @Test("another account's session cannot be signed out")
+    func foreignSession() async throws {
+        try await TestApp.make().run { client in
+            let anna = try await client.signUp(email: "anna@example.com")
+            let ben = try await client.signUp(email: "ben@example.com")
+            let sessions = try await client.get("/v1/sessions", token: anna.token)
+            let annaSession = try #require((sessions.json["sessions"] as? [[String: any Sendable]])?.first?["id"] as? String)
+            let reply = try await client.delete("/v1/sessions/\(annaSession)", token: ben.token)
+            #expect(reply.status == 404)
+            #expect(try await client.get("/v1/me", token: anna.token).status == 200)
+        }
+    }
+
+    @Test("requests without a valid bearer token are refused", arguments: [nil, "", "Bearer", "Basic abc", "Bearer not-a-token", "Bearer " + String(repeating: "a", count: 300)])
+    func missingToken(_ header: String?) async throws {
+        try await TestApp.make().run { client in
+            let reply = try await client.get("/v1/me", headers: header.map { ["Authorization": $0] } ?? [:])
+            #expect(reply.status == 401)
+            #expect(reply.code == "authentication_required")
+        }
+    }
+
+    @Test("after 10 failed sign-ins within 15 minutes the email is refused with 429 and Retry-After")
+    func throttling() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp()
+            for attempt in 1...10 {
+                let reply = try await client.post("/v1/sessions", json: ["email": account.email, "password": "wrong password \(attempt)"])
+                #expect(reply.status == 401)
+            }
+            let locked = try await client.post("/v1/sessions", json: ["email": account.email.uppercased(), "password": account.password])
+            #expect(locked.status == 429)
+            #expect(locked.code == "too_many_attempts")
+            let retryAfter = try #require(locked.header("Retry-After").flatMap(Int.init))
+            #expect((1...900).contains(retryAfter))
+            // Another email is not affected.
+            let other = try await client.post("/v1/sessions", json: ["email": "someone@example.com", "password": "whatever it is"])
+            #expect(other.status == 401)
+        }
+    }
+
+    @Test("a correct sign-in clears earlier failures")
+    func failuresCleared() async throws {
+        try await TestApp.make().run { client in
+            let account = try await client.signUp()
+            for _ in 1...9 { _ = try await client.post("/v1/sessions", json: ["email": account.email, "password": "wrong password!"]) }
+            #expect(try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password]).status == 201)
+            _ = try await client.post("/v1/sessions", json: ["email": account.email, "password": "wrong password!"])
+            #expect(try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password]).status == 201)
+        }
+    }
+}
