@@ -102,7 +102,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [

@@ -82,7 +82,7 @@ enum Problem {
 
     static func response(_ error: ParlaError, language: Language, requestID: String, instance: String?) -> Response {
         let body = document(error, language: language, requestID: requestID, instance: instance)
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         var headers: HTTPFields = [
             .contentType: "application/problem+json",
             .contentLanguage: language.code,

@@ -1,0 +1,29 @@
+# Parla: two commands do all set-up on a fresh Debian machine.
+#   make run    installs missing system packages, builds, serves on :8080
+#   make test   installs missing system packages, runs every test
+SWIFT ?= swift
+BUILD_FLAGS ?=
+
+.PHONY: run test bench build install-deps clean
+
+install-deps:
+	@scripts/install-deps.sh
+
+build: install-deps
+	$(SWIFT) build $(BUILD_FLAGS) --product parla
+
+run: build
+	$(SWIFT) run $(BUILD_FLAGS) parla serve
+
+# Builds everything once (tests and the parla binary the lifecycle test
+# starts), then runs the tests without relinking.
+test: install-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: install-deps
+	$(SWIFT) build -c release --product parla
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build
