@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore",
+                "ParlaServer", "ParlaStore", "ParlaCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
@@ -103,6 +103,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ParlaStoreTests",
+            dependencies: [
+                "ParlaStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [

@@ -65,10 +65,8 @@ struct AccountService: Sendable {
     }
 
     func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {
-        async let account = accounts.account(accountID)
-        async let profiles = learners.learners(of: accountID)
-        guard let found = try await account else { throw ParlaError(.authenticationRequired) }
-        return (found, try await profiles)
+        guard let profile = try await accounts.profile(accountID) else { throw ParlaError(.authenticationRequired) }
+        return profile
     }
 
     /// All of the edit or none of it (T7.8, T7.11).

@@ -100,7 +100,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         authenticator: Authenticator(accounts: accounts),
         accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
         learners: LearnerService(learners: learners, accounts: accounts))
-    try handler.registerHandlers(on: router)
+    // Compact JSON: the apps parse it, nobody reads it.
+    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
     return router
 }
 

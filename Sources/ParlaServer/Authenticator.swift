@@ -1,3 +1,4 @@
+import Foundation
 import ParlaCore
 import ParlaStore
 
@@ -21,6 +22,16 @@ struct Authenticator: Sendable {
         return Caller(accountID: session.accountID, sessionID: session.id)
     }
 
+    /// The caller with their account and learners, in one query: the
+    /// launch screen's request, and the busiest one.
+    func callerProfile() async throws -> (Caller, Account, [Learner]) {
+        guard let header = RequestScope.here.authorization,
+              let token = Self.bearerToken(header),
+              let (session, account, learners) = try await accounts.profile(tokenHash: SessionToken.hash(token))
+        else { throw ParlaError(.authenticationRequired) }
+        return (Caller(accountID: session.accountID, sessionID: session.id), account, learners)
+    }
+
     /// `Bearer <token>`, the scheme case-insensitive (RFC 9110 §11.1).
     static func bearerToken(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -29,5 +40,3 @@ struct Authenticator: Sendable {
         return (1...256).contains(token.utf8.count) ? token : nil
     }
 }
-
-import Foundation

@@ -34,14 +34,7 @@ struct LearnerService: Sendable {
     func update(_ caller: Caller, _ id: LearnerID, _ form: LearnerForm) async throws -> Learner {
         let fields = try LearnerRules.validate(form)
         guard fields != LearnerFields() else { throw ParlaError(.nothingToUpdate) }
-        var changes = LearnerStore.Changes()
-        changes.displayName = fields.displayName
-        changes.age = fields.age
-        changes.removeAge = fields.removeAge
-        changes.avatarID = fields.avatarID
-        changes.nativeLanguage = fields.nativeLanguage
-        changes.targetLanguages = fields.targetLanguages
-        return try await learners.update(id, of: caller.accountID, changes)
+        return try await learners.update(id, of: caller.accountID, fields)
     }
 
     func delete(_ caller: Caller, _ id: LearnerID) async throws {

@@ -60,7 +60,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
-        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15 * 1).rounded(toPlaces: 3)
+        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
     }
 }
 

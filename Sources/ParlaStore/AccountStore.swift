@@ -61,19 +61,130 @@ public struct AccountStore: Sendable {
 
     public func account(_ id: AccountID) async throws -> Account? {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
-                SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at
-                FROM accounts WHERE id = \(id.uuid)
-                """, logger: database.logger).collect()
-            guard let row = rows.first else { return nil }
-            let (first, last, email, language, terms, acceptedAt, createdAt) =
-                try row.decode((ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date).self)
-            return Account(id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
-                           lastName: try cipher.openText(last.bytes, as: .lastName),
-                           email: try cipher.openText(email.bytes, as: .email),
-                           uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
-                           termsAcceptedAt: acceptedAt, createdAt: createdAt)
+            for try await (first, last, email, language, terms, acceptedAt, createdAt)
+                in try await connection.execute(AccountByID(id: id.uuid), logger: database.logger) {
+                return Account(id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
+                               lastName: try cipher.openText(last.bytes, as: .lastName),
+                               email: try cipher.openText(email.bytes, as: .email),
+                               uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
+                               termsAcceptedAt: acceptedAt, createdAt: createdAt)
+            }
+            return nil
         }
+    }
+
+    /// The account with its learner profiles, in one round trip.
+    public func profile(_ id: AccountID) async throws -> (Account, [Learner])? {
+        try await database.withConnection { connection in
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await connection.execute(ProfileByID(id: id.uuid), logger: database.logger) {
+                rows.append(row.makeRandomAccess())
+            }
+            return try profile(rows, accountID: id)
+        }
+    }
+
+    /// A session's account with its learner profiles, from the token, in one
+    /// round trip: what the apps ask for on every launch. Nil when the token
+    /// is unknown or expired.
+    public func profile(tokenHash: [UInt8]) async throws -> (DeviceSession, Account, [Learner])? {
+        try await database.withConnection { connection in
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await connection.execute(ProfileByToken(tokenHash: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
+                rows.append(row.makeRandomAccess())
+            }
+            guard let first = rows.first else { return nil }
+            let column = Self.profileColumnCount
+            let session = DeviceSession(
+                id: SessionID(try first[column].decode(UUID.self)), accountID: AccountID(try first[column + 1].decode(UUID.self)),
+                deviceName: nil, createdAt: try first[column + 2].decode(Date.self), lastUsedAt: try first[column + 3].decode(Date.self),
+                expiresAt: try first[column + 4].decode(Date.self))
+            try await touch(session, on: connection)
+            guard let (account, learners) = try profile(rows, accountID: session.accountID) else { return nil }
+            return (session, account, learners)
+        }
+    }
+
+    /// The columns of an account and its learners, as the profile queries
+    /// select them (learner columns in `LearnerStore.LearnerColumns` order).
+    static let profileColumns = """
+        a.first_name, a.last_name, a.email, a.ui_language, a.terms_version, a.terms_accepted_at, a.created_at,
+        l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+        p.media_type, p.width, p.height
+        """
+    static let profileColumnCount = 17
+
+    private func profile(_ rows: [PostgresRandomAccessRow], accountID: AccountID) throws -> (Account, [Learner])? {
+        guard let first = rows.first else { return nil }
+        let account = Account(
+            id: accountID, firstName: try cipher.openText(first[0].decode(ByteBuffer.self).bytes, as: .firstName),
+            lastName: try cipher.openText(first[1].decode(ByteBuffer.self).bytes, as: .lastName),
+            email: try cipher.openText(first[2].decode(ByteBuffer.self).bytes, as: .email),
+            uiLanguage: Language(rawValue: try first[3].decode(String.self)) ?? .english, termsVersion: try first[4].decode(String.self),
+            termsAcceptedAt: try first[5].decode(Date.self), createdAt: try first[6].decode(Date.self))
+        let learners = try rows.compactMap { row -> Learner? in
+            guard let id = try row[7].decode(UUID?.self) else { return nil }
+            return try LearnerStore.learner((id, row[8].decode(ByteBuffer.self), row[9].decode(Int16?.self), row[10].decode(String.self),
+                                             row[11].decode(String.self), row[12].decode([String].self), row[13].decode(Date.self),
+                                             row[14].decode(String?.self), row[15].decode(Int?.self), row[16].decode(Int?.self)),
+                                            accountID: accountID, cipher: cipher)
+        }
+        return (account, learners)
+    }
+
+    struct ProfileByID: PostgresPreparedStatement {
+        static let sql = """
+            SELECT \(AccountStore.profileColumns)
+            FROM accounts a
+            LEFT JOIN learners l ON l.account_id = a.id
+            LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            WHERE a.id = $1
+            ORDER BY l.created_at, l.id
+            """
+        typealias Row = PostgresRow
+        var id: UUID
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+    }
+
+    struct ProfileByToken: PostgresPreparedStatement {
+        static let sql = """
+            SELECT \(AccountStore.profileColumns), s.id, s.account_id, s.created_at, s.last_used_at, s.expires_at
+            FROM sessions s
+            JOIN accounts a ON a.id = s.account_id
+            LEFT JOIN learners l ON l.account_id = a.id
+            LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            WHERE s.token_hash = $1 AND s.expires_at > now()
+            ORDER BY l.created_at, l.id
+            """
+        typealias Row = PostgresRow
+        var tokenHash: ByteBuffer
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(tokenHash)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+    }
+
+    /// Prepared once per connection: every authenticated request reads it.
+    struct AccountByID: PostgresPreparedStatement {
+        static let sql = """
+            SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at
+            FROM accounts WHERE id = $1
+            """
+        typealias Row = (ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date)
+        var id: UUID
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// The account and password hash registered for an email, if any.
@@ -178,26 +289,45 @@ public struct AccountStore: Sendable {
     }
 
     /// The live session a token hash belongs to. Using a session pushes its
-    /// expiry 30 days ahead; the write is skipped when it was used in the
-    /// last minute, so a busy device does not write on every request.
+    /// expiry 30 days ahead; that write happens at most once a minute per
+    /// session, so the hot path is a single indexed read.
     public func session(tokenHash: [UInt8]) async throws -> DeviceSession? {
-        let lifetime = Int(DeviceSession.slidingLifetime)
-        return try await database.withConnection { connection in
-            let rows = try await connection.query("""
-                WITH live AS (
-                    SELECT id, account_id, created_at, last_used_at, expires_at FROM sessions
-                    WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND expires_at > now()),
-                touched AS (
-                    UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
-                    WHERE id = (SELECT id FROM live) AND last_used_at < now() - interval '1 minute'
-                    RETURNING id)
-                SELECT id, account_id, created_at, last_used_at, expires_at FROM live
-                """, logger: database.logger).collect()
-            guard let row = rows.first else { return nil }
-            let (id, account, created, used, expires) = try row.decode((UUID, UUID, Date, Date, Date).self)
-            return DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
-                                 createdAt: created, lastUsedAt: used, expiresAt: expires)
+        try await database.withConnection { connection in
+            var found: DeviceSession?
+            for try await (id, account, created, used, expires)
+                in try await connection.execute(SessionByToken(tokenHash: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
+                found = DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
+                                      createdAt: created, lastUsedAt: used, expiresAt: expires)
+            }
+            if let found { try await touch(found, on: connection) }
+            return found
         }
+    }
+
+    /// Slides a session's expiry 30 days past now, at most once a minute.
+    private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws {
+        guard session.lastUsedAt < Date().addingTimeInterval(-60) else { return }
+        let lifetime = Int(DeviceSession.slidingLifetime)
+        try await connection.query("""
+            UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
+            WHERE id = \(session.id.uuid) AND expires_at > now()
+            """, logger: database.logger)
+    }
+
+    /// Prepared once per connection: it runs on every authenticated request.
+    struct SessionByToken: PostgresPreparedStatement {
+        static let sql = """
+            SELECT id, account_id, created_at, last_used_at, expires_at FROM sessions
+            WHERE token_hash = $1 AND expires_at > now()
+            """
+        typealias Row = (UUID, UUID, Date, Date, Date)
+        var tokenHash: ByteBuffer
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(tokenHash)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     public func sessions(_ accountID: AccountID) async throws -> [DeviceSession] {

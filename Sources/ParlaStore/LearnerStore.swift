@@ -30,13 +30,30 @@ public struct LearnerStore: Sendable {
 
     public func learners(of accountID: AccountID) async throws -> [Learner] {
         try await database.withConnection { connection in
-            try await connection.query("""
-                SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
-                       p.media_type, p.width, p.height
-                FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
-                WHERE l.account_id = \(accountID.uuid) ORDER BY l.created_at, l.id
-                """, logger: database.logger).collect().map { try learner(from: $0, accountID: accountID) }
+            var learners: [Learner] = []
+            for try await row in try await connection.execute(LearnersOfAccount(accountID: accountID.uuid), logger: database.logger) {
+                learners.append(try learner(from: row, accountID: accountID))
+            }
+            return learners
         }
+    }
+
+    /// Prepared once per connection: the profile screen reads it on every launch.
+    struct LearnersOfAccount: PostgresPreparedStatement {
+        static let sql = """
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+                   p.media_type, p.width, p.height
+            FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            WHERE l.account_id = $1 ORDER BY l.created_at, l.id
+            """
+        typealias Row = PostgresRow
+        var accountID: UUID
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(accountID)
+            return bindings
+        }
+        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
     }
 
     public func learner(_ id: LearnerID, of accountID: AccountID) async throws -> Learner? {
@@ -82,18 +99,8 @@ public struct LearnerStore: Sendable {
                        createdAt: try rows[0].decode(Date.self))
     }
 
-    /// Changes to a profile; nil leaves a field as it is.
-    public struct Changes: Sendable {
-        public var displayName: String?
-        public var age: Int?
-        public var removeAge = false
-        public var avatarID: String?
-        public var nativeLanguage: Language?
-        public var targetLanguages: [Language]?
-        public init() {}
-    }
-
-    public func update(_ id: LearnerID, of accountID: AccountID, _ changes: Changes) async throws -> Learner {
+    /// Applies the validated fields; nil ones stay as they are.
+    public func update(_ id: LearnerID, of accountID: AccountID, _ changes: LearnerFields) async throws -> Learner {
         let name = try changes.displayName.map { ByteBuffer(bytes: try cipher.seal($0, as: .displayName)) }
         let age = changes.age.map { Int16($0) }
         let targets = changes.targetLanguages.map { $0.map(\.code) }
@@ -188,8 +195,14 @@ public struct LearnerStore: Sendable {
     }
 
     private func learner(from row: PostgresRow, accountID: AccountID) throws -> Learner {
-        let (id, name, age, avatar, native, targets, created, pictureType, width, height) =
-            try row.decode((UUID, ByteBuffer, Int16?, String, String, [String], Date, String?, Int?, Int?).self)
+        try Self.learner(row.decode(LearnerColumns.self), accountID: accountID, cipher: cipher)
+    }
+
+    /// The columns of `learners` (and its picture) every learner query selects, in order.
+    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Date, String?, Int?, Int?)
+
+    static func learner(_ columns: LearnerColumns, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
+        let (id, name, age, avatar, native, targets, created, pictureType, width, height) = columns
         var picture: PictureInfo?
         if let pictureType, let format = ImageFormat(rawValue: pictureType), let width, let height {
             picture = PictureInfo(mediaType: format, width: width, height: height)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The real `parla` binary, started as an operator would start it: for
 /// tests of what only a whole process shows (first start, SIGTERM).
@@ -25,8 +26,9 @@ public final class ServerProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Everything the server writes goes under `directory`.
-        let argv = [binary, "serve", "--port", String(port), "--config", directory + "/parla.json",
-                    "--data-directory", directory + "/.parla/postgres"] + arguments
+        let config = arguments.contains("--config") ? [] : ["--config", directory + "/parla.json"]
+        let argv = [binary, "serve", "--port", String(port), "--data-directory", directory + "/.parla/postgres"]
+            + config + arguments
         var environment = environment
         environment["PARLA_SECURITY_KEY_FILE"] = directory + "/.parla/personal-data.key"
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLA_") }
@@ -134,5 +136,3 @@ enum HTTPExchange {
         return (status, body)
     }
 }
-
-import Synchronization

@@ -40,8 +40,18 @@ public actor TestDatabase {
     public func rows(in url: String, _ query: PostgresQuery) async throws -> [PostgresRow] {
         let connection = try await PostgresConnection.connect(
             configuration: try Self.connectionConfiguration(PostgresClient.Configuration(url: url)), id: 1, logger: logger)
-        defer { Task { try? await connection.close() } }
-        return try await connection.query(query, logger: logger).collect()
+        do {
+            let rows = try await connection.query(query, logger: logger).collect()
+            try await connection.close()
+            return rows
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    public func execute(in url: String, _ query: PostgresQuery) async throws {
+        _ = try await rows(in: url, query)
     }
 
     private func adminConnection() async throws -> PostgresConnection {

@@ -1,3 +1,4 @@
+import Foundation
 import ParlaCore
 import Testing
 
@@ -46,5 +47,3 @@ struct LanguageTests {
         #expect(AccountID("not-a-uuid") == nil)
     }
 }
-
-import Foundation

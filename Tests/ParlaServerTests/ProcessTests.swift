@@ -33,13 +33,27 @@ struct ProcessTests {
         #expect(lines.contains { $0.contains("\"request_id\"") && $0.contains("/v1/accounts") })
         #expect(!first.log.contains("Maëlle") && !first.log.contains("maelle@"))
 
-        let second = try ServerProcess(arguments: [], directory: directory)
+        // The second start reads the project's own Config/parla.json (flags
+        // and environment still place its files in `directory`).
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Config/parla.json").path
+        let second = try ServerProcess(arguments: ["--config", config], directory: directory)
         try await second.waitUntilUp()
         let signIn = try await second.request("POST", "/v1/sessions", json: """
             {"email": "MAELLE@example.fr", "password": "un mot de passe sûr"}
             """)
         #expect(signIn.status == 201, "\(signIn.body)")
         #expect(signIn.body.contains("Rivière"))
+
+        // SIGTERM while a sign-up is hashing its password: the request
+        // still completes before the server stops.
+        let inFlight = Task {
+            try await second.request("POST", "/v1/accounts", json: """
+                {"firstName": "Olivier", "lastName": "Durand", "email": "olivier@example.fr", "password": "encore un secret", "acceptTerms": true}
+                """)
+        }
+        try await Task.sleep(for: .milliseconds(100))
         #expect(try await second.terminate() == 0)
+        #expect(try await inFlight.value.status == 201)
     }
 }

@@ -167,3 +167,26 @@ struct SessionTests {
         }
     }
 }
+
+/// Expiry is the database's business; these tests move its clock by hand.
+@Suite("T2 token expiry")
+struct TokenExpiryTests {
+    @Test("a token expires 30 days after its last use, and each use pushes the expiry back")
+    func slidingExpiry() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let signedUp = try await client.signUp()
+            try await TestDatabase.shared.execute(in: app.databaseURL, """
+                UPDATE sessions SET last_used_at = now() - interval '29 days', expires_at = now() + interval '1 day'
+                """)
+            #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT extract(epoch FROM expires_at - now())::int FROM sessions")
+            #expect(try rows[0].decode(Int.self) > 29 * 24 * 3600)
+
+            try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE sessions SET expires_at = now() - interval '1 second'")
+            #expect(try await client.get("/v1/me", token: signedUp.token).status == 401)
+            #expect(try await client.get("/v1/sessions", token: signedUp.token).status == 401)
+        }
+    }
+}

@@ -12,7 +12,7 @@ extension APIHandler {
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
-        let (account, learners) = try await accounts.me(try await caller().accountID)
+        let (_, account, learners) = try await authenticator.callerProfile()
         return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
     }
 

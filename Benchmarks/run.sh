@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The platform benchmark: requests per second and p50/p99 latency of
+# GET /health and of an authenticated GET /v1/me, 64 connections for 20 s
+# each, with wrk. Starts a release server on a private data directory,
+# prints a table and saves it under Benchmarks/results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-20s}
+THREADS=${THREADS:-2}
+PORT=${PORT:-18080}
+BINARY=${BINARY:-.build/release/parla}
+work=$(mktemp -d /tmp/parla-bench-XXXXXX)
+# The embedded cluster runs as the postgres user when we are root.
+chmod 755 "$work"
+server_pid=""
+
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning \
+  "$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" \
+  >"$work/server.log" 2>&1 &
+server_pid=$!
+
+for _ in $(seq 1 300); do
+  curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
+  sleep 0.2
+done
+
+token=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type: application/json' \
+  -d '{"firstName":"Bench","lastName":"Mark","email":"bench@example.com","password":"benchmark password","acceptTerms":true}' |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["session"]["token"])')
+
+# wrk --latency prints "50%  1.23ms" lines; turn a duration into milliseconds.
+measure() {
+  local name=$1 path=$2; shift 2
+  local out
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path")
+  echo "$out" >"$work/$name.wrk"
+  python3 - "$name" "$path" "$work/$name.wrk" <<'PY'
+import re, sys
+name, path, file = sys.argv[1:4]
+text = open(file).read()
+def ms(value):
+    number, unit = re.match(r"([\d.]+)(us|ms|s)", value).groups()
+    return float(number) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+p50 = ms(re.search(r"\s50%\s+(\S+)", text).group(1))
+p99 = ms(re.search(r"\s99%\s+(\S+)", text).group(1))
+non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+errors = int(non2xx.group(1)) if non2xx else 0
+print(f"{name}\t{path}\t{rps:.0f}\t{p50:.2f}\t{p99:.2f}\t{errors}")
+PY
+}
+
+health=$(measure health /health)
+me=$(measure me /v1/me -H "Authorization: Bearer $token")
+
+# The token must still be refused once revoked: no cache lets it through.
+curl -fsS -X DELETE "http://127.0.0.1:$PORT/v1/sessions/current" -H "Authorization: Bearer $token" >/dev/null
+revoked=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/me" -H "Authorization: Bearer $token")
+
+mkdir -p Benchmarks/results
+result="Benchmarks/results/platform-$(date -u +%Y-%m-%dT%H%M%SZ).md"
+python3 - "$health" "$me" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+import sys
+health, me, revoked, connections, duration, cores = sys.argv[1:7]
+rows = [line.split("\t") for line in (health, me)]
+ratio = float(rows[1][2]) / float(rows[0][2])
+print(f"# Platform benchmark\n")
+print(f"wrk, {connections} connections, {duration} per endpoint, {cores} cores shared by wrk, Parla and PostgreSQL; release build.\n")
+print("| endpoint | requests/s | p50 ms | p99 ms | non-2xx |")
+print("|---|---:|---:|---:|---:|")
+for name, path, rps, p50, p99, errors in rows:
+    print(f"| GET {path} | {rps} | {p50} | {p99} | {errors} |")
+print(f"\n/v1/me runs at {ratio:.0%} of /health's rate (goal: at least 25%).")
+print(f"A revoked token afterwards: HTTP {revoked} (must be 401).")
+PY
+cat "$result"
+echo "saved to $result"
+[ "$revoked" = "401" ]
