@@ -29,10 +29,17 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", "5.4.0"..<"7.0.0"),
     ],
     targets: [
         // Value types, validation, localized messages, domain errors. No dependencies.
         .target(name: "ParlaCore", swiftSettings: swiftSettings),
+        // The Corpora model, loader and validator, collation and paging. Pure.
+        .target(
+            name: "ParlaContent",
+            dependencies: ["ParlaCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         // The OpenAPI contract; types and the server protocol are generated at build time.
         .target(
             name: "ParlaAPI",
@@ -48,7 +55,7 @@ let package = Package(
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaCore",
+                "ParlaCore", "ParlaContent",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -63,7 +70,8 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -103,6 +111,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaContentTests", dependencies: ["ParlaContent", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [
@@ -115,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore",
+                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

@@ -14,6 +14,27 @@ public enum Language: String, CaseIterable, Codable, Sendable, Comparable {
     public var code: String { rawValue }
     public var textDirection: TextDirection { .leftToRight }
 
+    public var englishName: String {
+        switch self {
+        case .english: "English"
+        case .french: "French"
+        case .italian: "Italian"
+        case .german: "German"
+        case .spanish: "Spanish"
+        }
+    }
+
+    /// The language's name for itself.
+    public var nativeName: String {
+        switch self {
+        case .english: "English"
+        case .french: "français"
+        case .italian: "italiano"
+        case .german: "Deutsch"
+        case .spanish: "español"
+        }
+    }
+
     /// Accepts a BCP 47 tag and keeps its primary subtag: `fr-CA` is French.
     public init?(tag: String) {
         let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""

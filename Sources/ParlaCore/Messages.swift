@@ -210,6 +210,48 @@ extension ErrorCode {
             it: "L'immagine deve misurare tra 32 e 4096 pixel di larghezza e di altezza.",
             de: "Das Bild muss zwischen 32 und 4096 Pixel breit und hoch sein.",
             es: "La imagen debe medir entre 32 y 4096 píxeles de ancho y de alto.")
+        case .languageNotFound: LocalizedText(
+            en: "This language is not taught here: choose en, fr, it, de or es.",
+            fr: "Cette langue n'est pas enseignée ici : choisissez en, fr, it, de ou es.",
+            it: "Questa lingua non è insegnata qui: scegli en, fr, it, de o es.",
+            de: "Diese Sprache wird hier nicht unterrichtet: Wählen Sie en, fr, it, de oder es.",
+            es: "Este idioma no se enseña aquí: elige en, fr, it, de o es.")
+        case .wordListNotFound: LocalizedText(
+            en: "This word list does not exist.",
+            fr: "Cette liste de mots n'existe pas.",
+            it: "Questo elenco di parole non esiste.",
+            de: "Diese Wortliste gibt es nicht.",
+            es: "Esta lista de palabras no existe.")
+        case .pageNotFound: LocalizedText(
+            en: "This page does not exist: the list has fewer pages.",
+            fr: "Cette page n'existe pas : la liste en compte moins.",
+            it: "Questa pagina non esiste: l'elenco ne ha meno.",
+            de: "Diese Seite gibt es nicht: Die Liste hat weniger Seiten.",
+            es: "Esta página no existe: la lista tiene menos páginas.")
+        case .wordNotFound: LocalizedText(
+            en: "This word does not exist in this language.",
+            fr: "Ce mot n'existe pas dans cette langue.",
+            it: "Questa parola non esiste in questa lingua.",
+            de: "Dieses Wort gibt es in dieser Sprache nicht.",
+            es: "Esta palabra no existe en este idioma.")
+        case .phraseNotFound: LocalizedText(
+            en: "This phrase does not exist.",
+            fr: "Cette phrase n'existe pas.",
+            it: "Questa frase non esiste.",
+            de: "Diesen Satz gibt es nicht.",
+            es: "Esta frase no existe.")
+        case .grammarNoteNotFound: LocalizedText(
+            en: "This grammar note does not exist in this language.",
+            fr: "Cette note de grammaire n'existe pas dans cette langue.",
+            it: "Questa nota di grammatica non esiste in questa lingua.",
+            de: "Diese Grammatiknotiz gibt es in dieser Sprache nicht.",
+            es: "Esta nota de gramática no existe en este idioma.")
+        case .contentUnavailable: LocalizedText(
+            en: "The learning content is not loaded yet. Please try again shortly.",
+            fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
+            it: "I contenuti didattici non sono ancora caricati. Riprova tra poco.",
+            de: "Die Lerninhalte sind noch nicht geladen. Bitte versuchen Sie es gleich erneut.",
+            es: "El contenido didáctico aún no está cargado. Vuelve a intentarlo en breve.")
         case .notReady: LocalizedText(
             en: "The service is starting or its database is unavailable. Please try again shortly.",
             fr: "Le service démarre ou sa base de données est indisponible. Réessayez dans un instant.",

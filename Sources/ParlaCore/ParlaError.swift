@@ -79,6 +79,14 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case lastLearner = "last_learner"
     case unsupportedImage = "unsupported_image"
     case invalidImageDimensions = "invalid_image_dimensions"
+    // Content
+    case languageNotFound = "language_not_found"
+    case wordListNotFound = "word_list_not_found"
+    case pageNotFound = "page_not_found"
+    case wordNotFound = "word_not_found"
+    case phraseNotFound = "phrase_not_found"
+    case grammarNoteNotFound = "grammar_note_not_found"
+    case contentUnavailable = "content_unavailable"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -89,14 +97,15 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .malformedRequest: 400
         case .invalidCredentials, .authenticationRequired: 401
         case .wrongCurrentPassword: 403
-        case .routeNotFound, .learnerNotFound, .sessionNotFound: 404
+        case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
+             .wordNotFound, .phraseNotFound, .grammarNoteNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage: 415
         case .tooManyAttempts: 429
-        case .notReady: 503
+        case .notReady, .contentUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,

@@ -26,7 +26,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(database.client)
     services.append(hasher)
 
-    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, logger: logger)
+    let catalog = ContentCatalog()
+    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -35,6 +36,18 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     app.beforeServerStarts {
         let applied = try await database.migrate()
         logger.info("database ready", metadata: ["migrations_applied_now": "\(applied)"])
+        let content = ContentStore(database: database)
+        if let directory = settings.contentDirectory, FileManager.default.fileExists(atPath: directory) {
+            // Bad content must not keep the server down: it keeps serving
+            // the version it has, and says why in the log.
+            do {
+                _ = try await ContentImporter(directory: directory).run(into: content, logger: logger)
+            } catch let invalid as ContentImporter.Invalid {
+                logger.error("bundled content not imported", metadata: ["problems": "\(invalid.problems.count)",
+                                                                         "first": "\(invalid.problems.first?.description ?? "")"])
+            }
+        }
+        try await catalog.reload(from: content)
     }
     return app
 }
@@ -64,18 +77,45 @@ func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (D
     return (database, cipher, cluster)
 }
 
-/// `parla migrate`: applies pending migrations and stops what it started.
-public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async throws -> Int {
-    let (database, _, cluster) = try await openDatabase(settings, logger: logger)
+/// `parla content import`: validates and imports a Corpora directory.
+public func importContent(_ settings: ServerSettings, directory: String, logger: Logger) async throws -> ContentImporter.Report {
+    try await withDatabase(settings, logger: logger) { database, _ in
+        _ = try await database.migrate()
+        return try await ContentImporter(directory: directory).run(into: ContentStore(database: database), logger: logger)
+    }
+}
+
+/// `parla grant`: gives a learner a product until purchases do.
+public func grantProduct(_ settings: ServerSettings, product: String, learner: LearnerID, logger: Logger) async throws {
+    try await withDatabase(settings, logger: logger) { database, _ in
+        _ = try await database.migrate()
+        try await ContentStore(database: database).grant(product, to: learner, source: "grant")
+    }
+}
+
+/// Runs `body` with the configured database open, then closes what it opened.
+func withDatabase<Result: Sendable>(_ settings: ServerSettings, logger: Logger,
+                                    _ body: (Database, PersonalDataCipher) async throws -> Result) async throws -> Result {
+    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger)
     let client = Task { await database.client.run() }
     defer { client.cancel() }
-    let applied = try await database.migrate()
-    try await cluster?.stop(logger: logger)
-    return applied
+    do {
+        let result = try await body(database, cipher)
+        try await cluster?.stop(logger: logger)
+        return result
+    } catch {
+        try? await cluster?.stop(logger: logger)
+        throw error
+    }
+}
+
+/// `parla migrate`: applies pending migrations and stops what it started.
+public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async throws -> Int {
+    try await withDatabase(settings, logger: logger) { database, _ in try await database.migrate() }
 }
 
 func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 logger: Logger) throws -> Router<BasicRequestContext> {
+                 catalog: ContentCatalog, logger: Logger) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
@@ -99,7 +139,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         database: database,
         authenticator: Authenticator(accounts: accounts),
         accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
-        learners: LearnerService(learners: learners, accounts: accounts))
+        learners: LearnerService(learners: learners, accounts: accounts),
+        content: ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners))
     // Compact JSON: the apps parse it, nobody reads it.
     try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
     return router

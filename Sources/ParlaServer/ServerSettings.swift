@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable {
     public var termsVersion = "2026-11-01"
     public var jsonBodyLimit = 64 * 1024
     public var pictureBodyLimit = 2 * 1024 * 1024
+    /// The bundled Corpora, imported at start when its version changed;
+    /// nil serves whatever the database holds.
+    public var contentDirectory: String? = "Corpora"
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -50,6 +53,8 @@ public struct ServerSettings: Sendable {
         termsVersion = config.string(forKey: "accounts.termsVersion", default: termsVersion)
         jsonBodyLimit = config.int(forKey: "limits.jsonBodyBytes", default: jsonBodyLimit)
         pictureBodyLimit = config.int(forKey: "limits.pictureBytes", default: pictureBodyLimit)
+        let directory = config.string(forKey: "content.directory", default: "Corpora")
+        contentDirectory = directory.isEmpty ? nil : directory
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
     }

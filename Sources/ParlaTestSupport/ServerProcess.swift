@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real `parla` binary, started as an operator would start it: for
 /// tests of what only a whole process shows (first start, SIGTERM).
@@ -81,10 +84,14 @@ public final class ServerProcess: Sendable {
 
     /// A plain HTTP/1.1 request over a socket of its own.
     public func request(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (status: Int, body: String) {
+        try await send(method, path, json: json, token: token).response()
+    }
+
+    /// Sends a request and returns once it is on the wire; the answer is
+    /// read later. For tests of what happens to requests in flight.
+    public func send(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> HTTPExchange {
         let port = self.port
-        return try await Task.detached {
-            try HTTPExchange.send(port: port, method: method, path: path, body: json, token: token)
-        }.value
+        return try await Task.detached { try HTTPExchange(port: port, method: method, path: path, body: json, token: token) }.value
     }
 
     static func freePort() throws -> Int {
@@ -104,11 +111,12 @@ public final class ServerProcess: Sendable {
 }
 
 /// Just enough HTTP/1.1 for the process tests: one request, `Connection: close`.
-enum HTTPExchange {
-    static func send(port: Int, method: String, path: String, body: String?, token: String?) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+public final class HTTPExchange: Sendable {
+    private let socket: Int32
+
+    init(port: Int, method: String, path: String, body: String?, token: String?) throws {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket failed") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -116,23 +124,35 @@ enum HTTPExchange {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { throw TestFailure("connect failed") }
+        guard connected else {
+            close(fd)
+            throw TestFailure("connect failed")
+        }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         let payload = Array((body ?? "").utf8)
         if body != nil { head += "Content-Type: application/json\r\nContent-Length: \(payload.count)\r\n" }
         let request = Array((head + "\r\n").utf8) + payload
         _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            response += buffer[0..<count]
-        }
-        let text = String(decoding: response, as: UTF8.self)
-        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
-        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
-        return (status, body)
+        socket = fd
+    }
+
+    /// Reads the whole answer and closes the connection.
+    public func response() async throws -> (status: Int, body: String) {
+        let fd = socket
+        return try await Task.detached {
+            defer { close(fd) }
+            var response: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count <= 0 { break }
+                response += buffer[0..<count]
+            }
+            let text = String(decoding: response, as: UTF8.self)
+            let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+            let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+            return (status, body)
+        }.value
     }
 }

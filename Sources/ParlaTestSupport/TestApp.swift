@@ -15,6 +15,10 @@ public struct TestApp: Sendable {
         return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
     }()
 
+    /// The project's Corpora directory.
+    public static let corporaDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpora").path
+
     public let databaseURL: String
     public let settings: ServerSettings
     public let logs: LogRecorder
@@ -31,6 +35,8 @@ public struct TestApp: Sendable {
         settings.database = .url(databaseURL)
         settings.dataKey = Self.dataKey
         settings.databaseMaxConnections = 4
+        // The template database already holds the Corpora.
+        settings.contentDirectory = nil
         adjust(&settings)
         self.databaseURL = databaseURL
         self.settings = settings

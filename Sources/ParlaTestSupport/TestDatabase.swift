@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import ParlaServer
 import ParlaStore
 import PostgresNIO
 import Synchronization
@@ -50,6 +51,15 @@ public actor TestDatabase {
         }
     }
 
+    /// The project's own Corpora, imported once into the template, so that
+    /// every test database starts with the real content.
+    private func importContent(_ configuration: PostgresClient.Configuration) async throws {
+        let database = Database(configuration: configuration, maximumConnections: 1, logger: logger)
+        let client = Task { await database.client.run() }
+        defer { client.cancel() }
+        _ = try await ContentImporter(directory: TestApp.corporaDirectory).run(into: ContentStore(database: database), logger: logger)
+    }
+
     public func execute(in url: String, _ query: PostgresQuery) async throws {
         _ = try await rows(in: url, query)
     }
@@ -82,6 +92,15 @@ public actor TestDatabase {
         do {
             _ = try await Database.migrate(on: template, logger: logger)
             try await template.close()
+            try await importContent(templateConfiguration)
+            // The template may not be cloned while anything is connected to it.
+            for _ in 0..<100 {
+                let connected = try await connection.query(
+                    "SELECT count(*)::int FROM pg_stat_activity WHERE datname = 'parla_template'", logger: logger)
+                    .collect().first?.decode(Int.self) ?? 0
+                if connected == 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             return connection
         } catch {
             try? await template.close()

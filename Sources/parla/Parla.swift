@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import Logging
 import ParlaServer
+import ParlaCore
 import ParlaStore
 import SystemPackage
 
@@ -13,7 +14,7 @@ struct Parla: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parla",
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, Content.self, Grant.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -96,5 +97,55 @@ enum LogSetup {
         var logger = Logger(label: "parla")
         logger.logLevel = level
         return logger
+    }
+}
+
+struct Content: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Work with the EFIGS content in Corpora/.",
+        subcommands: [Import.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate a Corpora directory and import it in one transaction.",
+            discussion: "Every problem is listed with its file and line, and nothing is written unless there are none.")
+
+        @Argument(help: "The Corpora directory.")
+        var directory: String = "Corpora"
+
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let settings = ServerSettings(config: try await options.reader())
+            let logger = LogSetup.bootstrap(settings)
+            let importer = ContentImporter(directory: directory)
+            do {
+                _ = try importer.read()
+            } catch let invalid as ContentImporter.Invalid {
+                FileHandle.standardError.write(Data((invalid.description + "\n\(invalid.problems.count) problem(s); nothing imported.\n").utf8))
+                throw ExitCode(1)
+            }
+            if isatty(STDOUT_FILENO) != 0 { print("importing \(directory)...") }
+            let report = try await importContent(settings, directory: directory, logger: logger)
+            print("content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
+                  + "\(report.grammarNotes) grammar notes" + (report.imported ? " imported" : " already imported"))
+        }
+    }
+}
+
+struct Grant: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a learner a product (a word list id or a bundle), until purchases do it.")
+
+    @Option(help: "The learner's id.") var learner: String
+    @Option(help: "A word list id or a product from Corpora/products.yaml.") var product: String
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        guard let id = LearnerID(learner) else { throw ValidationError("--learner must be a learner id (UUID)") }
+        try await grantProduct(settings, product: product, learner: id, logger: logger)
+        print("granted \(product) to \(learner)")
     }
 }

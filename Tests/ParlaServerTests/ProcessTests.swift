@@ -47,13 +47,11 @@ struct ProcessTests {
 
         // SIGTERM while a sign-up is hashing its password: the request
         // still completes before the server stops.
-        let inFlight = Task {
-            try await second.request("POST", "/v1/accounts", json: """
-                {"firstName": "Olivier", "lastName": "Durand", "email": "olivier@example.fr", "password": "encore un secret", "acceptTerms": true}
-                """)
-        }
-        try await Task.sleep(for: .milliseconds(100))
+        let inFlight = try await second.send("POST", "/v1/accounts", json: """
+            {"firstName": "Olivier", "lastName": "Durand", "email": "olivier@example.fr", "password": "encore un secret", "acceptTerms": true}
+            """)
+        try await Task.sleep(for: .milliseconds(50))  // let the server read it
         #expect(try await second.terminate() == 0)
-        #expect(try await inFlight.value.status == 201)
+        #expect(try await inFlight.response().status == 201)
     }
 }

@@ -12,6 +12,7 @@ struct APIHandler: APIProtocol {
     let authenticator: Authenticator
     let accounts: AccountService
     let learners: LearnerService
+    let content: ContentService
 
     var language: Language { RequestScope.here.language }
 

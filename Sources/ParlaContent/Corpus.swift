@@ -1,0 +1,171 @@
+import ParlaCore
+
+/// Everything Parla teaches, as read from `Corpora/`: word lists of
+/// concepts, phrases and grammar notes, in every language.
+public struct Corpus: Sendable, Equatable {
+    public var wordLists: [WordList]
+    public var phrases: [Phrase]
+    public var grammarNotes: [GrammarNote]
+
+    public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = []) {
+        self.wordLists = wordLists
+        self.phrases = phrases
+        self.grammarNotes = grammarNotes
+    }
+
+    /// Every concept once, in list order.
+    public var concepts: [Concept] {
+        var seen = Set<String>()
+        return wordLists.flatMap(\.words).filter { seen.insert($0.key).inserted }
+    }
+}
+
+public enum CEFRLevel: String, CaseIterable, Codable, Sendable, Comparable {
+    case a1 = "A1", a2 = "A2", b1 = "B1", b2 = "B2", c1 = "C1", c2 = "C2"
+
+    public static func < (lhs: CEFRLevel, rhs: CEFRLevel) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+public enum Skill: String, CaseIterable, Codable, Sendable {
+    case vocabulary, grammar, listening, reading, speaking
+}
+
+/// A picture, sound or background that does not depend on the language.
+public enum AssetReference: Sendable, Hashable, CustomStringConvertible {
+    /// An emoji drawing, by its code points (`1f468-200d-1f373`).
+    case emoji(String)
+    /// One of our own drawings, `Corpora/pictures/<name>.svg`.
+    case svg(String)
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else { return nil }
+        switch parts[0] {
+        case "emoji":
+            let points = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard points.allSatisfy({ (2...6).contains($0.count) && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() }) else { return nil }
+            self = .emoji(parts[1])
+        case "svg":
+            guard parts[1].allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber || $0 == "-" }) else { return nil }
+            self = .svg(parts[1])
+        default:
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .emoji(let points): "emoji:\(points)"
+        case .svg(let name): "svg:\(name)"
+        }
+    }
+}
+
+public struct WordList: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var icon: AssetReference
+    public var names: [Language: String]
+    /// Keys of the words anyone may use without owning the list.
+    public var freeKeys: [String]
+    public var words: [Concept]
+
+    public static let size = 35
+
+    public init(id: String, icon: AssetReference, names: [Language: String], freeKeys: [String], words: [Concept]) {
+        (self.id, self.icon, self.names, self.freeKeys, self.words) = (id, icon, names, freeKeys, words)
+    }
+}
+
+/// One word's meaning, shared by every language.
+public struct Concept: Sendable, Equatable, Identifiable {
+    public var key: String
+    public var level: CEFRLevel
+    public var picture: AssetReference
+    public var sound: String?
+    public var background: String?
+    public var localizations: [String: Localization]
+
+    public var id: String { key }
+
+    public init(key: String, level: CEFRLevel, picture: AssetReference, sound: String? = nil, background: String? = nil,
+                localizations: [String: Localization]) {
+        (self.key, self.level, self.picture, self.sound, self.background) = (key, level, picture, sound, background)
+        self.localizations = localizations
+    }
+
+    /// The word in a language tag, a variant (`en-GB`) filling what it
+    /// leaves out from its base language.
+    public func localization(_ tag: String) -> Localization? {
+        let base = String(tag.split(separator: "-").first ?? "")
+        guard let variant = localizations[tag] else { return localizations[base] }
+        guard tag != base, let fallback = localizations[base] else { return variant }
+        return variant.filled(from: fallback)
+    }
+
+    public func localization(_ language: Language) -> Localization? { localizations[language.code] }
+}
+
+public enum Gender: String, Sendable, Codable { case masculine = "m", feminine = "f", neuter = "n" }
+
+public enum CaseOverride: String, Sendable, Codable { case upper, lower, capitalized }
+
+/// What a concept is called, and how, in one language (the fields of the
+/// FirstWords `words.plist`).
+public struct Localization: Sendable, Equatable {
+    public var word: String?
+    public var article: String?
+    public var gender: Gender?
+    public var plural: String?
+    public var frequency: Int?
+    public var definition: String?
+    public var sortKey: String?
+    public var caseOverride: CaseOverride?
+    public var disabled: Bool?
+    public var speech: String?
+
+    public init(word: String? = nil, article: String? = nil, gender: Gender? = nil, plural: String? = nil, frequency: Int? = nil,
+                definition: String? = nil, sortKey: String? = nil, caseOverride: CaseOverride? = nil, disabled: Bool? = nil,
+                speech: String? = nil) {
+        (self.word, self.article, self.gender, self.plural, self.frequency) = (word, article, gender, plural, frequency)
+        (self.definition, self.sortKey, self.caseOverride, self.disabled, self.speech) = (definition, sortKey, caseOverride, disabled, speech)
+    }
+
+    func filled(from base: Localization) -> Localization {
+        Localization(word: word ?? base.word, article: article ?? base.article, gender: gender ?? base.gender,
+                     plural: plural ?? base.plural, frequency: frequency ?? base.frequency,
+                     definition: definition ?? base.definition, sortKey: sortKey ?? base.sortKey,
+                     caseOverride: caseOverride ?? base.caseOverride, disabled: disabled ?? base.disabled,
+                     speech: speech ?? base.speech)
+    }
+
+    public var isDisabled: Bool { disabled == true }
+}
+
+public struct Phrase: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var topic: String
+    public var level: CEFRLevel
+    public var skill: Skill
+    public var texts: [Language: String]
+
+    public init(id: String, topic: String, level: CEFRLevel, skill: Skill, texts: [Language: String]) {
+        (self.id, self.topic, self.level, self.skill, self.texts) = (id, topic, level, skill, texts)
+    }
+}
+
+public struct GrammarNote: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var language: Language
+    public var level: CEFRLevel
+    public var title: String
+    public var summary: String
+    public var body: String
+    public var examples: [String]
+
+    public init(id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String]) {
+        (self.id, self.language, self.level, self.title, self.summary, self.body, self.examples) =
+            (id, language, level, title, summary, body, examples)
+    }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+import Logging
+import ParlaContent
+import ParlaCore
+import ParlaStore
+import Synchronization
+
+/// The imported content, held in memory: it only changes with its version,
+/// so requests never wait on the database for it.
+final class ContentCatalog: Sendable {
+    struct Snapshot: Sendable {
+        let version: String
+        let corpus: Corpus
+        let concepts: [String: Concept]
+        /// The lists each concept belongs to, in list order.
+        let listsOfConcept: [String: [String]]
+        let lists: [String: WordList]
+        let phrases: [String: Phrase]
+        let notes: [String: GrammarNote]
+
+        init(version: String, corpus: Corpus) {
+            self.version = version
+            self.corpus = corpus
+            concepts = Dictionary(corpus.concepts.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            var memberships: [String: [String]] = [:]
+            for list in corpus.wordLists { for word in list.words { memberships[word.key, default: []].append(list.id) } }
+            listsOfConcept = memberships
+            lists = Dictionary(corpus.wordLists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            phrases = Dictionary(corpus.phrases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            notes = Dictionary(corpus.grammarNotes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    private let current = Mutex<Snapshot?>(nil)
+
+    var snapshot: Snapshot? { current.withLock { $0 } }
+
+    func replace(with snapshot: Snapshot) { current.withLock { $0 = snapshot } }
+
+    /// Reads the newest imported version from the database into memory.
+    func reload(from store: ContentStore) async throws {
+        if let (version, corpus) = try await store.loadCorpus() { replace(with: Snapshot(version: version, corpus: corpus)) }
+    }
+}
+
+/// Word lists, pages, words, phrases and grammar notes, per language.
+struct ContentService: Sendable {
+    let catalog: ContentCatalog
+    let content: ContentStore
+    let learners: LearnerStore
+
+    static let allWords = "all"
+
+    func snapshot() throws -> ContentCatalog.Snapshot {
+        guard let snapshot = catalog.snapshot else { throw ParlaError(.contentUnavailable) }
+        return snapshot
+    }
+
+    func language(_ code: String) throws -> Language {
+        guard let language = Language(rawValue: code) else { throw ParlaError(.languageNotFound) }
+        return language
+    }
+
+    /// What the asking learner owns; nobody's when no learner is named.
+    func owned(by learnerID: String?, caller: () async throws -> Caller) async throws -> Set<String>? {
+        guard let learnerID else { return nil }
+        let caller = try await caller()
+        guard let id = LearnerID(learnerID), try await learners.learner(id, of: caller.accountID) != nil else {
+            throw ParlaError(.learnerNotFound)
+        }
+        return try await content.ownedProducts(of: id)
+    }
+
+    struct ListView: Sendable {
+        var list: WordList
+        var locked: Bool
+        /// The words the learner may see: all of them, or the free ones.
+        var words: [Concept]
+    }
+
+    func lists(in language: Language, owned: Set<String>?) throws -> [ListView] {
+        try snapshot().corpus.wordLists.map { view(of: $0, in: language, owned: owned) }
+    }
+
+    func view(of list: WordList, in language: Language, owned: Set<String>?) -> ListView {
+        let locked = !(owned ?? []).contains(list.id)
+        let visible = list.words.filter { word in
+            (!locked || list.freeKeys.contains(word.key)) && !(word.localization(language)?.isDisabled ?? true)
+        }
+        return ListView(list: list, locked: locked, words: visible)
+    }
+
+    /// A page of a list, or of every word the learner can use (`all`):
+    /// owned lists whole, locked ones by their free words, each word once.
+    func page(_ number: Int, of listID: String, in language: Language, owned: Set<String>?)
+        throws -> (page: WordPage<Concept>, locked: Bool)
+    {
+        let snapshot = try snapshot()
+        let words: [Concept]
+        let locked: Bool
+        if listID == Self.allWords {
+            var seen = Set<String>()
+            words = snapshot.corpus.wordLists.flatMap { view(of: $0, in: language, owned: owned).words }.filter { seen.insert($0.key).inserted }
+            locked = false
+        } else {
+            guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
+            let view = view(of: list, in: language, owned: owned)
+            (words, locked) = (view.words, view.locked)
+        }
+        let collation = Collation(language)
+        guard let page = WordPaging.page(number, of: words, collation: collation, text: { Self.sortText($0, language) }) else {
+            throw ParlaError(.pageNotFound)
+        }
+        return (page, locked)
+    }
+
+    static func sortText(_ concept: Concept, _ language: Language) -> String {
+        let localization = concept.localization(language)
+        return localization?.sortKey ?? localization?.word ?? concept.key
+    }
+
+    func word(_ key: String, in language: Language) throws -> (Concept, Localization, lists: [String]) {
+        let snapshot = try snapshot()
+        guard let concept = snapshot.concepts[key], let localization = concept.localization(language), !localization.isDisabled else {
+            throw ParlaError(.wordNotFound)
+        }
+        return (concept, localization, snapshot.listsOfConcept[key] ?? [])
+    }
+
+    /// Words whose spelling starts with `prefix`, ignoring case and accents.
+    func search(_ prefix: String, in language: Language, limit: Int) throws -> [Concept] {
+        let folded = Self.fold(prefix)
+        guard (1...50).contains(folded.count) else { throw ParlaError.validation([FieldError("prefix", .required)]) }
+        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .malformedRequest)]) }
+        let collation = Collation(language)
+        return try snapshot().corpus.concepts
+            .filter { concept in
+                guard let word = concept.localization(language), !word.isDisabled, let text = word.word else { return false }
+                return Self.fold(text).hasPrefix(folded)
+            }
+            .sorted { collation.sortsBefore(Self.sortText($0, language), Self.sortText($1, language)) }
+            .prefix(limit).map { $0 }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .replacingOccurrences(of: "ß", with: "ss").trimmingCharacters(in: .whitespaces)
+    }
+
+    func phrases(in language: Language, level: CEFRLevel?, topic: String?, skill: Skill?, page: Int, perPage: Int)
+        throws -> (phrases: [Phrase], page: Int, pageCount: Int, total: Int)
+    {
+        let matching = try snapshot().corpus.phrases.filter { phrase in
+            (level == nil || phrase.level == level) && (topic == nil || phrase.topic == topic)
+                && (skill == nil || phrase.skill == skill) && phrase.texts[language] != nil
+        }
+        let pageCount = max(1, (matching.count + perPage - 1) / perPage)
+        guard (1...pageCount).contains(page) else { throw ParlaError(.pageNotFound) }
+        return (Array(matching.dropFirst((page - 1) * perPage).prefix(perPage)), page, pageCount, matching.count)
+    }
+
+    func phrase(_ id: String, in language: Language) throws -> Phrase {
+        guard let phrase = try snapshot().phrases[id], phrase.texts[language] != nil else { throw ParlaError(.phraseNotFound) }
+        return phrase
+    }
+
+    func notes(in language: Language) throws -> [GrammarNote] {
+        try snapshot().corpus.grammarNotes.filter { $0.language == language }.sorted { $0.level < $1.level }
+    }
+
+    func note(_ id: String, in language: Language) throws -> (GrammarNote, [Phrase]) {
+        let snapshot = try snapshot()
+        guard let note = snapshot.notes[id], note.language == language else { throw ParlaError(.grammarNoteNotFound) }
+        return (note, note.examples.compactMap { snapshot.phrases[$0] })
+    }
+
+    /// A validator that changes with the content and with what the learner
+    /// owns, so a purchase shows at once.
+    func entityTag(_ parts: String..., owned: Set<String>?) throws -> String {
+        let seed = ([try snapshot().version] + parts + [(owned.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
+        let digest = SHA256.hash(data: Data(seed.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return "\"\(digest)\""
+    }
+}

@@ -1,0 +1,137 @@
+import ParlaAPI
+import ParlaContent
+import ParlaCore
+
+/// Content is immutable per version: every answer carries an ETag and is
+/// served from memory; a learner's own view (locks) is private to them.
+extension APIHandler {
+    func cacheControl(personal: Bool) -> String { personal ? "private, max-age=60" : "public, max-age=300" }
+
+    /// True when the client's copy is current.
+    func isCurrent(_ ifNoneMatch: String?, _ tag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }
+    }
+
+    func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output {
+        let tag = try content.entityTag("languages", owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let languages = Language.allCases.map { language in
+            Components.Schemas.LanguageInfo(code: .init(language), englishName: language.englishName, nativeName: language.nativeName,
+                                            direction: language.textDirection == .leftToRight ? .ltr : .rtl,
+                                            alphabet: Collation(language).alphabet)
+        }
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                         body: .json(.init(contentVersion: try content.snapshot().version, languages: languages))))
+    }
+
+    func listWordLists(_ input: Operations.ListWordLists.Input) async throws -> Operations.ListWordLists.Output {
+        let language = try content.language(input.path.language)
+        let owned = try await content.owned(by: input.query.learnerId, caller: caller)
+        let tag = try content.entityTag("wordlists", language.code, owned: owned)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let lists = try content.lists(in: language, owned: owned).map { view in
+            Components.Schemas.WordListSummary(
+                id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: view.list.icon.description,
+                wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
+        }
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)),
+                         body: .json(.init(wordLists: lists))))
+    }
+
+    func getWordListPage(_ input: Operations.GetWordListPage.Input) async throws -> Operations.GetWordListPage.Output {
+        let language = try content.language(input.path.language)
+        let owned = try await content.owned(by: input.query.learnerId, caller: caller)
+        let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), owned: owned)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, owned: owned)
+        let body = Components.Schemas.WordPage(
+            listId: input.path.listId, page: page.number, pageCount: page.pageCount, locked: locked,
+            words: page.words.map { .init($0, language) },
+            alphabetBar: page.alphabetBar.map { .init(letter: $0.letter, firstPage: $0.firstPage, onThisPage: $0.onThisPage) })
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)), body: .json(body)))
+    }
+
+    func searchWords(_ input: Operations.SearchWords.Input) async throws -> Operations.SearchWords.Output {
+        let language = try content.language(input.path.language)
+        let words = try content.search(input.query.prefix, in: language, limit: input.query.limit ?? 20)
+        return .ok(.init(body: .json(.init(words: words.map { .init($0, language) }))))
+    }
+
+    func getWord(_ input: Operations.GetWord.Input) async throws -> Operations.GetWord.Output {
+        let language = try content.language(input.path.language)
+        let tag = try content.entityTag("word", language.code, input.path.wordId, owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let (concept, word, lists) = try content.word(input.path.wordId, in: language)
+        let body = Components.Schemas.Word(
+            id: concept.key, language: language.code, word: word.word ?? concept.key, article: word.article,
+            gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: word.plural, definition: word.definition ?? "",
+            level: concept.level.rawValue, frequencyRank: word.frequency, picture: concept.picture.description, sound: concept.sound,
+            caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+    }
+
+    func listPhrases(_ input: Operations.ListPhrases.Input) async throws -> Operations.ListPhrases.Output {
+        let language = try content.language(input.path.language)
+        let query = input.query
+        let tag = try content.entityTag("phrases", language.code, query.level?.rawValue ?? "", query.topic ?? "",
+                                        query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25), owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let result = try content.phrases(in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
+                                         topic: query.topic, skill: query.skill.flatMap { Skill(rawValue: $0.rawValue) },
+                                         page: query.page ?? 1, perPage: query.perPage ?? 25)
+        let phrases = result.phrases.map {
+            Components.Schemas.PhraseSummary(id: $0.id, text: $0.texts[language] ?? "", level: $0.level.rawValue, topic: $0.topic,
+                                             skill: $0.skill.rawValue)
+        }
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                         body: .json(.init(page: result.page, pageCount: result.pageCount, total: result.total, phrases: phrases))))
+    }
+
+    func getPhrase(_ input: Operations.GetPhrase.Input) async throws -> Operations.GetPhrase.Output {
+        let language = try content.language(input.path.language)
+        let tag = try content.entityTag("phrase", language.code, input.path.phraseId, owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let phrase = try content.phrase(input.path.phraseId, in: language)
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(.init(phrase, language))))
+    }
+
+    func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
+        let language = try content.language(input.path.language)
+        let tag = try content.entityTag("grammar", language.code, owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let notes = try content.notes(in: language).map {
+            Components.Schemas.GrammarNoteSummary(id: $0.id, level: $0.level.rawValue, title: $0.title, summary: $0.summary)
+        }
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(.init(notes: notes))))
+    }
+
+    func getGrammarNote(_ input: Operations.GetGrammarNote.Input) async throws -> Operations.GetGrammarNote.Output {
+        let language = try content.language(input.path.language)
+        let tag = try content.entityTag("note", language.code, input.path.noteId, owned: nil)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let (note, examples) = try content.note(input.path.noteId, in: language)
+        let body = Components.Schemas.GrammarNote(
+            id: note.id, language: language.code, level: note.level.rawValue, title: note.title, summary: note.summary,
+            body: note.body, examples: examples.map { .init($0, language) })
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+    }
+}
+
+extension Components.Schemas.WordSummary {
+    init(_ concept: Concept, _ language: Language) {
+        let word = concept.localization(language)
+        self.init(id: concept.key, word: word?.word ?? concept.key, article: word?.article, picture: concept.picture.description,
+                  level: concept.level.rawValue)
+    }
+}
+
+extension Components.Schemas.Phrase {
+    init(_ phrase: ParlaContent.Phrase, _ language: Language) {
+        self.init(id: phrase.id, language: language.code, text: phrase.texts[language] ?? "", level: phrase.level.rawValue,
+                  topic: phrase.topic, skill: phrase.skill.rawValue,
+                  translations: .init(additionalProperties: Dictionary(uniqueKeysWithValues: phrase.texts.compactMap { key, value in
+                      key == language ? nil : (key.code, value)
+                  })))
+    }
+}

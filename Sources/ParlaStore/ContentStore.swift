@@ -1,0 +1,221 @@
+import Foundation
+import Logging
+import ParlaContent
+import ParlaCore
+import PostgresNIO
+
+/// The imported corpus in PostgreSQL, and what learners own of it.
+public struct ContentStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// The version last imported, if any.
+    public func currentVersion() async throws -> String? {
+        try await database.withConnection { connection in
+            try await connection.query("SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1",
+                                       logger: database.logger).collect().first?.decode(String.self)
+        }
+    }
+
+    /// Replaces the content with `corpus` in one transaction: rows are
+    /// upserted, rows no longer in the corpus are deleted, and the version
+    /// is recorded. Importing the same version again changes nothing.
+    /// Returns false when that version was already imported.
+    @discardableResult
+    public func importCorpus(_ corpus: Corpus, version: String) async throws -> Bool {
+        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count)}"
+        return try await database.withTransaction { connection in
+            let logger = database.logger
+            try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger)
+            let known = try await connection.query("SELECT 1 FROM content_versions WHERE version = \(version)", logger: logger).collect()
+            guard known.isEmpty else { return false }
+
+            let concepts = corpus.concepts
+            try await connection.query("DELETE FROM concepts WHERE NOT (key = ANY(\(concepts.map(\.key))))", logger: logger)
+            for concept in concepts {
+                try await connection.query("""
+                    INSERT INTO concepts (key, level, picture, sound, background)
+                    VALUES (\(concept.key), \(concept.level.rawValue), \(concept.picture.description), \(concept.sound), \(concept.background))
+                    ON CONFLICT (key) DO UPDATE SET level = EXCLUDED.level, picture = EXCLUDED.picture,
+                        sound = EXCLUDED.sound, background = EXCLUDED.background
+                    """, logger: logger)
+                let tags = concept.localizations.keys.sorted()
+                try await connection.query(
+                    "DELETE FROM concept_localizations WHERE concept_key = \(concept.key) AND NOT (language = ANY(\(tags)))", logger: logger)
+                for tag in tags {
+                    guard let l = concept.localization(tag), let word = l.word, let definition = l.definition else { continue }
+                    try await connection.query("""
+                        INSERT INTO concept_localizations (concept_key, language, word, article, gender, plural, frequency, definition,
+                                                           sort_key, case_override, disabled)
+                        VALUES (\(concept.key), \(tag), \(word), \(l.article), \(l.gender?.rawValue), \(l.plural), \(l.frequency),
+                                \(definition), \(l.sortKey), \(l.caseOverride?.rawValue), \(l.isDisabled))
+                        ON CONFLICT (concept_key, language) DO UPDATE SET word = EXCLUDED.word, article = EXCLUDED.article,
+                            gender = EXCLUDED.gender, plural = EXCLUDED.plural, frequency = EXCLUDED.frequency,
+                            definition = EXCLUDED.definition, sort_key = EXCLUDED.sort_key,
+                            case_override = EXCLUDED.case_override, disabled = EXCLUDED.disabled
+                        """, logger: logger)
+                }
+            }
+
+            try await connection.query("DELETE FROM word_lists WHERE NOT (id = ANY(\(corpus.wordLists.map(\.id))))", logger: logger)
+            for (position, list) in corpus.wordLists.enumerated() {
+                let names = String(decoding: try JSONEncoder().encode(Dictionary(uniqueKeysWithValues: list.names.map { ($0.key.code, $0.value) })), as: UTF8.self)
+                try await connection.query("""
+                    INSERT INTO word_lists (id, icon, names, position) VALUES (\(list.id), \(list.icon.description), \(names)::jsonb, \(position))
+                    ON CONFLICT (id) DO UPDATE SET icon = EXCLUDED.icon, names = EXCLUDED.names, position = EXCLUDED.position
+                    """, logger: logger)
+                try await connection.query("DELETE FROM word_list_words WHERE list_id = \(list.id)", logger: logger)
+                for (index, word) in list.words.enumerated() {
+                    try await connection.query("""
+                        INSERT INTO word_list_words (list_id, concept_key, position, free)
+                        VALUES (\(list.id), \(word.key), \(index), \(list.freeKeys.contains(word.key)))
+                        """, logger: logger)
+                }
+            }
+
+            try await connection.query("DELETE FROM phrases WHERE NOT (id = ANY(\(corpus.phrases.map(\.id))))", logger: logger)
+            for phrase in corpus.phrases {
+                try await connection.query("""
+                    INSERT INTO phrases (id, topic, level, skill) VALUES (\(phrase.id), \(phrase.topic), \(phrase.level.rawValue), \(phrase.skill.rawValue))
+                    ON CONFLICT (id) DO UPDATE SET topic = EXCLUDED.topic, level = EXCLUDED.level, skill = EXCLUDED.skill
+                    """, logger: logger)
+                for (language, text) in phrase.texts {
+                    try await connection.query("""
+                        INSERT INTO phrase_texts (phrase_id, language, text) VALUES (\(phrase.id), \(language.code), \(text))
+                        ON CONFLICT (phrase_id, language) DO UPDATE SET text = EXCLUDED.text
+                        """, logger: logger)
+                }
+            }
+
+            try await connection.query("DELETE FROM grammar_notes WHERE NOT (id = ANY(\(corpus.grammarNotes.map(\.id))))", logger: logger)
+            for (position, note) in corpus.grammarNotes.enumerated() {
+                try await connection.query("""
+                    INSERT INTO grammar_notes (id, language, level, title, summary, body, position)
+                    VALUES (\(note.id), \(note.language.code), \(note.level.rawValue), \(note.title), \(note.summary), \(note.body), \(position))
+                    ON CONFLICT (id) DO UPDATE SET language = EXCLUDED.language, level = EXCLUDED.level, title = EXCLUDED.title,
+                        summary = EXCLUDED.summary, body = EXCLUDED.body, position = EXCLUDED.position
+                    """, logger: logger)
+                try await connection.query("DELETE FROM grammar_examples WHERE note_id = \(note.id)", logger: logger)
+                for (index, example) in note.examples.enumerated() {
+                    try await connection.query(
+                        "INSERT INTO grammar_examples (note_id, phrase_id, position) VALUES (\(note.id), \(example), \(index))",
+                        logger: logger)
+                }
+            }
+            try await connection.query(
+                "INSERT INTO content_versions (version, summary) VALUES (\(version), \(summary)::jsonb)", logger: logger)
+            return true
+        }
+    }
+
+    // MARK: Entitlements
+
+    /// Gives a learner a product (a word list or a bundle).
+    public func grant(_ product: String, to learner: LearnerID, source: String) async throws {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                INSERT INTO entitlements (learner_id, product, source) VALUES (\(learner.uuid), \(product), \(source))
+                ON CONFLICT (learner_id, product) DO NOTHING
+                """, logger: database.logger)
+        }
+    }
+
+    /// Everything a learner owns, bundles expanded to what they unlock.
+    public func ownedProducts(of learner: LearnerID) async throws -> Set<String> {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT product FROM entitlements WHERE learner_id = \(learner.uuid)
+                UNION
+                SELECT g.unlocks FROM entitlements e JOIN product_grants g ON g.product = e.product WHERE e.learner_id = \(learner.uuid)
+                """, logger: database.logger).collect()
+            return Set(try rows.map { try $0.decode(String.self) })
+        }
+    }
+
+    /// Declares that owning `product` unlocks each of `unlocks`.
+    public func mapProduct(_ product: String, unlocks: [String]) async throws {
+        try await database.withTransaction { connection in
+            for target in unlocks {
+                try await connection.query("""
+                    INSERT INTO product_grants (product, unlocks) VALUES (\(product), \(target)) ON CONFLICT DO NOTHING
+                    """, logger: database.logger)
+            }
+        }
+    }
+}
+
+extension ContentStore {
+    /// The imported corpus, read back whole: the server keeps it in memory,
+    /// since content only changes with its version.
+    public func loadCorpus() async throws -> (version: String, corpus: Corpus)? {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            guard let version = try await connection.query(
+                "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: logger)
+                .collect().first?.decode(String.self) else { return nil }
+
+            var localizations: [String: [String: Localization]] = [:]
+            for row in try await connection.query("""
+                SELECT concept_key, language, word, article, gender, plural, frequency, definition, sort_key, case_override, disabled
+                FROM concept_localizations
+                """, logger: logger).collect() {
+                let (key, tag, word, article, gender, plural, frequency, definition, sortKey, caseOverride, disabled) =
+                    try row.decode((String, String, String, String?, String?, String?, Int?, String, String?, String?, Bool).self)
+                localizations[key, default: [:]][tag] = Localization(
+                    word: word, article: article, gender: gender.flatMap(Gender.init(rawValue:)), plural: plural, frequency: frequency,
+                    definition: definition, sortKey: sortKey, caseOverride: caseOverride.flatMap(CaseOverride.init(rawValue:)),
+                    disabled: disabled)
+            }
+            var concepts: [String: Concept] = [:]
+            for row in try await connection.query("SELECT key, level, picture, sound, background FROM concepts", logger: logger).collect() {
+                let (key, level, picture, sound, background) = try row.decode((String, String, String, String?, String?).self)
+                guard let level = CEFRLevel(rawValue: level), let picture = AssetReference(picture) else { continue }
+                concepts[key] = Concept(key: key, level: level, picture: picture, sound: sound, background: background,
+                                        localizations: localizations[key] ?? [:])
+            }
+            var members: [String: [(key: String, free: Bool)]] = [:]
+            for row in try await connection.query(
+                "SELECT list_id, concept_key, free FROM word_list_words ORDER BY list_id, position", logger: logger).collect() {
+                let (list, key, free) = try row.decode((String, String, Bool).self)
+                members[list, default: []].append((key, free))
+            }
+            var lists: [WordList] = []
+            for row in try await connection.query("SELECT id, icon, names::text FROM word_lists ORDER BY position", logger: logger).collect() {
+                let (id, icon, namesJSON) = try row.decode((String, String, String).self)
+                let raw = (try? JSONDecoder().decode([String: String].self, from: Data(namesJSON.utf8))) ?? [:]
+                let names = Dictionary(uniqueKeysWithValues: raw.compactMap { key, value in Language(rawValue: key).map { ($0, value) } })
+                guard let icon = AssetReference(icon) else { continue }
+                let entries = members[id] ?? []
+                lists.append(WordList(id: id, icon: icon, names: names, freeKeys: entries.filter(\.free).map(\.key),
+                                      words: entries.compactMap { concepts[$0.key] }))
+            }
+            var texts: [String: [Language: String]] = [:]
+            for row in try await connection.query("SELECT phrase_id, language, text FROM phrase_texts", logger: logger).collect() {
+                let (id, language, text) = try row.decode((String, String, String).self)
+                if let language = Language(rawValue: language) { texts[id, default: [:]][language] = text }
+            }
+            let phrases = try await connection.query("SELECT id, topic, level, skill FROM phrases ORDER BY id", logger: logger).collect()
+                .compactMap { row -> Phrase? in
+                    let (id, topic, level, skill) = try row.decode((String, String, String, String).self)
+                    guard let level = CEFRLevel(rawValue: level), let skill = Skill(rawValue: skill) else { return nil }
+                    return Phrase(id: id, topic: topic, level: level, skill: skill, texts: texts[id] ?? [:])
+                }
+            var examples: [String: [String]] = [:]
+            for row in try await connection.query(
+                "SELECT note_id, phrase_id FROM grammar_examples ORDER BY note_id, position", logger: logger).collect() {
+                let (note, phrase) = try row.decode((String, String).self)
+                examples[note, default: []].append(phrase)
+            }
+            let notes = try await connection.query(
+                "SELECT id, language, level, title, summary, body FROM grammar_notes ORDER BY position", logger: logger).collect()
+                .compactMap { row -> GrammarNote? in
+                    let (id, language, level, title, summary, body) = try row.decode((String, String, String, String, String, String).self)
+                    guard let language = Language(rawValue: language), let level = CEFRLevel(rawValue: level) else { return nil }
+                    return GrammarNote(id: id, language: language, level: level, title: title, summary: summary, body: body,
+                                       examples: examples[id] ?? [])
+                }
+            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import ParlaContent
+import ParlaCore
+import Testing
+
+/// A small valid corpus, written as the YAML files would be, that each test
+/// breaks in one way.
+enum Fixture {
+    static func word(_ index: Int, key: String? = nil, extra: String = "") -> String {
+        let key = key ?? "thing-\(index)"
+        return """
+          - key: \(key)
+            level: A1
+            picture: emoji:1f3e0
+        \(extra)    en: {word: thing\(index), article: the, plural: things, frequency: \(100 + index), definition: "A thing\(index) is a thing."}
+            fr: {word: chose\(index), article: la, gender: f, plural: choses, frequency: \(200 + index), definition: "Une chose\(index) est une chose."}
+            it: {word: cosa\(index), article: la, gender: f, plural: cose, frequency: null, definition: "Una cosa\(index) è una cosa."}
+            de: {word: Ding\(index), article: das, gender: n, plural: Dinge, frequency: 300, definition: "Ein Ding\(index) ist ein Ding."}
+            es: {word: cosa\(index), article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa\(index) es una cosa."}
+
+        """
+    }
+
+    static func list(id: String = "things", count: Int = 35, words: String? = nil, free: String = "[thing-1, thing-2]") -> CorpusLoader.File {
+        let body = words ?? (1...max(1, count)).prefix(count).map { word($0) }.joined()
+        return CorpusLoader.File(path: "wordlists/\(id).yaml", text: """
+            id: \(id)
+            icon: emoji:1f3e0
+            names: {en: Things, fr: Les choses, it: Le cose, de: Die Dinge, es: Las cosas}
+            free: \(free)
+            words:
+            \(body)
+            """)
+    }
+
+    static let phrases = CorpusLoader.File(path: "phrases/greetings.yaml", text: """
+        topic: greetings
+        phrases:
+          - id: greetings-hello
+            level: A1
+            skill: speaking
+            en: Hello there!
+            fr: Salut !
+            it: Ciao!
+            de: Hallo!
+            es: ¡Hola!
+          - id: greetings-good-morning
+            level: A1
+            skill: listening
+            en: Good morning!
+            fr: Bonjour !
+            it: Buongiorno!
+            de: Guten Morgen!
+            es: ¡Buenos días!
+        """)
+
+    static let grammar = CorpusLoader.File(path: "grammar/fr.yaml", text: """
+        language: fr
+        notes:
+          - id: fr-greetings
+            level: A1
+            title: Greetings
+            summary: How to greet people.
+            body: |
+              Say *bonjour* in the day and *salut* to friends.
+            examples: [greetings-hello, greetings-good-morning]
+        """)
+
+    static let loader = CorpusLoader { reference in
+        if case .svg(let name) = reference { return name == "drawn" }
+        return true
+    }
+
+    static func problems(_ files: [CorpusLoader.File]) -> [ContentProblem] { loader.load(files).1 }
+}
+
+@Suite("Corpora validation")
+struct CorpusLoaderTests {
+    @Test("a valid corpus loads with no problem")
+    func valid() throws {
+        let (corpus, problems) = Fixture.loader.load([Fixture.list(), Fixture.phrases, Fixture.grammar])
+        #expect(problems == [])
+        #expect(corpus.wordLists.count == 1)
+        #expect(corpus.wordLists[0].words.count == 35)
+        #expect(corpus.wordLists[0].freeKeys == ["thing-1", "thing-2"])
+        let word = try #require(corpus.wordLists[0].words.first)
+        #expect(word.localization(.german)?.gender == .neuter)
+        #expect(word.localization(.italian)?.frequency == nil)
+        #expect(corpus.phrases.map(\.id) == ["greetings-hello", "greetings-good-morning"])
+        #expect(corpus.grammarNotes.first?.examples.count == 2)
+    }
+
+    @Test("a list not of 35 words")
+    func listSize() {
+        let problems = Fixture.problems([Fixture.list(count: 34)])
+        #expect(problems.map(\.kind) == [.listSize])
+        #expect(problems.first?.file == "wordlists/things.yaml")
+        #expect(problems.first?.line == 6)  // where the words start
+    }
+
+    @Test("a missing localization, reported at its concept's line")
+    func missingLocalization() {
+        let broken = (1...34).map { Fixture.word($0) }.joined() + Fixture.word(35).replacingOccurrences(
+            of: #"    es: {word: cosa35, article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa35 es una cosa."}"# + "\n", with: "")
+        let problems = Fixture.problems([Fixture.list(words: broken)])
+        #expect(problems.map(\.kind) == [.missingLocalization])
+        #expect(problems.first?.message.contains("es") == true)
+        #expect(problems.first?.line == 6 + 34 * 8)
+    }
+
+    @Test("a key used twice, naming both places")
+    func duplicateKey() {
+        let problems = Fixture.problems([Fixture.list(), Fixture.list(id: "more", words: (1...35).map { Fixture.word($0, key: $0 == 7 ? "thing-3" : "other-\($0)") }.joined(), free: "[]")])
+        #expect(problems.map(\.kind) == [.duplicateKey])
+        #expect(problems.first?.file == "wordlists/things.yaml" || problems.first?.file == "wordlists/more.yaml")
+        #expect(problems.first?.message.contains("thing-3") == true)
+    }
+
+    @Test("an unknown language")
+    func unknownLanguage() {
+        let words = (1...35).map { Fixture.word($0, extra: $0 == 1 ? "    pt: {word: coisa, frequency: 1, definition: \"Uma coisa.\"}\n" : "") }.joined()
+        #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.unknownLanguage])
+    }
+
+    @Test("a language variant falls back to its base")
+    func variant() throws {
+        let words = (1...35).map { Fixture.word($0, extra: $0 == 1 ? "    en-GB: {plural: thingies}\n" : "") }.joined()
+        let (corpus, problems) = Fixture.loader.load([Fixture.list(words: words)])
+        #expect(problems == [])
+        let british = try #require(corpus.wordLists.first?.words.first?.localization("en-GB"))
+        #expect(british.plural == "thingies")
+        #expect(british.word == "thing1")
+        #expect(corpus.wordLists.first?.words.first?.localization("fr-CA")?.word == "chose1")
+    }
+
+    @Test("a missing asset and a malformed picture reference")
+    func assets() {
+        let words = (1...35).map { index in
+            Fixture.word(index).replacingOccurrences(of: "picture: emoji:1f3e0", with: index == 2 ? "picture: svg:undrawn" : index == 3 ? "picture: emoji:XYZ" : index == 4 ? "picture: svg:drawn" : "picture: emoji:1f3e0")
+        }.joined()
+        #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.missingAsset, .invalidValue])
+    }
+
+    @Test("a bad level, a phrase too long, a grammar note citing nothing")
+    func levelsAndReferences() {
+        let words = (1...35).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 9 ? "level: D1" : "level: A1") }.joined()
+        #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.badLevel])
+        let longPhrase = CorpusLoader.File(path: "phrases/x.yaml", text: Fixture.phrases.text.replacingOccurrences(
+            of: "en: Hello there!", with: "en: one two three four five six seven eight nine ten eleven twelve thirteen"))
+        #expect(Fixture.problems([longPhrase]).map(\.kind) == [.invalidValue])
+        let grammar = CorpusLoader.File(path: "grammar/fr.yaml", text: Fixture.grammar.text.replacingOccurrences(of: "greetings-hello", with: "greetings-nowhere"))
+        let problems = Fixture.problems([Fixture.phrases, grammar])
+        #expect(problems.map(\.kind) == [.unknownReference])
+        #expect(problems.first?.message.contains("greetings-nowhere") == true)
+    }
+
+    @Test("YAML syntax errors and duplicate mapping keys give their line")
+    func syntax() {
+        let broken = CorpusLoader.File(path: "phrases/broken.yaml", text: "topic: x\nphrases:\n  - id: [unclosed\n")
+        let problems = Fixture.problems([broken])
+        #expect(problems.map(\.kind) == [.syntax])
+        #expect(problems.first?.line ?? 0 >= 3)
+        let twice = CorpusLoader.File(path: "phrases/twice.yaml", text: "topic: x\ntopic: y\nphrases: []\n")
+        #expect(Fixture.problems([twice]).map(\.kind) == [.syntax])
+    }
+
+    @Test("every problem is reported, not just the first")
+    func allProblems() {
+        let words = (1...30).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 1 ? "level: Z9" : "level: A1") }.joined()
+        let kinds = Set(Fixture.problems([Fixture.list(words: words, free: "[thing-99]"), Fixture.phrases, Fixture.grammar]).map(\.kind))
+        #expect(kinds == [.listSize, .badLevel, .unknownReference])
+    }
+}

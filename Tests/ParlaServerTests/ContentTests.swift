@@ -1,0 +1,206 @@
+import Foundation
+import ParlaCore
+import ParlaTestSupport
+import Testing
+
+/// The content API over the project's own Corpora (imported into every
+/// test database through the template).
+@Suite("content API")
+struct ContentTests {
+    typealias JSON = [String: any Sendable]
+
+    func grant(_ product: String, to learner: String, in app: TestApp) async throws {
+        try await TestDatabase.shared.execute(in: app.databaseURL, """
+            INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: learner)!), \(product), 'test')
+            """)
+    }
+
+    @Test("languages with their names and alphabets; Spanish has ñ")
+    func languages() async throws {
+        try await TestApp.make().run { client in
+            let reply = try await client.get("/v1/languages")
+            let languages = try #require(reply.json["languages"] as? [JSON])
+            #expect(languages.compactMap { $0["code"] as? String } == ["en", "fr", "it", "de", "es"])
+            let spanish = try #require(languages.first { $0["code"] as? String == "es" })
+            #expect(spanish["nativeName"] as? String == "español")
+            #expect((spanish["alphabet"] as? [String])?.count == 27)
+            #expect((spanish["alphabet"] as? [String])?[14] == "Ñ")
+            #expect(reply.json["contentVersion"] is String)
+        }
+    }
+
+    @Test("twelve lists of 35; all locked until owned; a grant unlocks only its list")
+    func wordLists() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let anonymous = try #require(try await client.get("/v1/languages/fr/wordlists").json["wordLists"] as? [JSON])
+            #expect(anonymous.count == 12)
+            #expect(anonymous.allSatisfy { $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == true })
+            #expect(anonymous.first { $0["id"] as? String == "animals" }?["name"] as? String != nil)
+
+            let parent = try await client.signUp()
+            try await grant("animals", to: parent.learnerID, in: app)
+            let mine = try #require(try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                .json["wordLists"] as? [JSON])
+            #expect(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String } == ["animals"])
+
+            // Someone else's learner is not found; no token is a 401.
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: other.token).status == 404)
+            #expect(try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)").status == 401)
+            #expect(try await client.get("/v1/languages/pt/wordlists").code == "language_not_found")
+        }
+    }
+
+    @Test("a locked list shows its free words; an owned one all 35, in the language's order")
+    func pages() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let locked = try await client.get("/v1/languages/de/wordlists/animals/pages/1")
+            #expect(locked.json["locked"] as? Bool == true)
+            #expect((locked.json["words"] as? [JSON])?.count == 7)
+
+            let parent = try await client.signUp()
+            try await grant("animals", to: parent.learnerID, in: app)
+            for language in Language.allCases {
+                let page = try await client.get("/v1/languages/\(language.code)/wordlists/animals/pages/1?learnerId=\(parent.learnerID)",
+                                                token: parent.token)
+                let words = try #require(page.json["words"] as? [JSON])
+                #expect(words.count == 35, "\(language)")
+                #expect(page.json["pageCount"] as? Int == 1)
+                let texts = words.compactMap { $0["word"] as? String }
+                let collation = ParlaContentOrder(language)
+                #expect(texts == texts.sorted(by: collation.before), "\(language) order")
+                let bar = try #require(page.json["alphabetBar"] as? [JSON])
+                #expect(bar.count == (language == .spanish ? 27 : 26))
+                // Every word's initial links to page 1.
+                let initials = Set(texts.compactMap { collation.initial($0) })
+                for entry in bar {
+                    let letter = entry["letter"] as? String ?? ""
+                    #expect((entry["firstPage"] as? Int) == (initials.contains(letter) ? 1 : nil), "\(language) \(letter)")
+                }
+            }
+            #expect(try await client.get("/v1/languages/en/wordlists/animals/pages/2").code == "page_not_found")
+            #expect(try await client.get("/v1/languages/en/wordlists/dragons/pages/1").code == "word_list_not_found")
+        }
+    }
+
+    @Test("All Words A-Z merges two owned lists whole and the free words of locked ones, each word once")
+    func allWords() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            try await grant("animals", to: parent.learnerID, in: app)
+            try await grant("food", to: parent.learnerID, in: app)
+            var ids: [String] = []
+            var page = 1
+            var pageCount = 1
+            repeat {
+                let reply = try await client.get("/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
+                #expect(reply.status == 200)
+                pageCount = reply.json["pageCount"] as? Int ?? 0
+                let words = reply.json["words"] as? [JSON] ?? []
+                #expect(words.count == (page < pageCount ? 35 : words.count))
+                ids += words.compactMap { $0["id"] as? String }
+                page += 1
+            } while page <= pageCount
+            #expect(Set(ids).count == ids.count)
+            let expected: Int = 2 * 35 + 10 * 7  // two owned lists, seven free words of each other list
+            #expect(ids.count == expected)
+            #expect(pageCount == 4)
+            #expect(ids.contains("elephant"))  // owned list, not free
+            #expect(ids.contains("house"))  // a locked list's free word
+            #expect(!ids.contains("sofa"))  // a locked list's other word
+        }
+    }
+
+    @Test("the old 175-word picture dictionary still unlocks its five lists")
+    func legacyOwners() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            try await grant("legacy-picture-dictionary-175", to: parent.learnerID, in: app)
+            let lists = try #require(try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                .json["wordLists"] as? [JSON])
+            let unlocked = Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
+            #expect(unlocked == ["home", "water", "professions", "animals", "food"])
+            let owned = lists.filter { $0["locked"] as? Bool == false }.map { $0["wordCount"] as? Int ?? 0 }.reduce(0, +)
+            #expect(owned == 175)
+        }
+    }
+
+    @Test("ETag and If-None-Match: 304 while nothing changed; a grant changes the tag")
+    func conditionalRequests() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let first = try await client.get("/v1/languages/fr/words/elephant")
+            let tag = try #require(first.header("ETag"))
+            #expect(first.header("Cache-Control")?.contains("max-age") == true)
+            let again = try await client.get("/v1/languages/fr/words/elephant", headers: ["If-None-Match": tag])
+            #expect(again.status == 304)
+            #expect(again.bytes.isEmpty)
+            #expect(try await client.get("/v1/languages/fr/words/elephant", headers: ["If-None-Match": "\"other\""]).status == 200)
+
+            let parent = try await client.signUp()
+            let path = "/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)"
+            let before = try #require(try await client.get(path, token: parent.token).header("ETag"))
+            #expect(try await client.get(path, token: parent.token, headers: ["If-None-Match": before]).status == 304)
+            try await grant("home", to: parent.learnerID, in: app)
+            let after = try await client.get(path, token: parent.token, headers: ["If-None-Match": before])
+            #expect(after.status == 200)
+            #expect(after.header("Cache-Control")?.hasPrefix("private") == true)
+        }
+    }
+
+    @Test("a word's card; search ignores case and accents")
+    func words() async throws {
+        try await TestApp.make().run { client in
+            let word = try await client.get("/v1/languages/fr/words/elephant")
+            #expect(word.json["word"] as? String == "éléphant")
+            #expect(word.json["article"] as? String == "l'")
+            #expect(word.json["gender"] as? String == "m")
+            #expect((word.json["definition"] as? String)?.contains("éléphant") == true)
+            #expect(word.json["picture"] as? String == "emoji:1f418")
+            #expect((word.json["lists"] as? [String]) == ["animals"])
+            #expect(try await client.get("/v1/languages/fr/words/unicorn-ship").code == "word_not_found")
+
+            let search = try await client.get("/v1/languages/fr/words?prefix=ELEP")
+            #expect((search.json["words"] as? [JSON])?.contains { $0["id"] as? String == "elephant" } == true)
+            #expect(try await client.get("/v1/languages/fr/words?prefix=").fieldErrors == ["prefix:required"])
+        }
+    }
+
+    @Test("phrases filter by level, topic and skill, page by page, with their translations")
+    func phrases() async throws {
+        try await TestApp.make().run { client in
+            let all = try await client.get("/v1/languages/es/phrases?perPage=100")
+            #expect((all.json["total"] as? Int ?? 0) >= 300)
+            #expect(all.json["pageCount"] as? Int == ((all.json["total"] as? Int ?? 0) + 99) / 100)
+            let a1 = try await client.get("/v1/languages/es/phrases?level=A1&topic=greetings&skill=speaking")
+            let phrases = try #require(a1.json["phrases"] as? [JSON])
+            #expect(!phrases.isEmpty)
+            #expect(phrases.allSatisfy { $0["level"] as? String == "A1" && $0["topic"] as? String == "greetings" && $0["skill"] as? String == "speaking" })
+            let id = try #require(phrases.first?["id"] as? String)
+            let detail = try await client.get("/v1/languages/es/phrases/\(id)")
+            #expect((detail.json["translations"] as? JSON)?.count == 4)
+            #expect(try await client.get("/v1/languages/es/phrases?page=99").code == "page_not_found")
+            #expect(try await client.get("/v1/languages/es/phrases?level=Z9").status == 400)
+        }
+    }
+
+    @Test("grammar notes per language, with their example phrases")
+    func grammar() async throws {
+        try await TestApp.make().run { client in
+            for language in Language.allCases {
+                let notes = try #require(try await client.get("/v1/languages/\(language.code)/grammar").json["notes"] as? [JSON])
+                #expect(notes.count >= 10, "\(language)")
+                let id = try #require(notes.first?["id"] as? String)
+                let note = try await client.get("/v1/languages/\(language.code)/grammar/\(id)")
+                let examples = try #require(note.json["examples"] as? [JSON])
+                #expect(examples.count >= 2)
+                #expect(examples.allSatisfy { ($0["text"] as? String)?.isEmpty == false })
+            }
+            #expect(try await client.get("/v1/languages/de/grammar/fr-articles-gender").code == "grammar_note_not_found")
+        }
+    }
+}
