@@ -62,7 +62,7 @@ public struct AccountStore: Sendable {
     public func account(_ id: AccountID) async throws -> Account? {
         try await database.withConnection { connection in
             for try await (first, last, email, language, terms, acceptedAt, createdAt)
-                in try await connection.execute(AccountByID(id: id.uuid), logger: database.logger) {
+                in try await connection.execute(AccountByID(key: id.uuid), logger: database.logger) {
                 return Account(id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
                                lastName: try cipher.openText(last.bytes, as: .lastName),
                                email: try cipher.openText(email.bytes, as: .email),
@@ -77,7 +77,7 @@ public struct AccountStore: Sendable {
     public func profile(_ id: AccountID) async throws -> (Account, [Learner])? {
         try await database.withConnection { connection in
             var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await connection.execute(ProfileByID(id: id.uuid), logger: database.logger) {
+            for try await row in try await connection.execute(ProfileByID(key: id.uuid), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
             }
             return try profile(rows, accountID: id)
@@ -90,7 +90,7 @@ public struct AccountStore: Sendable {
     public func profile(tokenHash: [UInt8]) async throws -> (DeviceSession, Account, [Learner])? {
         try await database.withConnection { connection in
             var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await connection.execute(ProfileByToken(tokenHash: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
+            for try await row in try await connection.execute(ProfileByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
             }
             guard let first = rows.first else { return nil }
@@ -132,7 +132,7 @@ public struct AccountStore: Sendable {
         return (account, learners)
     }
 
-    struct ProfileByID: PostgresPreparedStatement {
+    struct ProfileByID: KeyedStatement {
         static let sql = """
             SELECT \(AccountStore.profileColumns)
             FROM accounts a
@@ -142,16 +142,10 @@ public struct AccountStore: Sendable {
             ORDER BY l.created_at, l.id
             """
         typealias Row = PostgresRow
-        var id: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
-            return bindings
-        }
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+        var key: UUID
     }
 
-    struct ProfileByToken: PostgresPreparedStatement {
+    struct ProfileByToken: KeyedStatement {
         static let sql = """
             SELECT \(AccountStore.profileColumns), s.id, s.account_id, s.created_at, s.last_used_at, s.expires_at
             FROM sessions s
@@ -162,28 +156,17 @@ public struct AccountStore: Sendable {
             ORDER BY l.created_at, l.id
             """
         typealias Row = PostgresRow
-        var tokenHash: ByteBuffer
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(tokenHash)
-            return bindings
-        }
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+        var key: ByteBuffer
     }
 
     /// Prepared once per connection: every authenticated request reads it.
-    struct AccountByID: PostgresPreparedStatement {
+    struct AccountByID: KeyedStatement {
         static let sql = """
             SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at
             FROM accounts WHERE id = $1
             """
         typealias Row = (ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date)
-        var id: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(id)
-            return bindings
-        }
+        var key: UUID
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
@@ -295,7 +278,7 @@ public struct AccountStore: Sendable {
         try await database.withConnection { connection in
             var found: DeviceSession?
             for try await (id, account, created, used, expires)
-                in try await connection.execute(SessionByToken(tokenHash: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
+                in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
                 found = DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
                                       createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
@@ -315,18 +298,13 @@ public struct AccountStore: Sendable {
     }
 
     /// Prepared once per connection: it runs on every authenticated request.
-    struct SessionByToken: PostgresPreparedStatement {
+    struct SessionByToken: KeyedStatement {
         static let sql = """
             SELECT id, account_id, created_at, last_used_at, expires_at FROM sessions
             WHERE token_hash = $1 AND expires_at > now()
             """
         typealias Row = (UUID, UUID, Date, Date, Date)
-        var tokenHash: ByteBuffer
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(tokenHash)
-            return bindings
-        }
+        var key: ByteBuffer
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 

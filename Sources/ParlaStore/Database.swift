@@ -151,6 +151,25 @@ extension PostgresClient.Configuration {
     }
 }
 
+/// A prepared statement with one bound value, which is what every hot
+/// query here is: by id, by token hash.
+protocol KeyedStatement: PostgresPreparedStatement {
+    associatedtype Key: PostgresEncodable & Sendable
+    var key: Key { get }
+}
+
+extension KeyedStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        try bindings.append(key)
+        return bindings
+    }
+}
+
+extension KeyedStatement where Row == PostgresRow {
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
 extension PSQLError {
     /// A unique constraint was violated (SQLSTATE 23505).
     var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }

@@ -31,7 +31,7 @@ public struct LearnerStore: Sendable {
     public func learners(of accountID: AccountID) async throws -> [Learner] {
         try await database.withConnection { connection in
             var learners: [Learner] = []
-            for try await row in try await connection.execute(LearnersOfAccount(accountID: accountID.uuid), logger: database.logger) {
+            for try await row in try await connection.execute(LearnersOfAccount(key: accountID.uuid), logger: database.logger) {
                 learners.append(try learner(from: row, accountID: accountID))
             }
             return learners
@@ -39,7 +39,7 @@ public struct LearnerStore: Sendable {
     }
 
     /// Prepared once per connection: the profile screen reads it on every launch.
-    struct LearnersOfAccount: PostgresPreparedStatement {
+    struct LearnersOfAccount: KeyedStatement {
         static let sql = """
             SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
                    p.media_type, p.width, p.height
@@ -47,13 +47,7 @@ public struct LearnerStore: Sendable {
             WHERE l.account_id = $1 ORDER BY l.created_at, l.id
             """
         typealias Row = PostgresRow
-        var accountID: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(accountID)
-            return bindings
-        }
-        func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+        var key: UUID
     }
 
     public func learner(_ id: LearnerID, of accountID: AccountID) async throws -> Learner? {
