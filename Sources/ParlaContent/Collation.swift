@@ -47,15 +47,28 @@ public struct Collation: Sendable {
     }
 
     /// Compares two words as a dictionary of the language would.
-    public func sortsBefore(_ a: String, _ b: String) -> Bool {
-        let primaryA = weights(a), primaryB = weights(b)
-        if primaryA != primaryB { return primaryA.lexicographicallyPrecedes(primaryB) }
+    public func sortsBefore(_ a: String, _ b: String) -> Bool { key(a) < key(b) }
+
+    /// What a word sorts by, computed once so that sorting a list does not
+    /// fold every word at every comparison.
+    public struct SortKey: Comparable, Sendable {
+        let primary: [UInt32]
+        let accents: [UInt32]
+        let exact: [UInt32]
+
+        public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            if lhs.primary != rhs.primary { return lhs.primary.lexicographicallyPrecedes(rhs.primary) }
+            if lhs.accents != rhs.accents { return lhs.accents.lexicographicallyPrecedes(rhs.accents) }
+            return lhs.exact.lexicographicallyPrecedes(rhs.exact)
+        }
+    }
+
+    public func key(_ word: String) -> SortKey {
         // Accents break ties; French compares them from the end of the word
-        // (cote, côte, coté, côté).
-        var lowerA = Array(a.lowercased().unicodeScalars), lowerB = Array(b.lowercased().unicodeScalars)
-        if language == .french { (lowerA, lowerB) = (lowerA.reversed(), lowerB.reversed()) }
-        if lowerA != lowerB { return lowerA.lexicographicallyPrecedes(lowerB, by: { $0.value < $1.value }) }
-        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars, by: { $0.value > $1.value })  // lower case first
+        // (cote, côte, coté, côté). Lower case sorts before upper case.
+        var accents = word.lowercased().unicodeScalars.map(\.value)
+        if language == .french { accents.reverse() }
+        return SortKey(primary: weights(word), accents: accents, exact: word.unicodeScalars.map { UInt32.max - $0.value })
     }
 
     /// The letter a word is filed under in the alphabet bar, or nil when it

@@ -29,17 +29,20 @@ public enum WordPaging {
     /// and returns page `number` (1-based), or nil past the last page.
     public static func page<Word: Sendable>(_ number: Int, of words: [Word], collation: Collation,
                                             text: (Word) -> String) -> WordPage<Word>? {
-        let sorted = words.map { (word: $0, text: text($0)) }.sorted { collation.sortsBefore($0.text, $1.text) }
+        let sorted = words.map { word in
+            let spelled = text(word)
+            return (word: word, key: collation.key(spelled), initial: collation.initial(of: spelled))
+        }.sorted { $0.key < $1.key }
         let size = WordPage<Word>.size
         let pageCount = max(1, (sorted.count + size - 1) / size)
         guard (1...pageCount).contains(number) else { return nil }
 
         var firstPage: [String: Int] = [:]
         for (index, entry) in sorted.enumerated() {
-            if let letter = collation.initial(of: entry.text), firstPage[letter] == nil { firstPage[letter] = index / size + 1 }
+            if let letter = entry.initial, firstPage[letter] == nil { firstPage[letter] = index / size + 1 }
         }
         let slice = Array(sorted.dropFirst((number - 1) * size).prefix(size))
-        let positions = slice.compactMap { collation.initial(of: $0.text) }.compactMap { collation.alphabet.firstIndex(of: $0) }
+        let positions = slice.compactMap(\.initial).compactMap { collation.alphabet.firstIndex(of: $0) }
         let covers = positions.min().flatMap { low in positions.max().map { low...$0 } }
         let bar = collation.alphabet.enumerated().map { index, letter in
             AlphabetBarEntry(letter: letter, firstPage: firstPage[letter], onThisPage: covers?.contains(index) ?? false)

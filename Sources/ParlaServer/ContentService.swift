@@ -33,10 +33,27 @@ final class ContentCatalog: Sendable {
     }
 
     private let current = Mutex<Snapshot?>(nil)
+    /// Pages already laid out, by version, language, list, owned lists and
+    /// number: content only changes with its version.
+    private let pages = Mutex<[String: (WordPage<Concept>, Bool)]>([:])
+    private static let cachedPageLimit = 20_000
 
     var snapshot: Snapshot? { current.withLock { $0 } }
 
-    func replace(with snapshot: Snapshot) { current.withLock { $0 = snapshot } }
+    func replace(with snapshot: Snapshot) {
+        current.withLock { $0 = snapshot }
+        pages.withLock { $0.removeAll() }
+    }
+
+    func page(_ key: String, orMake make: () throws -> (WordPage<Concept>, Bool)) rethrows -> (WordPage<Concept>, Bool) {
+        if let page = pages.withLock({ $0[key] }) { return page }
+        let page = try make()
+        pages.withLock { cache in
+            if cache.count >= Self.cachedPageLimit { cache.removeAll() }
+            cache[key] = page
+        }
+        return page
+    }
 
     /// Reads the newest imported version from the database into memory.
     func reload(from store: ContentStore) async throws {
@@ -97,6 +114,13 @@ struct ContentService: Sendable {
         throws -> (page: WordPage<Concept>, locked: Bool)
     {
         let snapshot = try snapshot()
+        let ownedKey = owned.map { $0.sorted().joined(separator: ",") } ?? "-"
+        let cacheKey = [snapshot.version, language.code, listID, ownedKey, String(number)].joined(separator: "|")
+        return try catalog.page(cacheKey) { try layOut(number, of: listID, in: language, owned: owned, snapshot: snapshot) }
+    }
+
+    private func layOut(_ number: Int, of listID: String, in language: Language, owned: Set<String>?,
+                        snapshot: ContentCatalog.Snapshot) throws -> (page: WordPage<Concept>, locked: Bool) {
         let words: [Concept]
         let locked: Bool
         if listID == Self.allWords {
@@ -139,8 +163,9 @@ struct ContentService: Sendable {
                 guard let word = concept.localization(language), !word.isDisabled, let text = word.word else { return false }
                 return Self.fold(text).hasPrefix(folded)
             }
-            .sorted { collation.sortsBefore(Self.sortText($0, language), Self.sortText($1, language)) }
-            .prefix(limit).map { $0 }
+            .map { (concept: $0, key: collation.key(Self.sortText($0, language))) }
+            .sorted { $0.key < $1.key }
+            .prefix(limit).map(\.concept)
     }
 
     static func fold(_ text: String) -> String {
