@@ -53,7 +53,6 @@ public enum LanguagePreference {
     public static func negotiate(_ header: String?, fallback: Language = .english) -> Language {
         guard let header, !header.isEmpty else { return fallback }
         var best: (language: Language, quality: Double)?
-        var wildcard = false
         for entry in header.split(separator: ",") {
             let parts = entry.split(separator: ";").map { $0.trimmingSpaces }
             guard let tag = parts.first, !tag.isEmpty else { continue }
@@ -62,11 +61,10 @@ public enum LanguagePreference {
                 quality = Double(parameter.dropFirst(2)) ?? 0
             }
             guard quality > 0 else { continue }
-            if tag == "*" { wildcard = true; continue }
+            if tag == "*" { continue }  // any language: the fallback is one
             guard let language = Language(tag: tag) else { continue }
             if best == nil || quality > best!.quality { best = (language, quality) }
         }
-        _ = wildcard  // "*" means any language is fine: the fallback is one.
         return best?.language ?? fallback
     }
 }
