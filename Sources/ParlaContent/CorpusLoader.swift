@@ -200,9 +200,9 @@ private struct Context {
         for language in Language.allCases where localizations[language.code] == nil {
             problem(line: line(node["key"]), .missingLocalization, "\(key) has no \(language.code) localization")
         }
+        let sound = string(node, "sound", required: false), background = string(node, "background", required: false)
         guard let level, let picture else { return nil }
-        return Concept(key: key, level: level, picture: picture, sound: node["sound"]?.string, background: node["background"]?.string,
-                       localizations: localizations)
+        return Concept(key: key, level: level, picture: picture, sound: sound, background: background, localizations: localizations)
     }
 
     mutating func readLocalization(_ node: Node, tag: String, isVariant: Bool) -> Localization {

@@ -246,6 +246,18 @@ extension ErrorCode {
             it: "Questa nota di grammatica non esiste in questa lingua.",
             de: "Diese Grammatiknotiz gibt es in dieser Sprache nicht.",
             es: "Esta nota de gramática no existe en este idioma.")
+        case .assetNotFound: LocalizedText(
+            en: "This picture or sound does not exist.",
+            fr: "Cette image ou ce son n'existe pas.",
+            it: "Questa immagine o questo suono non esiste.",
+            de: "Dieses Bild oder diesen Ton gibt es nicht.",
+            es: "Esta imagen o este sonido no existe.")
+        case .rangeNotSatisfiable: LocalizedText(
+            en: "The requested range starts past the end of the file.",
+            fr: "La plage demandée commence après la fin du fichier.",
+            it: "L'intervallo richiesto inizia dopo la fine del file.",
+            de: "Der angefragte Bereich beginnt nach dem Ende der Datei.",
+            es: "El rango solicitado empieza después del final del archivo.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",

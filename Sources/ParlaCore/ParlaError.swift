@@ -8,11 +8,20 @@ public struct ParlaError: Error, Sendable, Equatable {
     public var fieldErrors: [FieldError]
     /// Seconds a throttled client should wait.
     public var retryAfter: Int?
+    /// The length of a resource a byte range missed (sent as `Content-Range`).
+    public var resourceLength: Int?
 
     public init(_ code: ErrorCode, fieldErrors: [FieldError] = [], retryAfter: Int? = nil) {
         self.code = code
         self.fieldErrors = fieldErrors
         self.retryAfter = retryAfter
+    }
+
+    /// A `Range` that starts past the end of a resource of `length` bytes.
+    public static func rangeNotSatisfiable(length: Int) -> ParlaError {
+        var error = ParlaError(.rangeNotSatisfiable)
+        error.resourceLength = length
+        return error
     }
 
     public static func validation(_ errors: [FieldError]) -> ParlaError {
@@ -87,6 +96,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case phraseNotFound = "phrase_not_found"
     case grammarNoteNotFound = "grammar_note_not_found"
     case contentUnavailable = "content_unavailable"
+    case assetNotFound = "asset_not_found"
+    case rangeNotSatisfiable = "range_not_satisfiable"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -98,12 +109,13 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .invalidCredentials, .authenticationRequired: 401
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-             .wordNotFound, .phraseNotFound, .grammarNoteNotFound: 404
+             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage: 415
+        case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
         case .notReady, .contentUnavailable: 503
         case .internalError: 500

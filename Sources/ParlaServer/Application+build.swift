@@ -27,7 +27,12 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(hasher)
 
     let catalog = ContentCatalog()
-    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, logger: logger)
+    let assets = AssetStore(directory: settings.assetDirectory)
+    if settings.buildAssets, let directory = settings.contentDirectory {
+        services.append(AssetBuildService(importer: importer(settings, directory: directory), store: assets, logger: logger))
+    }
+    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
+                                 logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -41,7 +46,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
             // Bad content must not keep the server down: it keeps serving
             // the version it has, and says why in the log.
             do {
-                _ = try await ContentImporter(directory: directory).run(into: content, logger: logger)
+                _ = try await importer(settings, directory: directory).run(into: content, logger: logger)
             } catch let invalid as ContentImporter.Invalid {
                 logger.error("bundled content not imported", metadata: ["problems": "\(invalid.problems.count)",
                                                                          "first": "\(invalid.problems.first?.description ?? "")"])
@@ -77,12 +82,29 @@ func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (D
     return (database, cipher, cluster)
 }
 
-/// `parla content import`: validates and imports a Corpora directory.
-public func importContent(_ settings: ServerSettings, directory: String, logger: Logger) async throws -> ContentImporter.Report {
-    try await withDatabase(settings, logger: logger) { database, _ in
-        _ = try await database.migrate()
-        return try await ContentImporter(directory: directory).run(into: ContentStore(database: database), logger: logger)
+func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
+    ContentImporter(directory: directory, openMojiDirectory: settings.openMojiDirectory)
+}
+
+/// `parla content import` and `parla content build`: validates a Corpora
+/// directory (throwing `ContentImporter.Invalid` before the database is
+/// opened), makes its missing assets when `build` is set, and imports it.
+public func importContent(_ settings: ServerSettings, directory: String, build: Bool, logger: Logger,
+                          progress: ContentStore.Progress? = nil) async throws -> ContentImporter.Report {
+    let importer = importer(settings, directory: directory)
+    let content = try importer.read()
+    var built = 0
+    if build {
+        let assets = content.assets.values
+        built = try await AssetBuilder(store: AssetStore(directory: settings.assetDirectory))
+            .build(assets, logger: logger) { done, total in progress?("assets", done, total) }
     }
+    var report = try await withDatabase(settings, logger: logger) { database, _ in
+        _ = try await database.migrate()
+        return try await importer.importContent(content, into: ContentStore(database: database), logger: logger, progress: progress)
+    }
+    report.built = built
+    return report
 }
 
 /// `parla grant`: gives a learner a product until purchases do.
@@ -115,7 +137,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 }
 
 func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 catalog: ContentCatalog, logger: Logger) throws -> Router<BasicRequestContext> {
+                 catalog: ContentCatalog, assets: AssetStore, logger: Logger) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
@@ -140,9 +162,10 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         authenticator: Authenticator(accounts: accounts),
         accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
         learners: LearnerService(learners: learners, accounts: accounts),
-        content: ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners))
+        content: ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets))
     // Compact JSON: the apps parse it, nobody reads it.
-    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
+    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]),
+                                 middlewares: [PlainHeaderValues()])
     return router
 }
 

@@ -12,6 +12,10 @@ public struct ContentImporter: Sendable {
         public var version: String
         public var imported: Bool
         public var wordLists: Int, concepts: Int, phrases: Int, grammarNotes: Int
+        /// Distinct assets the content uses.
+        public var assets: Int
+        /// Assets made by this run (`parla content build`).
+        public var built = 0
     }
 
     public struct Invalid: Error, CustomStringConvertible {
@@ -25,13 +29,29 @@ public struct ContentImporter: Sendable {
         public var unlocks: [String]
     }
 
+    /// What a Corpora directory holds once it is known to be valid.
+    struct Content: Sendable {
+        var corpus: Corpus
+        var products: [Product]
+        /// A hash of every file and of every asset's name.
+        var version: String
+        var assets: [AssetSlot: PlannedAsset]
+
+        /// The name of the asset filling each slot, as the database keeps it.
+        var assetNames: [String: String] { Dictionary(uniqueKeysWithValues: assets.map { ($0.key.description, $0.value.name) }) }
+    }
+
     public let directory: String
+    let planner: AssetPlanner
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, openMojiDirectory: String) {
+        self.directory = directory
+        planner = AssetPlanner(corpusDirectory: directory, openMojiDirectory: openMojiDirectory)
+    }
 
-    /// The corpus, its products and its version (a hash of every file), or
-    /// every problem found.
-    public func read() throws -> (corpus: Corpus, products: [Product], version: String) {
+    /// The corpus, its products, its assets and its version, or every
+    /// problem found.
+    func read() throws -> Content {
         let root = URL(fileURLWithPath: directory)
         let manager = FileManager.default
         var files: [CorpusLoader.File] = []
@@ -51,18 +71,28 @@ public struct ContentImporter: Sendable {
             if path.hasSuffix(".yaml") { files.append(.init(path: path, text: String(decoding: data, as: UTF8.self))) }
         }
         let drawn = pictures
+        let planner = planner
+        let hasOpenMoji = planner.isOpenMojiInstalled
         let loader = CorpusLoader { reference in
             switch reference {
             case .svg(let name): drawn.contains(name)
-            case .emoji: true  // drawings are checked by `parla content build`
+            case .emoji(let points): !hasOpenMoji || planner.emojiFile(points) != nil
             }
         }
         let (corpus, problems) = loader.load(files.filter { $0.path != "products.yaml" })
         var allProblems = problems
+        if !hasOpenMoji {
+            allProblems.append(ContentProblem(file: planner.openMojiDirectory, line: 1, kind: .missingAsset,
+                                              message: "OpenMoji's drawings are not installed there: run `make install-deps`"))
+        }
         let products = readProducts(files.first { $0.path == "products.yaml" }, lists: Set(corpus.wordLists.map(\.id)), problems: &allProblems)
+        let plan = AssetPlan(corpus: corpus, files: Set(paths))
+        allProblems += plan.problems
         guard allProblems.isEmpty else { throw Invalid(problems: allProblems) }
+        let assets = try planner.assets(for: plan)
+        for (slot, asset) in assets.sorted(by: { $0.key < $1.key }) { hasher.update(data: Data("\(slot)=\(asset.name)\n".utf8)) }
         let version = hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
-        return (corpus, products, version)
+        return Content(corpus: corpus, products: products, version: version, assets: assets)
     }
 
     private func readProducts(_ file: CorpusLoader.File?, lists: Set<String>, problems: inout [ContentProblem]) -> [Product] {
@@ -82,12 +112,19 @@ public struct ContentImporter: Sendable {
 
     /// Validates, then imports in one transaction unless this version is
     /// already there.
-    public func run(into store: ContentStore, logger: Logger) async throws -> Report {
-        let (corpus, products, version) = try read()
-        let imported = try await store.importCorpus(corpus, version: version)
-        for product in products { try await store.mapProduct(product.id, unlocks: product.unlocks) }
-        logger.info("content", metadata: ["version": "\(version)", "imported": "\(imported)"])
-        return Report(version: version, imported: imported, wordLists: corpus.wordLists.count, concepts: corpus.concepts.count,
-                      phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count)
+    public func run(into store: ContentStore, logger: Logger, progress: ContentStore.Progress? = nil) async throws -> Report {
+        try await importContent(try read(), into: store, logger: logger, progress: progress)
+    }
+
+    func importContent(_ content: Content, into store: ContentStore, logger: Logger,
+                       progress: ContentStore.Progress? = nil) async throws -> Report {
+        let imported = try await store.importCorpus(content.corpus, assets: content.assetNames, version: content.version,
+                                                    progress: progress)
+        for product in content.products { try await store.mapProduct(product.id, unlocks: product.unlocks) }
+        logger.info("content", metadata: ["version": "\(content.version)", "imported": "\(imported)"])
+        let corpus = content.corpus
+        return Report(version: content.version, imported: imported, wordLists: corpus.wordLists.count,
+                      concepts: corpus.concepts.count, phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count,
+                      assets: Set(content.assets.values.map(\.name)).count)
     }
 }

@@ -18,10 +18,13 @@ final class ContentCatalog: Sendable {
         let lists: [String: WordList]
         let phrases: [String: Phrase]
         let notes: [String: GrammarNote]
+        /// The asset filling each slot, by the slot's name.
+        let assets: [String: String]
 
-        init(version: String, corpus: Corpus) {
+        init(version: String, corpus: Corpus, assets: [String: String]) {
             self.version = version
             self.corpus = corpus
+            self.assets = assets
             concepts = Dictionary(corpus.concepts.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             var memberships: [String: [String]] = [:]
             for list in corpus.wordLists { for word in list.words { memberships[word.key, default: []].append(list.id) } }
@@ -30,6 +33,9 @@ final class ContentCatalog: Sendable {
             phrases = Dictionary(corpus.phrases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             notes = Dictionary(corpus.grammarNotes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
+
+        /// Where a client fetches the asset of a slot, if the content has one.
+        func assetPath(_ slot: AssetSlot) -> String? { assets[slot.description].map { "/v1/assets/" + $0 } }
     }
 
     private let current = Mutex<Snapshot?>(nil)
@@ -57,7 +63,9 @@ final class ContentCatalog: Sendable {
 
     /// Reads the newest imported version from the database into memory.
     func reload(from store: ContentStore) async throws {
-        if let (version, corpus) = try await store.loadCorpus() { replace(with: Snapshot(version: version, corpus: corpus)) }
+        if let (version, corpus, assets) = try await store.loadCorpus() {
+            replace(with: Snapshot(version: version, corpus: corpus, assets: assets))
+        }
     }
 }
 
@@ -66,6 +74,7 @@ struct ContentService: Sendable {
     let catalog: ContentCatalog
     let content: ContentStore
     let learners: LearnerStore
+    let assets: AssetStore
 
     static let allWords = "all"
 
@@ -198,6 +207,14 @@ struct ContentService: Sendable {
         let snapshot = try snapshot()
         guard let note = snapshot.notes[id], note.language == language else { throw ParlaError(.grammarNoteNotFound) }
         return (note, note.examples.compactMap { snapshot.phrases[$0] })
+    }
+
+    /// The bytes of an asset, or `asset_not_found`.
+    func asset(_ name: String) async throws -> (bytes: [UInt8], kind: AssetStore.Kind) {
+        guard let kind = AssetStore.kind(of: name), let bytes = try await assets.bytes(of: name) else {
+            throw ParlaError(.assetNotFound)
+        }
+        return (bytes, kind)
     }
 
     /// A validator that changes with the content and with what the learner

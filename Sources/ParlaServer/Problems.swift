@@ -88,6 +88,7 @@ enum Problem {
             .contentLanguage: language.code,
         ]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let length = error.resourceLength { headers[.contentRange] = "bytes */\(length)" }
         if error.code == .authenticationRequired { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))

@@ -29,6 +29,13 @@ public struct ServerSettings: Sendable {
     /// The bundled Corpora, imported at start when its version changed;
     /// nil serves whatever the database holds.
     public var contentDirectory: String? = "Corpora"
+    /// Where pictures and audio are kept, by content hash (not in git).
+    public var assetDirectory = ".parla/assets"
+    /// OpenMoji's drawings, installed by `make install-deps`.
+    public var openMojiDirectory = "vendor/openmoji"
+    /// Whether `parla serve` makes missing assets (synthetic speech) in the
+    /// background after it starts.
+    public var buildAssets = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -55,6 +62,9 @@ public struct ServerSettings: Sendable {
         pictureBodyLimit = config.int(forKey: "limits.pictureBytes", default: pictureBodyLimit)
         let directory = config.string(forKey: "content.directory", default: "Corpora")
         contentDirectory = directory.isEmpty ? nil : directory
+        assetDirectory = config.string(forKey: "content.assetDirectory", default: assetDirectory)
+        openMojiDirectory = config.string(forKey: "content.openMojiDirectory", default: openMojiDirectory)
+        buildAssets = config.bool(forKey: "content.buildAssets", default: buildAssets)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
     }

@@ -18,12 +18,17 @@ public struct ContentStore: Sendable {
         }
     }
 
-    /// Replaces the content with `corpus` in one transaction: rows are
-    /// upserted, rows no longer in the corpus are deleted, and the version
-    /// is recorded. Importing the same version again changes nothing.
-    /// Returns false when that version was already imported.
+    /// How far an import has gone: a stage, and items done of a total.
+    public typealias Progress = @Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void
+
+    /// Replaces the content with `corpus` and the names of the assets that
+    /// fill its slots, in one transaction: rows are upserted, rows no longer
+    /// in the corpus are deleted, and the version is recorded. Importing the
+    /// same version again changes nothing. Returns false when that version
+    /// was already imported.
     @discardableResult
-    public func importCorpus(_ corpus: Corpus, version: String) async throws -> Bool {
+    public func importCorpus(_ corpus: Corpus, assets: [String: String] = [:], version: String,
+                             progress: Progress? = nil) async throws -> Bool {
         let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
@@ -33,7 +38,8 @@ public struct ContentStore: Sendable {
 
             let concepts = corpus.concepts
             try await connection.query("DELETE FROM concepts WHERE NOT (key = ANY(\(concepts.map(\.key))))", logger: logger)
-            for concept in concepts {
+            for (done, concept) in concepts.enumerated() {
+                progress?("concepts", done, concepts.count)
                 try await connection.query("""
                     INSERT INTO concepts (key, level, picture, sound, background)
                     VALUES (\(concept.key), \(concept.level.rawValue), \(concept.picture.description), \(concept.sound), \(concept.background))
@@ -75,7 +81,8 @@ public struct ContentStore: Sendable {
             }
 
             try await connection.query("DELETE FROM phrases WHERE NOT (id = ANY(\(corpus.phrases.map(\.id))))", logger: logger)
-            for phrase in corpus.phrases {
+            for (done, phrase) in corpus.phrases.enumerated() {
+                progress?("phrases", done, corpus.phrases.count)
                 try await connection.query("""
                     INSERT INTO phrases (id, topic, level, skill) VALUES (\(phrase.id), \(phrase.topic), \(phrase.level.rawValue), \(phrase.skill.rawValue))
                     ON CONFLICT (id) DO UPDATE SET topic = EXCLUDED.topic, level = EXCLUDED.level, skill = EXCLUDED.skill
@@ -103,6 +110,13 @@ public struct ContentStore: Sendable {
                         logger: logger)
                 }
             }
+            try await connection.query("DELETE FROM content_assets", logger: logger)
+            let slots = assets.keys.sorted()
+            try await connection.query("""
+                INSERT INTO content_assets (slot, asset)
+                SELECT * FROM unnest(\(slots)::text[], \(slots.map { assets[$0]! })::text[])
+                """, logger: logger)
+            progress?("done", 1, 1)
             try await connection.query(
                 "INSERT INTO content_versions (version, summary) VALUES (\(version), \(summary)::jsonb)", logger: logger)
             return true
@@ -148,7 +162,7 @@ public struct ContentStore: Sendable {
 extension ContentStore {
     /// The imported corpus, read back whole: the server keeps it in memory,
     /// since content only changes with its version.
-    public func loadCorpus() async throws -> (version: String, corpus: Corpus)? {
+    public func loadCorpus() async throws -> (version: String, corpus: Corpus, assets: [String: String])? {
         try await database.withConnection { connection in
             let logger = database.logger
             guard let version = try await connection.query(
@@ -215,7 +229,12 @@ extension ContentStore {
                     return GrammarNote(id: id, language: language, level: level, title: title, summary: summary, body: body,
                                        examples: examples[id] ?? [])
                 }
-            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes))
+            var assets: [String: String] = [:]
+            for row in try await connection.query("SELECT slot, asset FROM content_assets", logger: logger).collect() {
+                let (slot, asset) = try row.decode((String, String).self)
+                assets[slot] = asset
+            }
+            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes), assets)
         }
     }
 }

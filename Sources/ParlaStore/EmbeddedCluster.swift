@@ -138,10 +138,11 @@ public struct EmbeddedClusterService: Service {
     }
 }
 
-/// posix_spawn and waitpid, blocking: Foundation's `Process` can miss the
-/// exit of a child whose own child (the postmaster) lives on.
-enum ChildProcess {
-    static func run(_ argv: [String], outputPath: String) throws -> Int32 {
+/// posix_spawn and waitpid, blocking (call it off the event loops):
+/// Foundation's `Process` can miss the exit of a child whose own child (the
+/// postmaster) lives on. The child's output goes to a file.
+public enum ChildProcess {
+    public static func run(_ argv: [String], outputPath: String) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -15,9 +15,13 @@ public struct TestApp: Sendable {
         return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
     }()
 
+    /// The project's root directory.
+    public static let projectDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
     /// The project's Corpora directory.
-    public static let corporaDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpora").path
+    public static let corporaDirectory = projectDirectory + "/Corpora"
+    /// OpenMoji's drawings, as `make install-deps` installs them.
+    public static let openMojiDirectory = projectDirectory + "/vendor/openmoji"
 
     public let databaseURL: String
     public let settings: ServerSettings
@@ -35,8 +39,11 @@ public struct TestApp: Sendable {
         settings.database = .url(databaseURL)
         settings.dataKey = Self.dataKey
         settings.databaseMaxConnections = 4
-        // The template database already holds the Corpora.
+        // The template database already holds the Corpora; assets go to
+        // a store of the test's own.
         settings.contentDirectory = nil
+        settings.openMojiDirectory = Self.openMojiDirectory
+        settings.assetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-assets-\(UUID().uuidString)").path
         adjust(&settings)
         self.databaseURL = databaseURL
         self.settings = settings

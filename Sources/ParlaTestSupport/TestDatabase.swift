@@ -57,7 +57,7 @@ public actor TestDatabase {
         let database = Database(configuration: configuration, maximumConnections: 1, logger: logger)
         let client = Task { await database.client.run() }
         defer { client.cancel() }
-        _ = try await ContentImporter(directory: TestApp.corporaDirectory).run(into: ContentStore(database: database), logger: logger)
+        _ = try await ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory).run(into: ContentStore(database: database), logger: logger)
     }
 
     public func execute(in url: String, _ query: PostgresQuery) async throws {

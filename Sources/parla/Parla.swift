@@ -103,33 +103,72 @@ enum LogSetup {
 struct Content: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Work with the EFIGS content in Corpora/.",
-        subcommands: [Import.self])
+        subcommands: [Import.self, Build.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate a Corpora directory and import it in one transaction.",
-            discussion: "Every problem is listed with its file and line, and nothing is written unless there are none.")
+            discussion: """
+                Every problem is listed with its file and line, and nothing is written unless there are none. \
+                Assets are named, not made: `parla content build` (or `parla serve`) makes the missing ones.
+                """)
 
         @Argument(help: "The Corpora directory.")
         var directory: String = "Corpora"
 
         @OptionGroup var options: ConfigurationOptions
 
-        func run() async throws {
-            let settings = ServerSettings(config: try await options.reader())
-            let logger = LogSetup.bootstrap(settings)
-            let importer = ContentImporter(directory: directory)
-            do {
-                _ = try importer.read()
-            } catch let invalid as ContentImporter.Invalid {
-                FileHandle.standardError.write(Data((invalid.description + "\n\(invalid.problems.count) problem(s); nothing imported.\n").utf8))
-                throw ExitCode(1)
-            }
-            if isatty(STDOUT_FILENO) != 0 { print("importing \(directory)...") }
-            let report = try await importContent(settings, directory: directory, logger: logger)
-            print("content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
-                  + "\(report.grammarNotes) grammar notes" + (report.imported ? " imported" : " already imported"))
+        func run() async throws { try await runImport(directory: directory, build: false, options: options) }
+    }
+
+    struct Build: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate a Corpora directory, make its missing assets, and import it.",
+            discussion: """
+                Words, definitions and phrases without a recording in Corpora/audio are spoken by espeak-ng and \
+                encoded as Opus; pictures are copied from Corpora/pictures and OpenMoji. Assets are kept by content \
+                hash in content.assetDirectory (.parla/assets), so only what changed is made again.
+                """)
+
+        @Argument(help: "The Corpora directory.")
+        var directory: String = "Corpora"
+
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws { try await runImport(directory: directory, build: true, options: options) }
+    }
+
+    static func runImport(directory: String, build: Bool, options: ConfigurationOptions) async throws {
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        let progress = TerminalProgress()
+        let report: ContentImporter.Report
+        do {
+            report = try await importContent(settings, directory: directory, build: build, logger: logger, progress: progress.show)
+        } catch let invalid as ContentImporter.Invalid {
+            FileHandle.standardError.write(Data((invalid.description + "\n\(invalid.problems.count) problem(s); nothing imported.\n").utf8))
+            throw ExitCode(1)
         }
+        progress.finish()
+        print("content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
+              + "\(report.grammarNotes) grammar notes, \(report.assets) assets"
+              + (build ? " (\(report.built) made now)" : "") + (report.imported ? "; imported" : "; already imported"))
+    }
+}
+
+/// A progress line on a terminal (redrawn in place), nothing otherwise.
+final class TerminalProgress: Sendable {
+    let isTerminal = isatty(STDERR_FILENO) != 0
+
+    func show(_ stage: String, _ done: Int, _ total: Int) {
+        guard isTerminal, total > 0 else { return }
+        let width = 30, filled = width * done / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(stage) [\(bar)] \(done)/\(total)".utf8))
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
 

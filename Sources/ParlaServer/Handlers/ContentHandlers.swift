@@ -1,3 +1,4 @@
+import OpenAPIRuntime
 import ParlaAPI
 import ParlaContent
 import ParlaCore
@@ -30,9 +31,10 @@ extension APIHandler {
         let owned = try await content.owned(by: input.query.learnerId, caller: caller)
         let tag = try content.entityTag("wordlists", language.code, owned: owned)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let snapshot = try content.snapshot()
         let lists = try content.lists(in: language, owned: owned).map { view in
             Components.Schemas.WordListSummary(
-                id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: view.list.icon.description,
+                id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
                 wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
         }
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)),
@@ -45,9 +47,10 @@ extension APIHandler {
         let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), owned: owned)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, owned: owned)
+        let snapshot = try content.snapshot()
         let body = Components.Schemas.WordPage(
             listId: input.path.listId, page: page.number, pageCount: page.pageCount, locked: locked,
-            words: page.words.map { .init($0, language) },
+            words: page.words.map { .init($0, language, snapshot) },
             alphabetBar: page.alphabetBar.map { .init(letter: $0.letter, firstPage: $0.firstPage, onThisPage: $0.onThisPage) })
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)), body: .json(body)))
     }
@@ -55,7 +58,8 @@ extension APIHandler {
     func searchWords(_ input: Operations.SearchWords.Input) async throws -> Operations.SearchWords.Output {
         let language = try content.language(input.path.language)
         let words = try content.search(input.query.prefix, in: language, limit: input.query.limit ?? 20)
-        return .ok(.init(body: .json(.init(words: words.map { .init($0, language) }))))
+        let snapshot = try content.snapshot()
+        return .ok(.init(body: .json(.init(words: words.map { .init($0, language, snapshot) }))))
     }
 
     func getWord(_ input: Operations.GetWord.Input) async throws -> Operations.GetWord.Output {
@@ -63,10 +67,15 @@ extension APIHandler {
         let tag = try content.entityTag("word", language.code, input.path.wordId, owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (concept, word, lists) = try content.word(input.path.wordId, in: language)
+        let snapshot = try content.snapshot()
         let body = Components.Schemas.Word(
             id: concept.key, language: language.code, word: word.word ?? concept.key, article: word.article,
             gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: word.plural, definition: word.definition ?? "",
-            level: concept.level.rawValue, frequencyRank: word.frequency, picture: concept.picture.description, sound: concept.sound,
+            level: concept.level.rawValue, frequencyRank: word.frequency, picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
+            sound: concept.sound.flatMap { snapshot.assetPath(.soundEffect(file: $0)) },
+            audio: .init(word: snapshot.assetPath(.word(concept: concept.key, language)),
+                         definition: snapshot.assetPath(.definition(concept: concept.key, language))),
+            definitionTimings: nil,
             caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }
@@ -80,9 +89,10 @@ extension APIHandler {
         let result = try content.phrases(in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
                                          topic: query.topic, skill: query.skill.flatMap { Skill(rawValue: $0.rawValue) },
                                          page: query.page ?? 1, perPage: query.perPage ?? 25)
+        let snapshot = try content.snapshot()
         let phrases = result.phrases.map {
-            Components.Schemas.PhraseSummary(id: $0.id, text: $0.texts[language] ?? "", level: $0.level.rawValue, topic: $0.topic,
-                                             skill: $0.skill.rawValue)
+            Components.Schemas.PhraseSummary(id: $0.id, text: $0.texts[language] ?? "", audio: snapshot.assetPath(.phrase(id: $0.id, language)),
+                                             level: $0.level.rawValue, topic: $0.topic, skill: $0.skill.rawValue)
         }
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
                          body: .json(.init(page: result.page, pageCount: result.pageCount, total: result.total, phrases: phrases))))
@@ -93,7 +103,8 @@ extension APIHandler {
         let tag = try content.entityTag("phrase", language.code, input.path.phraseId, owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let phrase = try content.phrase(input.path.phraseId, in: language)
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(.init(phrase, language))))
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                         body: .json(.init(phrase, language, try content.snapshot()))))
     }
 
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
@@ -111,27 +122,56 @@ extension APIHandler {
         let tag = try content.entityTag("note", language.code, input.path.noteId, owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (note, examples) = try content.note(input.path.noteId, in: language)
+        let snapshot = try content.snapshot()
         let body = Components.Schemas.GrammarNote(
             id: note.id, language: language.code, level: note.level.rawValue, title: note.title, summary: note.summary,
-            body: note.body, examples: examples.map { .init($0, language) })
+            body: note.body, examples: examples.map { .init($0, language, snapshot) })
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }
 }
 
 extension Components.Schemas.WordSummary {
-    init(_ concept: Concept, _ language: Language) {
+    init(_ concept: Concept, _ language: Language, _ snapshot: ContentCatalog.Snapshot) {
         let word = concept.localization(language)
-        self.init(id: concept.key, word: word?.word ?? concept.key, article: word?.article, picture: concept.picture.description,
-                  level: concept.level.rawValue)
+        self.init(id: concept.key, word: word?.word ?? concept.key, article: word?.article,
+                  picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
+                  audio: snapshot.assetPath(.word(concept: concept.key, language)), level: concept.level.rawValue)
     }
 }
 
 extension Components.Schemas.Phrase {
-    init(_ phrase: ParlaContent.Phrase, _ language: Language) {
-        self.init(id: phrase.id, language: language.code, text: phrase.texts[language] ?? "", level: phrase.level.rawValue,
+    init(_ phrase: ParlaContent.Phrase, _ language: Language, _ snapshot: ContentCatalog.Snapshot) {
+        self.init(id: phrase.id, language: language.code, text: phrase.texts[language] ?? "",
+                  audio: snapshot.assetPath(.phrase(id: phrase.id, language)), level: phrase.level.rawValue,
                   topic: phrase.topic, skill: phrase.skill.rawValue,
                   translations: .init(additionalProperties: Dictionary(uniqueKeysWithValues: phrase.texts.compactMap { key, value in
                       key == language ? nil : (key.code, value)
                   })))
+    }
+}
+
+extension APIHandler {
+    /// Pictures and audio: immutable by name, so cached for a year, with
+    /// one byte range at a time for players that seek.
+    func getAsset(_ input: Operations.GetAsset.Input) async throws -> Operations.GetAsset.Output {
+        let name = input.path.name
+        let tag = "\"\(name.prefix(32))\""
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let (bytes, kind) = try await content.asset(name)
+        let cacheControl = "public, max-age=31536000, immutable"
+        func body(_ slice: ArraySlice<UInt8>) -> HTTPBody { HTTPBody(slice) }
+        switch ByteRange.parse(input.headers.range, length: bytes.count) {
+        case .whole:
+            let headers = Operations.GetAsset.Output.Ok.Headers(eTag: tag, cacheControl: cacheControl, acceptRanges: .bytes)
+            return .ok(.init(headers: headers, body: kind == .opus ? .audioOgg(body(bytes[...])) : .imageSvgXml(body(bytes[...]))))
+        case .range(let range):
+            let slice = bytes[range.first...range.last]
+            let headers = Operations.GetAsset.Output.PartialContent.Headers(
+                eTag: tag, cacheControl: cacheControl, acceptRanges: .bytes,
+                contentRange: "bytes \(range.first)-\(range.last)/\(bytes.count)")
+            return .partialContent(.init(headers: headers, body: kind == .opus ? .audioOgg(body(slice)) : .imageSvgXml(body(slice))))
+        case .unsatisfiable:
+            throw ParlaError.rangeNotSatisfiable(length: bytes.count)
+        }
     }
 }

@@ -1,0 +1,104 @@
+import ParlaCore
+
+/// A place in the content that a picture or a sound fills: the picture of a
+/// concept, the spoken word in French, the spoken phrase in German...
+public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
+    case picture(AssetReference)
+    case soundEffect(file: String)
+    case word(concept: String, Language)
+    case definition(concept: String, Language)
+    case phrase(id: String, Language)
+
+    /// The slot's stable name, as stored with the imported content.
+    public var description: String {
+        switch self {
+        case .picture(let reference): "picture:\(reference)"
+        case .soundEffect(let file): "sound:\(file)"
+        case .word(let concept, let language): "word:\(language.code):\(concept)"
+        case .definition(let concept, let language): "definition:\(language.code):\(concept)"
+        case .phrase(let id, let language): "phrase:\(language.code):\(id)"
+        }
+    }
+
+    public static func < (lhs: AssetSlot, rhs: AssetSlot) -> Bool { lhs.description < rhs.description }
+}
+
+/// Where a slot's file comes from.
+public enum AssetSource: Sendable, Hashable {
+    /// Spoken by the synthetic voice of `language`.
+    case synthetic(text: String, Language)
+    /// A recording in Corpora (a path relative to it), encoded for delivery.
+    case recorded(path: String)
+    /// A drawing: ours, or an emoji from the picture set.
+    case drawing(AssetReference)
+}
+
+/// Decides, for every word, definition, phrase and picture of a corpus,
+/// where its asset comes from: a recording placed in Corpora wins over the
+/// synthetic voice.
+///
+/// Recordings live in `audio/<lang>/`: `<concept>.<ext>` speaks the word (or
+/// the file a localization's `speech` names), `<concept>.definition.<ext>`
+/// its definition, `<phrase-id>.<ext>` a phrase. Sound effects are files
+/// under `sounds/`.
+public struct AssetPlan: Sendable {
+    public static let recordingExtensions = ["opus", "ogg", "flac", "wav"]
+
+    public var sources: [AssetSlot: AssetSource]
+    /// Files the corpus names that are not there.
+    public var problems: [ContentProblem]
+
+    /// `files` are the paths of every file in Corpora, relative to it.
+    public init(corpus: Corpus, files: Set<String>) {
+        var sources: [AssetSlot: AssetSource] = [:]
+        var problems: [ContentProblem] = []
+        func recording(_ language: Language, _ stem: String) -> String? {
+            Self.recordingExtensions.lazy.map { "audio/\(language.code)/\(stem).\($0)" }.first(where: files.contains)
+        }
+        for list in corpus.wordLists { sources[.picture(list.icon)] = .drawing(list.icon) }
+        for concept in corpus.concepts {
+            sources[.picture(concept.picture)] = .drawing(concept.picture)
+            if let sound = concept.sound {
+                if files.contains("sounds/\(sound)") {
+                    sources[.soundEffect(file: sound)] = .recorded(path: "sounds/\(sound)")
+                } else {
+                    problems.append(Self.missing("sounds/\(sound)", for: concept.key))
+                }
+            }
+            for language in Language.allCases {
+                guard let localization = concept.localization(language), !localization.isDisabled,
+                      let word = localization.word, let definition = localization.definition else { continue }
+                if let speech = localization.speech {
+                    let path = "audio/\(language.code)/\(speech)"
+                    if files.contains(path) { sources[.word(concept: concept.key, language)] = .recorded(path: path) }
+                    else { problems.append(Self.missing(path, for: concept.key)) }
+                } else {
+                    sources[.word(concept: concept.key, language)] = recording(language, concept.key).map { .recorded(path: $0) }
+                        ?? .synthetic(text: Self.spokenWord(word, article: localization.article, in: language), language)
+                }
+                sources[.definition(concept: concept.key, language)] =
+                    recording(language, concept.key + ".definition").map { .recorded(path: $0) } ?? .synthetic(text: definition, language)
+            }
+        }
+        for phrase in corpus.phrases {
+            for (language, text) in phrase.texts {
+                sources[.phrase(id: phrase.id, language)] = recording(language, phrase.id).map { .recorded(path: $0) }
+                    ?? .synthetic(text: text, language)
+            }
+        }
+        self.sources = sources
+        self.problems = problems
+    }
+
+    /// What the word card says: the word with its article where the
+    /// language has gender ("le lit", "l'eau", "das Bett"), so the learner
+    /// hears the gender; English nouns alone.
+    public static func spokenWord(_ word: String, article: String?, in language: Language) -> String {
+        guard language != .english, let article, !article.isEmpty else { return word }
+        return article.hasSuffix("'") || article.hasSuffix("’") ? article + word : article + " " + word
+    }
+
+    static func missing(_ path: String, for concept: String) -> ContentProblem {
+        ContentProblem(file: path, line: 1, kind: .missingAsset, message: "\(concept) names \(path), which is not in Corpora")
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import ParlaContent
+import ParlaCore
+@testable import ParlaServer
+import ParlaTestSupport
+import Testing
+
+/// Pictures and voices: named at import, made by espeak-ng and opusenc
+/// (real ones: `make install-deps` installs them), served by name.
+@Suite("content assets")
+struct AssetTests {
+    typealias JSON = [String: any Sendable]
+
+    /// Makes the assets of `slots` into the app's store, as `parla content
+    /// build` would (only these: all of them takes minutes).
+    @discardableResult
+    func build(_ slots: Set<String>, in app: TestApp, corpora: String = TestApp.corporaDirectory) async throws -> [String: PlannedAsset] {
+        let content = try ContentImporter(directory: corpora, openMojiDirectory: TestApp.openMojiDirectory).read()
+        let wanted = content.assets.filter { slots.contains($0.key.description) }
+        #expect(wanted.count == slots.count)
+        try await AssetBuilder(store: AssetStore(directory: app.settings.assetDirectory)).build(wanted.values, logger: Logger(label: "test"))
+        return Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.description, $0.value) })
+    }
+
+    @Test("a word card's voices and picture are served whole, by range, and cached for good")
+    func wordCard() async throws {
+        let app = try await TestApp.make()
+        let built = try await build(["word:fr:elephant", "definition:fr:elephant", "picture:emoji:1f418"], in: app)
+        try await app.run { client in
+            let card = try await client.get("/v1/languages/fr/words/elephant").json
+            let audio = try #require(card["audio"] as? JSON)
+            #expect(audio["word"] as? String == "/v1/assets/" + built["word:fr:elephant"]!.name)
+            #expect(audio["definition"] as? String == "/v1/assets/" + built["definition:fr:elephant"]!.name)
+            #expect(card["picture"] as? String == "/v1/assets/" + built["picture:emoji:1f418"]!.name)
+            #expect(card["definitionTimings"] == nil)
+
+            let word = try await client.get(try #require(audio["word"] as? String))
+            #expect(word.status == 200)
+            #expect(word.header("Content-Type") == "audio/ogg")
+            #expect(word.header("Cache-Control") == "public, max-age=31536000, immutable")
+            #expect(word.header("Accept-Ranges") == "bytes")
+            #expect(Audio.isOggOpus(word.bytes))
+            // "l'éléphant" is under two seconds; its definition is longer.
+            let wordSeconds = try #require(Audio.opusDuration(word.bytes))
+            #expect(wordSeconds > 0.4 && wordSeconds < 2)
+            let definition = try await client.get(try #require(audio["definition"] as? String))
+            #expect(try #require(Audio.opusDuration(definition.bytes)) > wordSeconds + 1)
+
+            let tag = try #require(word.header("ETag"))
+            #expect(try await client.get(audio["word"] as! String, headers: ["If-None-Match": tag]).status == 304)
+
+            let picture = try await client.get(card["picture"] as! String)
+            #expect(picture.header("Content-Type") == "image/svg+xml")
+            #expect(picture.text.contains("<svg"))
+        }
+    }
+
+    @Test("byte ranges: a slice, a suffix, and past the end is a 416")
+    func ranges() async throws {
+        let app = try await TestApp.make()
+        let built = try await build(["phrase:de:greetings-see-you-tomorrow"], in: app)
+        try await app.run { client in
+            let phrase = try await client.get("/v1/languages/de/phrases/greetings-see-you-tomorrow").json
+            let path = "/v1/assets/" + built["phrase:de:greetings-see-you-tomorrow"]!.name
+            #expect(phrase["audio"] as? String == path)
+            let whole = try await client.get(path).bytes
+
+            let head = try await client.get(path, headers: ["Range": "bytes=0-99"])
+            #expect(head.status == 206)
+            #expect(head.header("Content-Range") == "bytes 0-99/\(whole.count)")
+            #expect(head.bytes == Array(whole[0..<100]))
+            let tail = try await client.get(path, headers: ["Range": "bytes=-10"])
+            #expect(tail.bytes == Array(whole.suffix(10)))
+
+            let beyond = try await client.get(path, headers: ["Range": "bytes=\(whole.count)-"])
+            #expect(beyond.status == 416)
+            #expect(beyond.code == "range_not_satisfiable")
+            #expect(beyond.header("Content-Range") == "bytes */\(whole.count)")
+            // Several ranges: the whole file, which HTTP allows.
+            #expect(try await client.get(path, headers: ["Range": "bytes=0-1,5-9"]).bytes == whole)
+        }
+    }
+
+    @Test("names that are not assets are 404s, never paths")
+    func unknownNames() async throws {
+        try await TestApp.make().run { client in
+            let missing = try await client.get("/v1/assets/0123456789abcdef0123456789abcdef.opus")
+            #expect(missing.code == "asset_not_found")
+            #expect(try await client.get("/v1/assets/0123456789ABCDEF0123456789ABCDEF.svg").status == 404)
+            #expect(try await client.get("/v1/assets/..%2F..%2Fpersonal-data.key").status == 404)
+            #expect(try await client.get("/v1/assets/personal-data.key").status == 404)
+        }
+    }
+
+    @Test("a recording placed in Corpora replaces the synthetic voice")
+    func recordingReplacesSynthesis() async throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("parla-corpora-\(UUID().uuidString)").path
+        try FileManager.default.copyItem(atPath: TestApp.corporaDirectory, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.createDirectory(atPath: copy + "/audio/fr", withIntermediateDirectories: true)
+        try Data(Audio.tone(seconds: 1.5)).write(to: URL(fileURLWithPath: copy + "/audio/fr/elephant.wav"))
+
+        let app = try await TestApp.make()
+        let original = try ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory).read()
+        let built = try await build(["word:fr:elephant", "definition:fr:elephant"], in: app, corpora: copy)
+        let recorded = try #require(built["word:fr:elephant"])
+        #expect(recorded.recipe == .encode(path: copy + "/audio/fr/elephant.wav"))
+        #expect(recorded.name != original.assets[.word(concept: "elephant", .french)]?.name)
+        // The definition has no recording: still the synthetic voice, same name.
+        #expect(built["definition:fr:elephant"]?.name == original.assets[.definition(concept: "elephant", .french)]?.name)
+
+        let store = AssetStore(directory: app.settings.assetDirectory)
+        let bytes = try #require(try await store.bytes(of: recorded.name))
+        #expect(Audio.isOggOpus(bytes))
+        #expect(abs(try #require(Audio.opusDuration(bytes)) - 1.5) < 0.05)
+        let changed = try ContentImporter(directory: copy, openMojiDirectory: TestApp.openMojiDirectory).read()
+        #expect(changed.version != original.version)
+    }
+}
