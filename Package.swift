@@ -52,6 +52,21 @@ let package = Package(
             swiftSettings: swiftSettings + [.enableUpcomingFeature("InternalImportsByDefault")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // System libraries for speech, from Debian (scripts/install-deps.sh).
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        // Audio decoding, lexicon, decoders and phrase-repetition scoring.
+        .target(
+            name: "ParlaSpeech",
+            dependencies: [
+                "ParlaCore", "CPocketSphinx", "CSndFile", "CSampleRate", "CEspeakNG",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ParlaStore",
             dependencies: [
@@ -70,7 +85,7 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -91,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaCore",
+                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
@@ -112,6 +127,7 @@ let package = Package(
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaContentTests", dependencies: ["ParlaContent", "ParlaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The platform benchmark: requests per second and p50/p99 latency of
-# GET /health, an authenticated GET /v1/me, a word-list page and a word's
-# card, 64 connections for 20 s each, with wrk. Starts a release server on a private data directory,
+# GET /health, an authenticated GET /v1/me, a word-list page, a word's
+# card and the word's audio, 64 connections for 20 s each, with wrk. Starts a release server on a private data directory,
 # prints a table and saves it under Benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +25,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning \
-  "$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" \
+# The content with its assets (made once into .parla/assets, then cached):
+# the server must not be synthesizing speech while it is measured.
+export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILDASSETS=false
+"$BINARY" content build --config "$work/none.json" --data-directory "$work/postgres"
+"$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" \
   >"$work/server.log" 2>&1 &
 server_pid=$!
 
@@ -66,6 +69,9 @@ health=$(measure health /health)
 me=$(measure me /v1/me -H "Authorization: Bearer $token")
 page=$(measure page /v1/languages/fr/wordlists/animals/pages/1)
 word=$(measure word /v1/languages/fr/words/elephant)
+audio_path=$(curl -fsS "http://127.0.0.1:$PORT/v1/languages/fr/words/elephant" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["audio"]["word"])')
+audio=$(measure audio "$audio_path")
 
 # The token must still be refused once revoked: no cache lets it through.
 curl -fsS -X DELETE "http://127.0.0.1:$PORT/v1/sessions/current" -H "Authorization: Bearer $token" >/dev/null
@@ -73,10 +79,10 @@ revoked=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/me" 
 
 mkdir -p Benchmarks/results
 result="Benchmarks/results/platform-$(date -u +%Y-%m-%dT%H%M%SZ).md"
-python3 - "$health" "$me" "$page" "$word" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+python3 - "$health" "$me" "$page" "$word" "$audio" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
 import sys
-health, me, page, word, revoked, connections, duration, cores = sys.argv[1:9]
-rows = [line.split("\t") for line in (health, me, page, word)]
+health, me, page, word, audio, revoked, connections, duration, cores = sys.argv[1:10]
+rows = [line.split("\t") for line in (health, me, page, word, audio)]
 ratio = float(rows[1][2]) / float(rows[0][2])
 content = min(float(rows[2][2]), float(rows[3][2])) / float(rows[0][2])
 print(f"# Platform benchmark\n")

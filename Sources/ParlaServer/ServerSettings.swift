@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import ParlaSpeech
 
 /// Everything `parla serve` reads from configuration, with the defaults
 /// documented in `Config/parla.json`.
@@ -36,6 +37,8 @@ public struct ServerSettings: Sendable {
     /// Whether `parla serve` makes missing assets (synthetic speech) in the
     /// background after it starts.
     public var buildAssets = true
+    /// Models, limits and concurrency of the speech scorer.
+    public var speech = SpeechScorer.Settings()
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -65,6 +68,13 @@ public struct ServerSettings: Sendable {
         assetDirectory = config.string(forKey: "content.assetDirectory", default: assetDirectory)
         openMojiDirectory = config.string(forKey: "content.openMojiDirectory", default: openMojiDirectory)
         buildAssets = config.bool(forKey: "content.buildAssets", default: buildAssets)
+        speech.modelsDirectory = config.string(forKey: "speech.modelsDirectory", default: speech.modelsDirectory)
+        speech.modelPaths = config.string(forKey: "speech.modelPaths", default: "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        speech.limits.maxBytes = config.int(forKey: "speech.maxAudioBytes", default: speech.limits.maxBytes)
+        speech.limits.maxSeconds = config.double(forKey: "speech.maxAudioSeconds", default: speech.limits.maxSeconds)
+        speech.threads = config.int(forKey: "speech.threads", default: speech.threads)
+        speech.queueLimit = config.int(forKey: "speech.queueLimit", default: speech.queueLimit)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
     }

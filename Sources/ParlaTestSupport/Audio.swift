@@ -4,17 +4,23 @@ import Foundation
 public enum Audio {
     /// A 16-bit mono PCM WAV file of a tone.
     public static func tone(seconds: Double, hertz: Double = 440, sampleRate: Int = 16_000) -> [UInt8] {
-        let count = Int(seconds * Double(sampleRate))
+        wav(toneSamples(seconds: seconds, hertz: hertz, sampleRate: sampleRate), sampleRate: sampleRate)
+    }
+
+    public static func toneSamples(seconds: Double, hertz: Double = 440, sampleRate: Int = 16_000) -> [Int16] {
+        (0..<Int(seconds * Double(sampleRate))).map { Int16(8000 * sin(2 * Double.pi * hertz * Double($0) / Double(sampleRate))) }
+    }
+
+    /// A 16-bit mono PCM WAV file of `pcm`.
+    public static func wav(_ pcm: [Int16], sampleRate: Int = 16_000, channels: Int = 1) -> [UInt8] {
         var samples = [UInt8]()
-        samples.reserveCapacity(count * 2)
-        for index in 0..<count {
-            let value = Int16(8000 * sin(2 * Double.pi * hertz * Double(index) / Double(sampleRate)))
-            samples += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
-        }
+        samples.reserveCapacity(pcm.count * 2)
+        for value in pcm { samples += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
         func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        return Array("RIFF".utf8) + le32(36 + samples.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
-            + le32(sampleRate) + le32(sampleRate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(samples.count) + samples
+        return Array("RIFF".utf8) + le32(36 + samples.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
+            + le32(sampleRate) + le32(sampleRate * 2 * channels) + le16(2 * channels) + le16(16) + Array("data".utf8)
+            + le32(samples.count) + samples
     }
 
     /// Whether the bytes are an Ogg stream carrying Opus.

@@ -1,0 +1,2 @@
+// libsamplerate (libsamplerate0-dev).
+#include <samplerate.h>

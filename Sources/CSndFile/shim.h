@@ -1,0 +1,2 @@
+// libsndfile (libsndfile1-dev): WAV, FLAC, Ogg Vorbis/Opus, MP3.
+#include <sndfile.h>

@@ -1,0 +1,81 @@
+import Foundation
+import ParlaCore
+
+/// Measures a language's calibration anchors on real read speech: every
+/// clip aligned with its own transcript (a right attempt) and with the next
+/// clip's (a wrong one). Synthetic speech is out of domain: never use it.
+public struct SpeechCalibration: Sendable {
+    public struct Report: Sendable {
+        public var clips: Int
+        /// Mean goodness of pronunciation, nats per frame.
+        public var right: Double
+        public var wrong: Double
+        /// The chance a right attempt out-scores a wrong one.
+        public var auc: Double
+        public var rightScores: [Double]
+        public var wrongScores: [Double]
+    }
+
+    let scorer: SpeechScorer
+
+    public init(scorer: SpeechScorer) { self.scorer = scorer }
+
+    /// The clips of a folder: `<id>.wav` (or .flac, .ogg) with `<id>.txt`.
+    public static func clips(in directory: String) throws -> [(audio: String, text: String)] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        return names.compactMap { name -> (String, String)? in
+            guard let dot = name.lastIndex(of: "."), ["wav", "flac", "ogg"].contains(name[name.index(after: dot)...]) else { return nil }
+            let transcript = "\(directory)/\(name[..<dot]).txt"
+            guard let text = try? String(contentsOfFile: transcript, encoding: .utf8) else { return nil }
+            return ("\(directory)/\(name)", text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    public func measure(_ language: Language, directory: String, log: (String) -> Void = { _ in }) async throws -> Report {
+        let clips = try Self.clips(in: directory)
+        guard clips.count >= 2 else { throw SpeechSetupError("\(directory) needs at least two clips with transcripts") }
+        var right: [Double] = [], wrong: [Double] = []
+        for (index, clip) in clips.enumerated() {
+            let other = clips[(index + 1) % clips.count].text
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.audio)))
+            do {
+                let own = try await scorer.score(bytes, text: clip.text, language: language)
+                let wrongAttempt = try await scorer.score(bytes, text: other, language: language)
+                right.append(own.goodness)
+                wrong.append(wrongAttempt.goodness)
+                log(String(format: "%@  right %.3f (%.0f)  wrong %.3f (%.0f)", URL(fileURLWithPath: clip.audio).lastPathComponent,
+                           own.goodness, own.overall, wrongAttempt.goodness, wrongAttempt.overall))
+            } catch let error as ParlaError {
+                log("\(clip.audio): skipped, \(error.code.rawValue)")
+            }
+        }
+        guard !right.isEmpty else { throw SpeechSetupError("no clip could be scored") }
+        return Report(clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
+                      rightScores: right, wrongScores: wrong)
+    }
+
+    public static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
+
+    /// Area under the ROC curve: the share of (right, wrong) pairs where the
+    /// right one scores higher, ties counting half.
+    public static func auc(right: [Double], wrong: [Double]) -> Double {
+        guard !right.isEmpty, !wrong.isEmpty else { return 0 }
+        var wins = 0.0
+        for r in right { for w in wrong { wins += r > w ? 1 : r == w ? 0.5 : 0 } }
+        return wins / Double(right.count * wrong.count)
+    }
+
+    /// Stores the anchors in the profile, for the model now active.
+    public func write(_ report: Report, language: Language) throws {
+        let active = try scorer.models.active(language).get()
+        let path = "\(scorer.settings.modelsDirectory)/\(language.code)/profile.json"
+        var profile = try scorer.models.profile(language)
+        guard let index = profile.models.firstIndex(where: { $0.name == active.description.name }) else { return }
+        profile.models[index].calibration = Calibration(
+            right: (report.right * 1000).rounded() / 1000, wrong: (report.wrong * 1000).rounded() / 1000,
+            source: String(format: "parla speech calibrate: %d clips, AUC %.3f", report.clips, report.auc))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try (encoder.encode(profile) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import NIOPosix
+import ParlaCore
+import Synchronization
+
+/// Scores recordings of phrases in every language: audio in, `AttemptScore`
+/// out. Decoders are warm and pooled per language (created lazily, at most
+/// one per thread); all blocking work runs on the scorer's own threads, never
+/// on an event loop; past `queueLimit` waiting attempts it answers
+/// `speech_busy` at once.
+public final class SpeechScorer: Sendable {
+    public struct Settings: Sendable {
+        public var modelsDirectory = "Models"
+        public var modelPaths: [String] = []
+        public var scratchDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-speech").path
+        public var limits = AudioLimits()
+        public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        public var queueLimit = 32
+        public init() {}
+    }
+
+    /// A language ready to score: its model, lexicon and idle decoders.
+    final class Runtime: Sendable {
+        let model: ActiveModel
+        let lexicon: Lexicon
+        let idle = Mutex<[PocketSphinxDecoder]>([])
+        init(model: ActiveModel, lexicon: Lexicon) { (self.model, self.lexicon) = (model, lexicon) }
+    }
+
+    public let settings: Settings
+    public let models: SpeechModels
+    private let pool: NIOThreadPool
+    private let runtimes = Mutex<[Language: Result<Runtime, SpeechSetupError>]>([:])
+    private let waiting = Atomic<Int>(0)
+
+    public init(settings: Settings) {
+        self.settings = settings
+        models = SpeechModels(modelsDirectory: settings.modelsDirectory, modelPaths: settings.modelPaths)
+        pool = NIOThreadPool(numberOfThreads: settings.threads)
+        pool.start()
+    }
+
+    public func shutdown() async throws { try await pool.shutdownGracefully() }
+
+    /// Scores `audio` (the file's bytes) as an attempt at `text`.
+    public func score(_ audio: [UInt8], text: String, language: Language) async throws -> AttemptScore {
+        guard waiting.wrappingAdd(1, ordering: .relaxed).newValue <= settings.queueLimit else {
+            waiting.wrappingSubtract(1, ordering: .relaxed)
+            throw ParlaError(.speechBusy, retryAfter: 1)
+        }
+        defer { waiting.wrappingSubtract(1, ordering: .relaxed) }
+        return try await pool.runIfActive { try self.scoreBlocking(audio, text: text, language: language) }
+    }
+
+    /// The model each language uses here, or why none.
+    public func describeModels() -> [(Language, Result<ActiveModel, SpeechSetupError>)] {
+        Language.allCases.map { ($0, models.active($0)) }
+    }
+
+    func runtime(_ language: Language) throws -> Runtime {
+        if let known = runtimes.withLock({ $0[language] }) { return try known.get() }
+        let made: Result<Runtime, SpeechSetupError> = models.active(language).flatMap { model in
+            do {
+                return .success(Runtime(model: model, lexicon: try Lexicon(dictionaryPath: model.dictionaryPath,
+                                                                           voice: model.description.espeakVoice,
+                                                                           phoneMap: model.phoneMap)))
+            } catch {
+                return .failure(SpeechSetupError("\(model.description.name): dictionary unreadable: \(error)"))
+            }
+        }
+        runtimes.withLock { $0[language] = made }
+        return try made.get()
+    }
+
+    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> AttemptScore {
+        let runtime: Runtime
+        do { runtime = try self.runtime(language) } catch { throw ParlaError(.speechUnavailable) }
+        let expected = runtime.lexicon.expectedWords(text)
+        guard !expected.isEmpty else { throw ParlaError(.emptyText) }
+        let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
+        let decoder = try runtime.idle.withLock { $0.popLast() }
+            ?? PocketSphinxDecoder(model: runtime.model, scratchDirectory: settings.scratchDirectory)
+        defer { runtime.idle.withLock { $0.append(decoder) } }
+
+        let alignment = try decoder.alignPhones(expected, audio: decoded.samples)
+        let loop = try decoder.phoneLoop(audio: decoded.samples)
+        let scoring = PhraseScoring(calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
+                                    natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
+        let warnings = decoded.isClipped ? ["clipping"] : []
+        func segments(_ pass: PocketSphinxDecoder.Pass) -> [PhraseScoring.Segment] {
+            pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
+        }
+        var result = scoring.score(expected: expected, alignment: segments(alignment), alignmentComplete: alignment.complete,
+                                   loop: segments(loop), duration: decoded.duration, warnings: warnings)
+        if [.incomplete, .wrongPhrase].contains(result.feedback) {
+            result.recognizedText = try recognize(expected, decoder: decoder, audio: decoded.samples)
+        }
+        return result
+    }
+
+    /// What was said instead, among the phrase's own words in any order.
+    private func recognize(_ expected: [ExpectedWord], decoder: PocketSphinxDecoder, audio: [Int16]) throws -> String {
+        var vocabulary: [(id: String, phones: Pronunciation)] = []
+        var textOf: [String: String] = [:]
+        for (index, word) in expected.enumerated() {
+            for (variant, pronunciation) in word.pronunciations.enumerated() {
+                let id = "w\(index)_\(variant)"
+                vocabulary.append((id, pronunciation))
+                textOf[id] = word.text.lowercased()
+            }
+        }
+        let pass = try decoder.recognize(vocabulary: vocabulary, audio: audio)
+        return pass.segments.compactMap { textOf[$0.label] }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import ParlaCore
+import ParlaServer
+import ParlaSpeech
+
+struct Speech: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score recordings of phrases, and see or calibrate the speech models.",
+        subcommands: [Score.self, Models.self, Calibrate.self])
+
+    static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
+        let settings = ServerSettings(config: try await options.reader())
+        return SpeechScorer(settings: settings.speech)
+    }
+
+    static func language(_ code: String) throws -> Language {
+        guard let language = Language(rawValue: code) else { throw ValidationError("--language must be one of en, fr, it, de, es") }
+        return language
+    }
+
+    struct Score: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Score one recording as an attempt at a phrase.")
+
+        @Option(help: "en, fr, it, de or es.") var language: String
+        @Option(help: "The phrase the recording should say.") var text: String
+        @Flag(help: "Print the result as JSON.") var json = false
+        @Argument(help: "The recording (WAV, FLAC, Ogg, MP3).") var file: String
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let language = try Speech.language(language)
+            let scorer = try await Speech.scorer(options)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            let result: AttemptScore
+            do {
+                result = try await scorer.score(bytes, text: text, language: language)
+            } catch let error as ParlaError {
+                try await scorer.shutdown()
+                FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.code.message.text(in: .english))\n".utf8))
+                throw ExitCode(2)
+            }
+            try await scorer.shutdown()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+                return
+            }
+            print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
+            print("passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
+                  + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
+            if let recognized = result.recognizedText { print("heard: \(recognized)") }
+            print("word".padding(toLength: 18, withPad: " ", startingAt: 0) + "start   end  score  error")
+            for word in result.words {
+                let times = word.start.map { String(format: "%5.2f %5.2f", $0, word.end ?? 0) } ?? "    -     -"
+                print(word.text.padding(toLength: 18, withPad: " ", startingAt: 0) + times + String(format: "  %5.1f  ", word.score)
+                      + word.error.rawValue + "  " + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
+            }
+            if !result.warnings.isEmpty { print("warnings: " + result.warnings.joined(separator: ", ")) }
+        }
+    }
+
+    struct Models: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Which model each language uses here, and why.")
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let scorer = try await Speech.scorer(options)
+            for (language, model) in scorer.describeModels() {
+                switch model {
+                case .success(let model):
+                    print("\(language.code)  \(model.description.name)  \(model.description.sampleRate) Hz  (\(model.reason))")
+                    print("    \(model.description.description)")
+                case .failure(let error):
+                    print("\(language.code)  none: \(error)")
+                }
+            }
+            try await scorer.shutdown()
+        }
+    }
+
+    struct Calibrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure a language's anchors on real read speech: each clip with its own text and with another's.",
+            discussion: "DIR holds <id>.wav with its transcript in <id>.txt. Never use synthetic speech.")
+
+        @Option(help: "en, fr, it, de or es.") var language: String
+        @Option(help: "A folder of clips with transcripts.") var data: String
+        @Flag(help: "Write the anchors into Models/<lang>/profile.json for the active model.") var write = false
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let language = try Speech.language(language)
+            let scorer = try await Speech.scorer(options)
+            let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: data) { line in print(line) }
+            print(String(format: "clips %d  right %.3f  wrong %.3f  AUC %.3f", report.clips, report.right, report.wrong, report.auc))
+            if write {
+                try SpeechCalibration(scorer: scorer).write(report, language: language)
+                print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
+            }
+            try await scorer.shutdown()
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ParlaSpeech
+import Testing
+
+@Suite("pronunciation")
+struct PronunciationTests {
+    let map = PhoneMap(name: "test", table: ["b": "B", "ʊ": "UH", "o": "OW", "n": "N", "dʒ": "JH", "ɔ": "AO", "r": "R", "ɑ̃": "AA N", "ʔ": ""])
+
+    @Test("espeak-ng IPA becomes model phones: stress and length dropped, diacritics tried off")
+    func ipa() {
+        #expect(map.phones(ofIPA: "b_ʊ_o_n_dʒ_ˈɔ__r_n_o").phones == ["B", "UH", "OW", "N", "JH", "AO", "R", "N", "OW"])
+        #expect(map.phones(ofIPA: "ˈɑ̃_ʔ_oː").phones == ["AA", "N", "OW"])
+        #expect(map.phones(ofIPA: "n̪_o").phones == ["N", "OW"])
+        #expect(map.phones(ofIPA: "q_o").unknown == ["q"])
+    }
+
+    @Test("a phrase's words: punctuation off, elisions and hyphens kept")
+    func words() {
+        #expect(PhraseText.words("¿Dónde está la estación?") == ["Dónde", "está", "la", "estación"])
+        #expect(PhraseText.words("Bonjour ! C’est l’éléphant, « vingt-deux ».") == ["Bonjour", "C'est", "l'éléphant", "vingt-deux"])
+        #expect(PhraseText.words("Guten Morgen — wie geht's?") == ["Guten", "Morgen", "wie", "geht's"])
+        #expect(PhraseText.words(" ... !! ") == [])
+    }
+
+    @Test("espeak-ng transcribes what a dictionary lacks, in the language's voice")
+    func espeak() throws {
+        let ipa = try #require(Espeak.ipa("buongiorno", voice: "it"))
+        #expect(ipa.contains("dʒ"))
+        let french = try #require(Espeak.ipa("éléphant", voice: "fr"))
+        #expect(french.contains("ɑ̃"))
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import ParlaCore
+import ParlaSpeech
+import ParlaTestSupport
+import Testing
+
+/// The scorer on real read speech: Debian's pocketsphinx-testdata always
+/// (make install-deps installs it), the shared VoxForge clips when the
+/// machine has them.
+@Suite("speech scorer")
+struct ScorerTests {
+    static let librivox = "/usr/share/pocketsphinx/test/data/librivox"
+    static let sharedClips = ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
+        ?? TestApp.projectDirectory + "/../shared/speech-testdata"
+    static let sharedModels = ProcessInfo.processInfo.environment["PARLA_SPEECH_MODELS"] ?? TestApp.projectDirectory + "/../shared/models"
+    static let scorer = SpeechScorer(settings: settings(modelPaths: []))
+
+    static func settings(modelPaths: [String]) -> SpeechScorer.Settings {
+        var settings = SpeechScorer.Settings()
+        settings.modelsDirectory = TestApp.projectDirectory + "/Models"
+        settings.modelPaths = modelPaths
+        return settings
+    }
+
+    /// The five LibriVox clips and their transcripts.
+    static func englishClips() throws -> [(file: String, text: String)] {
+        let lines = try String(contentsOfFile: librivox + "/transcription", encoding: .utf8).split(separator: "\n")
+        return lines.compactMap { line in
+            guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+            let id = line[line.index(after: open)..<close]
+            let text = line[..<open].replacingOccurrences(of: "<s>", with: "").replacingOccurrences(of: "</s>", with: "")
+            return ("\(librivox)/\(id).wav", text.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    @Test("every English clip passes with its own text and scores higher than with another's")
+    func ownTextWins() async throws {
+        let clips = try Self.englishClips()
+        #expect(clips.count == 5)
+        for (index, clip) in clips.enumerated() {
+            let audio = try bytes(clip.file)
+            let own = try await Self.scorer.score(audio, text: clip.text, language: .english)
+            let other = try await Self.scorer.score(audio, text: clips[(index + 1) % clips.count].text, language: .english)
+            #expect(own.passed, "\(clip.file): \(own.overall)")
+            #expect([.great, .good].contains(own.feedback))
+            #expect(own.completeness == 100)
+            #expect(own.overall > other.overall + 20, "\(clip.file): \(own.overall) vs \(other.overall)")
+            #expect(!other.passed)
+        }
+    }
+
+    @Test("one word swapped: that word is flagged, the others are not")
+    func swappedWord() async throws {
+        let audio = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav")
+        let result = try await Self.scorer.score(audio, text: "he was not an ill disposed old man", language: .english)
+        let old = try #require(result.words.first { $0.text == "old" })
+        #expect(old.error == .mispronounced)
+        #expect(result.words.filter { $0.error != .none }.map(\.text) == ["old"])
+        #expect(result.words.allSatisfy { $0.text == "old" || $0.score > old.score })
+    }
+
+    @Test("a clip cut in half is incomplete, the missing words omitted")
+    func cutInHalf() async throws {
+        let whole = try AudioDecoder.decode(bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0930.wav"), sampleRate: 16_000)
+        let half = Audio.wav(Array(whole.samples.prefix(whole.samples.count / 2)))
+        let result = try await Self.scorer.score(half, text: "he might even have been made amiable himself", language: .english)
+        #expect(result.feedback == .incomplete)
+        #expect(!result.passed)
+        #expect(result.words.last?.error == .omitted)
+        #expect(result.words.first?.error == AttemptScore.WordError.none)
+        #expect(result.completeness < 75)
+        #expect(result.recognizedText?.isEmpty == false)
+    }
+
+    @Test("silence, noise and bad files get their own errors")
+    func badInput() async throws {
+        func code(_ audio: [UInt8], _ text: String = "he was not an ill disposed young man") async -> ErrorCode? {
+            do {
+                _ = try await Self.scorer.score(audio, text: text, language: .english)
+                return nil
+            } catch let error as ParlaError {
+                return error.code
+            } catch {
+                return .internalError
+            }
+        }
+        #expect(await code(Audio.wav([Int16](repeating: 0, count: 32_000))) == .noSpeech)
+        #expect(await code(Array("this is not audio at all, just text".utf8)) == .unsupportedAudio)
+        #expect(await code([]) == .unsupportedAudio)
+        #expect(await code(Audio.tone(seconds: 16)) == .audioTooLong)
+        #expect(await code([UInt8](repeating: 1, count: 3 * 1024 * 1024)) == .audioTooLarge)
+        let shortSpeech = Audio.wav(Audio.toneSamples(seconds: 0.15) + [Int16](repeating: 0, count: 16_000))
+        #expect(await code(shortSpeech) == .audioTooShort)
+        #expect(await code(try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav"), " ?! ") == .emptyText)
+    }
+
+    @Test("stereo at 44.1 kHz is downmixed and resampled")
+    func anyRateAndChannels() async throws {
+        let clip = try AudioDecoder.decode(bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav"), sampleRate: 44_100)
+        let stereo = clip.samples.flatMap { [$0, $0] }
+        let audio = Audio.wav(stereo, sampleRate: 44_100, channels: 2)
+        let result = try await Self.scorer.score(audio, text: "he was not an ill disposed young man", language: .english)
+        #expect(result.passed)
+    }
+
+    @Test("thousands of mutated files never crash the decoder")
+    func mutatedFiles() throws {
+        let original = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav")
+        var generator = SplitMix64(seed: 20261122)
+        var outcomes: [String: Int] = [:]
+        for round in 0..<3000 {
+            var mutated = Array(original.prefix(round % 3 == 0 ? Int(generator.next() % UInt64(original.count)) : original.count))
+            for _ in 0..<(1 + Int(generator.next() % 16)) where !mutated.isEmpty {
+                // Mostly the header, where a bad value does the most harm.
+                let limit = generator.next() % 2 == 0 ? min(64, mutated.count) : mutated.count
+                mutated[Int(generator.next() % UInt64(limit))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            do {
+                let decoded = try AudioDecoder.decode(mutated, sampleRate: 16_000)
+                #expect(decoded.samples.count <= 16_000 * 15 + 64)
+                outcomes["decoded", default: 0] += 1
+            } catch {
+                outcomes[error.code.rawValue, default: 0] += 1
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == 3000)
+        #expect(outcomes.count >= 2)
+    }
+
+    @Test("each shared language: right beats wrong on real read speech",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
+          arguments: [Language.french, .italian, .german, .spanish])
+    func sharedLanguages(_ language: Language) async throws {
+        let report = try await SpeechCalibration(scorer: Self.scorer).measure(language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
+        #expect(report.clips >= 9)
+        #expect(report.right > report.wrong)
+        #expect(report.auc >= 0.85, "\(language.code): AUC \(report.auc)")
+    }
+
+    @Test("native Spanish and German models, where the machine has them",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedModels) && FileManager.default.fileExists(atPath: sharedClips),
+                   "no shared models on this machine"),
+          arguments: [Language.german, .spanish])
+    func nativeModels(_ language: Language) async throws {
+        let scorer = SpeechScorer(settings: Self.settings(modelPaths: [Self.sharedModels]))
+        #expect(try scorer.models.active(language).get().description.name != "en-us-crosslingual")
+        let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
+        try await scorer.shutdown()
+        #expect(report.auc >= 0.95, "\(language.code): AUC \(report.auc)")
+    }
+}
+
+/// A small deterministic generator for the mutation test.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
