@@ -26,6 +26,7 @@ test: install-deps
 bench: install-deps
 	$(SWIFT) build -c release --product parla
 	Benchmarks/run.sh
+	Benchmarks/speech.sh
 
 clean:
 	rm -rf .build

@@ -27,7 +27,7 @@ trap cleanup EXIT
 
 # The content with its assets (made once into .parla/assets, then cached):
 # the server must not be synthesizing speech while it is measured.
-export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILDASSETS=false
+export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILD_ASSETS=false
 "$BINARY" content build --config "$work/none.json" --data-directory "$work/postgres"
 "$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" \
   >"$work/server.log" 2>&1 &

@@ -57,9 +57,14 @@ public struct Learner: Sendable, Equatable {
     public var targetLanguages: [Language]
     public var picture: PictureInfo?
     public var createdAt: Date
+    /// Whether the learner's speech recordings are kept with their scores
+    /// (off by default: a voice is personal data).
+    public var keepRecordings: Bool
 
     public init(id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
-                nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date) {
+                nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
+                keepRecordings: Bool = false) {
+        self.keepRecordings = keepRecordings
         self.id = id
         self.accountID = accountID
         self.displayName = displayName

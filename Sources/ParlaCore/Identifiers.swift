@@ -17,9 +17,11 @@ public struct Identifier<Owner>: Hashable, Sendable, Codable, CustomStringConver
 public enum AccountTag {}
 public enum LearnerTag {}
 public enum SessionTag {}
+public enum SpeechAttemptTag {}
 public typealias AccountID = Identifier<AccountTag>
 public typealias LearnerID = Identifier<LearnerTag>
 public typealias SessionID = Identifier<SessionTag>
+public typealias SpeechAttemptID = Identifier<SpeechAttemptTag>
 
 extension UUID {
     /// Version 7: 48 bits of Unix milliseconds, then random bits, so keys

@@ -6,10 +6,11 @@ public struct LearnerForm: Sendable {
     public var avatarID: String?
     public var nativeLanguage: String?
     public var targetLanguages: [String]?
+    public var keepRecordings: Bool?
     public init(displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
-                nativeLanguage: String? = nil, targetLanguages: [String]? = nil) {
+                nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil) {
         (self.displayName, self.age, self.removeAge, self.avatarID) = (displayName, age, removeAge, avatarID)
-        (self.nativeLanguage, self.targetLanguages) = (nativeLanguage, targetLanguages)
+        (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
     }
 }
 
@@ -21,6 +22,7 @@ public struct LearnerFields: Sendable, Equatable {
     public var avatarID: String?
     public var nativeLanguage: Language?
     public var targetLanguages: [Language]?
+    public var keepRecordings: Bool?
     public init() {}
 }
 
@@ -36,6 +38,7 @@ public enum LearnerRules {
             if LearnerProfileRules.ages.contains(age) { fields.age = age } else { errors.add("age", .invalidAge) }
         }
         fields.removeAge = form.removeAge == true
+        fields.keepRecordings = form.keepRecordings
         if let avatar = form.avatarID {
             if Avatar.isKnown(avatar) { fields.avatarID = avatar } else { errors.add("avatarId", .invalidAvatar) }
         }

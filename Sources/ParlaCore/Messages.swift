@@ -306,6 +306,24 @@ extension ErrorCode {
             it: "La valutazione della pronuncia non è disponibile per questa lingua su questo server.",
             de: "Die Aussprachebewertung ist für diese Sprache auf diesem Server nicht verfügbar.",
             es: "La evaluación de la pronunciación no está disponible para este idioma en este servidor.")
+        case .attemptNotFound: LocalizedText(
+            en: "This attempt does not exist.",
+            fr: "Cette tentative n'existe pas.",
+            it: "Questo tentativo non esiste.",
+            de: "Diesen Versuch gibt es nicht.",
+            es: "Este intento no existe.")
+        case .recordingNotKept: LocalizedText(
+            en: "This attempt's recording was not kept: the learner's setting keepRecordings was off.",
+            fr: "L'enregistrement de cette tentative n'a pas été conservé : le réglage keepRecordings était désactivé.",
+            it: "La registrazione di questo tentativo non è stata conservata: l'impostazione keepRecordings era disattivata.",
+            de: "Die Aufnahme dieses Versuchs wurde nicht aufbewahrt: Die Einstellung keepRecordings war aus.",
+            es: "La grabación de este intento no se guardó: el ajuste keepRecordings estaba desactivado.")
+        case .textOrPhraseRequired: LocalizedText(
+            en: "Say which phrase was read: give either text or phraseId.",
+            fr: "Indiquez la phrase lue : donnez text ou phraseId.",
+            it: "Indica la frase letta: fornisci text oppure phraseId.",
+            de: "Gib an, welcher Satz gesprochen wurde: text oder phraseId.",
+            es: "Indica qué frase se ha leído: da text o phraseId.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
@@ -334,6 +352,41 @@ extension ErrorCode {
 
 /// Other user-facing words the server writes itself.
 public enum Wording {
+    /// What a learner reads after repeating a phrase, by feedback code.
+    public static func speechFeedback(_ code: String) -> LocalizedText {
+        switch code {
+        case "great": LocalizedText(en: "Excellent! You said it just right.", fr: "Excellent ! C'était parfait.",
+                                    it: "Eccellente! L'hai detto benissimo.", de: "Ausgezeichnet! Genau richtig gesagt.",
+                                    es: "¡Excelente! Lo has dicho perfectamente.")
+        case "good": LocalizedText(en: "Well done! That was clear.", fr: "Bravo ! C'était clair.", it: "Ben fatto! Era chiaro.",
+                                   de: "Gut gemacht! Das war deutlich.", es: "¡Muy bien! Se ha entendido claramente.")
+        case "word_mispronounced": LocalizedText(
+            en: "Almost: listen again to the highlighted words and try once more.",
+            fr: "Presque : réécoutez les mots surlignés et réessayez.",
+            it: "Quasi: riascolta le parole evidenziate e riprova.",
+            de: "Fast: Hör dir die markierten Wörter noch einmal an und versuch es erneut.",
+            es: "Casi: escucha otra vez las palabras resaltadas e inténtalo de nuevo.")
+        case "incomplete": LocalizedText(
+            en: "Some words were missing: say the whole phrase.",
+            fr: "Il manquait des mots : dites toute la phrase.",
+            it: "Mancavano alcune parole: di' tutta la frase.",
+            de: "Es fehlten Wörter: Sag den ganzen Satz.",
+            es: "Faltaban palabras: di la frase entera.")
+        case "wrong_phrase": LocalizedText(
+            en: "That did not sound like this phrase. Listen to it and try again.",
+            fr: "Cela ne ressemblait pas à cette phrase. Écoutez-la et réessayez.",
+            it: "Non sembrava questa frase. Ascoltala e riprova.",
+            de: "Das klang nicht nach diesem Satz. Hör ihn dir an und versuch es noch einmal.",
+            es: "No sonaba a esta frase. Escúchala e inténtalo de nuevo.")
+        default: LocalizedText(
+            en: "We could not hear you. Speak a little closer to the microphone.",
+            fr: "Nous ne vous avons pas entendu. Parlez un peu plus près du micro.",
+            it: "Non ti abbiamo sentito. Parla un po' più vicino al microfono.",
+            de: "Wir haben dich nicht gehört. Sprich etwas näher am Mikrofon.",
+            es: "No te hemos oído. Habla un poco más cerca del micrófono.")
+        }
+    }
+
     /// The name a new learner profile gets when none is given: "Learner 2".
     public static func defaultLearnerName(number: Int) -> LocalizedText {
         LocalizedText(en: "Learner \(number)", fr: "Apprenant \(number)", it: "Studente \(number)",

@@ -107,6 +107,9 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case emptyText = "empty_text"
     case speechBusy = "speech_busy"
     case speechUnavailable = "speech_unavailable"
+    case attemptNotFound = "attempt_not_found"
+    case recordingNotKept = "recording_not_kept"
+    case textOrPhraseRequired = "text_or_phrase_required"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -118,7 +121,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .invalidCredentials, .authenticationRequired: 401
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound: 404
+             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner: 409
@@ -131,7 +134,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText:
+             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired:
             422
         }
     }

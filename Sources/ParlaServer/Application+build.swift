@@ -7,6 +7,7 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaSpeech
 import ParlaStore
 import PostgresNIO
 import Prometheus
@@ -28,11 +29,13 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
 
     let catalog = ContentCatalog()
     let assets = AssetStore(directory: settings.assetDirectory)
+    let scorer = SpeechScorer(settings: settings.speech)
+    services.append(SpeechScorerService(scorer: scorer))
     if settings.buildAssets, let directory = settings.contentDirectory {
         services.append(AssetBuildService(importer: importer(settings, directory: directory), store: assets, logger: logger))
     }
     let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-                                 logger: logger)
+                                 scorer: scorer, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -137,12 +140,13 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 }
 
 func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 catalog: ContentCatalog, assets: AssetStore, logger: Logger) throws -> Router<BasicRequestContext> {
+                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, logger: Logger) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
-    router.add(middleware: BodyLimitMiddleware(jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit))
+    router.add(middleware: BodyLimitMiddleware(jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
+                                               audioLimit: settings.speech.limits.maxBytes))
 
     let document = try APIDocument.yaml()
     router.get("/openapi.yaml") { _, _ in
@@ -157,12 +161,15 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
 
     let accounts = AccountStore(database: database, cipher: cipher)
     let learners = LearnerStore(database: database, cipher: cipher)
+    let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
         accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
         learners: LearnerService(learners: learners, accounts: accounts),
-        content: ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets))
+        content: content,
+        speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
+                              content: content))
     // Compact JSON: the apps parse it, nobody reads it.
     try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]),
                                  middlewares: [PlainHeaderValues()])

@@ -14,6 +14,8 @@ public struct SpeechCalibration: Sendable {
         public var auc: Double
         public var rightScores: [Double]
         public var wrongScores: [Double]
+        /// CPU seconds per second of audio of a full score (warm decoders).
+        public var realTimeFactor: Double
     }
 
     let scorer: SpeechScorer
@@ -35,12 +37,16 @@ public struct SpeechCalibration: Sendable {
         let clips = try Self.clips(in: directory)
         guard clips.count >= 2 else { throw SpeechSetupError("\(directory) needs at least two clips with transcripts") }
         var right: [Double] = [], wrong: [Double] = []
+        var cpu = 0.0, audioSeconds = 0.0
         for (index, clip) in clips.enumerated() {
             let other = clips[(index + 1) % clips.count].text
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.audio)))
             do {
-                let own = try await scorer.score(bytes, text: clip.text, language: language)
-                let wrongAttempt = try await scorer.score(bytes, text: other, language: language)
+                let (own, ownCPU) = try await scorer.scoreTimed(bytes, text: clip.text, language: language)
+                let (wrongAttempt, wrongCPU) = try await scorer.scoreTimed(bytes, text: other, language: language)
+                // The first score of a language also loads its model: not counted.
+                if index > 0 { (cpu, audioSeconds) = (cpu + ownCPU, audioSeconds + own.duration) }
+                (cpu, audioSeconds) = (cpu + wrongCPU, audioSeconds + wrongAttempt.duration)
                 right.append(own.goodness)
                 wrong.append(wrongAttempt.goodness)
                 log(String(format: "%@  right %.3f (%.0f)  wrong %.3f (%.0f)", URL(fileURLWithPath: clip.audio).lastPathComponent,
@@ -51,7 +57,7 @@ public struct SpeechCalibration: Sendable {
         }
         guard !right.isEmpty else { throw SpeechSetupError("no clip could be scored") }
         return Report(clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
-                      rightScores: right, wrongScores: wrong)
+                      rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0)
     }
 
     public static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }

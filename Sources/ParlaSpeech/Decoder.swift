@@ -123,13 +123,11 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         guard ps_set_search(decoder, search) == 0 else { throw SpeechSetupError("no search \(search)") }
         ps_start_stream(decoder)
         ps_start_utt(decoder)
+        // The whole utterance at once: cepstral mean normalization then
+        // uses this recording alone, so a score does not depend on what the
+        // decoder heard before (fed in pieces, it carries the last mean over).
         audio.withUnsafeBufferPointer { samples in
-            var offset = 0
-            while offset < samples.count {
-                let count = min(2048, samples.count - offset)
-                ps_process_raw(decoder, samples.baseAddress! + offset, count, 0, 0)
-                offset += count
-            }
+            _ = ps_process_raw(decoder, samples.baseAddress, samples.count, 0, 1)
         }
         // Before the end of the utterance: if the grammar never reaches its
         // final state, this partial path is all there will be.

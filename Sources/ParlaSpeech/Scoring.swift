@@ -29,7 +29,8 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var phones: [PhoneScore]
     }
 
-    /// 0-100: accuracy, completeness and fluency together.
+    /// 0-100: completeness x (0.8 accuracy + 0.2 fluency), less the share
+    /// of speech that was not the phrase's words.
     public var overall: Double
     /// 0-100: how well the words said were pronounced.
     public var accuracy: Double
@@ -156,8 +157,9 @@ public struct PhraseScoring: Sendable {
                                          score: rounded(score(goodness: difference / Double(segment.frames)))))
             }
             let frames = last.end - first.start + 1
-            let goodness = wordGoodness / Double(frames)
-            let wordScore = score(goodness: goodness)
+            // Every phone counts the same: one long phone that happens to fit
+            // must not carry a word whose other phones do not.
+            let wordScore = phoneScores.map(\.score).reduce(0, +) / Double(phoneScores.count)
             // A word skipped in the middle is squeezed into the fewest frames
             // its phones allow, and fits badly.
             let squeezed = Double(frames) / Double(path.pronunciation.count) < 3.5 && wordScore < 35
@@ -167,24 +169,26 @@ public struct PhraseScoring: Sendable {
             if error != .omitted {
                 goodnessSum += wordGoodness
                 framesSum += frames
-                scoredFramesSum += wordScore * Double(frames)
+                scoredFramesSum += wordScore * Double(path.pronunciation.count)
                 spans.append((first.start, last.end))
                 phoneCount += path.pronunciation.count
             }
         }
         let said = words.filter { $0.error != .omitted }.count
         let completeness = expected.isEmpty ? 0 : 100 * Double(said) / Double(expected.count)
-        let accuracy = framesSum > 0 ? scoredFramesSum / Double(framesSum) : 0
+        let accuracy = phoneCount > 0 ? scoredFramesSum / Double(phoneCount) : 0
         let (fluency, rate) = fluency(spans: spans, phones: phoneCount)
-        let insertions = insertions(loop: loop, spans: spans)
+        let (insertions, insertedFrames) = insertions(loop: loop, spans: spans)
+        // Speech outside the phrase's words: something else was said too.
+        let extraSpeech = speechInLoop > 0 ? Double(insertedFrames) / Double(speechInLoop) : 0
         // Unsaid words count as zero: half a phrase perfectly said is 50.
-        var overall = completeness / 100 * (0.8 * accuracy + 0.2 * fluency)
+        var overall = completeness / 100 * (0.8 * accuracy + 0.2 * fluency) * (1 - extraSpeech)
         if speechInLoop < 20 || said == 0 { overall = 0 }
         let passed = overall >= passThreshold
         let feedback: AttemptScore.Feedback
         if speechInLoop < 20 {
             feedback = .noSpeech
-        } else if said == 0 || accuracy < 25 {
+        } else if said == 0 || accuracy < 40 || extraSpeech > 0.4 {
             feedback = .wrongPhrase
         } else if passed {
             feedback = overall >= 85 && !words.contains { $0.error != .none } ? .great : .good
@@ -212,21 +216,22 @@ public struct PhraseScoring: Sendable {
     }
 
     /// Runs of at least 0.3 s of speech (by the phone loop) before the first
-    /// word, after the last, or in a gap between words.
-    func insertions(loop: [Segment], spans: [(start: Int, end: Int)]) -> Int {
-        var runs = 0, current = 0
+    /// word, after the last, or in a gap between words: how many, and their
+    /// frames.
+    func insertions(loop: [Segment], spans: [(start: Int, end: Int)]) -> (runs: Int, frames: Int) {
+        var runs = 0, frames = 0, current = 0
         func inWords(_ segment: Segment) -> Bool {
             spans.contains { segment.start <= $0.end && segment.end >= $0.start }
         }
-        for segment in loop {
-            if Self.isFiller(segment.label) || inWords(segment) {
-                if current >= 30 { runs += 1 }
-                current = 0
-            } else {
-                current += segment.frames
-            }
+        func close() {
+            if current >= 30 { (runs, frames) = (runs + 1, frames + current) }
+            current = 0
         }
-        return current >= 30 ? runs + 1 : runs
+        for segment in loop {
+            if Self.isFiller(segment.label) || inWords(segment) { close() } else { current += segment.frames }
+        }
+        close()
+        return (runs, frames)
     }
 
     func seconds(_ frame: Int) -> Double { (Double(frame) / framesPerSecond * 100).rounded() / 100 }

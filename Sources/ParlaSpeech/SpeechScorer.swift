@@ -45,12 +45,28 @@ public final class SpeechScorer: Sendable {
 
     /// Scores `audio` (the file's bytes) as an attempt at `text`.
     public func score(_ audio: [UInt8], text: String, language: Language) async throws -> AttemptScore {
+        try await scoreTimed(audio, text: text, language: language).score
+    }
+
+    /// The score and the CPU seconds it took (decoding, alignment, phone
+    /// loop: what the real-time factor divides by the audio's duration).
+    public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
         guard waiting.wrappingAdd(1, ordering: .relaxed).newValue <= settings.queueLimit else {
             waiting.wrappingSubtract(1, ordering: .relaxed)
             throw ParlaError(.speechBusy, retryAfter: 1)
         }
         defer { waiting.wrappingSubtract(1, ordering: .relaxed) }
-        return try await pool.runIfActive { try self.scoreBlocking(audio, text: text, language: language) }
+        return try await pool.runIfActive {
+            let start = Self.threadCPUTime()
+            let score = try self.scoreBlocking(audio, text: text, language: language)
+            return (score, Self.threadCPUTime() - start)
+        }
+    }
+
+    static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The model each language uses here, or why none.

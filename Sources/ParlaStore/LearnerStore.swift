@@ -21,9 +21,11 @@ public struct LearnerStore: Sendable {
         public var avatarID: String
         public var nativeLanguage: Language
         public var targetLanguages: [Language]
-        public init(displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language]) {
+        public var keepRecordings: Bool
+        public init(displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language],
+                    keepRecordings: Bool = false) {
             (self.displayName, self.age, self.avatarID) = (displayName, age, avatarID)
-            (self.nativeLanguage, self.targetLanguages) = (nativeLanguage, targetLanguages)
+            (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
         }
     }
 
@@ -41,7 +43,7 @@ public struct LearnerStore: Sendable {
     /// Prepared once per connection: the profile screen reads it on every launch.
     struct LearnersOfAccount: KeyedStatement {
         static let sql = """
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.created_at,
                    p.media_type, p.width, p.height
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             WHERE l.account_id = $1 ORDER BY l.created_at, l.id
@@ -84,13 +86,14 @@ public struct LearnerStore: Sendable {
         let age = new.age.map { Int16($0) }
         let targets = new.targetLanguages.map(\.code)
         let rows = try await connection.query("""
-            INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages)
-            VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets))
+            INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages, keep_recordings)
+            VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets),
+                    \(new.keepRecordings))
             RETURNING created_at
             """, logger: database.logger).collect()
         return Learner(id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
                        nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
-                       createdAt: try rows[0].decode(Date.self))
+                       createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings)
     }
 
     /// Applies the validated fields; nil ones stay as they are.
@@ -106,6 +109,7 @@ public struct LearnerStore: Sendable {
                     avatar_id = COALESCE(\(changes.avatarID), avatar_id),
                     native_language = COALESCE(\(changes.nativeLanguage?.code), native_language),
                     target_languages = COALESCE(\(targets), target_languages),
+                    keep_recordings = COALESCE(\(changes.keepRecordings), keep_recordings),
                     updated_at = now()
                 WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
                 RETURNING id
@@ -181,7 +185,7 @@ public struct LearnerStore: Sendable {
 
     private func find(_ id: LearnerID, of accountID: AccountID, on connection: PostgresConnection) async throws -> Learner? {
         try await connection.query("""
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.created_at,
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.created_at,
                    p.media_type, p.width, p.height
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
@@ -193,16 +197,17 @@ public struct LearnerStore: Sendable {
     }
 
     /// The columns of `learners` (and its picture) every learner query selects, in order.
-    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Date, String?, Int?, Int?)
+    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Bool, Date, String?, Int?, Int?)
 
     static func learner(_ columns: LearnerColumns, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
-        let (id, name, age, avatar, native, targets, created, pictureType, width, height) = columns
+        let (id, name, age, avatar, native, targets, keepRecordings, created, pictureType, width, height) = columns
         var picture: PictureInfo?
         if let pictureType, let format = ImageFormat(rawValue: pictureType), let width, let height {
             picture = PictureInfo(mediaType: format, width: width, height: height)
         }
         return Learner(id: LearnerID(id), accountID: accountID, displayName: try cipher.openText(name.bytes, as: .displayName),
                        age: age.map(Int.init), avatarID: avatar, nativeLanguage: Language(rawValue: native) ?? .english,
-                       targetLanguages: targets.compactMap(Language.init(rawValue:)), picture: picture, createdAt: created)
+                       targetLanguages: targets.compactMap(Language.init(rawValue:)), picture: picture, createdAt: created,
+                       keepRecordings: keepRecordings)
     }
 }

@@ -15,6 +15,7 @@ public struct PersonalDataCipher: Sendable {
         case deviceName = "session.device_name"
         case displayName = "learner.display_name"
         case picture = "learner.picture"
+        case speechRecording = "speech_attempt.audio"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

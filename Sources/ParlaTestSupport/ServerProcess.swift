@@ -34,10 +34,10 @@ public final class ServerProcess: Sendable {
             + config + arguments
         var environment = environment
         environment["PARLA_SECURITY_KEY_FILE"] = directory + "/.parla/personal-data.key"
-        environment["PARLA_CONTENT_ASSETDIRECTORY"] = directory + "/.parla/assets"
+        environment["PARLA_CONTENT_ASSET_DIRECTORY"] = directory + "/.parla/assets"
         // Synthesizing every clip would take both cores for minutes, under
         // tests that time start-up and shutdown; a test may turn it on.
-        if environment["PARLA_CONTENT_BUILDASSETS"] == nil { environment["PARLA_CONTENT_BUILDASSETS"] = "false" }
+        if environment["PARLA_CONTENT_BUILD_ASSETS"] == nil { environment["PARLA_CONTENT_BUILD_ASSETS"] = "false" }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PARLA_") }
         env.merge(environment) { $1 }
         let cArguments = argv.map { strdup($0) } + [nil]

@@ -43,6 +43,7 @@ public struct TestApp: Sendable {
         // a store of the test's own.
         settings.contentDirectory = nil
         settings.openMojiDirectory = Self.openMojiDirectory
+        settings.speech.modelsDirectory = Self.projectDirectory + "/Models"
         settings.assetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-assets-\(UUID().uuidString)").path
         adjust(&settings)
         self.databaseURL = databaseURL

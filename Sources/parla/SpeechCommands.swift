@@ -94,7 +94,8 @@ struct Speech: AsyncParsableCommand {
             let language = try Speech.language(language)
             let scorer = try await Speech.scorer(options)
             let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: data) { line in print(line) }
-            print(String(format: "clips %d  right %.3f  wrong %.3f  AUC %.3f", report.clips, report.right, report.wrong, report.auc))
+            print(String(format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  real-time factor %.3f", report.clips, report.right,
+                         report.wrong, report.auc, report.realTimeFactor))
             if write {
                 try SpeechCalibration(scorer: scorer).write(report, language: language)
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")

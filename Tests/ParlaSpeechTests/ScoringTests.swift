@@ -93,7 +93,7 @@ struct ScoringTests {
         #expect(!result.passed)
     }
 
-    @Test("speech after the last word is an insertion; a long pause costs fluency")
+    @Test("speech after the last word is an insertion, and much of it another phrase; a long pause costs fluency")
     func insertionsAndPauses() {
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 122)
         let extra = say(["B", "AH", "N", "AH", "N", "AH"], from: 160)
@@ -102,6 +102,9 @@ struct ScoringTests {
         #expect(result.insertions == 1)
         #expect(result.fluency == 85)
         #expect(result.speechRate == 12.5)
+        // 48 of 112 frames of speech were something else: another phrase.
+        #expect(result.feedback == .wrongPhrase)
+        #expect(!result.passed)
     }
 
     @Test("AUC counts the pairs where the right attempt wins")

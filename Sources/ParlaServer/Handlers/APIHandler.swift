@@ -13,6 +13,7 @@ struct APIHandler: APIProtocol {
     let accounts: AccountService
     let learners: LearnerService
     let content: ContentService
+    let speech: SpeechService
 
     var language: Language { RequestScope.here.language }
 
@@ -66,7 +67,7 @@ extension Components.Schemas.Learner {
             // Until lessons and placement exist, every target language is
             // "not started"; the proficiency model fills in the level.
             progress: learner.targetLanguages.map { .init(language: .init($0), status: .notStarted) },
-            createdAt: learner.createdAt)
+            keepRecordings: learner.keepRecordings, createdAt: learner.createdAt)
     }
 }
 

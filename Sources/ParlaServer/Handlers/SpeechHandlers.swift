@@ -1,0 +1,76 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaCore
+import ParlaSpeech
+import ParlaStore
+
+extension APIHandler {
+    func createSpeechAttempt(_ input: Operations.CreateSpeechAttempt.Input) async throws -> Operations.CreateSpeechAttempt.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let (body, mediaType): (HTTPBody, String) = switch input.body {
+        case .audioWav(let body): (body, "audio/wav")
+        case .audioXWav(let body): (body, "audio/wav")
+        case .audioFlac(let body): (body, "audio/flac")
+        case .audioOgg(let body): (body, "audio/ogg")
+        case .audioOpus(let body): (body, "audio/ogg")
+        case .audioMpeg(let body): (body, "audio/mpeg")
+        case .binary(let body): (body, "application/octet-stream")
+        }
+        // The body middleware has already bounded the size.
+        let audio = try await [UInt8](collecting: body, upTo: .max)
+        let (attempt, score) = try await speech.attempt(caller, learner: learner, language: input.query.language.rawValue,
+                                                        text: input.query.text, phraseID: input.query.phraseId,
+                                                        audio: audio, mediaType: mediaType)
+        return .created(.init(body: .json(.init(attempt, score, language: language))))
+    }
+
+    func listSpeechAttempts(_ input: Operations.ListSpeechAttempts.Input) async throws -> Operations.ListSpeechAttempts.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let limit = input.query.limit ?? 20
+        let page = try await speech.list(caller, learner: learner, language: input.query.language?.rawValue, limit: limit,
+                                         before: input.query.before)
+        let next = page.count == limit ? page.last?.0.id.description : nil
+        return .ok(.init(body: .json(.init(attempts: page.map { .init($0.0, $0.1, language: language) }, next: next))))
+    }
+
+    func getSpeechAttemptAudio(_ input: Operations.GetSpeechAttemptAudio.Input) async throws -> Operations.GetSpeechAttemptAudio.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let recording = try await speech.recording(caller, learner: learner, attempt: input.path.attemptId)
+        let body = HTTPBody(recording.bytes)
+        let typed: Operations.GetSpeechAttemptAudio.Output.Ok.Body = switch recording.mediaType {
+        case "audio/wav": .audioWav(body)
+        case "audio/flac": .audioFlac(body)
+        case "audio/ogg": .audioOgg(body)
+        case "audio/mpeg": .audioMpeg(body)
+        default: .binary(body)
+        }
+        return .ok(.init(body: typed))
+    }
+}
+
+extension Components.Schemas.SpeechAttempt {
+    init(_ attempt: ParlaStore.SpeechAttemptStore.Attempt, _ score: AttemptScore, language: Language) {
+        self.init(id: attempt.id.description, language: attempt.language.code, text: attempt.text, phraseId: attempt.phraseID,
+                  createdAt: attempt.createdAt, recordingKept: attempt.hasRecording, result: .init(score, language: language))
+    }
+}
+
+extension Components.Schemas.SpeechResult {
+    init(_ score: AttemptScore, language: Language) {
+        self.init(
+            overall: score.overall, accuracy: score.accuracy, completeness: score.completeness, fluency: score.fluency,
+            passed: score.passed, feedback: .init(rawValue: score.feedback.rawValue) ?? .noSpeech,
+            message: Wording.speechFeedback(score.feedback.rawValue).text(in: language),
+            words: score.words.map { word in
+                Components.Schemas.SpeechWord(
+                    text: word.text, start: word.start, end: word.end, score: word.score, error: .init(rawValue: word.error.rawValue) ?? .none,
+                    phones: word.phones.map { .init(phone: $0.phone, start: $0.start, end: $0.end, score: $0.score) })
+            },
+            insertions: score.insertions, recognizedText: score.recognizedText, speechRate: score.speechRate, duration: score.duration,
+            warnings: score.warnings)
+    }
+}

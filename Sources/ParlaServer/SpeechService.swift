@@ -1,0 +1,73 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaSpeech
+import ParlaStore
+import ServiceLifecycle
+
+/// Scores a learner's attempts at phrases and keeps them.
+struct SpeechService: Sendable {
+    let scorer: SpeechScorer
+    let attempts: SpeechAttemptStore
+    let learners: LearnerStore
+    let content: ContentService
+
+    static let maxTextLength = 300
+
+    func attempt(_ caller: Caller, learner id: LearnerID, language code: String, text: String?, phraseID: String?,
+                 audio: [UInt8], mediaType: String) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
+        let language = try content.language(code)
+        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let phrase: String
+        switch (text?.trimmingCharacters(in: .whitespacesAndNewlines), phraseID) {
+        case (_, let phraseID?):
+            guard let found = try content.phrase(phraseID, in: language).texts[language] else { throw ParlaError(.phraseNotFound) }
+            phrase = found
+        case (let text?, nil) where !text.isEmpty && text.count <= Self.maxTextLength:
+            phrase = text
+        case (let text?, nil) where !text.isEmpty:
+            throw ParlaError.validation([FieldError("text", .malformedRequest)])
+        default:
+            throw ParlaError(.textOrPhraseRequired)
+        }
+        let score = try await scorer.score(audio, text: phrase, language: language)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let stored = try await attempts.insert(
+            .init(language: language, phraseID: phraseID, text: phrase, overall: score.overall, passed: score.passed,
+                  feedback: score.feedback.rawValue, duration: score.duration, result: try encoder.encode(score),
+                  recording: learner.keepRecordings ? (audio, mediaType) : nil),
+            learner: id, of: caller.accountID)
+        return (stored, score)
+    }
+
+    func list(_ caller: Caller, learner: LearnerID, language: String?, limit: Int, before: String?)
+        async throws -> [(SpeechAttemptStore.Attempt, AttemptScore)] {
+        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .malformedRequest)]) }
+        let cursor = try before.map { raw -> SpeechAttemptID in
+            guard let id = SpeechAttemptID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
+            return id
+        }
+        let found = try await attempts.list(learner: learner, of: caller.accountID, language: try language.map(content.language),
+                                            limit: limit, before: cursor)
+        return try found.map { ($0, try JSONDecoder().decode(AttemptScore.self, from: $0.result)) }
+    }
+
+    func recording(_ caller: Caller, learner: LearnerID, attempt: String) async throws -> (bytes: [UInt8], mediaType: String) {
+        guard let id = SpeechAttemptID(attempt) else { throw ParlaError(.attemptNotFound) }
+        guard let recording = try await attempts.recording(id, learner: learner, of: caller.accountID) else {
+            throw ParlaError(.recordingNotKept)
+        }
+        return recording
+    }
+}
+
+/// Stops the scorer's threads once the server has drained.
+struct SpeechScorerService: Service {
+    let scorer: SpeechScorer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await scorer.shutdown()
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import ParlaCore
+import ParlaTestSupport
+import PostgresNIO
+import Testing
+
+/// Speech attempts through HTTP: real recordings, the real scorer, real
+/// PostgreSQL.
+@Suite("speech attempts")
+struct SpeechTests {
+    typealias JSON = [String: any Sendable]
+    static let librivox = "/usr/share/pocketsphinx/test/data/librivox"
+    static let sharedClips = ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
+        ?? TestApp.projectDirectory + "/../shared/speech-testdata"
+
+    func clip(_ id: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(Self.librivox)/sense_and_sensibility_01_austen_64kb-\(id).wav")))
+    }
+
+    func path(_ learner: String, _ query: String) -> String {
+        "/v1/learners/\(learner)/speech/attempts?" + query
+    }
+
+    static func query(_ text: String) -> String {
+        "language=en&text=" + text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+
+    @Test("a repetition is scored word by word, stored, and its feedback is in the learner's language")
+    func scoredAndStored() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            let reply = try await client.send(.post, path(parent.learnerID, Self.query("He was not an ill-disposed young man.")),
+                                              token: parent.token, body: try clip("0880"),
+                                              headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
+            #expect(reply.status == 201, "\(reply.text)")
+            let result = try #require(reply.json["result"] as? JSON)
+            #expect(result["passed"] as? Bool == true)
+            #expect(["great", "good"].contains(result["feedback"] as? String))
+            #expect((result["message"] as? String)?.contains("!") == true)
+            #expect(result["message"] as? String != "Excellent! You said it just right.")
+            let words = try #require(result["words"] as? [JSON])
+            #expect(words.compactMap { $0["text"] as? String } == ["He", "was", "not", "an", "ill-disposed", "young", "man"])
+            #expect(words.allSatisfy { ($0["start"] as? Double ?? -1) >= 0 && !($0["phones"] as? [JSON] ?? []).isEmpty })
+            #expect(reply.json["recordingKept"] as? Bool == false)
+
+            let attemptID = try #require(reply.json["id"] as? String)
+            let audio = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(attemptID)/audio", token: parent.token)
+            #expect(audio.code == "recording_not_kept")
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT audio IS NULL, passed, feedback FROM speech_attempts WHERE id = \(UUID(uuidString: attemptID)!)")
+            let (noAudio, _, _) = try #require(rows.first).decode((Bool, Bool, String).self)
+            #expect(noAudio)
+        }
+    }
+
+    @Test("a learner who keeps recordings gets them back; they are encrypted at rest")
+    func keptRecording() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            let update = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["keepRecordings": true])
+            #expect(update.json["keepRecordings"] as? Bool == true)
+            let recording = try clip("0930")
+            let reply = try await client.send(.post, path(parent.learnerID, Self.query("he might even have been made amiable himself")),
+                                              token: parent.token, body: recording, headers: ["Content-Type": "audio/wav"])
+            #expect(reply.status == 201)
+            #expect(reply.json["recordingKept"] as? Bool == true)
+            let id = try #require(reply.json["id"] as? String)
+            let audio = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(id)/audio", token: parent.token)
+            #expect(audio.status == 200)
+            #expect(audio.header("Content-Type") == "audio/wav")
+            #expect(audio.bytes == recording)
+            let stored = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT audio FROM speech_attempts WHERE id = \(UUID(uuidString: id)!)")
+            let sealed = try #require(try stored.first?.decode(ByteBuffer.self))
+            #expect(Array(sealed.readableBytesView.prefix(4)) != Array("RIFF".utf8))
+
+            // Nobody else's account reaches it.
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(id)/audio", token: other.token).status == 404)
+            #expect(try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: other.token).status == 404)
+        }
+    }
+
+    @Test("attempts are listed newest first, page by page")
+    func listed() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            for (id, text) in [("0880", "he was not an ill disposed young man"), ("0930", "he might even have been made amiable himself")] {
+                let reply = try await client.send(.post, path(parent.learnerID, Self.query(text)), token: parent.token, body: try clip(id),
+                                                  headers: ["Content-Type": "audio/wav"])
+                #expect(reply.status == 201)
+            }
+            let first = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts?limit=1", token: parent.token)
+            let attempts = try #require(first.json["attempts"] as? [JSON])
+            #expect(attempts.first?["text"] as? String == "he might even have been made amiable himself")
+            let next = try #require(first.json["next"] as? String)
+            let second = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts?limit=1&before=\(next)", token: parent.token)
+            #expect((second.json["attempts"] as? [JSON])?.first?["text"] as? String == "he was not an ill disposed young man")
+            let all = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: parent.token)
+            #expect((all.json["attempts"] as? [JSON])?.count == 2)
+            #expect(all.json["next"] == nil)
+        }
+    }
+
+    @Test("a content phrase by its id; bad requests get their codes")
+    func phrasesAndErrors() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            let base = "/v1/learners/\(parent.learnerID)/speech/attempts"
+            let wav = ["Content-Type": "audio/wav"]
+            let byPhrase = try await client.send(.post, base + "?language=en&phraseId=greetings-see-you-tomorrow", token: parent.token,
+                                                 body: try clip("0880"), headers: wav)
+            #expect(byPhrase.status == 201)
+            #expect(byPhrase.json["phraseId"] as? String == "greetings-see-you-tomorrow")
+            #expect((byPhrase.json["result"] as? JSON)?["passed"] as? Bool == false)
+
+            func code(_ query: String, _ body: [UInt8], _ headers: [String: String] = wav) async throws -> String? {
+                try await client.send(.post, base + "?" + query, token: parent.token, body: body, headers: headers).code
+            }
+            let speech = try clip("0880")
+            #expect(try await code("language=en", speech) == "text_or_phrase_required")
+            #expect(try await code("language=en&phraseId=no-such-phrase", speech) == "phrase_not_found")
+            #expect(try await code("language=en&text=hello", Array("not audio at all, only words".utf8)) == "unsupported_audio")
+            #expect(try await code("language=en&text=hello", Audio.wav([Int16](repeating: 0, count: 16_000))) == "no_speech")
+            #expect(try await code("language=en&text=hello", [UInt8](repeating: 7, count: 3 * 1024 * 1024)) == "audio_too_large")
+            #expect(try await code("language=en&text=hello", speech, ["Content-Type": "image/png"]) == "unsupported_media_type")
+            let tooLong = try await client.send(.post, base + "?language=en&text=hello", token: parent.token,
+                                                body: Audio.tone(seconds: 16), headers: wav)
+            #expect(tooLong.status == 422)
+            #expect(tooLong.code == "audio_too_long")
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.send(.post, base + "?language=en&text=hello", token: other.token, body: speech, headers: wav).code
+                    == "learner_not_found")
+        }
+    }
+
+    @Test("every language scores through the API: a clip's own text beats another's",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
+          arguments: ["fr", "it", "de", "es"])
+    func everyLanguage(_ code: String) async throws {
+        let directory = "\(Self.sharedClips)/voxforge-\(code)"
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }.sorted()
+        let own = try String(contentsOfFile: "\(directory)/\(names[1].dropLast(4)).txt", encoding: .utf8)
+        let other = try String(contentsOfFile: "\(directory)/\(names[2].dropLast(4)).txt", encoding: .utf8)
+        let audio = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(names[1])")))
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            var overall: [Double] = []
+            for text in [own, other] {
+                let query = "language=\(code)&text=" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let reply = try await client.send(.post, path(parent.learnerID, query), token: parent.token, body: audio,
+                                                  headers: ["Content-Type": "audio/wav"])
+                #expect(reply.status == 201, "\(reply.text)")
+                overall.append((reply.json["result"] as? JSON)?["overall"] as? Double ?? -1)
+            }
+            #expect(overall[0] > overall[1], "\(code): \(overall)")
+        }
+    }
+}
