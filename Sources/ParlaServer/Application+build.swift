@@ -171,8 +171,10 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
                               content: content))
     // Compact JSON: the apps parse it, nobody reads it.
-    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]),
-                                 middlewares: [PlainHeaderValues()])
+    // The answer cache is outermost: it keeps answers as they leave, with
+    // their header values already plain.
+    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+                                 middlewares: [ContentAnswerCache(catalog: catalog), PlainHeaderValues()])
     return router
 }
 

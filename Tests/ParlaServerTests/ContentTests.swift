@@ -207,3 +207,30 @@ struct ContentTests {
         }
     }
 }
+
+@Suite("content answer cache")
+struct ContentAnswerCacheTests {
+    @Test("an anonymous answer is kept byte for byte; a learner's own view is not")
+    func kept() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let path = "/v1/languages/es/wordlists/animals/pages/1"
+            let first = try await client.get(path), second = try await client.get(path)
+            #expect(first.status == 200 && second.status == 200)
+            #expect(first.bytes == second.bytes)
+            #expect(first.header("ETag") == second.header("ETag"))
+            #expect(second.header("Cache-Control") == "public, max-age=300")
+            #expect(try await client.get(path, headers: ["If-None-Match": first.header("ETag")!]).status == 304)
+
+            // The learner's view changes with a grant at once.
+            let parent = try await client.signUp()
+            let mine = path + "?learnerId=\(parent.learnerID)"
+            #expect(try await client.get(mine, token: parent.token).json["locked"] as? Bool == true)
+            try await TestDatabase.shared.execute(in: app.databaseURL, """
+                INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: parent.learnerID)!), 'animals', 'test')
+                """)
+            #expect(try await client.get(mine, token: parent.token).json["locked"] as? Bool == false)
+            #expect(try await client.get(path).json["locked"] as? Bool == true)
+        }
+    }
+}
