@@ -27,6 +27,7 @@ bench: install-deps
 	$(SWIFT) build -c release --product parla
 	Benchmarks/run.sh
 	Benchmarks/speech.sh
+	Benchmarks/speech-http.sh
 
 clean:
 	rm -rf .build

@@ -105,6 +105,34 @@ struct ScorerTests {
         #expect(result.passed)
     }
 
+    @Test("past the queue limit an attempt is refused at once with speech_busy")
+    func busy() async throws {
+        var settings = Self.settings(modelPaths: [])
+        settings.threads = 1
+        settings.queueLimit = 1
+        let scorer = SpeechScorer(settings: settings)
+        let audio = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0870.wav")
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        _ = try await scorer.score(audio, text: "and mister john dashwood had then leisure", language: .english)
+                        return "scored"
+                    } catch let error as ParlaError {
+                        return error.code.rawValue + (error.retryAfter.map { " \($0)" } ?? "")
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        try await scorer.shutdown()
+        #expect(outcomes.contains("scored"))
+        #expect(outcomes.contains("speech_busy 1"))
+        #expect(outcomes.allSatisfy { $0 == "scored" || $0 == "speech_busy 1" })
+    }
+
     @Test("thousands of mutated files never crash the decoder")
     func mutatedFiles() throws {
         let original = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav")
