@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The platform benchmark: requests per second and p50/p99 latency of
 # GET /health, an authenticated GET /v1/me, a word-list page, a word's
-# card and the word's audio, 64 connections for 20 s each, with wrk. Starts a release server on a private data directory,
-# prints a table and saves it under Benchmarks/results/.
+# card and the word's audio, 64 connections for 20 s each, with wrk.
+# Starts a release server on a private data directory, prints a table and
+# saves it under Benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,34 +11,11 @@ CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-20s}
 THREADS=${THREADS:-2}
 PORT=${PORT:-18080}
-BINARY=${BINARY:-.build/release/parla}
-work=$(mktemp -d /tmp/parla-bench-XXXXXX)
-# The embedded cluster runs as the postgres user when we are root.
-chmod 755 "$work"
-server_pid=""
+. Benchmarks/server.sh
 
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-# The content with its assets (made once into .parla/assets, then cached):
-# the server must not be synthesizing speech while it is measured.
-export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILD_ASSETS=false
+# The content with its assets (made once into .parla/assets, then cached).
 "$BINARY" content build --config "$work/none.json" --data-directory "$work/postgres"
-"$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" \
-  >"$work/server.log" 2>&1 &
-server_pid=$!
-
-for _ in $(seq 1 300); do
-  curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 0.2
-done
+start_server "$PORT"
 
 token=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type: application/json' \
   -d '{"firstName":"Bench","lastName":"Mark","email":"bench@example.com","password":"benchmark password","acceptTerms":true}' |

@@ -9,28 +9,9 @@ cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-20s}
 PORT=${PORT:-18081}
-BINARY=${BINARY:-.build/release/parla}
 CLIP=/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav
-work=$(mktemp -d /tmp/parla-speech-http-XXXXXX)
-chmod 755 "$work"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILD_ASSETS=false \
-  "$BINARY" serve --port "$PORT" --config "$work/none.json" --data-directory "$work/postgres" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 300); do
-  curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 0.2
-done
+. Benchmarks/server.sh
+start_server "$PORT"
 
 signup=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type: application/json' \
   -d '{"firstName":"Bench","lastName":"Mark","email":"speech@example.com","password":"benchmark password","acceptTerms":true}')
