@@ -21,26 +21,11 @@ token=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type:
   -d '{"firstName":"Bench","lastName":"Mark","email":"bench@example.com","password":"benchmark password","acceptTerms":true}' |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["session"]["token"])')
 
-# wrk --latency prints "50%  1.23ms" lines; turn a duration into milliseconds.
+# One endpoint: name, path, requests/s, p50 ms, p99 ms, non-2xx.
 measure() {
   local name=$1 path=$2; shift 2
-  local out
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path")
-  echo "$out" >"$work/$name.wrk"
-  python3 - "$name" "$path" "$work/$name.wrk" <<'PY'
-import re, sys
-name, path, file = sys.argv[1:4]
-text = open(file).read()
-def ms(value):
-    number, unit = re.match(r"([\d.]+)(us|ms|s)", value).groups()
-    return float(number) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-p50 = ms(re.search(r"\s50%\s+(\S+)", text).group(1))
-p99 = ms(re.search(r"\s99%\s+(\S+)", text).group(1))
-non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-errors = int(non2xx.group(1)) if non2xx else 0
-print(f"{name}\t{path}\t{rps:.0f}\t{p50:.2f}\t{p99:.2f}\t{errors}")
-PY
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path" | wrk_figures |
+    awk -F'\t' -v name="$name" -v path="$path" '{ printf "%s\t%s\t%.0f\t%s\t%s\t%s\n", name, path, $1, $2, $3, $4 }'
 }
 
 health=$(measure health /health)

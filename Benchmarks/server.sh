@@ -1,4 +1,5 @@
-# Sourced by the benchmarks: a release server on a private data directory.
+# Sourced by the benchmarks: a release server on a private data directory,
+# and wrk's figures.
 #   start_server PORT [serve options]   starts it and waits for /health
 # Sets $work (a scratch folder, removed on exit) and $server_pid; the server
 # is stopped with SIGTERM on exit. The server makes no assets in the
@@ -30,4 +31,20 @@ start_server() {
     sleep 0.2
   done
   echo "the server did not come up"; cat "$work/server.log"; exit 1
+}
+
+# wrk_figures: reads `wrk --latency` output on stdin and prints requests per
+# second, p50 ms, p99 ms and non-2xx responses, tab-separated.
+wrk_figures() {
+  python3 -c '
+import re, sys
+text = sys.stdin.read()
+def ms(value):
+    number, unit = re.match(r"([\d.]+)(us|ms|s)", value).groups()
+    return float(number) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+p50 = ms(re.search(r"\s50%\s+(\S+)", text).group(1))
+p99 = ms(re.search(r"\s99%\s+(\S+)", text).group(1))
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(f"{rps:.2f}\t{p50:.2f}\t{p99:.2f}\t{errors.group(1) if errors else 0}")'
 }

@@ -33,21 +33,8 @@ rss() { awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$server_pid/status"; }
 rows=()
 idle=$(rss)
 for connections in 1 2 8; do
-  out=$(wrk -t1 -c"$connections" -d"$DURATION" --latency -s "$work/post.lua" "http://127.0.0.1:$PORT$path")
-  rows+=("$(python3 - "$connections" "$(rss)" <<PY
-import re, sys
-text = """$out"""
-connections, rss = sys.argv[1:3]
-def ms(value):
-    number, unit = re.match(r"([\d.]+)(us|ms|s)", value).groups()
-    return float(number) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-p50 = ms(re.search(r"\s50%\s+(\S+)", text).group(1))
-p99 = ms(re.search(r"\s99%\s+(\S+)", text).group(1))
-errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-print(f"| {connections} | {rps:.2f} | {p50:.0f} | {p99:.0f} | {errors.group(1) if errors else 0} | {rss} |")
-PY
-)")
+  figures=$(wrk -t1 -c"$connections" -d"$DURATION" --latency -s "$work/post.lua" "http://127.0.0.1:$PORT$path" | wrk_figures)
+  rows+=("$(echo "$figures" | awk -F'\t' -v c="$connections" -v rss="$(rss)" '{ printf "| %s | %s | %.0f | %.0f | %s | %s |", c, $1, $2, $3, $4, rss }')")
 done
 
 mkdir -p Benchmarks/results
