@@ -31,9 +31,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let assets = AssetStore(directory: settings.assetDirectory)
     let scorer = SpeechScorer(settings: settings.speech)
     services.append(SpeechScorerService(scorer: scorer))
-    if settings.buildAssets, let directory = settings.contentDirectory {
-        services.append(AssetBuildService(importer: importer(settings, directory: directory), store: assets, logger: logger))
-    }
+    let assetBuild = settings.buildAssets && settings.contentDirectory != nil ? AssetBuildService(store: assets, logger: logger) : nil
+    if let assetBuild { services.append(assetBuild) }
     let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
                                  scorer: scorer, logger: logger)
     var app = Application(
@@ -45,16 +44,21 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         let applied = try await database.migrate()
         logger.info("database ready", metadata: ["migrations_applied_now": "\(applied)"])
         let content = ContentStore(database: database)
+        var planned: [PlannedAsset] = []
         if let directory = settings.contentDirectory, FileManager.default.fileExists(atPath: directory) {
             // Bad content must not keep the server down: it keeps serving
             // the version it has, and says why in the log.
             do {
-                _ = try await importer(settings, directory: directory).run(into: content, logger: logger)
+                let importer = importer(settings, directory: directory)
+                let read = try importer.read()
+                _ = try await importer.importContent(read, into: content, logger: logger)
+                planned = Array(read.assets.values)
             } catch let invalid as ContentImporter.Invalid {
                 logger.error("bundled content not imported", metadata: ["problems": "\(invalid.problems.count)",
                                                                          "first": "\(invalid.problems.first?.description ?? "")"])
             }
         }
+        if planned.isEmpty { assetBuild?.nothing() } else { assetBuild?.build(planned) }
         try await catalog.reload(from: content)
     }
     return app

@@ -190,17 +190,34 @@ struct AssetBuilder {
 /// `parla serve`'s background build: makes the assets the bundled content
 /// lacks (the first start synthesizes every clip, a few minutes on two
 /// cores; later starts only what changed), while the server already serves.
+/// The assets come from the import at start, which has just read Corpora:
+/// it hands them over with `build(_:)` (or `nothing()`), so Corpora is read
+/// once.
 struct AssetBuildService: Service {
-    let importer: ContentImporter
     let store: AssetStore
     let logger: Logger
+    private let planned: AsyncStream<[PlannedAsset]>
+    private let handOver: AsyncStream<[PlannedAsset]>.Continuation
+
+    init(store: AssetStore, logger: Logger) {
+        (self.store, self.logger) = (store, logger)
+        (planned, handOver) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func build(_ assets: [PlannedAsset]) {
+        handOver.yield(assets)
+        handOver.finish()
+    }
+
+    func nothing() { handOver.finish() }
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            var iterator = planned.makeAsyncIterator()
+            guard let assets = await iterator.next() else { return }
             do {
-                let content = try importer.read()
                 let logger = logger
-                try await AssetBuilder(store: store).build(content.assets.values, logger: logger) { done, total in
+                try await AssetBuilder(store: store).build(assets, logger: logger) { done, total in
                     if done % 500 == 0 || done == total {
                         logger.info("building assets", metadata: ["done": "\(done)", "total": "\(total)"])
                     }
