@@ -140,8 +140,10 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent",
+                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

@@ -7,6 +7,8 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     case soundEffect(file: String)
     case word(concept: String, Language)
     case definition(concept: String, Language)
+    /// When each word of a definition is spoken in its audio.
+    case definitionTimings(concept: String, Language)
     case phrase(id: String, Language)
 
     /// The slot's stable name, as stored with the imported content.
@@ -16,6 +18,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .soundEffect(let file): "sound:\(file)"
         case .word(let concept, let language): "word:\(language.code):\(concept)"
         case .definition(let concept, let language): "definition:\(language.code):\(concept)"
+        case .definitionTimings(let concept, let language): "timings:\(language.code):\(concept)"
         case .phrase(let id, let language): "phrase:\(language.code):\(id)"
         }
     }
@@ -31,11 +34,13 @@ public enum AssetSource: Sendable, Hashable {
     case recorded(path: String)
     /// A drawing: ours, or an emoji from the picture set.
     case drawing(AssetReference)
+    /// The times of the words of `text` in the audio of another slot.
+    case narration(audio: AssetSlot, text: String, Language)
 }
 
 /// Decides, for every word, definition, phrase and picture of a corpus,
 /// where its asset comes from: a recording placed in Corpora wins over the
-/// synthetic voice.
+/// synthetic voice. Every definition's audio also gets its word timings.
 ///
 /// Recordings live in `audio/<lang>/`: `<concept>.<ext>` speaks the word (or
 /// the file a localization's `speech` names), `<concept>.definition.<ext>`
@@ -76,8 +81,10 @@ public struct AssetPlan: Sendable {
                     sources[.word(concept: concept.key, language)] = recording(language, concept.key).map { .recorded(path: $0) }
                         ?? .synthetic(text: Self.spokenWord(word, article: localization.article, in: language), language)
                 }
-                sources[.definition(concept: concept.key, language)] =
+                let definitionSlot = AssetSlot.definition(concept: concept.key, language)
+                sources[definitionSlot] =
                     recording(language, concept.key + ".definition").map { .recorded(path: $0) } ?? .synthetic(text: definition, language)
+                sources[.definitionTimings(concept: concept.key, language)] = .narration(audio: definitionSlot, text: definition, language)
             }
         }
         for phrase in corpus.phrases {

@@ -31,7 +31,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let assets = AssetStore(directory: settings.assetDirectory)
     let scorer = SpeechScorer(settings: settings.speech)
     services.append(SpeechScorerService(scorer: scorer))
-    let assetBuild = settings.buildAssets && settings.contentDirectory != nil ? AssetBuildService(store: assets, logger: logger) : nil
+    let assetBuild = settings.buildAssets && settings.contentDirectory != nil
+        ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
     let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
                                  scorer: scorer, logger: logger)
@@ -90,7 +91,8 @@ func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (D
 }
 
 func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
-    ContentImporter(directory: directory, openMojiDirectory: settings.openMojiDirectory)
+    ContentImporter(directory: directory, openMojiDirectory: settings.openMojiDirectory,
+                    narrators: SpeechModels(modelsDirectory: settings.speech.modelsDirectory, modelPaths: settings.speech.modelPaths))
 }
 
 /// `parla content import` and `parla content build`: validates a Corpora
@@ -102,9 +104,15 @@ public func importContent(_ settings: ServerSettings, directory: String, build: 
     let content = try importer.read()
     var built = 0
     if build {
-        let assets = content.assets.values
-        built = try await AssetBuilder(store: AssetStore(directory: settings.assetDirectory))
-            .build(assets, logger: logger) { done, total in progress?("assets", done, total) }
+        let aligner = SpeechScorer(settings: settings.speech)
+        do {
+            built = try await AssetBuilder(store: AssetStore(directory: settings.assetDirectory), aligner: aligner)
+                .build(content.assets.values, logger: logger) { done, total in progress?("assets", done, total) }
+        } catch {
+            try await aligner.shutdown()
+            throw error
+        }
+        try await aligner.shutdown()
     }
     var report = try await withDatabase(settings, logger: logger) { database, _ in
         _ = try await database.migrate()

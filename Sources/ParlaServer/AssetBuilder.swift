@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import ParlaContent
 import ParlaCore
+import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle
 
@@ -15,6 +16,15 @@ enum AssetRecipe: Sendable, Hashable {
     case encode(path: String)
     /// A file delivered as it is (an SVG drawing, an Ogg Opus recording).
     case copy(path: String)
+    /// The word timings of `text` as espeak-ng speaks it with `voice`: the
+    /// synthesizer's own word events (JSON, kept for the word card, not
+    /// served by name).
+    case narrate(text: String, voice: String)
+    /// The word timings of `text` in the recorded audio asset `audio`, by
+    /// the speech aligner.
+    case align(audio: String, text: String, language: Language)
+
+    var isAlignment: Bool { if case .align = self { true } else { false } }
 }
 
 /// An asset a slot of the content needs: its name in the store and how to
@@ -31,6 +41,10 @@ struct PlannedAsset: Sendable, Hashable {
 struct AssetPlanner {
     let corpusDirectory: String
     let openMojiDirectory: String
+    /// The speech model that aligns recorded narrations in each language (its
+    /// name is part of the timings' recipe); without one, a recorded
+    /// definition gets no timings.
+    var narrators: [Language: String] = [:]
 
     /// espeak-ng's voice for each language: British English, as the
     /// Corpora's English is British.
@@ -40,6 +54,8 @@ struct AssetPlanner {
     static let opusBitrate = 24
     /// Changes whenever the way audio is made changes, renaming every clip.
     static let speechRecipe = "espeak-ng;rate=\(speechRate);opus=\(opusBitrate)k;v1"
+    /// Changes whenever narration alignment changes, renaming every timing.
+    static let narrationRecipe = "narration;v1"
 
     var isOpenMojiInstalled: Bool { FileManager.default.fileExists(atPath: openMojiDirectory + "/svg") }
 
@@ -79,6 +95,23 @@ struct AssetPlanner {
                 guard let path = drawingFile(reference) else { continue }
                 assets[slot] = PlannedAsset(name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: .svg),
                                             recipe: .copy(path: path))
+            case .narration:
+                continue  // below, once the audio it times has a name
+            }
+        }
+        for (slot, source) in plan.sources {
+            guard case .narration(let audioSlot, let text, let language) = source, let audio = assets[audioSlot] else { continue }
+            switch audio.recipe {
+            case .speak(let spoken, let voice):
+                // The synthesizer knows where it put each word.
+                assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.narrationRecipe);\(Self.speechRecipe);\(voice);\(spoken)".utf8),
+                                                            kind: .json),
+                                            recipe: .narrate(text: spoken, voice: voice))
+            default:
+                guard let narrator = narrators[language] else { continue }
+                assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.narrationRecipe);\(narrator);\(audio.name);\(text)".utf8),
+                                                            kind: .json),
+                                            recipe: .align(audio: audio.name, text: text, language: language))
             }
         }
         return assets
@@ -95,7 +128,8 @@ struct AssetPlanner {
 }
 
 /// Makes the assets the store lacks: espeak-ng speaks, opusenc encodes,
-/// several at once on their own threads (they block in child processes).
+/// several at once on their own threads (they block in child processes);
+/// then the speech aligner times the words of every definition's audio.
 struct AssetBuilder {
     struct Failure: Error, CustomStringConvertible {
         var name: String
@@ -104,37 +138,89 @@ struct AssetBuilder {
     }
 
     let store: AssetStore
+    /// Aligns narrations; without it, timings are not made.
+    var aligner: SpeechScorer?
     var concurrency = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// Builds what is missing; `progress` hears (done, total) after each.
-    /// Returns how many were made.
+    /// Returns how many were made. A narration that cannot be aligned (a
+    /// silent recording, a language without a model) is logged and left
+    /// without timings: it must not stop the rest.
     @discardableResult
     func build(_ assets: some Collection<PlannedAsset>, logger: Logger,
                progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Int {
-        let missing = Array(Set(assets).filter { !store.contains($0.name) }).sorted { $0.name < $1.name }
+        var missing = Array(Set(assets).filter { !store.contains($0.name) }).sorted { $0.name < $1.name }
+        if aligner == nil { missing.removeAll { $0.recipe.isAlignment } }
         guard !missing.isEmpty else { return 0 }
-        try Self.checkTools()
+        let (files, alignments) = (missing.filter { !$0.recipe.isAlignment }, missing.filter(\.recipe.isAlignment))
+        if !files.isEmpty { try Self.checkTools() }
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
         let pool = NIOThreadPool(numberOfThreads: concurrency)
         pool.start()
         defer { pool.shutdownGracefully { _ in } }
         var done = 0
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = missing.makeIterator()
+        func step() {
+            done += 1
+            progress?(done, missing.count)
+        }
+        try await forEach(files, after: step) { asset in
+            try await pool.runIfActive { try make(asset) }
+            return true
+        }
+        // The audio they time is in the store by now.
+        let aligned = try await forEach(alignments, after: step) { asset in
+            do {
+                try await align(asset)
+                return true
+            } catch let error as ParlaError {
+                logger.warning("narration not aligned", metadata: ["asset": "\(asset.name)", "error": "\(error.code.rawValue)"])
+                return false
+            }
+        }
+        let made = files.count + aligned
+        logger.info("assets built", metadata: ["count": "\(made)", "store": "\(store.directory)"])
+        return made
+    }
+
+    /// Runs `work` on every asset, `concurrency` at a time, calling `after`
+    /// as each finishes; returns how many succeeded.
+    @discardableResult
+    private func forEach(_ assets: [PlannedAsset], after: () -> Void,
+                         _ work: @escaping @Sendable (PlannedAsset) async throws -> Bool) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            var next = assets.makeIterator()
             func addNext() -> Bool {
                 guard let asset = next.next() else { return false }
-                group.addTask { try await pool.runIfActive { try make(asset) } }
+                group.addTask { try await work(asset) }
                 return true
             }
             for _ in 0..<concurrency where !addNext() { break }
-            while try await group.next() != nil {
-                done += 1
-                progress?(done, missing.count)
+            var succeeded = 0
+            while let success = try await group.next() {
+                if success { succeeded += 1 }
+                after()
                 _ = addNext()
             }
+            return succeeded
         }
-        logger.info("assets built", metadata: ["count": "\(missing.count)", "store": "\(store.directory)"])
-        return missing.count
+    }
+
+    /// Times the words of a narration and keeps them as JSON.
+    private func align(_ asset: PlannedAsset) async throws {
+        guard case .align(let audio, let text, let language) = asset.recipe, let aligner else { return }
+        guard let bytes = try await store.bytes(of: audio) else {
+            throw Failure(name: asset.name, reason: "its audio \(audio) was not made")
+        }
+        let alignment = try await aligner.align(bytes, text: text, language: language, limits: .narration)
+        let scratch = store.directory + "/.building-" + UUID().uuidString + ".json"
+        try Self.write(alignment, to: scratch)
+        try store.add(asset.name, from: scratch)
+    }
+
+    static func write(_ narration: NarrationAlignment, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try encoder.encode(narration).write(to: URL(fileURLWithPath: path))
     }
 
     static func checkTools() throws {
@@ -165,6 +251,13 @@ struct AssetBuilder {
             try encode(asset, path, to: output, scratch)
         case .copy(let path):
             try FileManager.default.copyItem(atPath: path, toPath: output)
+        case .narrate(let text, let voice):
+            guard let narration = Espeak.narration(text, voice: voice, rate: AssetPlanner.speechRate) else {
+                throw Failure(name: asset.name, reason: "espeak-ng could not speak with voice \(voice)")
+            }
+            try Self.write(narration, to: output)
+        case .align:
+            return
         }
         try store.add(asset.name, from: output)
     }
@@ -195,16 +288,21 @@ struct AssetBuilder {
 /// once.
 struct AssetBuildService: Service {
     let store: AssetStore
+    let aligner: SpeechScorer
+    let catalog: ContentCatalog
     let logger: Logger
     private let planned: AsyncStream<[PlannedAsset]>
     private let handOver: AsyncStream<[PlannedAsset]>.Continuation
 
-    init(store: AssetStore, logger: Logger) {
-        (self.store, self.logger) = (store, logger)
+    init(store: AssetStore, aligner: SpeechScorer, catalog: ContentCatalog, logger: Logger) {
+        (self.store, self.aligner, self.catalog, self.logger) = (store, aligner, catalog, logger)
         (planned, handOver) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Hands over what the content needs; until it is built, content
+    /// answers are not kept (see `ContentCatalog.isBuildingAssets`).
     func build(_ assets: [PlannedAsset]) {
+        if assets.contains(where: { !store.contains($0.name) }) { catalog.isBuildingAssets = true }
         handOver.yield(assets)
         handOver.finish()
     }
@@ -215,9 +313,10 @@ struct AssetBuildService: Service {
         await cancelWhenGracefulShutdown {
             var iterator = planned.makeAsyncIterator()
             guard let assets = await iterator.next() else { return }
+            defer { catalog.isBuildingAssets = false }
             do {
                 let logger = logger
-                try await AssetBuilder(store: store).build(assets, logger: logger) { done, total in
+                try await AssetBuilder(store: store, aligner: aligner).build(assets, logger: logger) { done, total in
                     if done % 500 == 0 || done == total {
                         logger.info("building assets", metadata: ["done": "\(done)", "total": "\(total)"])
                     }

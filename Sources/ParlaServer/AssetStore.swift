@@ -4,17 +4,18 @@ import ParlaCore
 import Synchronization
 
 /// Pictures and audio, one file per asset, named by a hash of what made it
-/// (`<32 hex>.opus`, `<32 hex>.svg`): a name never changes its bytes, so
+/// (`<32 hex>.opus`, `<32 hex>.svg`, `<32 hex>.json` for word timings): a name never changes its bytes, so
 /// clients may cache them forever and a build only makes what is missing.
 /// The directory is not in git (`.parla/assets` by default).
 final class AssetStore: Sendable {
     enum Kind: String, Sendable, CaseIterable {
-        case opus, svg
+        case opus, svg, json
 
         var mediaType: String {
             switch self {
             case .opus: "audio/ogg"
             case .svg: "image/svg+xml"
+            case .json: "application/json"
             }
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ParlaContent
 import ParlaCore
+import ParlaSpeech
 import ParlaStore
 import Yams
 
@@ -44,9 +45,15 @@ public struct ContentImporter: Sendable {
     public let directory: String
     let planner: AssetPlanner
 
-    public init(directory: String, openMojiDirectory: String) {
+    /// `narrators`: the speech models that time the words of definitions;
+    /// without them the content has no timings.
+    public init(directory: String, openMojiDirectory: String, narrators: SpeechModels? = nil) {
         self.directory = directory
-        planner = AssetPlanner(corpusDirectory: directory, openMojiDirectory: openMojiDirectory)
+        var narratorNames: [Language: String] = [:]
+        for language in Language.allCases {
+            if case .success(let model) = narrators?.active(language) { narratorNames[language] = model.description.name }
+        }
+        planner = AssetPlanner(corpusDirectory: directory, openMojiDirectory: openMojiDirectory, narrators: narratorNames)
     }
 
     /// The corpus, its products, its assets and its version, or every

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ParlaContent
 import ParlaCore
+import ParlaSpeech
 import ParlaStore
 import Synchronization
 
@@ -44,7 +45,16 @@ final class ContentCatalog: Sendable {
     private let pages = Mutex<[String: (WordPage<Concept>, Bool)]>([:])
     private static let cachedPageLimit = 20_000
 
+    private let building = Atomic<Bool>(false)
+
     var snapshot: Snapshot? { current.withLock { $0 } }
+
+    /// True while `parla serve` makes missing assets in the background:
+    /// answers may still change (timings appear), so they are not kept.
+    var isBuildingAssets: Bool {
+        get { building.load(ordering: .relaxed) }
+        set { building.store(newValue, ordering: .relaxed) }
+    }
 
     func replace(with snapshot: Snapshot) {
         current.withLock { $0 = snapshot }
@@ -209,18 +219,30 @@ struct ContentService: Sendable {
         return (note, note.examples.compactMap { snapshot.phrases[$0] })
     }
 
-    /// The bytes of an asset, or `asset_not_found`.
+    /// The bytes of a picture or a sound, or `asset_not_found`. Timings are
+    /// served on the word card, not by name.
     func asset(_ name: String) async throws -> (bytes: [UInt8], kind: AssetStore.Kind) {
-        guard let kind = AssetStore.kind(of: name), let bytes = try await assets.bytes(of: name) else {
+        guard let kind = AssetStore.kind(of: name), kind != .json, let bytes = try await assets.bytes(of: name) else {
             throw ParlaError(.assetNotFound)
         }
         return (bytes, kind)
     }
 
-    /// A validator that changes with the content and with what the learner
-    /// owns, so a purchase shows at once.
+    /// When each word of a definition is spoken in its audio, once the
+    /// build has aligned it.
+    func definitionTimings(of concept: String, in language: Language, _ snapshot: ContentCatalog.Snapshot) async throws
+        -> NarrationAlignment? {
+        guard let name = snapshot.assets[AssetSlot.definitionTimings(concept: concept, language).description],
+              let bytes = try await assets.bytes(of: name) else { return nil }
+        return try? JSONDecoder().decode(NarrationAlignment.self, from: Data(bytes))
+    }
+
+    /// A validator that changes with the content, with what the learner
+    /// owns (so a purchase shows at once), and when a background build of
+    /// the assets finishes (word cards gain their timings).
     func entityTag(_ parts: String..., owned: Set<String>?) throws -> String {
-        let seed = ([try snapshot().version] + parts + [(owned.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
+        let version = try snapshot().version + (catalog.isBuildingAssets ? "+building" : "")
+        let seed = ([version] + parts + [(owned.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
         let digest = SHA256.hash(data: Data(seed.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         return "\"\(digest)\""
     }

@@ -13,6 +13,9 @@ struct SpeechService: Sendable {
     let content: ContentService
 
     static let maxTextLength = 300
+    static let maxNarrationLength = 1000
+    /// A narration may run longer than an attempt at a phrase.
+    static let maxNarrationSeconds = 60.0
 
     func attempt(_ caller: Caller, learner id: LearnerID, language code: String, text: String?, phraseID: String?,
                  audio: [UInt8], mediaType: String) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
@@ -39,6 +42,17 @@ struct SpeechService: Sendable {
                   recording: learner.keepRecordings ? (audio, mediaType) : nil),
             learner: id, of: caller.accountID)
         return (stored, score)
+    }
+
+    /// When each word of `text` is spoken in `audio`.
+    func align(_ audio: [UInt8], language code: String, text: String) async throws -> NarrationAlignment {
+        let language = try content.language(code)
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count <= Self.maxNarrationLength else { throw ParlaError.validation([FieldError("text", .malformedRequest)]) }
+        guard !text.isEmpty else { throw ParlaError(.emptyText) }
+        var limits = scorer.settings.limits
+        limits.maxSeconds = max(limits.maxSeconds, Self.maxNarrationSeconds)
+        return try await scorer.align(audio, text: text, language: language, limits: limits)
     }
 
     func list(_ caller: Caller, learner: LearnerID, language: String?, limit: Int, before: String?)

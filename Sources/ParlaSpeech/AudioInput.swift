@@ -11,6 +11,12 @@ public struct AudioLimits: Sendable {
     public var minSpeechSeconds = 0.3
 
     public init() {}
+
+    public init(maxBytes: Int, maxSeconds: Double) { (self.maxBytes, self.maxSeconds) = (maxBytes, maxSeconds) }
+
+    /// A narration read from our own files (a definition's audio, a
+    /// recording in Corpora): longer than an attempt may be.
+    public static let narration = AudioLimits(maxBytes: 16 * 1024 * 1024, maxSeconds: 120)
 }
 
 /// A recording as the decoders want it: mono 16-bit samples at the model's
@@ -169,9 +175,57 @@ public enum SpeechActivity {
     public static func speechSeconds(_ samples: [Int16], sampleRate: Int) -> (seconds: Double, loudestDecibels: Double) {
         let decibels = frameDecibels(samples, sampleRate: sampleRate)
         guard let loudest = decibels.max() else { return (0, -120) }
-        let sorted = decibels.sorted()
-        let floor = sorted[sorted.count / 10]
-        let threshold = max(floor + 12, loudest - 40, silenceDecibels)
+        let threshold = threshold(decibels)
         return (Double(decibels.filter { $0 > threshold }.count) / 100, loudest)
+    }
+
+    /// The level (dBFS) above which a frame is speech: well above the noise
+    /// floor, and within 40 dB of the loudest frame.
+    static func threshold(_ decibels: [Double]) -> Double {
+        guard let loudest = decibels.max() else { return 0 }
+        let sorted = decibels.sorted()
+        return max(sorted[sorted.count / 10] + 12, loudest - 40, silenceDecibels)
+    }
+}
+
+/// A recording with its long silences taken out, as the decoders hear it,
+/// and the way back to the recording's own times. Long silences carry
+/// nothing to score and upset cepstral mean normalization, but a result's
+/// times must be the recording's (pocketsphinx's own silence removal
+/// forgets where it cut, so it is off).
+struct CompactedAudio: Sendable {
+    var samples: [Int16]
+    /// For each 10 ms frame kept, the frame it was in the recording.
+    var originalFrames: [Int]
+
+    /// Keeps every frame within `margin` frames of speech; a silence
+    /// shorter than `2 * margin + 1` frames is kept whole.
+    init(_ samples: [Int16], sampleRate: Int, margin: Int = 25) {
+        let size = max(1, sampleRate / 100)
+        let decibels = SpeechActivity.frameDecibels(samples, sampleRate: sampleRate)
+        let threshold = SpeechActivity.threshold(decibels)
+        let speech = decibels.indices.filter { decibels[$0] > threshold }
+        var keep = [Bool](repeating: speech.isEmpty, count: decibels.count)
+        for frame in speech {
+            for near in max(0, frame - margin)...min(decibels.count - 1, frame + margin) { keep[near] = true }
+        }
+        var kept: [Int16] = []
+        kept.reserveCapacity(samples.count)
+        var frames: [Int] = []
+        for frame in decibels.indices where keep[frame] {
+            kept += samples[(frame * size)..<min(samples.count, (frame + 1) * size)]
+            frames.append(frame)
+        }
+        (self.samples, originalFrames) = (kept, frames)
+    }
+
+    /// The recording's frame for a frame of the compacted audio.
+    func original(_ frame: Int) -> Int {
+        guard let last = originalFrames.last else { return frame }
+        return frame < originalFrames.count ? originalFrames[max(0, frame)] : last + frame - originalFrames.count + 1
+    }
+
+    func original(_ segments: [PhraseScoring.Segment]) -> [PhraseScoring.Segment] {
+        segments.map { .init(label: $0.label, start: original($0.start), end: original($0.end), acoustic: $0.acoustic) }
     }
 }

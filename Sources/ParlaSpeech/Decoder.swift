@@ -47,7 +47,10 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         }
         let arguments = ["parla", "-hmm", model.acousticPath, "-dict", dictionary, "-samprate", String(model.description.sampleRate),
                          // Scores of different searches are comparable only when every senone is scored.
-                         "-compallsen", "yes", "-allphone_ci", "yes", "-logfn", "/dev/null"]
+                         "-compallsen", "yes", "-allphone_ci", "yes", "-logfn", "/dev/null",
+                         // Its voice activity detection drops silent frames,
+                         // which shifts every time after a pause.
+                         "-remove_silence", "no"]
             + (model.description.arguments ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         defer { argv.forEach { free($0) } }

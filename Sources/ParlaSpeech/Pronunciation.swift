@@ -69,4 +69,16 @@ public enum PhraseText {
             .map { $0.trimmingCharacters(in: punctuation.union(CharacterSet(charactersIn: "'-"))) }
             .filter { word in word.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) } }
     }
+
+    /// The same words, each with where it starts in `text`, in Unicode
+    /// scalars from the start.
+    public static func wordOffsets(_ text: String) -> [(word: String, offset: Int)] {
+        let normalized = text.replacingOccurrences(of: "’", with: "'")
+        var searchFrom = normalized.startIndex
+        return words(text).compactMap { word in
+            guard let range = normalized.range(of: word, range: searchFrom..<normalized.endIndex) else { return nil }
+            searchFrom = range.upperBound
+            return (word, normalized.unicodeScalars.distance(from: normalized.unicodeScalars.startIndex, to: range.lowerBound))
+        }
+    }
 }

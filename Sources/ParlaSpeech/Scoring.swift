@@ -113,7 +113,8 @@ public struct PhraseScoring: Sendable {
 
     /// Splits the aligned phones into the expected words, choosing for each
     /// the pronunciation the path took. Words the path never reached get nil.
-    func wordsOfPath(_ expected: [ExpectedWord], _ phones: [Segment]) -> [(pronunciation: Pronunciation, segments: [Segment])?] {
+    static func wordsOfPath(_ expected: [ExpectedWord], _ phones: [Segment], phoneLabel: (String) -> String)
+        -> [(pronunciation: Pronunciation, segments: [Segment])?] {
         var index = 0
         var result: [(Pronunciation, [Segment])?] = []
         for word in expected {
@@ -138,7 +139,7 @@ public struct PhraseScoring: Sendable {
                       duration: Double, recognizedText: String? = nil, warnings: [String] = []) -> AttemptScore {
         let speechInLoop = loop.filter { !Self.isFiller($0.label) }.reduce(0) { $0 + $1.frames }
         let phones = alignment.filter { !Self.isFiller($0.label) }
-        let paths = wordsOfPath(expected, phones)
+        let paths = Self.wordsOfPath(expected, phones, phoneLabel: phoneLabel)
         var words: [AttemptScore.WordScore] = []
         var goodnessSum = 0.0, framesSum = 0, scoredFramesSum = 0.0
         var spans: [(start: Int, end: Int)] = []

@@ -24,8 +24,13 @@ public final class SpeechScorer: Sendable {
     final class Runtime: Sendable {
         let model: ActiveModel
         let lexicon: Lexicon
+        /// The language's most frequent words, which recognition listens
+        /// for besides the phrase's own.
+        let commonWords: [ExpectedWord]
         let idle = Mutex<[PocketSphinxDecoder]>([])
-        init(model: ActiveModel, lexicon: Lexicon) { (self.model, self.lexicon) = (model, lexicon) }
+        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord]) {
+            (self.model, self.lexicon, self.commonWords) = (model, lexicon, commonWords)
+        }
     }
 
     public let settings: Settings
@@ -51,16 +56,29 @@ public final class SpeechScorer: Sendable {
     /// The score and the CPU seconds it took (decoding, alignment, phone
     /// loop: what the real-time factor divides by the audio's duration).
     public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
+        try await queued {
+            let start = Self.threadCPUTime()
+            let score = try self.scoreBlocking(audio, text: text, language: language)
+            return (score, Self.threadCPUTime() - start)
+        }
+    }
+
+    /// When each word of `text` is spoken in `audio` (a narration: a
+    /// definition read aloud, a recorded phrase). `limits` default to the
+    /// scorer's own.
+    public func align(_ audio: [UInt8], text: String, language: Language, limits: AudioLimits? = nil) async throws -> NarrationAlignment {
+        try await queued { try self.alignBlocking(audio, text: text, language: language, limits: limits ?? self.settings.limits) }
+    }
+
+    /// Runs blocking decoder work on the scorer's threads, or answers
+    /// `speech_busy` at once when `queueLimit` jobs already wait.
+    private func queued<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         guard waiting.wrappingAdd(1, ordering: .relaxed).newValue <= settings.queueLimit else {
             waiting.wrappingSubtract(1, ordering: .relaxed)
             throw ParlaError(.speechBusy, retryAfter: 1)
         }
         defer { waiting.wrappingSubtract(1, ordering: .relaxed) }
-        return try await pool.runIfActive {
-            let start = Self.threadCPUTime()
-            let score = try self.scoreBlocking(audio, text: text, language: language)
-            return (score, Self.threadCPUTime() - start)
-        }
+        return try await pool.runIfActive(work)
     }
 
     static func threadCPUTime() -> Double {
@@ -78,9 +96,10 @@ public final class SpeechScorer: Sendable {
         if let known = runtimes.withLock({ $0[language] }) { return try known.get() }
         let made: Result<Runtime, SpeechSetupError> = models.active(language).flatMap { model in
             do {
-                return .success(Runtime(model: model, lexicon: try Lexicon(dictionaryPath: model.dictionaryPath,
-                                                                           voice: model.description.espeakVoice,
-                                                                           phoneMap: model.phoneMap)))
+                let lexicon = try Lexicon(dictionaryPath: model.dictionaryPath, voice: model.description.espeakVoice, phoneMap: model.phoneMap)
+                let common = (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
+                    .map { lexicon.expectedWords($0) } ?? []
+                return .success(Runtime(model: model, lexicon: lexicon, commonWords: common))
             } catch {
                 return .failure(SpeechSetupError("\(model.description.name): dictionary unreadable: \(error)"))
             }
@@ -89,39 +108,64 @@ public final class SpeechScorer: Sendable {
         return try made.get()
     }
 
-    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> AttemptScore {
+    /// A language's runtime, its words for `text` and a decoder of it, for
+    /// one blocking job; the decoder goes back to the idle ones after.
+    private func withDecoder<Result>(_ language: Language, text: String,
+                                     _ work: (Runtime, [ExpectedWord], PocketSphinxDecoder) throws -> Result) throws -> Result {
         let runtime: Runtime
         do { runtime = try self.runtime(language) } catch { throw ParlaError(.speechUnavailable) }
         let expected = runtime.lexicon.expectedWords(text)
         guard !expected.isEmpty else { throw ParlaError(.emptyText) }
-        let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
         let decoder = try runtime.idle.withLock { $0.popLast() }
             ?? PocketSphinxDecoder(model: runtime.model, scratchDirectory: settings.scratchDirectory)
         defer { runtime.idle.withLock { $0.append(decoder) } }
-
-        let alignment = try decoder.alignPhones(expected, audio: decoded.samples)
-        let loop = try decoder.phoneLoop(audio: decoded.samples)
-        let scoring = PhraseScoring(calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
-                                    natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
-        let warnings = decoded.isClipped ? ["clipping"] : []
-        func segments(_ pass: PocketSphinxDecoder.Pass) -> [PhraseScoring.Segment] {
-            pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
-        }
-        var result = scoring.score(expected: expected, alignment: segments(alignment), alignmentComplete: alignment.complete,
-                                   loop: segments(loop), duration: decoded.duration, warnings: warnings)
-        if [.incomplete, .wrongPhrase].contains(result.feedback) {
-            result.recognizedText = try recognize(expected, decoder: decoder, audio: decoded.samples)
-        }
-        return result
+        return try work(runtime, expected, decoder)
     }
 
-    /// What was said instead, among the phrase's own words in any order.
-    private func recognize(_ expected: [ExpectedWord], decoder: PocketSphinxDecoder, audio: [Int16]) throws -> String {
+    func alignBlocking(_ audio: [UInt8], text: String, language: Language, limits: AudioLimits) throws -> NarrationAlignment {
+        try withDecoder(language, text: text) { runtime, expected, decoder in
+            let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: limits)
+            let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+            let alignment = try decoder.alignPhones(expected, audio: heard.samples)
+            return NarrationAlignment.from(expected: expected, alignment: heard.original(Self.segments(alignment)), complete: alignment.complete,
+                                           duration: decoded.duration, phoneLabel: PocketSphinxDecoder.phoneWord)
+        }
+    }
+
+    static func segments(_ pass: PocketSphinxDecoder.Pass) -> [PhraseScoring.Segment] {
+        pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
+    }
+
+    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> AttemptScore {
+        try withDecoder(language, text: text) { runtime, expected, decoder in
+            let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
+            let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+            let alignment = try decoder.alignPhones(expected, audio: heard.samples)
+            let loop = try decoder.phoneLoop(audio: heard.samples)
+            let scoring = PhraseScoring(calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
+                                        natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
+            let warnings = decoded.isClipped ? ["clipping"] : []
+            var result = scoring.score(expected: expected, alignment: heard.original(Self.segments(alignment)),
+                                       alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop)),
+                                       duration: decoded.duration, warnings: warnings)
+            if [.incomplete, .wrongPhrase].contains(result.feedback) {
+                result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
+        }
+        return result
+        }
+    }
+
+    /// What was said instead: the phrase's words and the language's common
+    /// words, in any order.
+    private func recognize(_ expected: [ExpectedWord], runtime: Runtime, decoder: PocketSphinxDecoder, audio: [Int16]) throws -> String {
         var vocabulary: [(id: String, phones: Pronunciation)] = []
         var textOf: [String: String] = [:]
-        for (index, word) in expected.enumerated() {
-            for (variant, pronunciation) in word.pronunciations.enumerated() {
-                let id = "w\(index)_\(variant)"
+        for word in expected + runtime.commonWords {
+            for pronunciation in word.pronunciations {
+                // Named by its phones: a decoder keeps every word it was
+                // given, so a name must never come back with other phones.
+                let id = "say_" + pronunciation.joined(separator: "_").lowercased()
+                guard textOf[id] == nil else { continue }
                 vocabulary.append((id, pronunciation))
                 textOf[id] = word.text.lowercased()
             }

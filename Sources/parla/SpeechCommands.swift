@@ -6,8 +6,8 @@ import ParlaSpeech
 
 struct Speech: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Score recordings of phrases, and see or calibrate the speech models.",
-        subcommands: [Score.self, Models.self, Calibrate.self])
+        abstract: "Score recordings of phrases, align narrations with their text, and see or calibrate the speech models.",
+        subcommands: [Score.self, Align.self, Models.self, Calibrate.self])
 
     static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
         let settings = ServerSettings(config: try await options.reader())
@@ -36,17 +36,10 @@ struct Speech: AsyncParsableCommand {
             do {
                 result = try await scorer.score(bytes, text: text, language: language)
             } catch let error as ParlaError {
-                try await scorer.shutdown()
-                FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.code.message.text(in: .english))\n".utf8))
-                throw ExitCode(2)
+                try await Speech.fail(error, scorer)
             }
             try await scorer.shutdown()
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(result), as: UTF8.self))
-                return
-            }
+            if json { return try Speech.printJSON(result) }
             print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
             print("passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
                   + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
@@ -58,6 +51,48 @@ struct Speech: AsyncParsableCommand {
                       + word.error.rawValue + "  " + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
             }
             if !result.warnings.isEmpty { print("warnings: " + result.warnings.joined(separator: ", ")) }
+        }
+    }
+
+    /// A library error as the command line shows it, exit status 2.
+    static func fail(_ error: ParlaError, _ scorer: SpeechScorer) async throws -> Never {
+        try await scorer.shutdown()
+        FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.code.message.text(in: .english))\n".utf8))
+        throw ExitCode(2)
+    }
+
+    static func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    struct Align: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "When each word of a text is spoken in a recording of it (a narration), for read-along highlighting.")
+
+        @Option(help: "en, fr, it, de or es.") var language: String
+        @Option(help: "The text the recording reads.") var text: String
+        @Flag(help: "Print the result as JSON.") var json = false
+        @Argument(help: "The recording (WAV, FLAC, Ogg, MP3).") var file: String
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let language = try Speech.language(language)
+            let scorer = try await Speech.scorer(options)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            let alignment: NarrationAlignment
+            do {
+                alignment = try await scorer.align(bytes, text: text, language: language, limits: .narration)
+            } catch let error as ParlaError {
+                try await Speech.fail(error, scorer)
+            }
+            try await scorer.shutdown()
+            if json { return try Speech.printJSON(alignment) }
+            for word in alignment.words {
+                print(String(format: "%6.2f %6.2f  ", word.start, word.end) + word.word)
+            }
+            print(String(format: "%.2f s", alignment.duration) + (alignment.complete ? "" : "  (the recording stops before the text ends)"))
         }
     }
 

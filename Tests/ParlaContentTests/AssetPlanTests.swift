@@ -19,7 +19,7 @@ struct AssetPlanTests {
                                 texts: [.english: "Hello!", .italian: "Ciao!"])])
     }
 
-    @Test("every word, definition, phrase and picture has a source; synthetic unless recorded")
+    @Test("every word, definition, phrase and picture has a source; synthetic unless recorded; definitions get timings")
     func synthetic() {
         let plan = AssetPlan(corpus: corpus, files: ["audio/de/elefant-anna.wav"])
         #expect(plan.problems.isEmpty)
@@ -33,7 +33,10 @@ struct AssetPlanTests {
         // Disabled in Spanish, absent in Italian: nothing to say.
         #expect(plan.sources[.word(concept: "elephant", .spanish)] == nil)
         #expect(plan.sources[.word(concept: "elephant", .italian)] == nil)
-        #expect(plan.sources.count == 2 + 3 * 2 + 2)
+        // Each definition's audio is aligned with its text.
+        #expect(plan.sources[.definitionTimings(concept: "elephant", .french)]
+            == .narration(audio: .definition(concept: "elephant", .french), text: "L'éléphant est un très gros animal gris.", .french))
+        #expect(plan.sources.count == 2 + 3 * 3 + 2)
     }
 
     @Test("a recording in audio/<lang>/ replaces the synthetic voice, by its name")

@@ -1,9 +1,13 @@
 import Foundation
+import HTTPTypes
 import Logging
+import OpenAPIRuntime
 import ParlaContent
 import ParlaCore
+import ParlaSpeech
 @testable import ParlaServer
 import ParlaTestSupport
+import Synchronization
 import Testing
 
 /// Pictures and voices: named at import, made by espeak-ng and opusenc
@@ -19,21 +23,29 @@ struct AssetTests {
         let content = try ContentImporter(directory: corpora, openMojiDirectory: TestApp.openMojiDirectory).read()
         let wanted = content.assets.filter { slots.contains($0.key.description) }
         #expect(wanted.count == slots.count)
-        try await AssetBuilder(store: AssetStore(directory: app.settings.assetDirectory)).build(wanted.values, logger: Logger(label: "test"))
+        let aligner = SpeechScorer(settings: app.settings.speech)
+        try await AssetBuilder(store: AssetStore(directory: app.settings.assetDirectory), aligner: aligner)
+            .build(wanted.values, logger: Logger(label: "test"))
+        try await aligner.shutdown()
         return Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.description, $0.value) })
     }
 
     @Test("a word card's voices and picture are served whole, by range, and cached for good")
     func wordCard() async throws {
         let app = try await TestApp.make()
-        let built = try await build(["word:fr:elephant", "definition:fr:elephant", "picture:emoji:1f418"], in: app)
+        let built = try await build(["word:fr:elephant", "definition:fr:elephant", "timings:fr:elephant", "picture:emoji:1f418"], in: app)
         try await app.run { client in
             let card = try await client.get("/v1/languages/fr/words/elephant").json
             let audio = try #require(card["audio"] as? JSON)
             #expect(audio["word"] as? String == "/v1/assets/" + built["word:fr:elephant"]!.name)
             #expect(audio["definition"] as? String == "/v1/assets/" + built["definition:fr:elephant"]!.name)
             #expect(card["picture"] as? String == "/v1/assets/" + built["picture:emoji:1f418"]!.name)
-            #expect(card["definitionTimings"] == nil)
+            // Each word of the definition, in order, timed inside its audio.
+            let timings = try #require(card["definitionTimings"] as? [JSON])
+            #expect(timings.compactMap { $0["word"] as? String } == PhraseText.words(try #require(card["definition"] as? String)))
+            let starts = timings.compactMap { $0["start"] as? Double }, ends = timings.compactMap { $0["end"] as? Double }
+            #expect(starts.count == timings.count && ends.count == timings.count)
+            #expect(zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 })
 
             let word = try await client.get(try #require(audio["word"] as? String))
             #expect(word.status == 200)
@@ -45,7 +57,9 @@ struct AssetTests {
             let wordSeconds = try #require(Audio.opusDuration(word.bytes))
             #expect(wordSeconds > 0.4 && wordSeconds < 2)
             let definition = try await client.get(try #require(audio["definition"] as? String))
-            #expect(try #require(Audio.opusDuration(definition.bytes)) > wordSeconds + 1)
+            let definitionSeconds = try #require(Audio.opusDuration(definition.bytes))
+            #expect(definitionSeconds > wordSeconds + 1)
+            #expect(try #require(ends.last) <= definitionSeconds + 0.05)
 
             let tag = try #require(word.header("ETag"))
             #expect(try await client.get(audio["word"] as! String, headers: ["If-None-Match": tag]).status == 304)
@@ -116,5 +130,54 @@ struct AssetTests {
         #expect(abs(try #require(Audio.opusDuration(bytes)) - 1.5) < 0.05)
         let changed = try ContentImporter(directory: copy, openMojiDirectory: TestApp.openMojiDirectory).read()
         #expect(changed.version != original.version)
+    }
+
+    @Test("a recorded narration is encoded, then timed by the speech aligner")
+    func recordedNarrationTimings() async throws {
+        let app = try await TestApp.make()
+        let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
+        let text = "He was not an ill-disposed young man."
+        let audio = PlannedAsset(name: AssetPlanner.name(of: Data("test-narration".utf8), kind: .opus), recipe: .encode(path: clip))
+        let timings = PlannedAsset(name: AssetPlanner.name(of: Data("test-timings".utf8), kind: .json),
+                                   recipe: .align(audio: audio.name, text: text, language: .english))
+        let aligner = SpeechScorer(settings: app.settings.speech)
+        let store = AssetStore(directory: app.settings.assetDirectory)
+        // Both at once: the audio is made before it is timed.
+        let made = try await AssetBuilder(store: store, aligner: aligner).build([timings, audio], logger: Logger(label: "test"))
+        try await aligner.shutdown()
+        #expect(made == 2)
+        let narration = try JSONDecoder().decode(NarrationAlignment.self, from: Data(try #require(try await store.bytes(of: timings.name))))
+        #expect(narration.complete)
+        #expect(narration.words.map(\.word) == PhraseText.words(text))
+        #expect(zip(narration.words, narration.words.dropFirst()).allSatisfy { $0.start < $0.end && $0.end <= $1.start })
+        // Timings are for the word card: not served by name.
+        #expect(try await app.run { client in try await client.get("/v1/assets/" + timings.name).status } == 404)
+    }
+}
+
+/// While `parla serve` builds assets in the background, content answers may
+/// still gain timings: they are not kept, and their tags say so.
+@Suite("content answers during an asset build")
+struct BuildingAnswerTests {
+    @Test("answers are kept only once the build is done")
+    func notKeptWhileBuilding() async throws {
+        let catalog = ContentCatalog()
+        catalog.replace(with: .init(version: "v1", corpus: Corpus(), assets: [:]))
+        let cache = ContentAnswerCache(catalog: catalog)
+        let handled = Mutex(0)
+        func ask() async throws -> String {
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "test", path: "/v1/languages/fr/words/elephant")
+            let (_, body) = try await cache.intercept(request, body: nil, metadata: .init(), operationID: "getWord") { _, _, _ in
+                let count = handled.withLock { $0 += 1; return $0 }
+                return (HTTPResponse(status: .ok), HTTPBody("answer \(count)"))
+            }
+            return try await String(collecting: try #require(body), upTo: 1024)
+        }
+        catalog.isBuildingAssets = true
+        #expect(try await ask() == "answer 1")
+        #expect(try await ask() == "answer 2")
+        catalog.isBuildingAssets = false
+        #expect(try await ask() == "answer 3")
+        #expect(try await ask() == "answer 3")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaSpeech
 import ParlaTestSupport
 import PostgresNIO
 import Testing
@@ -102,6 +103,43 @@ struct SpeechTests {
             let all = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: parent.token)
             #expect((all.json["attempts"] as? [JSON])?.count == 2)
             #expect(all.json["next"] == nil)
+        }
+    }
+
+    @Test("narration alignment: a recording and its text give each word's times; bad requests get their codes")
+    func alignment() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            let text = "He was not an ill-disposed young man, unless to be rather cold hearted and rather selfish is to be ill-disposed."
+            let path = "/v1/speech/alignments?language=en&text=" + text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            // Two readings joined by a second of silence: 60 s is allowed here,
+            // where an attempt stops at 15.
+            let first = try AudioDecoder.decode(try clip("0880"), sampleRate: 16_000)
+            let second = try AudioDecoder.decode(try clip("0890"), sampleRate: 16_000)
+            let joined = Audio.wav(first.samples + [Int16](repeating: 0, count: 16_000) + second.samples)
+            let wav = ["Content-Type": "audio/wav"]
+            #expect(try await client.send(.post, path, body: joined, headers: wav).status == 401)
+
+            let reply = try await client.send(.post, path, token: parent.token, body: joined, headers: wav)
+            #expect(reply.status == 200, "\(reply.text)")
+            let words = try #require(reply.json["words"] as? [JSON])
+            #expect(words.compactMap { $0["word"] as? String } == PhraseText.words(text))
+            #expect(reply.json["complete"] as? Bool == true)
+            let starts = words.compactMap { $0["start"] as? Double }, ends = words.compactMap { $0["end"] as? Double }
+            #expect(zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 })
+            // "unless" starts after the pause, "man" ends before it.
+            #expect(starts[7] >= first.duration + 0.95)
+            #expect(ends[6] <= first.duration + 0.05)
+
+            func code(_ query: String, _ body: [UInt8]) async throws -> String? {
+                try await client.send(.post, "/v1/speech/alignments?" + query, token: parent.token, body: body, headers: wav).code
+            }
+            #expect(try await code("language=en&text=%20", joined) == "empty_text")
+            #expect(try await code("language=xx&text=hello", joined) != nil)
+            #expect(try await code("language=en&text=hello", Array("not audio".utf8)) == "unsupported_audio")
+            #expect(try await code("language=en&text=hello", Audio.wav([Int16](repeating: 0, count: 16_000))) == "no_speech")
+            #expect(try await code("language=en&text=hello", Audio.tone(seconds: 61)) == "audio_too_long")
         }
     }
 

@@ -43,7 +43,7 @@ final class ContentAnswerCache: ServerMiddleware, Sendable {
         }
 
         let (response, responseBody) = try await next(request, body, metadata)
-        guard response.status == .ok, let responseBody else { return (response, responseBody) }
+        guard response.status == .ok, let responseBody, !catalog.isBuildingAssets else { return (response, responseBody) }
         let bytes = try await [UInt8](collecting: responseBody, upTo: 4 * 1024 * 1024)
         answers.withLock { cache in
             if cache.version != version || cache.entries.count >= Self.maximumEntries { cache = (version, [:]) }

@@ -75,7 +75,8 @@ extension APIHandler {
             sound: concept.sound.flatMap { snapshot.assetPath(.soundEffect(file: $0)) },
             audio: .init(word: snapshot.assetPath(.word(concept: concept.key, language)),
                          definition: snapshot.assetPath(.definition(concept: concept.key, language))),
-            definitionTimings: nil,
+            definitionTimings: try await content.definitionTimings(of: concept.key, in: language, snapshot)?.words
+                .map { .init(word: $0.word, start: $0.start, end: $0.end) },
             caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }

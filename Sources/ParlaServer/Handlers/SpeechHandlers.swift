@@ -18,12 +18,25 @@ extension APIHandler {
         case .audioMpeg(let body): (body, "audio/mpeg")
         case .binary(let body): (body, "application/octet-stream")
         }
-        // The body middleware has already bounded the size.
-        let audio = try await [UInt8](collecting: body, upTo: .max)
+        let audio = try await Self.collect(body)
         let (attempt, score) = try await speech.attempt(caller, learner: learner, language: input.query.language.rawValue,
                                                         text: input.query.text, phraseID: input.query.phraseId,
                                                         audio: audio, mediaType: mediaType)
         return .created(.init(body: .json(.init(attempt, score, language: language))))
+    }
+
+    // The body middleware has already bounded the size.
+    static func collect(_ body: HTTPBody) async throws -> [UInt8] { try await [UInt8](collecting: body, upTo: .max) }
+
+    func createSpeechAlignment(_ input: Operations.CreateSpeechAlignment.Input) async throws -> Operations.CreateSpeechAlignment.Output {
+        _ = try await caller()
+        let body: HTTPBody = switch input.body {
+        case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
+             .audioMpeg(let body), .binary(let body): body
+        }
+        let alignment = try await speech.align(try await Self.collect(body), language: input.query.language.rawValue, text: input.query.text)
+        return .ok(.init(body: .json(.init(words: alignment.words.map { .init(word: $0.word, start: $0.start, end: $0.end) },
+                                           complete: alignment.complete, duration: alignment.duration))))
     }
 
     func listSpeechAttempts(_ input: Operations.ListSpeechAttempts.Input) async throws -> Operations.ListSpeechAttempts.Output {
