@@ -83,6 +83,9 @@ public struct PhraseScoring: Sendable {
     public var framesPerSecond = 100.0
     /// Below this a word is mispronounced.
     public var wordThreshold = 50.0
+    /// A pass allows at most this share of the words mispronounced, however
+    /// well the rest went: half a phrase said right is not the phrase.
+    public var mispronouncedShareAllowed = 0.25
     /// The label a phone has in the alignment grammar.
     public var phoneLabel: @Sendable (String) -> String
 
@@ -185,7 +188,8 @@ public struct PhraseScoring: Sendable {
         // Unsaid words count as zero: half a phrase perfectly said is 50.
         var overall = completeness / 100 * (0.8 * accuracy + 0.2 * fluency) * (1 - extraSpeech)
         if speechInLoop < 20 || said == 0 { overall = 0 }
-        let passed = overall >= passThreshold
+        let mispronounced = words.filter { $0.error == .mispronounced }.count
+        let passed = overall >= passThreshold && Double(mispronounced) <= mispronouncedShareAllowed * Double(expected.count)
         let feedback: AttemptScore.Feedback
         if speechInLoop < 20 {
             feedback = .noSpeech

@@ -54,6 +54,18 @@ struct ScoringTests {
         #expect(result.feedback == .wordMispronounced)
     }
 
+    @Test("a pass needs most words right: above the threshold with half of them mispronounced is no pass")
+    func mostWordsRight() {
+        var lenient = scoring
+        lenient.passThreshold = 30
+        let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 42, gop: -6)
+        let result = lenient.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+                                   loop: first.loop + second.loop, duration: 1)
+        #expect(result.overall >= 30)
+        #expect(!result.passed)
+        #expect(result.feedback == .wordMispronounced)
+    }
+
     @Test("the anchors: right gives 85, wrong 15, clamped to 0-100")
     func anchors() {
         #expect(scoring.score(goodness: -1) == 85)
