@@ -22,9 +22,11 @@ sed -E 's/^<s> (.*) <\/s> \((.*)\)$/\2\t\1/' "$librivox/transcription" | while I
   echo "$text" >"$work/librivox/$id.txt"
 done
 
+# row LANGUAGE DATA [options]: the active model is read from `parla speech models`.
 row() {
-  local language=$1 model=$2 data=$3; shift 3
-  local line
+  local language=$1 data=$2; shift 2
+  local line model
+  model=$("$BINARY" speech models --log-level error "$@" | awk -v language="$language" '$1 == language { print $2 }')
   line=$("$BINARY" speech calibrate --language "$language" --data "$data" --log-level error "$@" | tail -1)
   python3 - "$language" "$model" "$line" <<'PY'
 import re, sys
@@ -35,14 +37,11 @@ PY
 }
 
 rows=()
-rows+=("$(row en en-us "$work/librivox")")
+rows+=("$(row en "$work/librivox")")
 if [ -d "$CLIPS" ]; then
-  rows+=("$(row en en-us "$CLIPS/voxforge-en")")
-  rows+=("$(row fr fr-fr "$CLIPS/voxforge-fr")")
-  for language in it de es; do rows+=("$(row $language en-us-crosslingual "$CLIPS/voxforge-$language")"); done
+  for language in en fr it de es; do rows+=("$(row $language "$CLIPS/voxforge-$language")"); done
   if [ -d "$MODELS" ]; then
-    rows+=("$(row de de-voxforge "$CLIPS/voxforge-de" --speech-model-paths "$MODELS")")
-    rows+=("$(row es es-cmusphinx "$CLIPS/voxforge-es" --speech-model-paths "$MODELS")")
+    for language in de es; do rows+=("$(row $language "$CLIPS/voxforge-$language" --speech-model-paths "$MODELS")"); done
   fi
 fi
 

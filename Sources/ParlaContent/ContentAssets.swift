@@ -10,6 +10,8 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// When each word of a definition is spoken in its audio.
     case definitionTimings(concept: String, Language)
     case phrase(id: String, Language)
+    /// What a listening item of the placement test speaks.
+    case placementAudio(item: String, Language)
 
     /// The slot's stable name, as stored with the imported content.
     public var description: String {
@@ -20,6 +22,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .definition(let concept, let language): "definition:\(language.code):\(concept)"
         case .definitionTimings(let concept, let language): "timings:\(language.code):\(concept)"
         case .phrase(let id, let language): "phrase:\(language.code):\(id)"
+        case .placementAudio(let item, let language): "placement:\(language.code):\(item)"
         }
     }
 
@@ -44,8 +47,9 @@ public enum AssetSource: Sendable, Hashable {
 ///
 /// Recordings live in `audio/<lang>/`: `<concept>.<ext>` speaks the word (or
 /// the file a localization's `speech` names), `<concept>.definition.<ext>`
-/// its definition, `<phrase-id>.<ext>` a phrase. Sound effects are files
-/// under `sounds/`.
+/// its definition, `<phrase-id>.<ext>` a phrase, `<item-id>.<ext>` a
+/// listening item of the placement test. Sound effects are files under
+/// `sounds/`.
 public struct AssetPlan: Sendable {
     public static let recordingExtensions = ["opus", "ogg", "flac", "wav"]
 
@@ -92,6 +96,11 @@ public struct AssetPlan: Sendable {
                 sources[.phrase(id: phrase.id, language)] = recording(language, phrase.id).map { .recorded(path: $0) }
                     ?? .synthetic(text: text, language)
             }
+        }
+        for item in corpus.placementItems {
+            guard let audio = item.audio else { continue }
+            sources[.placementAudio(item: item.id, item.language)] = recording(item.language, item.id).map { .recorded(path: $0) }
+                ?? .synthetic(text: audio, item.language)
         }
         self.sources = sources
         self.problems = problems

@@ -1,3 +1,4 @@
+import Foundation
 import ParlaCore
 
 /// Everything Parla teaches, as read from `Corpora/`: word lists of
@@ -6,11 +7,15 @@ public struct Corpus: Sendable, Equatable {
     public var wordLists: [WordList]
     public var phrases: [Phrase]
     public var grammarNotes: [GrammarNote]
+    /// The placement test's item banks, every language's.
+    public var placementItems: [PlacementItem]
 
-    public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = []) {
+    public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
+                placementItems: [PlacementItem] = []) {
         self.wordLists = wordLists
         self.phrases = phrases
         self.grammarNotes = grammarNotes
+        self.placementItems = placementItems
     }
 
     /// Every concept once, in list order.
@@ -167,5 +172,40 @@ public struct GrammarNote: Sendable, Equatable, Identifiable {
     public init(id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String]) {
         (self.id, self.language, self.level, self.title, self.summary, self.body, self.examples) =
             (id, language, level, title, summary, body, examples)
+    }
+}
+
+/// A multiple-choice question of a language's placement test
+/// (`Corpora/placement/<lang>/<skill>.yaml`): one correct option and three
+/// distractors, shuffled when served.
+public struct PlacementItem: Sendable, Equatable, Codable {
+    /// The skills a placement item can test; speaking is scored apart.
+    public static let skills: [Skill] = [.vocabulary, .grammar, .reading, .listening]
+
+    public var id: String
+    public var language: Language
+    public var skill: Skill
+    public var level: CEFRLevel
+    /// What the item tests (a grammar point, a theme), for naming gaps.
+    public var topic: String
+    /// The question; `___` marks a gap.
+    public var stem: String
+    /// The text a reading item asks about.
+    public var passage: String?
+    /// What a listening item speaks (the learner hears it, never reads it).
+    public var audio: String?
+    public var correct: String
+    public var distractors: [String]
+
+    public init(id: String, language: Language, skill: Skill, level: CEFRLevel, topic: String, stem: String,
+                passage: String? = nil, audio: String? = nil, correct: String, distractors: [String]) {
+        (self.id, self.language, self.skill, self.level, self.topic, self.stem) = (id, language, skill, level, topic, stem)
+        (self.passage, self.audio, self.correct, self.distractors) = (passage, audio, correct, distractors)
+    }
+
+    /// Options compare without case, accents or surrounding spaces: two
+    /// options equal that way would be two right answers.
+    public static func folded(_ option: String) -> String {
+        option.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

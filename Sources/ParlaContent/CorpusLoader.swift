@@ -58,6 +58,7 @@ public struct CorpusLoader: Sendable {
             case "wordlists": context.readWordList(node)
             case "phrases": context.readPhrases(node)
             case "grammar": context.readGrammar(node)
+            case "placement": context.readPlacement(node, path: file.path)
             default: continue
             }
         }
@@ -86,6 +87,7 @@ private struct Context {
     var conceptSites: [String: (file: String, line: Int)] = [:]
     var phraseSites: [String: (file: String, line: Int)] = [:]
     var noteSites: [String: (file: String, line: Int)] = [:]
+    var placementSites: [String: (file: String, line: Int)] = [:]
     var exampleReferences: [(file: String, line: Int, note: String, phrase: String)] = []
 
     init(assetExists: @escaping @Sendable (AssetReference) -> Bool) { self.assetExists = assetExists }
@@ -286,6 +288,54 @@ private struct Context {
             guard let level, let title, let summary, let body else { continue }
             corpus.grammarNotes.append(GrammarNote(id: id, language: language, level: level, title: title, summary: summary,
                                                    body: body, examples: examples))
+        }
+    }
+
+    /// `placement/<lang>/<skill>.yaml`: the language and the skill come from
+    /// the path. Refuses anything that could give an item two right answers
+    /// or none.
+    mutating func readPlacement(_ node: Node, path: String) {
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count == 3, let language = Language(rawValue: parts[1]) else {
+            problem(line: 1, .unknownLanguage, "placement banks are placement/<language>/<skill>.yaml")
+            return
+        }
+        let skillName = String(parts[2].dropLast(5))
+        guard let skill = Skill(rawValue: skillName), PlacementItem.skills.contains(skill) else {
+            problem(line: 1, .invalidValue, "\(skillName) is not a placement skill (vocabulary, grammar, reading, listening)")
+            return
+        }
+        for itemNode in node["items"]?.sequence.map(Array.init) ?? [] {
+            guard let id = string(itemNode, "id") else { continue }
+            if let earlier = placementSites[id] {
+                problem(line: line(itemNode["id"]), .duplicateKey, "item \(id) is already defined at \(earlier.file):\(earlier.line)")
+                continue
+            }
+            placementSites[id] = (file, line(itemNode["id"]))
+            if !id.hasPrefix("\(language.code)-\(skill.rawValue)-") {
+                problem(line: line(itemNode["id"]), .invalidValue, "item \(id) must start with \(language.code)-\(skill.rawValue)-")
+            }
+            let level = level(itemNode, allowed: .a1 ... .c1)
+            let topic = string(itemNode, "topic"), stem = string(itemNode, "stem"), correct = string(itemNode, "correct")
+            let passage = string(itemNode, "passage", required: skill == .reading)
+            let audio = string(itemNode, "audio", required: skill == .listening)
+            let distractors = (itemNode["distractors"]?.sequence.map(Array.init) ?? []).compactMap(\.string)
+            if distractors.count != 3 || distractors.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                problem(line: line(itemNode["id"]), .invalidValue, "item \(id) needs exactly 3 non-empty distractors")
+            }
+            if let correct {
+                let options = [correct] + distractors
+                if Set(options.map(PlacementItem.folded)).count != options.count {
+                    problem(line: line(itemNode["distractors"]), .invalidValue,
+                            "item \(id) has two options that read the same: it would have two right answers")
+                }
+            }
+            if skill == .grammar, let stem, !stem.contains("___") {
+                problem(line: line(itemNode["stem"]), .invalidValue, "grammar item \(id) needs a gap (___) in its stem")
+            }
+            guard let level, let topic, let stem, let correct, distractors.count == 3 else { continue }
+            corpus.placementItems.append(PlacementItem(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem,
+                                                       passage: passage, audio: audio, correct: correct, distractors: distractors))
         }
     }
 

@@ -170,3 +170,64 @@ struct CorpusLoaderTests {
         #expect(kinds == [.listSize, .badLevel, .unknownReference])
     }
 }
+
+@Suite("placement banks")
+struct PlacementBankTests {
+    static func bank(_ items: String, path: String = "placement/fr/grammar.yaml") -> CorpusLoader.File {
+        CorpusLoader.File(path: path, text: "items:\n" + items)
+    }
+
+    static let gapFill = """
+          - id: fr-grammar-a2-01
+            level: A2
+            topic: passe-compose
+            stem: "Hier, nous ___ au cinéma."
+            correct: sommes allés
+            distractors: [avons allé, allons, irons]
+
+        """
+
+    @Test("an item loads with its language and skill from the path")
+    func loads() throws {
+        let (corpus, problems) = Fixture.loader.load([Self.bank(Self.gapFill)])
+        #expect(problems == [])
+        let item = try #require(corpus.placementItems.first)
+        #expect(item.language == .french && item.skill == .grammar && item.level == .a2)
+        #expect(item.correct == "sommes allés" && item.distractors == ["avons allé", "allons", "irons"])
+    }
+
+    @Test("two options that read the same (case, accents, spaces) would be two right answers: refused")
+    func twoRightAnswers() {
+        let problems = Fixture.problems([Self.bank(Self.gapFill.replacingOccurrences(of: "[avons allé, allons, irons]",
+                                                                                      with: "[\"Sommes alles \", allons, irons]"))])
+        #expect(problems.map(\.kind) == [.invalidValue])
+        #expect(problems.first?.message.contains("two right answers") == true)
+    }
+
+    @Test("exactly three distractors, a gap in grammar, a passage for reading, audio for listening, A1-C1 only")
+    func mechanicalRules() {
+        let two = Self.gapFill.replacingOccurrences(of: "[avons allé, allons, irons]", with: "[allons, irons]")
+        #expect(Fixture.problems([Self.bank(two)]).map(\.kind) == [.invalidValue])
+        let noGap = Self.gapFill.replacingOccurrences(of: "___", with: "...")
+        #expect(Fixture.problems([Self.bank(noGap)]).map(\.kind) == [.invalidValue])
+        let reading = Self.gapFill.replacingOccurrences(of: "fr-grammar", with: "fr-reading")
+        #expect(Fixture.problems([Self.bank(reading, path: "placement/fr/reading.yaml")]).map(\.kind) == [.missingField])
+        let listening = Self.gapFill.replacingOccurrences(of: "fr-grammar", with: "fr-listening")
+        #expect(Fixture.problems([Self.bank(listening, path: "placement/fr/listening.yaml")]).map(\.kind) == [.missingField])
+        let c2 = Self.gapFill.replacingOccurrences(of: "level: A2", with: "level: C2")
+        #expect(Fixture.problems([Self.bank(c2)]).map(\.kind) == [.badLevel])
+        #expect(Fixture.problems([Self.bank(Self.gapFill, path: "placement/xx/grammar.yaml")]).map(\.kind) == [.unknownLanguage])
+        #expect(Fixture.problems([Self.bank(Self.gapFill, path: "placement/fr/speaking.yaml")]).map(\.kind) == [.invalidValue])
+        #expect(Fixture.problems([Self.bank(Self.gapFill + Self.gapFill)]).map(\.kind) == [.duplicateKey])
+    }
+
+    @Test("a listening item's audio is spoken by the synthetic voice unless recorded")
+    func listeningAudio() {
+        let item = Self.gapFill.replacingOccurrences(of: "fr-grammar", with: "fr-listening")
+            .replacingOccurrences(of: "    level: A2", with: "    level: A2\n    audio: \"Nous sommes allés au cinéma hier soir.\"")
+        let (corpus, problems) = Fixture.loader.load([Self.bank(item, path: "placement/fr/listening.yaml")])
+        #expect(problems == [])
+        let plan = AssetPlan(corpus: corpus, files: [])
+        #expect(plan.sources[.placementAudio(item: "fr-listening-a2-01", .french)] == .synthetic(text: "Nous sommes allés au cinéma hier soir.", .french))
+    }
+}
