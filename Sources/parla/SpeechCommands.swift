@@ -22,24 +22,14 @@ struct Speech: AsyncParsableCommand {
     struct Score: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Score one recording as an attempt at a phrase.")
 
-        @Option(help: "en, fr, it, de or es.") var language: String
-        @Option(help: "The phrase the recording should say.") var text: String
-        @Flag(help: "Print the result as JSON.") var json = false
-        @Argument(help: "The recording (WAV, FLAC, Ogg, MP3).") var file: String
+        @OptionGroup var recording: Speech.Recording
         @OptionGroup var options: ConfigurationOptions
 
         func run() async throws {
-            let language = try Speech.language(language)
-            let scorer = try await Speech.scorer(options)
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-            let result: AttemptScore
-            do {
-                result = try await scorer.score(bytes, text: text, language: language)
-            } catch let error as ParlaError {
-                try await Speech.fail(error, scorer)
+            let result = try await recording.run(options) { scorer, bytes, text, language in
+                try await scorer.score(bytes, text: text, language: language)
             }
-            try await scorer.shutdown()
-            if json { return try Speech.printJSON(result) }
+            if recording.json { return try Speech.printJSON(result) }
             print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
             print("passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
                   + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
@@ -54,11 +44,30 @@ struct Speech: AsyncParsableCommand {
         }
     }
 
-    /// A library error as the command line shows it, exit status 2.
-    static func fail(_ error: ParlaError, _ scorer: SpeechScorer) async throws -> Never {
-        try await scorer.shutdown()
-        FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.code.message.text(in: .english))\n".utf8))
-        throw ExitCode(2)
+    /// A recording and its text, as `score` and `align` take them.
+    struct Recording: ParsableArguments {
+        @Option(help: "en, fr, it, de or es.") var language: String
+        @Option(help: "What the recording says (or should say).") var text: String
+        @Flag(help: "Print the result as JSON.") var json = false
+        @Argument(help: "The recording (WAV, FLAC, Ogg, MP3).") var file: String
+
+        /// Runs `work` with a scorer and the file's bytes; a scorer error is
+        /// printed with its code, exit status 2.
+        func run<Result: Sendable>(_ options: ConfigurationOptions,
+                                   _ work: (SpeechScorer, [UInt8], String, Language) async throws -> Result) async throws -> Result {
+            let language = try Speech.language(language)
+            let scorer = try await Speech.scorer(options)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            do {
+                let result = try await work(scorer, bytes, text, language)
+                try await scorer.shutdown()
+                return result
+            } catch let error as ParlaError {
+                try await scorer.shutdown()
+                FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.code.message.text(in: .english))\n".utf8))
+                throw ExitCode(2)
+            }
+        }
     }
 
     static func printJSON(_ value: some Encodable) throws {
@@ -71,24 +80,14 @@ struct Speech: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "When each word of a text is spoken in a recording of it (a narration), for read-along highlighting.")
 
-        @Option(help: "en, fr, it, de or es.") var language: String
-        @Option(help: "The text the recording reads.") var text: String
-        @Flag(help: "Print the result as JSON.") var json = false
-        @Argument(help: "The recording (WAV, FLAC, Ogg, MP3).") var file: String
+        @OptionGroup var recording: Speech.Recording
         @OptionGroup var options: ConfigurationOptions
 
         func run() async throws {
-            let language = try Speech.language(language)
-            let scorer = try await Speech.scorer(options)
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-            let alignment: NarrationAlignment
-            do {
-                alignment = try await scorer.align(bytes, text: text, language: language, limits: .narration)
-            } catch let error as ParlaError {
-                try await Speech.fail(error, scorer)
+            let alignment = try await recording.run(options) { scorer, bytes, text, language in
+                try await scorer.align(bytes, text: text, language: language, limits: .narration)
             }
-            try await scorer.shutdown()
-            if json { return try Speech.printJSON(alignment) }
+            if recording.json { return try Speech.printJSON(alignment) }
             for word in alignment.words {
                 print(String(format: "%6.2f %6.2f  ", word.start, word.end) + word.word)
             }
