@@ -25,18 +25,6 @@ public struct Corpus: Sendable, Equatable {
     }
 }
 
-public enum CEFRLevel: String, CaseIterable, Codable, Sendable, Comparable {
-    case a1 = "A1", a2 = "A2", b1 = "B1", b2 = "B2", c1 = "C1", c2 = "C2"
-
-    public static func < (lhs: CEFRLevel, rhs: CEFRLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}
-
-public enum Skill: String, CaseIterable, Codable, Sendable {
-    case vocabulary, grammar, listening, reading, speaking
-}
-
 /// A picture, sound or background that does not depend on the language.
 public enum AssetReference: Sendable, Hashable, CustomStringConvertible {
     /// An emoji drawing, by its code points (`1f468-200d-1f373`).
