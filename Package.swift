@@ -40,6 +40,9 @@ let package = Package(
             dependencies: ["ParlaCore", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // The learning model: ability, placement (2PL, SRT, EAP), proficiency
+        // and gaps, FSRS-6 memory. Pure: no I/O, no frameworks.
+        .target(name: "ParlaLearning", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
         // The OpenAPI contract; types and the server protocol are generated at build time.
         .target(
             name: "ParlaAPI",
@@ -135,6 +138,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ParlaLearningTests",
+            dependencies: ["ParlaLearning", "ParlaCore"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -324,6 +324,42 @@ extension ErrorCode {
             it: "Indica la frase letta: fornisci text oppure phraseId.",
             de: "Gib an, welcher Satz gesprochen wurde: text oder phraseId.",
             es: "Indica qué frase se ha leído: da text o phraseId.")
+        case .courseExists: LocalizedText(
+            en: "This learner already has a course in this language.",
+            fr: "Cet apprenant suit déjà un cours dans cette langue.",
+            it: "Questo studente ha già un corso in questa lingua.",
+            de: "Dieser Lernende hat schon einen Kurs in dieser Sprache.",
+            es: "Este alumno ya tiene un curso en este idioma.")
+        case .placementNotFound: LocalizedText(
+            en: "This placement test does not exist.",
+            fr: "Ce test de niveau n'existe pas.",
+            it: "Questo test di livello non esiste.",
+            de: "Diesen Einstufungstest gibt es nicht.",
+            es: "Esta prueba de nivel no existe.")
+        case .placementFinished: LocalizedText(
+            en: "This placement test is already finished.",
+            fr: "Ce test de niveau est déjà terminé.",
+            it: "Questo test di livello è già terminato.",
+            de: "Dieser Einstufungstest ist schon beendet.",
+            es: "Esta prueba de nivel ya ha terminado.")
+        case .notCurrentItem: LocalizedText(
+            en: "Answer the question being asked: this is not the current one.",
+            fr: "Répondez à la question posée : ce n'est pas la question en cours.",
+            it: "Rispondi alla domanda posta: non è quella in corso.",
+            de: "Beantworte die gestellte Frage: Das ist nicht die aktuelle.",
+            es: "Responde a la pregunta planteada: esta no es la actual.")
+        case .optionNotFound: LocalizedText(
+            en: "This option is not one of the question's.",
+            fr: "Cette option ne fait pas partie de la question.",
+            it: "Questa opzione non appartiene alla domanda.",
+            de: "Diese Antwort gehört nicht zur Frage.",
+            es: "Esta opción no pertenece a la pregunta.")
+        case .placementUnavailable: LocalizedText(
+            en: "There is no placement test for this language yet.",
+            fr: "Il n'y a pas encore de test de niveau pour cette langue.",
+            it: "Non c'è ancora un test di livello per questa lingua.",
+            de: "Für diese Sprache gibt es noch keinen Einstufungstest.",
+            es: "Todavía no hay prueba de nivel para este idioma.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",

@@ -110,6 +110,13 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case attemptNotFound = "attempt_not_found"
     case recordingNotKept = "recording_not_kept"
     case textOrPhraseRequired = "text_or_phrase_required"
+    // Learning
+    case courseExists = "course_exists"
+    case placementNotFound = "placement_not_found"
+    case placementFinished = "placement_finished"
+    case notCurrentItem = "not_current_item"
+    case optionNotFound = "option_not_found"
+    case placementUnavailable = "placement_unavailable"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -121,20 +128,21 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .invalidCredentials, .authenticationRequired: 401
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept: 404
+             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
+             .placementNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
-        case .emailTaken, .learnerLimitReached, .lastLearner: 409
+        case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem: 409
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired:
+             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound:
             422
         }
     }

@@ -29,7 +29,7 @@ public struct ContentStore: Sendable {
     @discardableResult
     public func importCorpus(_ corpus: Corpus, assets: [String: String] = [:], version: String,
                              progress: Progress? = nil) async throws -> Bool {
-        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count)}"
+        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementItems\": \(corpus.placementItems.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
             try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger)
@@ -109,6 +109,15 @@ public struct ContentStore: Sendable {
                         "INSERT INTO grammar_examples (note_id, phrase_id, position) VALUES (\(note.id), \(example), \(index))",
                         logger: logger)
                 }
+            }
+            try await connection.query("DELETE FROM placement_items", logger: logger)
+            for (done, item) in corpus.placementItems.enumerated() {
+                progress?("placement items", done, corpus.placementItems.count)
+                try await connection.query("""
+                    INSERT INTO placement_items (language, id, skill, level, topic, stem, passage, audio, correct, distractors)
+                    VALUES (\(item.language.code), \(item.id), \(item.skill.rawValue), \(item.level.rawValue), \(item.topic), \(item.stem),
+                            \(item.passage), \(item.audio), \(item.correct), \(item.distractors))
+                    """, logger: logger)
             }
             try await connection.query("DELETE FROM content_assets", logger: logger)
             let slots = assets.keys.sorted()
@@ -234,7 +243,17 @@ extension ContentStore {
                 let (slot, asset) = try row.decode((String, String).self)
                 assets[slot] = asset
             }
-            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes), assets)
+            let placementItems = try await connection.query("""
+                SELECT language, id, skill, level, topic, stem, passage, audio, correct, distractors FROM placement_items ORDER BY language, id
+                """, logger: logger).collect().compactMap { row -> PlacementItem? in
+                    let (language, id, skill, level, topic, stem, passage, audio, correct, distractors) =
+                        try row.decode((String, String, String, String, String, String, String?, String?, String, [String]).self)
+                    guard let language = Language(rawValue: language), let skill = Skill(rawValue: skill),
+                          let level = CEFRLevel(rawValue: level) else { return nil }
+                    return PlacementItem(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
+                                         audio: audio, correct: correct, distractors: distractors)
+                }
+            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementItems: placementItems), assets)
         }
     }
 }

@@ -14,6 +14,7 @@ struct APIHandler: APIProtocol {
     let learners: LearnerService
     let content: ContentService
     let speech: SpeechService
+    let courses: CourseService
 
     var language: Language { RequestScope.here.language }
 

@@ -1,0 +1,60 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+
+/// The courses of each learner. Every query is scoped to the asking account.
+public struct CourseStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Starts a course; `learner_not_found` when the learner is not the
+    /// account's, `course_exists` when the language is already studied.
+    public func create(_ course: Course, learner: LearnerID, of accountID: AccountID) async throws -> Course {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                INSERT INTO courses (learner_id, language, start, level)
+                SELECT l.id, \(course.language.code), \(course.start.rawValue), \(course.level?.rawValue)
+                FROM learners l WHERE l.id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                ON CONFLICT (learner_id, language) DO NOTHING
+                RETURNING created_at
+                """, logger: database.logger).collect()
+            if let row = rows.first {
+                var created = course
+                created.createdAt = try row.decode(Date.self)
+                return created
+            }
+            let owned = try await connection.query(
+                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: database.logger).collect()
+            throw ParlaError(owned.isEmpty ? .learnerNotFound : .courseExists)
+        }
+    }
+
+    /// The learner's courses, oldest first; nil when the learner is not the account's.
+    public func courses(of learner: LearnerID, account accountID: AccountID) async throws -> [Course]? {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT c.language, c.start, c.level, c.created_at
+                FROM learners l LEFT JOIN courses c ON c.learner_id = l.id
+                WHERE l.id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                ORDER BY c.created_at, c.language
+                """, logger: database.logger).collect()
+            guard !rows.isEmpty else { return nil }
+            return try rows.compactMap { row in
+                let (code, start, level, createdAt) = try row.decode((String?, String?, String?, Date?).self)
+                guard let code, let language = Language(rawValue: code), let start = start.flatMap(Course.Start.init(rawValue:)),
+                      let createdAt else { return nil }
+                return Course(language: language, start: start, level: level.flatMap(CEFRLevel.init(rawValue:)), createdAt: createdAt)
+            }
+        }
+    }
+
+    /// Sets where a course starts (a finished placement test).
+    public func setLevel(_ level: CEFRLevel, language: Language, learner: LearnerID) async throws {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                UPDATE courses SET level = \(level.rawValue) WHERE learner_id = \(learner.uuid) AND language = \(language.code)
+                """, logger: database.logger)
+        }
+    }
+}
