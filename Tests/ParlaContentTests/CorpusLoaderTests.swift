@@ -1,3 +1,4 @@
+import Foundation
 import ParlaContent
 import ParlaCore
 import Testing
@@ -229,5 +230,34 @@ struct PlacementBankTests {
         #expect(problems == [])
         let plan = AssetPlan(corpus: corpus, files: [])
         #expect(plan.sources[.placementAudio(item: "fr-listening-a2-01", .french)] == .synthetic(text: "Nous sommes allés au cinéma hier soir.", .french))
+    }
+}
+
+@Suite("the bundled placement banks")
+struct BundledPlacementBankTests {
+    static let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Corpora").standardized
+
+    @Test("every language has at least 120 valid items, A1 to C1, in every placement skill")
+    func complete() throws {
+        let root = Self.corpora.appendingPathComponent("placement")
+        var files: [CorpusLoader.File] = []
+        for language in Language.allCases {
+            for skill in PlacementItem.skills {
+                let path = "placement/\(language.code)/\(skill.rawValue).yaml"
+                guard let text = try? String(contentsOf: root.appendingPathComponent("\(language.code)/\(skill.rawValue).yaml"), encoding: .utf8)
+                else { continue }
+                files.append(CorpusLoader.File(path: path, text: text))
+            }
+        }
+        let (corpus, problems) = Fixture.loader.load(files)
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        for language in Language.allCases {
+            let items = corpus.placementItems.filter { $0.language == language }
+            #expect(items.count >= 120, "\(language.code): \(items.count) items")
+            for skill in PlacementItem.skills {
+                let levels = Set(items.filter { $0.skill == skill }.map(\.level))
+                #expect(levels == [.a1, .a2, .b1, .b2, .c1], "\(language.code) \(skill.rawValue): \(levels)")
+            }
+        }
     }
 }
