@@ -97,7 +97,7 @@ public struct AssetPlan: Sendable {
                     ?? .synthetic(text: text, language)
             }
         }
-        for item in corpus.placementItems {
+        for item in corpus.placementQuestions {
             guard let audio = item.audio else { continue }
             sources[.placementAudio(item: item.id, item.language)] = recording(item.language, item.id).map { .recorded(path: $0) }
                 ?? .synthetic(text: audio, item.language)

@@ -8,14 +8,14 @@ public struct Corpus: Sendable, Equatable {
     public var phrases: [Phrase]
     public var grammarNotes: [GrammarNote]
     /// The placement test's item banks, every language's.
-    public var placementItems: [PlacementItem]
+    public var placementQuestions: [PlacementQuestion]
 
     public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
-                placementItems: [PlacementItem] = []) {
+                placementQuestions: [PlacementQuestion] = []) {
         self.wordLists = wordLists
         self.phrases = phrases
         self.grammarNotes = grammarNotes
-        self.placementItems = placementItems
+        self.placementQuestions = placementQuestions
     }
 
     /// Every concept once, in list order.
@@ -166,7 +166,7 @@ public struct GrammarNote: Sendable, Equatable, Identifiable {
 /// A multiple-choice question of a language's placement test
 /// (`Corpora/placement/<lang>/<skill>.yaml`): one correct option and three
 /// distractors, shuffled when served.
-public struct PlacementItem: Sendable, Equatable, Codable {
+public struct PlacementQuestion: Sendable, Equatable, Codable {
     /// The skills a placement item can test; speaking is scored apart.
     public static let skills: [Skill] = [.vocabulary, .grammar, .reading, .listening]
 

@@ -301,7 +301,7 @@ private struct Context {
             return
         }
         let skillName = String(parts[2].dropLast(5))
-        guard let skill = Skill(rawValue: skillName), PlacementItem.skills.contains(skill) else {
+        guard let skill = Skill(rawValue: skillName), PlacementQuestion.skills.contains(skill) else {
             problem(line: 1, .invalidValue, "\(skillName) is not a placement skill (vocabulary, grammar, reading, listening)")
             return
         }
@@ -325,7 +325,7 @@ private struct Context {
             }
             if let correct {
                 let options = [correct] + distractors
-                if Set(options.map(PlacementItem.folded)).count != options.count {
+                if Set(options.map(PlacementQuestion.folded)).count != options.count {
                     problem(line: line(itemNode["distractors"]), .invalidValue,
                             "item \(id) has two options that read the same: it would have two right answers")
                 }
@@ -334,7 +334,7 @@ private struct Context {
                 problem(line: line(itemNode["stem"]), .invalidValue, "grammar item \(id) needs a gap (___) in its stem")
             }
             guard let level, let topic, let stem, let correct, distractors.count == 3 else { continue }
-            corpus.placementItems.append(PlacementItem(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem,
+            corpus.placementQuestions.append(PlacementQuestion(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem,
                                                        passage: passage, audio: audio, correct: correct, distractors: distractors))
         }
     }

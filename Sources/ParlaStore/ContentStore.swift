@@ -29,7 +29,7 @@ public struct ContentStore: Sendable {
     @discardableResult
     public func importCorpus(_ corpus: Corpus, assets: [String: String] = [:], version: String,
                              progress: Progress? = nil) async throws -> Bool {
-        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementItems\": \(corpus.placementItems.count)}"
+        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
             try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger)
@@ -111,8 +111,8 @@ public struct ContentStore: Sendable {
                 }
             }
             try await connection.query("DELETE FROM placement_items", logger: logger)
-            for (done, item) in corpus.placementItems.enumerated() {
-                progress?("placement items", done, corpus.placementItems.count)
+            for (done, item) in corpus.placementQuestions.enumerated() {
+                progress?("placement items", done, corpus.placementQuestions.count)
                 try await connection.query("""
                     INSERT INTO placement_items (language, id, skill, level, topic, stem, passage, audio, correct, distractors)
                     VALUES (\(item.language.code), \(item.id), \(item.skill.rawValue), \(item.level.rawValue), \(item.topic), \(item.stem),
@@ -243,17 +243,17 @@ extension ContentStore {
                 let (slot, asset) = try row.decode((String, String).self)
                 assets[slot] = asset
             }
-            let placementItems = try await connection.query("""
+            let placementQuestions = try await connection.query("""
                 SELECT language, id, skill, level, topic, stem, passage, audio, correct, distractors FROM placement_items ORDER BY language, id
-                """, logger: logger).collect().compactMap { row -> PlacementItem? in
+                """, logger: logger).collect().compactMap { row -> PlacementQuestion? in
                     let (language, id, skill, level, topic, stem, passage, audio, correct, distractors) =
                         try row.decode((String, String, String, String, String, String, String?, String?, String, [String]).self)
                     guard let language = Language(rawValue: language), let skill = Skill(rawValue: skill),
                           let level = CEFRLevel(rawValue: level) else { return nil }
-                    return PlacementItem(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
+                    return PlacementQuestion(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
                                          audio: audio, correct: correct, distractors: distractors)
                 }
-            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementItems: placementItems), assets)
+            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions), assets)
         }
     }
 }

@@ -192,7 +192,7 @@ struct PlacementBankTests {
     func loads() throws {
         let (corpus, problems) = Fixture.loader.load([Self.bank(Self.gapFill)])
         #expect(problems == [])
-        let item = try #require(corpus.placementItems.first)
+        let item = try #require(corpus.placementQuestions.first)
         #expect(item.language == .french && item.skill == .grammar && item.level == .a2)
         #expect(item.correct == "sommes allés" && item.distractors == ["avons allé", "allons", "irons"])
     }
@@ -242,7 +242,7 @@ struct BundledPlacementBankTests {
         let root = Self.corpora.appendingPathComponent("placement")
         var files: [CorpusLoader.File] = []
         for language in Language.allCases {
-            for skill in PlacementItem.skills {
+            for skill in PlacementQuestion.skills {
                 let path = "placement/\(language.code)/\(skill.rawValue).yaml"
                 guard let text = try? String(contentsOf: root.appendingPathComponent("\(language.code)/\(skill.rawValue).yaml"), encoding: .utf8)
                 else { continue }
@@ -252,9 +252,9 @@ struct BundledPlacementBankTests {
         let (corpus, problems) = Fixture.loader.load(files)
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         for language in Language.allCases {
-            let items = corpus.placementItems.filter { $0.language == language }
+            let items = corpus.placementQuestions.filter { $0.language == language }
             #expect(items.count >= 120, "\(language.code): \(items.count) items")
-            for skill in PlacementItem.skills {
+            for skill in PlacementQuestion.skills {
                 let levels = Set(items.filter { $0.skill == skill }.map(\.level))
                 #expect(levels == [.a1, .a2, .b1, .b2, .c1], "\(language.code) \(skill.rawValue): \(levels)")
             }
