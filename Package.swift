@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

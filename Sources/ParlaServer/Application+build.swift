@@ -182,7 +182,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         content: content,
         speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
                               content: content),
-        courses: CourseService(courses: CourseStore(database: database), content: content))
+        courses: CourseService(courses: CourseStore(database: database), content: content),
+        placements: PlacementService(placements: PlacementStore(database: database), content: content))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

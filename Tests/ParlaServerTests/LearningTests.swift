@@ -1,4 +1,5 @@
 import Foundation
+import ParlaContent
 import ParlaCore
 import ParlaTestSupport
 import Testing
@@ -43,6 +44,130 @@ struct CourseTests {
             let sibling = try await client.post("/v1/learners", token: parent.token, json: ["displayName": "Tom"])
             let siblingID = try #require(sibling.json["id"] as? String)
             #expect((try await client.get("/v1/learners/\(siblingID)/courses", token: parent.token).json["courses"] as? [JSON])?.isEmpty == true)
+        }
+    }
+}
+
+@Suite("learning: placement test")
+struct PlacementTests {
+    typealias JSON = [String: any Sendable]
+
+    /// The right answer of every item of a language, read from the bundled banks.
+    static func answers(_ language: Language) throws -> [String: String] {
+        var files: [CorpusLoader.File] = []
+        for skill in PlacementQuestion.skills {
+            let path = "placement/\(language.code)/\(skill.rawValue).yaml"
+            files.append(.init(path: path, text: try String(contentsOfFile: TestApp.corporaDirectory + "/" + path, encoding: .utf8)))
+        }
+        let (corpus, _) = CorpusLoader { _ in true }.load(files)
+        return Dictionary(uniqueKeysWithValues: corpus.placementQuestions.map { ($0.id, $0.correct) })
+    }
+
+    /// Answers until the test ends: right (quickly) or wrong (slowly, claimed).
+    func take(_ client: Client, _ learner: Client.SignedUp, language: Language, right: Bool)
+        async throws -> (result: JSON, questions: Int) {
+        let answers = try Self.answers(language)
+        let base = "/v1/learners/\(learner.learnerID)/placements"
+        var placement = try await client.post(base, token: learner.token, json: ["language": language.code]).json
+        let id = try #require(placement["id"] as? String)
+        var questions = 0
+        while let question = placement["question"] as? JSON {
+            questions += 1
+            let itemID = try #require(question["itemId"] as? String)
+            let options = try #require(question["options"] as? [JSON])
+            #expect(options.count == 4)
+            let correct = try #require(answers[itemID])
+            let chosen = try #require(options.first { ($0["text"] as? String == correct) == right })
+            let reply = try await client.post("\(base)/\(id)/responses", token: learner.token,
+                                              json: ["itemId": itemID, "optionId": chosen["id"] as! String, "responseTimeMs": right ? 3000 : 40000])
+            #expect(reply.status == 200, "\(reply.text)")
+            placement = reply.json
+            if questions > 30 { break }
+        }
+        #expect(placement["status"] as? String == "finished")
+        return (try #require(placement["result"] as? JSON), questions)
+    }
+
+    @Test("T3.4: the test serves one question at a time without its answer, and can be left and resumed")
+    func questionsAndResume() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let base = "/v1/learners/\(learner.learnerID)/placements"
+            let first = try await client.post(base, token: learner.token, json: ["language": "fr"])
+            #expect(first.status == 201, "\(first.text)")
+            let question = try #require(first.json["question"] as? JSON)
+            #expect(question["number"] as? Int == 1)
+            #expect((question["options"] as? [JSON])?.compactMap { $0["id"] as? String } == ["a", "b", "c", "d"])
+            #expect(!first.text.contains("correct") && !first.text.contains("distractors"))
+            #expect((question["timeLimitSeconds"] as? Double ?? 0) > 0)
+
+            // Starting again resumes the same test at the same question, options in the same order.
+            let again = try await client.post(base, token: learner.token, json: ["language": "fr"])
+            #expect(again.status == 200)
+            #expect(again.json["id"] as? String == first.json["id"] as? String)
+            #expect((again.json["question"] as? JSON)?["itemId"] as? String == question["itemId"] as? String)
+            #expect(((again.json["question"] as? JSON)?["options"] as? [JSON])?.compactMap { $0["text"] as? String }
+                    == (question["options"] as? [JSON])?.compactMap { $0["text"] as? String })
+            let id = try #require(first.json["id"] as? String)
+            #expect(try await client.get("\(base)/\(id)", token: learner.token).json["answered"] as? Int == 0)
+
+            let itemID = try #require(question["itemId"] as? String)
+            func answer(_ item: String, _ option: String) async throws -> Client.Reply {
+                try await client.post("\(base)/\(id)/responses", token: learner.token, json: ["itemId": item, "optionId": option])
+            }
+            #expect(try await answer("fr-grammar-a1-01-other", "a").code == "not_current_item")
+            #expect(try await answer(itemID, "z").code == "option_not_found")
+            // Someone else's learner and test are not found.
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("\(base)/\(id)", token: other.token).status == 404)
+            #expect(try await client.get("/v1/learners/\(other.learnerID)/placements/\(id)", token: other.token).code == "placement_not_found")
+            #expect(try await client.post(base, token: learner.token, json: ["language": "xx"]).status == 400)
+
+            // A claimed answer time far below what the server saw is held to the server's measure, less 2 s.
+            try await Task.sleep(for: .seconds(2.6))
+            let answered = try await client.post("\(base)/\(id)/responses", token: learner.token,
+                                                 json: ["itemId": itemID, "optionId": "a", "responseTimeMs": 1])
+            #expect(answered.status == 200)
+            #expect(answered.json["answered"] as? Int == 1)
+            #expect((answered.json["question"] as? JSON)?["number"] as? Int == 2)
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT response_ms FROM placement_responses WHERE placement_id = \(UUID(uuidString: id)!)")
+            let stored = try #require(rows.first).decode(Int.self)
+            #expect(stored >= 500, "\(stored) ms: the claimed 1 ms was held to the server's measure less 2 s")
+        }
+    }
+
+    @Test("T3.5: a learner who knows the language places higher than one who does not; the course starts there")
+    func strongAboveWeak() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let strong = try await client.signUp()
+            let course = try await client.post("/v1/learners/\(strong.learnerID)/courses", token: strong.token,
+                                               json: ["language": "es", "start": "placement"])
+            #expect(course.status == 201)
+            let (high, highCount) = try await take(client, strong, language: .spanish, right: true)
+            let weak = try await client.signUp(email: "weak@example.com")
+            let (low, lowCount) = try await take(client, weak, language: .spanish, right: false)
+            #expect((8...25).contains(highCount) && (8...25).contains(lowCount), "\(highCount), \(lowCount)")
+            #expect(high["itemsUsed"] as? Int == highCount)
+            let highLevel = try #require(high["level"] as? String), lowLevel = try #require(low["level"] as? String)
+            #expect(highLevel > lowLevel, "\(highLevel) vs \(lowLevel)")
+            #expect(lowLevel == "A1")
+            #expect((high["ability"] as? Double ?? 0) > (low["ability"] as? Double ?? 0) + 2)
+            #expect((high["skills"] as? [JSON])?.isEmpty == false)
+
+            // The course (started by placement) now starts at that level; the weak learner's was started by the test.
+            let strongCourses = try #require(try await client.get("/v1/learners/\(strong.learnerID)/courses", token: strong.token)
+                .json["courses"] as? [JSON])
+            #expect(strongCourses.first?["level"] as? String == highLevel)
+            let weakCourses = try #require(try await client.get("/v1/learners/\(weak.learnerID)/courses", token: weak.token)
+                .json["courses"] as? [JSON])
+            #expect(weakCourses.first?["level"] as? String == "A1" && weakCourses.first?["start"] as? String == "placement")
+
+            // A finished test takes no more answers; a new one can start.
+            let restart = try await client.post("/v1/learners/\(strong.learnerID)/placements", token: strong.token, json: ["language": "es"])
+            #expect(restart.status == 201)
         }
     }
 }

@@ -15,6 +15,7 @@ struct APIHandler: APIProtocol {
     let content: ContentService
     let speech: SpeechService
     let courses: CourseService
+    let placements: PlacementService
 
     var language: Language { RequestScope.here.language }
 

@@ -27,3 +27,56 @@ extension Components.Schemas.Course {
                   level: course.level.flatMap { .init(rawValue: $0.rawValue) }, createdAt: course.createdAt)
     }
 }
+
+extension APIHandler {
+    func startPlacement(_ input: Operations.StartPlacement.Input) async throws -> Operations.StartPlacement.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let (view, created) = try await placements.start(caller, learner: learner, language: form.language.rawValue)
+        let body = try Components.Schemas.Placement(view, content.snapshot())
+        return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
+    }
+
+    func getPlacement(_ input: Operations.GetPlacement.Input) async throws -> Operations.GetPlacement.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let placement: PlacementID = try parseID(input.path.placementId, orElse: .placementNotFound)
+        let view = try await placements.get(caller, learner: learner, placement: placement)
+        return .ok(.init(body: .json(try .init(view, content.snapshot()))))
+    }
+
+    func answerPlacement(_ input: Operations.AnswerPlacement.Input) async throws -> Operations.AnswerPlacement.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let placement: PlacementID = try parseID(input.path.placementId, orElse: .placementNotFound)
+        guard case .json(let answer) = input.body else { throw ParlaError(.malformedRequest) }
+        let view = try await placements.respond(caller, learner: learner, placement: placement, itemID: answer.itemId,
+                                                optionID: answer.optionId, responseTimeMilliseconds: answer.responseTimeMs)
+        return .ok(.init(body: .json(try .init(view, content.snapshot()))))
+    }
+}
+
+extension Components.Schemas.Placement {
+    init(_ view: PlacementService.View, _ snapshot: ContentCatalog.Snapshot) {
+        let question = view.question.map { served in
+            Components.Schemas.PlacementQuestion(
+                itemId: served.question.id, number: served.number, skill: .init(rawValue: served.question.skill.rawValue) ?? .vocabulary,
+                stem: served.question.stem, passage: served.question.passage,
+                audio: snapshot.assetPath(.placementAudio(item: served.question.id, served.question.language)),
+                options: served.options.map { .init(id: $0.id, text: $0.text) }, timeLimitSeconds: served.timeLimitSeconds)
+        }
+        let result = view.result.map { result in
+            Components.Schemas.PlacementResult(
+                level: .init(rawValue: result.level.rawValue) ?? .a1, ability: result.theta, standardError: result.standardError,
+                itemsUsed: result.itemsUsed, seconds: view.finishedAt.map { $0.timeIntervalSince(view.startedAt) } ?? 0,
+                skills: result.skills.map { skill in
+                    .init(skill: .init(rawValue: skill.skill.rawValue) ?? .vocabulary, level: .init(rawValue: skill.level.rawValue) ?? .a1,
+                          ability: skill.theta, standardError: skill.standardError, itemsUsed: skill.itemsUsed)
+                })
+        }
+        self.init(id: view.id.description, language: .init(rawValue: view.language.code) ?? .en,
+                  status: view.finishedAt == nil ? .inProgress : .finished, answered: view.answered, startedAt: view.startedAt,
+                  finishedAt: view.finishedAt, question: question, result: result)
+    }
+}

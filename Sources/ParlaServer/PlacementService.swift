@@ -1,0 +1,158 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+import ParlaStore
+
+/// The adaptive placement test (T3.4, T3.5): serves one question at a
+/// time, never its answer, scores each response with its time, and at the
+/// end sets the level the learner's course starts at.
+struct PlacementService: Sendable {
+    let placements: PlacementStore
+    let content: ContentService
+
+    /// Seconds a learner has for an item, by skill: reading a passage takes
+    /// longer than choosing a word. Past it the answer counts as a time-out.
+    static let timeLimits: [Skill: Double] = [.vocabulary: 30, .grammar: 45, .reading: 120, .listening: 60]
+    /// How much quicker than the server measured a client may say it
+    /// answered (the network and drawing the screen take some time); no
+    /// quicker, so no client can claim impossible speed.
+    static let clientAllowance = 2.0
+
+    /// A question as the learner sees it: options shuffled, with ids.
+    struct ServedQuestion: Sendable {
+        var question: PlacementQuestion
+        var options: [(id: String, text: String)]
+        var timeLimitSeconds: Double
+        var number: Int
+    }
+
+    struct View: Sendable {
+        var id: PlacementID
+        var language: Language
+        var question: ServedQuestion?
+        var result: PlacementResult?
+        var answered: Int
+        var startedAt: Date
+        var finishedAt: Date?
+    }
+
+    /// The language's bank: every question with its 2PL parameters (from
+    /// its written level until calibrated).
+    func bank(_ language: Language) throws -> (bank: PlacementBank, questions: [String: PlacementQuestion]) {
+        let questions = try content.snapshot().corpus.placementQuestions.filter { $0.language == language }
+        guard !questions.isEmpty else { throw ParlaError(.placementUnavailable) }
+        let items = questions.map { question in
+            PlacementItem.initial(id: question.id, skill: question.skill, level: question.level,
+                                  timeLimitSeconds: Self.timeLimits[question.skill] ?? 60, optionCount: question.distractors.count + 1)
+        }
+        return (try PlacementBank(items: items), Dictionary(uniqueKeysWithValues: questions.map { ($0.id, $0) }))
+    }
+
+    /// Starts a test in `language`, or resumes the open one (its question
+    /// served again, its clock restarted). Returns whether it is new.
+    func start(_ caller: Caller, learner: LearnerID, language code: String) async throws -> (View, created: Bool) {
+        let language = try content.language(code)
+        let (bank, questions) = try bank(language)
+        if let open = try await placements.open(learner: learner, of: caller.accountID, language: language) {
+            return (try await resume(open, caller: caller, learner: learner, questions: questions), false)
+        }
+        let id = PlacementID.generate()
+        var session = PlacementSession()
+        var random = Self.random(id, step: 0)
+        let first = session.nextItem(from: bank, using: &random)
+        let stored = try await placements.create(id, learner: learner, language: language,
+                                                 change: .init(session: try Self.encode(session), servedItem: first?.id, servedAt: Date()))
+        return (try view(stored, questions: questions), stored.id == id)
+    }
+
+    func get(_ caller: Caller, learner: LearnerID, placement: PlacementID) async throws -> View {
+        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { _ in nil }
+        let (_, questions) = try bank(stored.language)
+        return try await resume(stored, caller: caller, learner: learner, questions: questions)
+    }
+
+    /// The learner is looking at the question again: its clock restarts.
+    private func resume(_ stored: PlacementStore.Stored, caller: Caller, learner: LearnerID,
+                        questions: [String: PlacementQuestion]) async throws -> View {
+        guard stored.finishedAt == nil, stored.servedItem != nil else { return try view(stored, questions: questions) }
+        let restarted = try await placements.update(stored.id, learner: learner, of: caller.accountID) { current in
+            .init(session: current.session, servedItem: current.servedItem, servedAt: Date())
+        }
+        return try view(restarted, questions: questions)
+    }
+
+    /// Scores the answer to the question on screen and serves the next, or
+    /// ends the test. The response time used is the client's, bounded by
+    /// the server's own measure.
+    func respond(_ caller: Caller, learner: LearnerID, placement: PlacementID, itemID: String, optionID: String,
+                 responseTimeMilliseconds: Int?) async throws -> View {
+        let now = Date()
+        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { stored in
+            guard stored.finishedAt == nil else { throw ParlaError(.placementFinished) }
+            guard stored.servedItem == itemID else { throw ParlaError(.notCurrentItem) }
+            let (bank, questions) = try self.bank(stored.language)
+            guard let question = questions[itemID] else { throw ParlaError(.notCurrentItem) }
+            guard let chosen = Self.options(question, placement: stored.id).first(where: { $0.id == optionID }) else {
+                throw ParlaError(.optionNotFound)
+            }
+            let measured = max(0, now.timeIntervalSince(stored.servedAt ?? now))
+            let claimed = responseTimeMilliseconds.map { Double(max(0, $0)) / 1000 } ?? measured
+            let responseTime = max(min(claimed, measured), measured - Self.clientAllowance)
+            var session = try JSONDecoder().decode(PlacementSession.self, from: stored.session)
+            let correct = chosen.text == question.correct
+            do {
+                try session.record(itemId: itemID, correct: correct, responseTime: responseTime)
+            } catch {
+                throw ParlaError(.notCurrentItem)
+            }
+            var random = Self.random(stored.id, step: session.responses.count)
+            let next = session.nextItem(from: bank, using: &random)
+            let answer = (itemID, correct, Int((responseTime * 1000).rounded()))
+            guard next == nil else {
+                return .init(session: try Self.encode(session), servedItem: next?.id, servedAt: now, answer: answer)
+            }
+            let result = session.result(in: bank)
+            return .init(session: try Self.encode(session), servedItem: nil, servedAt: nil, answer: answer,
+                         finish: (try Self.encode(result), result.level))
+        }
+        let (_, questions) = try bank(stored.language)
+        return try view(stored, questions: questions)
+    }
+
+    private func view(_ stored: PlacementStore.Stored, questions: [String: PlacementQuestion]) throws -> View {
+        let session = try JSONDecoder().decode(PlacementSession.self, from: stored.session)
+        let result = try stored.result.map { try JSONDecoder().decode(PlacementResult.self, from: $0) }
+        let served = stored.servedItem.flatMap { questions[$0] }.map { question in
+            ServedQuestion(question: question, options: Self.options(question, placement: stored.id),
+                           timeLimitSeconds: Self.timeLimits[question.skill] ?? 60, number: session.responses.count + 1)
+        }
+        return View(id: stored.id, language: stored.language, question: stored.finishedAt == nil ? served : nil, result: result,
+                    answered: session.responses.count, startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+    }
+
+    /// The question's options in an order fixed for this test (so a reload
+    /// shows the same order), ids a-d by position.
+    static func options(_ question: PlacementQuestion, placement: PlacementID) -> [(id: String, text: String)] {
+        var random = SimulationRandom(seed: stableHash("\(placement)|\(question.id)"))
+        let texts = ([question.correct] + question.distractors).shuffled(using: &random)
+        return zip(["a", "b", "c", "d", "e", "f"], texts).map { ($0, $1) }
+    }
+
+    /// The generator that picks the item after `step` answers: the same
+    /// test always makes the same choices, so a retried request agrees.
+    static func random(_ placement: PlacementID, step: Int) -> SimulationRandom {
+        SimulationRandom(seed: stableHash("\(placement)#\(step)"))
+    }
+
+    /// FNV-1a: stable across processes, unlike `Hasher`.
+    static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
+    }
+}

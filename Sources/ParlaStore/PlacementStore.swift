@@ -1,0 +1,129 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+
+/// Placement tests between requests. Every query is scoped to the asking
+/// account; a change and what follows from it (the answer, the course's
+/// level) are written in one transaction.
+public struct PlacementStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    public struct Stored: Sendable {
+        public var id: PlacementID
+        public var language: Language
+        /// The test's state, as the learning model encodes it.
+        public var session: Data
+        public var servedItem: String?
+        public var servedAt: Date?
+        public var startedAt: Date
+        public var finishedAt: Date?
+        public var result: Data?
+    }
+
+    /// What one step changes.
+    public struct Change: Sendable {
+        public var session: Data
+        public var servedItem: String?
+        /// When the item on screen was served: now, for a new item or a resumed test.
+        public var servedAt: Date?
+        public var answer: (itemID: String, correct: Bool, responseMilliseconds: Int)?
+        /// Set when the test ends: its result, and the level the learner's course starts at.
+        public var finish: (result: Data, level: CEFRLevel)?
+
+        public init(session: Data, servedItem: String?, servedAt: Date?, answer: (itemID: String, correct: Bool, responseMilliseconds: Int)? = nil,
+                    finish: (result: Data, level: CEFRLevel)? = nil) {
+            (self.session, self.servedItem, self.servedAt, self.answer, self.finish) = (session, servedItem, servedAt, answer, finish)
+        }
+    }
+
+    /// The learner's unfinished test in `language`, if any; `learner_not_found`
+    /// when the learner is not the account's.
+    public func open(learner: LearnerID, of accountID: AccountID, language: Language) async throws -> Stored? {
+        try await database.withConnection { connection in
+            let owned = try await connection.query(
+                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: database.logger).collect()
+            guard !owned.isEmpty else { throw ParlaError(.learnerNotFound) }
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM placements p
+                WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code) AND p.finished_at IS NULL
+                """, logger: database.logger).collect()
+            return try rows.first.map(Self.stored)
+        }
+    }
+
+    /// Starts a test, unless one is already open (then that one comes back:
+    /// two devices starting at once get the same test).
+    public func create(_ id: PlacementID, learner: LearnerID, language: Language, change: Change) async throws -> Stored {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                INSERT INTO placements (id, learner_id, language, session, served_item, served_at)
+                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: change.session, as: UTF8.self))::jsonb,
+                        \(change.servedItem), \(change.servedAt))
+                ON CONFLICT (learner_id, language) WHERE finished_at IS NULL DO NOTHING
+                RETURNING \(unescaped: Self.columns.replacingOccurrences(of: "p.", with: ""))
+                """, logger: database.logger).collect()
+            if let row = rows.first { return try Self.stored(row) }
+            let open = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM placements p
+                WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code) AND p.finished_at IS NULL
+                """, logger: database.logger).collect()
+            guard let row = open.first else { throw ParlaError(.placementNotFound) }
+            return try Self.stored(row)
+        }
+    }
+
+    /// Reads a test under a row lock, lets `step` decide what changes, and
+    /// writes it all in one transaction: the test, the answer, and at the end
+    /// the course's level (starting the course if the learner had none).
+    public func update(_ id: PlacementID, learner: LearnerID, of accountID: AccountID,
+                       _ step: @Sendable (Stored) throws -> Change?) async throws -> Stored {
+        try await database.withTransaction { connection in
+            let logger = database.logger
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.columns) FROM placements p JOIN learners l ON l.id = p.learner_id
+                WHERE p.id = \(id.uuid) AND p.learner_id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                FOR UPDATE OF p
+                """, logger: logger).collect()
+            guard let row = rows.first else { throw ParlaError(.placementNotFound) }
+            var stored = try Self.stored(row)
+            guard let change = try step(stored) else { return stored }
+            if let answer = change.answer {
+                try await connection.query("""
+                    INSERT INTO placement_responses (placement_id, item_id, language, correct, response_ms)
+                    VALUES (\(id.uuid), \(answer.itemID), \(stored.language.code), \(answer.correct), \(answer.responseMilliseconds))
+                    """, logger: logger)
+            }
+            let result = change.finish.map { String(decoding: $0.result, as: UTF8.self) }
+            let finished = try await connection.query("""
+                UPDATE placements SET session = \(String(decoding: change.session, as: UTF8.self))::jsonb, served_item = \(change.servedItem),
+                    served_at = \(change.servedAt), result = \(result)::jsonb,
+                    finished_at = CASE WHEN \(result != nil) THEN now() ELSE NULL END
+                WHERE id = \(id.uuid) RETURNING finished_at
+                """, logger: logger).collect()
+            if let (_, level) = change.finish {
+                try await connection.query("""
+                    INSERT INTO courses (learner_id, language, start, level) VALUES (\(learner.uuid), \(stored.language.code), 'placement', \(level.rawValue))
+                    ON CONFLICT (learner_id, language) DO UPDATE SET level = EXCLUDED.level
+                    """, logger: logger)
+            }
+            stored.session = change.session
+            stored.servedItem = change.servedItem
+            stored.servedAt = change.servedAt
+            stored.result = change.finish?.result
+            stored.finishedAt = try finished.first?.decode(Date?.self)
+            return stored
+        }
+    }
+
+    static let columns = "p.id, p.language, p.session::text, p.served_item, p.served_at, p.started_at, p.finished_at, p.result::text"
+
+    static func stored(_ row: PostgresRow) throws -> Stored {
+        let (id, code, session, servedItem, servedAt, startedAt, finishedAt, result) =
+            try row.decode((UUID, String, String, String?, Date?, Date, Date?, String?).self)
+        guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
+        return Stored(id: PlacementID(id), language: language, session: Data(session.utf8), servedItem: servedItem, servedAt: servedAt,
+                      startedAt: startedAt, finishedAt: finishedAt, result: result.map { Data($0.utf8) })
+    }
+}
