@@ -28,6 +28,7 @@ bench: install-deps
 	Benchmarks/run.sh
 	Benchmarks/speech.sh
 	Benchmarks/speech-http.sh
+	Benchmarks/learning.sh
 
 clean:
 	rm -rf .build

@@ -109,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech",
+                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech", "ParlaLearning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],

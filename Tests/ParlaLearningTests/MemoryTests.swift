@@ -111,45 +111,13 @@ private func isClose(_ actual: Double?, _ expected: Double, tolerance: Double = 
     return abs(actual - expected) <= tolerance * abs(expected)
 }
 
-/// ISO 8601 timestamps as Python writes them: `2024-03-29T20:32:32.250000+00:00` (fraction and offset optional, `Z` allowed).
-private func parseTimestamp(_ text: String) -> Date? {
-    let characters = Array(text.utf8)
-    func number(_ range: Range<Int>) -> Int? {
-        guard range.upperBound <= characters.count else { return nil }
-        return Int(String(decoding: characters[range], as: UTF8.self))
-    }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-          let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
-    var index = 19
-    var fraction = 0.0
-    if index < characters.count, characters[index] == UInt8(ascii: ".") {
-        var end = index + 1
-        while end < characters.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[end]) { end += 1 }
-        fraction = Double("0" + String(decoding: characters[index..<end], as: UTF8.self)) ?? 0
-        index = end
-    }
-    var offset = 0
-    if index < characters.count, characters[index] != UInt8(ascii: "Z") {
-        guard let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) else { return nil }
-        offset = (hours * 3600 + minutes * 60) * (characters[index] == UInt8(ascii: "-") ? -1 : 1)
-    }
-    // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-    return Date(timeIntervalSince1970: Double(seconds) + fraction)
-}
 
 private func rating(_ code: Int) throws -> Rating { try #require(Rating(rawValue: code)) }
 
 private let day: TimeInterval = 86_400
 /// The py-fsrs review log used for the evaluation figures; not copied into the fixtures.
 private let reviewLogPath = ProcessInfo.processInfo.environment["PARLA_FSRS_REVIEW_LOG"]
-    ?? "/work/shared/reference/fsrs/pyfsrs_review_logs_josh.csv"
+    ?? URL(fileURLWithPath: #filePath).appendingPathComponent("../../../../shared/reference/fsrs/pyfsrs_review_logs_josh.csv").standardized.path
 private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T09:00:00Z
 
 // MARK: - Pure functions
@@ -237,10 +205,10 @@ private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T0
         #expect(fixture.traces.count == 8)
         for trace in fixture.traces {
             let scheduler = MemoryScheduler(parameters: trace.scheduler.memoryParameters)
-            var card = MemoryCard(due: try #require(parseTimestamp(trace.start)))
+            var card = MemoryCard(due: try #require(ReviewLog.timestamp(trace.start)))
             for step in trace.steps {
                 let label: Comment = "\(trace.name) #\(step.i)"
-                let reviewedAt = try #require(parseTimestamp(step.reviewDatetime))
+                let reviewedAt = try #require(ReviewLog.timestamp(step.reviewDatetime))
                 #expect(card.phase.rawValue == step.stateBefore, label)
                 #expect(card.step == step.stepBefore, label)
                 #expect(isClose(scheduler.retrievability(of: card, at: reviewedAt), step.retrievabilityBefore), label)
@@ -250,7 +218,7 @@ private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T0
                 #expect(card.step == step.stepAfter, label)
                 #expect(isClose(card.stability, step.stability), label)
                 #expect(isClose(card.difficulty, step.difficulty), label)
-                #expect(card.due == (try #require(parseTimestamp(step.due))), label)
+                #expect(card.due == (try #require(ReviewLog.timestamp(step.due))), label)
                 #expect(card.due.timeIntervalSince(reviewedAt) == step.intervalSeconds, label)
                 #expect(card.lastReview == reviewedAt, label)
             }
@@ -462,15 +430,7 @@ private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T0
     /// The py-fsrs test log (12,580 reviews of 1,205 cards): reference figures for FSRS-6 with default parameters.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: reviewLogPath), "needs the py-fsrs review log"))
     func referenceFiguresOnReviewLog() throws {
-        let text = try String(contentsOfFile: reviewLogPath, encoding: .utf8)
-        var reviews: [MemoryEvaluation.Review] = []
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            try #require(fields.count >= 3, "card_id,review_rating,review_time,...")
-            let rating = try rating(try #require(Int(fields[1])))
-            let reviewedAt = try #require(parseTimestamp(String(fields[2])))
-            reviews.append(MemoryEvaluation.Review(cardId: try #require(Int64(fields[0])), rating: rating, reviewedAt: reviewedAt))
-        }
+        let reviews = try #require(ReviewLog.parse(try String(contentsOfFile: reviewLogPath, encoding: .utf8)))
         #expect(reviews.count == 12_580)
 
         let result = MemoryEvaluation().evaluate(reviews)
