@@ -183,7 +183,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
                               content: content),
         courses: CourseService(courses: CourseStore(database: database), content: content),
-        placements: PlacementService(placements: PlacementStore(database: database), content: content))
+        placements: PlacementService(placements: PlacementStore(database: database), content: content),
+        proficiency: ProficiencyService(abilities: AbilityStore(database: database), content: content))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

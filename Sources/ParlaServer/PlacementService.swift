@@ -113,8 +113,13 @@ struct PlacementService: Sendable {
                 return .init(session: try Self.encode(session), servedItem: next?.id, servedAt: now, answer: answer)
             }
             let result = session.result(in: bank)
+            // The placement seeds the abilities the lessons then move.
+            let abilities = result.initialAbilities()
+            let snapshots = ProficiencyReport(abilities: abilities, cuts: bank.cuts).snapshots(on: now)
             return .init(session: try Self.encode(session), servedItem: nil, servedAt: nil, answer: answer,
-                         finish: (try Self.encode(result), result.level))
+                         finish: .init(result: try Self.encode(result), level: result.level,
+                                       abilities: abilities.map { .init(skill: $0.skill, theta: $0.theta, responses: $0.responses) },
+                                       snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) }))
         }
         let (_, questions) = try bank(stored.language)
         return try view(stored, questions: questions)

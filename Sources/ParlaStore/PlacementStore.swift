@@ -29,12 +29,24 @@ public struct PlacementStore: Sendable {
         /// When the item on screen was served: now, for a new item or a resumed test.
         public var servedAt: Date?
         public var answer: (itemID: String, correct: Bool, responseMilliseconds: Int)?
-        /// Set when the test ends: its result, and the level the learner's course starts at.
-        public var finish: (result: Data, level: CEFRLevel)?
+        /// Set when the test ends: its result, the level the learner's course
+        /// starts at, and the abilities it seeds.
+        public var finish: Finish?
 
         public init(session: Data, servedItem: String?, servedAt: Date?, answer: (itemID: String, correct: Bool, responseMilliseconds: Int)? = nil,
-                    finish: (result: Data, level: CEFRLevel)? = nil) {
+                    finish: Finish? = nil) {
             (self.session, self.servedItem, self.servedAt, self.answer, self.finish) = (session, servedItem, servedAt, answer, finish)
+        }
+    }
+
+    public struct Finish: Sendable {
+        public var result: Data
+        public var level: CEFRLevel
+        public var abilities: [AbilityStore.Ability]
+        public var snapshots: [AbilityStore.Snapshot]
+
+        public init(result: Data, level: CEFRLevel, abilities: [AbilityStore.Ability], snapshots: [AbilityStore.Snapshot]) {
+            (self.result, self.level, self.abilities, self.snapshots) = (result, level, abilities, snapshots)
         }
     }
 
@@ -102,11 +114,14 @@ public struct PlacementStore: Sendable {
                     finished_at = CASE WHEN \(result != nil) THEN now() ELSE NULL END
                 WHERE id = \(id.uuid) RETURNING finished_at
                 """, logger: logger).collect()
-            if let (_, level) = change.finish {
+            if let finish = change.finish {
                 try await connection.query("""
-                    INSERT INTO courses (learner_id, language, start, level) VALUES (\(learner.uuid), \(stored.language.code), 'placement', \(level.rawValue))
+                    INSERT INTO courses (learner_id, language, start, level)
+                    VALUES (\(learner.uuid), \(stored.language.code), 'placement', \(finish.level.rawValue))
                     ON CONFLICT (learner_id, language) DO UPDATE SET level = EXCLUDED.level
                     """, logger: logger)
+                try await AbilityStore.write(finish.abilities, finish.snapshots, learner: learner, language: stored.language, on: connection,
+                                             logger: logger)
             }
             stored.session = change.session
             stored.servedItem = change.servedItem

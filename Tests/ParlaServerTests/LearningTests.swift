@@ -165,6 +165,25 @@ struct PlacementTests {
                 .json["courses"] as? [JSON])
             #expect(weakCourses.first?["level"] as? String == "A1" && weakCourses.first?["start"] as? String == "placement")
 
+            // T7.2: the proficiency bar starts where the placement put the learner, with today's history and the gaps.
+            let proficiency = try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=es", token: strong.token)
+            #expect(proficiency.status == 200, "\(proficiency.text)")
+            let overall = try #require(proficiency.json["overall"] as? JSON)
+            #expect(overall["level"] as? String == highLevel)
+            let skills = try #require(proficiency.json["skills"] as? [JSON])
+            #expect(skills.count == 5)
+            #expect(skills.allSatisfy { (0...1).contains($0["progress"] as? Double ?? -1) })
+            #expect((proficiency.json["history"] as? [JSON])?.contains { $0["skill"] as? String == "overall" } == true)
+            let weakProficiency = try await client.get("/v1/learners/\(weak.learnerID)/proficiency?language=es", token: weak.token).json
+            let gaps = try #require(weakProficiency["gaps"] as? [JSON])
+            #expect(!gaps.isEmpty)
+            #expect(gaps.contains { !(($0["missedItems"] as? [String]) ?? []).isEmpty })
+            // No answers yet in a language: the middle of A1, nothing to name.
+            let fresh = try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=it", token: strong.token).json
+            #expect((fresh["overall"] as? JSON)?["level"] as? String == "A1")
+            #expect((fresh["gaps"] as? [JSON])?.isEmpty == true)
+            #expect(try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=es", token: weak.token).code == "learner_not_found")
+
             // A finished test takes no more answers; a new one can start.
             let restart = try await client.post("/v1/learners/\(strong.learnerID)/placements", token: strong.token, json: ["language": "es"])
             #expect(restart.status == 201)

@@ -16,6 +16,7 @@ struct APIHandler: APIProtocol {
     let speech: SpeechService
     let courses: CourseService
     let placements: PlacementService
+    let proficiency: ProficiencyService
 
     var language: Language { RequestScope.here.language }
 

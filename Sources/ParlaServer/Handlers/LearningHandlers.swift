@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaLearning
 
 extension APIHandler {
     func startCourse(_ input: Operations.StartCourse.Input) async throws -> Operations.StartCourse.Output {
@@ -78,5 +79,34 @@ extension Components.Schemas.Placement {
         self.init(id: view.id.description, language: .init(rawValue: view.language.code) ?? .en,
                   status: view.finishedAt == nil ? .inProgress : .finished, answered: view.answered, startedAt: view.startedAt,
                   finishedAt: view.finishedAt, question: question, result: result)
+    }
+}
+
+extension APIHandler {
+    func getProficiency(_ input: Operations.GetProficiency.Input) async throws -> Operations.GetProficiency.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let view = try await proficiency.proficiency(caller, learner: learner, language: input.query.language.rawValue)
+        func status(_ status: ProficiencyStatus) -> Components.Schemas.ProficiencyStatus {
+            .init(skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, ability: status.theta, level: .init(rawValue: status.level.rawValue) ?? .a1,
+                  nextLevel: status.nextLevel.flatMap { .init(rawValue: $0.rawValue) }, progress: status.progress, responses: status.responses)
+        }
+        let day = DateFormatter()
+        day.dateFormat = "yyyy-MM-dd"
+        day.timeZone = TimeZone(identifier: "UTC")
+        day.locale = Locale(identifier: "en_US_POSIX")
+        let body = Components.Schemas.Proficiency(
+            language: .init(rawValue: view.language.code) ?? .en, overall: status(view.report.overall), skills: view.report.skills.map(status),
+            history: view.history.map { snapshot in
+                .init(day: day.string(from: snapshot.day), skill: .init(rawValue: snapshot.skill?.rawValue ?? "overall") ?? .overall,
+                      ability: snapshot.theta, level: .init(rawValue: snapshot.level.rawValue) ?? .a1)
+            },
+            gaps: view.gaps.map { gap in
+                .init(kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id, skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
+                      ability: gap.theta, predictedSuccess: gap.predictedSuccess,
+                      reasons: gap.reasons.compactMap { .init(rawValue: $0.rawValue) }, severity: gap.severity,
+                      missedItems: gap.mostMissedItemIds)
+            })
+        return .ok(.init(body: .json(body)))
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import ParlaCore
+import ParlaLearning
+import ParlaStore
+
+/// Where a learner stands in a language (T7.2, IF2): overall level, each
+/// skill's ability, level and progress to the next level (the proficiency
+/// bar), the history, and the places to improve.
+struct ProficiencyService: Sendable {
+    let abilities: AbilityStore
+    let content: ContentService
+
+    struct View: Sendable {
+        var language: Language
+        var report: ProficiencyReport
+        var history: [AbilityStore.Snapshot]
+        var gaps: [ProficiencyGap]
+    }
+
+    func proficiency(_ caller: Caller, learner: LearnerID, language code: String) async throws -> View {
+        let language = try content.language(code)
+        guard let found = try await abilities.proficiency(learner: learner, of: caller.accountID, language: language) else {
+            throw ParlaError(.learnerNotFound)
+        }
+        let known = found.abilities.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
+        // A learner with no answers yet starts every skill at the middle of A1.
+        let cuts = CEFRCutScores.standard
+        let abilities = known.isEmpty ? Skill.allCases.map { SkillAbility(skill: $0, theta: cuts.centre(of: .a1), responses: 0) } : known
+        let areas = Dictionary(grouping: found.topics, by: \.topic).map { topic, records in
+            PracticeArea(kind: .topic, id: topic, skill: records.first?.skill, items: records.map { record in
+                ItemRecord(itemId: record.itemID, correctCount: record.correct, wrongCount: record.wrong,
+                           difficulty: cuts.centre(of: record.level), optionCount: 4)
+            })
+        }
+        let gaps = known.isEmpty ? [] : GapAnalysis.gaps(GapAnalysisInput(abilities: abilities, areas: areas))
+        return View(language: language, report: ProficiencyReport(abilities: abilities, cuts: cuts), history: found.history, gaps: gaps)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import ParlaCore
+import PostgresNIO
+
+/// Abilities per learner, language and skill, and their daily history.
+/// Writes happen inside the transaction of the answer that caused them.
+public struct AbilityStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    public struct Ability: Sendable, Equatable {
+        public var skill: Skill
+        public var theta: Double
+        public var responses: Int
+        public init(skill: Skill, theta: Double, responses: Int) { (self.skill, self.theta, self.responses) = (skill, theta, responses) }
+    }
+
+    /// One day's value of a skill (nil: the overall ability).
+    public struct Snapshot: Sendable, Equatable {
+        public var day: Date
+        public var skill: Skill?
+        public var theta: Double
+        public var level: CEFRLevel
+        public init(day: Date, skill: Skill?, theta: Double, level: CEFRLevel) {
+            (self.day, self.skill, self.theta, self.level) = (day, skill, theta, level)
+        }
+    }
+
+    /// The learner's abilities and history in `language`; nil when the
+    /// learner is not the account's.
+    public func proficiency(learner: LearnerID, of accountID: AccountID, language: Language, historyDays: Int = 90)
+        async throws -> (abilities: [Ability], history: [Snapshot], topics: [TopicRecord])? {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            let owned = try await connection.query(
+                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: logger).collect()
+            guard !owned.isEmpty else { return nil }
+            let abilities = try await connection.query("""
+                SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
+                """, logger: logger).collect().compactMap { row -> Ability? in
+                    let (skill, theta, responses) = try row.decode((String, Double, Int).self)
+                    return Skill(rawValue: skill).map { Ability(skill: $0, theta: theta, responses: responses) }
+                }
+            let history = try await connection.query("""
+                SELECT day::timestamptz, skill, theta, level FROM ability_history
+                WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND day > current_date - \(historyDays)::integer
+                ORDER BY day, skill
+                """, logger: logger).collect().compactMap { row -> Snapshot? in
+                    let (day, skill, theta, level) = try row.decode((Date, String, Double, String).self)
+                    guard let level = CEFRLevel(rawValue: level) else { return nil }
+                    return Snapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
+                }
+            // Answers so far, by the topic of what was asked: the placement test's for now.
+            let topics = try await connection.query("""
+                SELECT i.topic, i.skill, i.level, r.item_id, count(*) FILTER (WHERE r.correct)::int, count(*) FILTER (WHERE NOT r.correct)::int
+                FROM placement_responses r JOIN placements p ON p.id = r.placement_id
+                JOIN placement_items i ON i.language = r.language AND i.id = r.item_id
+                WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code)
+                GROUP BY i.topic, i.skill, i.level, r.item_id
+                """, logger: logger).collect().compactMap { row -> TopicRecord? in
+                    let (topic, skill, level, item, correct, wrong) = try row.decode((String, String, String, String, Int, Int).self)
+                    guard let skill = Skill(rawValue: skill), let level = CEFRLevel(rawValue: level) else { return nil }
+                    return TopicRecord(topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
+                }
+            return (abilities, history, topics)
+        }
+    }
+
+    /// A learner's answers to one item, with what the item tests.
+    public struct TopicRecord: Sendable {
+        public var topic: String
+        public var skill: Skill
+        public var level: CEFRLevel
+        public var itemID: String
+        public var correct: Int
+        public var wrong: Int
+    }
+
+    /// Writes abilities and today's snapshots on `connection` (inside the
+    /// caller's transaction).
+    static func write(_ abilities: [Ability], _ snapshots: [Snapshot], learner: LearnerID, language: Language,
+                      on connection: PostgresConnection, logger: Logger) async throws {
+        for ability in abilities {
+            try await connection.query("""
+                INSERT INTO abilities (learner_id, language, skill, theta, responses)
+                VALUES (\(learner.uuid), \(language.code), \(ability.skill.rawValue), \(ability.theta), \(ability.responses))
+                ON CONFLICT (learner_id, language, skill) DO UPDATE SET theta = EXCLUDED.theta, responses = EXCLUDED.responses,
+                    updated_at = now()
+                """, logger: logger)
+        }
+        for snapshot in snapshots {
+            try await connection.query("""
+                INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
+                VALUES (\(learner.uuid), \(language.code), \(snapshot.skill?.rawValue ?? "overall"), \(snapshot.day)::date, \(snapshot.theta),
+                        \(snapshot.level.rawValue))
+                ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = EXCLUDED.theta, level = EXCLUDED.level
+                """, logger: logger)
+        }
+    }
+}
