@@ -204,3 +204,20 @@ public enum ParlaMetrics {
     /// Routes every swift-metrics metric to `registry`; safe to call often.
     public static func bootstrap() { _ = bootstrapped }
 }
+
+/// `parla placement calibrate`: re-estimates a language's placement items
+/// from the answers stored so far.
+public func calibratePlacement(_ settings: ServerSettings, language: Language, minimumResponses: Int, logger: Logger)
+    async throws -> (recalibrated: Int, items: Int, converged: Bool, cycles: Int) {
+    try await withDatabase(settings, logger: logger) { database, cipher in
+        _ = try await database.migrate()
+        let catalog = ContentCatalog()
+        try await catalog.reload(from: ContentStore(database: database))
+        let content = ContentService(catalog: catalog, content: ContentStore(database: database),
+                                     learners: LearnerStore(database: database, cipher: cipher),
+                                     assets: AssetStore(directory: settings.assetDirectory))
+        let result = try await PlacementService(placements: PlacementStore(database: database), content: content)
+            .calibrate(language, minimumResponses: minimumResponses)
+        return (result.recalibratedItemIds.count, result.items.count, result.converged, result.cycles)
+    }
+}

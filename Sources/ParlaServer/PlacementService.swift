@@ -37,14 +37,20 @@ struct PlacementService: Sendable {
         var finishedAt: Date?
     }
 
-    /// The language's bank: every question with its 2PL parameters (from
-    /// its written level until calibrated).
-    func bank(_ language: Language) throws -> (bank: PlacementBank, questions: [String: PlacementQuestion]) {
+    /// The language's bank: every question with its 2PL parameters, from
+    /// its written level until `parla placement calibrate` estimates them.
+    func bank(_ language: Language, parameters: [String: (discrimination: Double, difficulty: Double)] = [:]) throws
+        -> (bank: PlacementBank, questions: [String: PlacementQuestion]) {
         let questions = try content.snapshot().corpus.placementQuestions.filter { $0.language == language }
         guard !questions.isEmpty else { throw ParlaError(.placementUnavailable) }
         let items = questions.map { question in
-            PlacementItem.initial(id: question.id, skill: question.skill, level: question.level,
-                                  timeLimitSeconds: Self.timeLimits[question.skill] ?? 60, optionCount: question.distractors.count + 1)
+            var item = PlacementItem.initial(id: question.id, skill: question.skill, level: question.level,
+                                             timeLimitSeconds: Self.timeLimits[question.skill] ?? 60,
+                                             optionCount: question.distractors.count + 1)
+            if let calibrated = parameters[question.id] {
+                (item.discrimination, item.difficulty) = (calibrated.discrimination, calibrated.difficulty)
+            }
+            return item
         }
         return (try PlacementBank(items: items), Dictionary(uniqueKeysWithValues: questions.map { ($0.id, $0) }))
     }
@@ -53,7 +59,7 @@ struct PlacementService: Sendable {
     /// served again, its clock restarted). Returns whether it is new.
     func start(_ caller: Caller, learner: LearnerID, language code: String) async throws -> (View, created: Bool) {
         let language = try content.language(code)
-        let (bank, questions) = try bank(language)
+        let (bank, questions) = try bank(language, parameters: try await placements.parameters(language))
         if let open = try await placements.open(learner: learner, of: caller.accountID, language: language) {
             return (try await resume(open, caller: caller, learner: learner, questions: questions), false)
         }
@@ -88,10 +94,11 @@ struct PlacementService: Sendable {
     func respond(_ caller: Caller, learner: LearnerID, placement: PlacementID, itemID: String, optionID: String,
                  responseTimeMilliseconds: Int?) async throws -> View {
         let now = Date()
+        let parameters = try await placements.parameters(try await placements.language(of: placement))
         let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { stored in
             guard stored.finishedAt == nil else { throw ParlaError(.placementFinished) }
             guard stored.servedItem == itemID else { throw ParlaError(.notCurrentItem) }
-            let (bank, questions) = try self.bank(stored.language)
+            let (bank, questions) = try self.bank(stored.language, parameters: parameters)
             guard let question = questions[itemID] else { throw ParlaError(.notCurrentItem) }
             guard let chosen = Self.options(question, placement: stored.id).first(where: { $0.id == optionID }) else {
                 throw ParlaError(.optionNotFound)
@@ -153,6 +160,23 @@ struct PlacementService: Sendable {
     /// FNV-1a: stable across processes, unlike `Hasher`.
     static func stableHash(_ text: String) -> UInt64 {
         text.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// Re-estimates a language's item parameters from every stored answer
+    /// (marginal maximum likelihood, EM); items with too few answers keep
+    /// theirs. Returns what it did.
+    func calibrate(_ language: Language, minimumResponses: Int) async throws -> CalibrationResult {
+        let (bank, _) = try bank(language, parameters: try await placements.parameters(language))
+        let responses = try await placements.responses(language).map {
+            CalibrationResponse(respondentId: $0.placement, itemId: $0.itemID, correct: $0.correct)
+        }
+        var options = CalibrationOptions()
+        options.minimumResponses = minimumResponses
+        let (calibrated, result) = bank.calibrated(responses: responses, options: options)
+        let counts = Dictionary(grouping: responses, by: \.itemId).mapValues(\.count)
+        let changed = calibrated.items.filter { result.recalibratedItemIds.contains($0.id) }
+        try await placements.saveParameters(language, changed.map { ($0.id, $0.discrimination, $0.difficulty, counts[$0.id] ?? 0) })
+        return result
     }
 
     static func encode(_ value: some Encodable) throws -> Data {

@@ -132,6 +132,60 @@ public struct PlacementStore: Sendable {
         }
     }
 
+    /// The language of a test (to load its bank before locking it).
+    public func language(of id: PlacementID) async throws -> Language {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("SELECT language FROM placements WHERE id = \(id.uuid)", logger: database.logger).collect()
+            guard let code = try rows.first?.decode(String.self), let language = Language(rawValue: code) else {
+                throw ParlaError(.placementNotFound)
+            }
+            return language
+        }
+    }
+
+    // MARK: Item parameters
+
+    /// Calibrated parameters of a language's items, by item id.
+    public func parameters(_ language: Language) async throws -> [String: (discrimination: Double, difficulty: Double)] {
+        try await database.withConnection { connection in
+            var parameters: [String: (Double, Double)] = [:]
+            for row in try await connection.query("""
+                SELECT item_id, discrimination, difficulty FROM placement_item_parameters WHERE language = \(language.code)
+                """, logger: database.logger).collect() {
+                let (id, a, b) = try row.decode((String, Double, Double).self)
+                parameters[id] = (a, b)
+            }
+            return parameters
+        }
+    }
+
+    /// Every stored answer in a language: who (the test), which item, right or not.
+    public func responses(_ language: Language) async throws -> [(placement: String, itemID: String, correct: Bool)] {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT placement_id, item_id, correct FROM placement_responses WHERE language = \(language.code)
+                """, logger: database.logger).collect().map { row in
+                    let (placement, item, correct) = try row.decode((UUID, String, Bool).self)
+                    return (placement.uuidString.lowercased(), item, correct)
+                }
+        }
+    }
+
+    /// Replaces the parameters of the items given, in one transaction.
+    public func saveParameters(_ language: Language, _ items: [(id: String, discrimination: Double, difficulty: Double, responses: Int)])
+        async throws {
+        try await database.withTransaction { connection in
+            for item in items {
+                try await connection.query("""
+                    INSERT INTO placement_item_parameters (language, item_id, discrimination, difficulty, responses)
+                    VALUES (\(language.code), \(item.id), \(item.discrimination), \(item.difficulty), \(item.responses))
+                    ON CONFLICT (language, item_id) DO UPDATE SET discrimination = EXCLUDED.discrimination,
+                        difficulty = EXCLUDED.difficulty, responses = EXCLUDED.responses, calibrated_at = now()
+                    """, logger: database.logger)
+            }
+        }
+    }
+
     static let columns = "p.id, p.language, p.session::text, p.served_item, p.served_at, p.started_at, p.finished_at, p.result::text"
 
     static func stored(_ row: PostgresRow) throws -> Stored {

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import ParlaContent
 import ParlaCore
+@testable import ParlaServer
 import ParlaTestSupport
 import Testing
 
@@ -187,6 +189,51 @@ struct PlacementTests {
             // A finished test takes no more answers; a new one can start.
             let restart = try await client.post("/v1/learners/\(strong.learnerID)/placements", token: strong.token, json: ["language": "es"])
             #expect(restart.status == 201)
+        }
+    }
+}
+
+@Suite("learning: item calibration")
+struct PlacementCalibrationTests {
+    @Test("parla placement calibrate re-estimates items from stored answers once enough exist, and keeps the rest")
+    func calibrate() async throws {
+        let app = try await TestApp.make()
+        let learner = try await app.run { client in try await client.signUp().learnerID }
+        let items = try PlacementTests.answers(.spanish).keys.sorted().prefix(4)
+        // Three items with known difficulties answered by 400 simulated test-takers; a fourth by only 10.
+        let truth: [(id: String, difficulty: Double)] = zip(items, [-1.0, 0.5, 1.5]).map { ($0, $1) }
+        var random = SystemRandomNumberGenerator()
+        var placements: [String] = [], responses: [String] = []
+        for index in 0..<400 {
+            let id = UUID().uuidString.lowercased()
+            placements.append("('\(id)', '\(learner)', 'es', '{}'::jsonb, now(), '{}'::jsonb)")
+            // theta ~ N(0, 1) by Box-Muller.
+            let theta = sqrt(-2 * log(Double.random(in: 1e-12..<1, using: &random))) * cos(2 * .pi * Double.random(in: 0..<1, using: &random))
+            for item in truth {
+                let correct = Double.random(in: 0..<1, using: &random) < 1 / (1 + exp(-1.5 * (theta - item.difficulty)))
+                responses.append("('\(id)', '\(item.id)', 'es', \(correct), 5000)")
+            }
+            if index < 10 { responses.append("('\(id)', '\(items.last!)', 'es', true, 5000)") }
+        }
+        try await TestDatabase.shared.execute(in: app.databaseURL, """
+            INSERT INTO placements (id, learner_id, language, session, finished_at, result) VALUES \(unescaped: placements.joined(separator: ","))
+            """)
+        try await TestDatabase.shared.execute(in: app.databaseURL, """
+            INSERT INTO placement_responses (placement_id, item_id, language, correct, response_ms)
+            VALUES \(unescaped: responses.joined(separator: ","))
+            """)
+
+        let result = try await calibratePlacement(app.settings, language: .spanish, minimumResponses: 30, logger: Logger(label: "test"))
+        #expect(result.recalibrated == 3)
+        #expect(result.items == 120)
+        let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            "SELECT item_id, discrimination, difficulty, responses FROM placement_item_parameters ORDER BY difficulty")
+        let estimated = try rows.map { try $0.decode((String, Double, Double, Int).self) }
+        #expect(estimated.map(\.0) == truth.map(\.id))
+        for (row, item) in zip(estimated, truth) {
+            #expect(abs(row.2 - item.difficulty) < 0.5, "\(item.id): b \(row.2), really \(item.difficulty)")
+            #expect(row.1 > 0.7 && row.1 < 3, "\(item.id): a \(row.1), really 1.5")
+            #expect(row.3 == 400)
         }
     }
 }
