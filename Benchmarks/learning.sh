@@ -8,7 +8,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BINARY=${BINARY:-.build/release/parla}
+VENV=Benchmarks/.venv
+CATSIM_VERSION=0.21.0
 REVIEW_LOG=${PARLA_FSRS_REVIEW_LOG:-../shared/reference/fsrs/pyfsrs_review_logs_josh.csv}
+
+# catsim, the reference CAT, in the benchmark's own venv.
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import catsim" 2>/dev/null; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet "catsim==$CATSIM_VERSION"
+fi
+data=$(mktemp -d /tmp/parla-learning-bench-XXXXXX)
+trap 'rm -rf "$data"' EXIT
 
 mkdir -p Benchmarks/results
 result="Benchmarks/results/learning-$(date -u +%Y-%m-%dT%H%M%SZ).md"
@@ -17,7 +27,12 @@ result="Benchmarks/results/learning-$(date -u +%Y-%m-%dT%H%M%SZ).md"
   echo
   echo "## Placement: 1,000 simulated learners, synthetic 300-item 2PL bank (a ~ U(0.8, 2.0)), stop at SD < 0.3 (8-25 items)"
   echo
-  "$BINARY" learning simulate-placement --learners 1000 --items 300 --seed 2026
+  "$BINARY" learning simulate-placement --learners 1000 --items 300 --seed 2026 --export "$data"
+  echo
+  echo "Same bank, same learners, same answers (each learner's answer to every item drawn once), catsim $CATSIM_VERSION"
+  echo "with maximum likelihood and maximum information selection:"
+  echo
+  "$VENV/bin/python" Benchmarks/catsim_compare.py "$data"
   echo
   echo "## Memory: FSRS-6 default parameters, srs-benchmark protocol"
   echo

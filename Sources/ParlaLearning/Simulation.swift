@@ -221,3 +221,43 @@ public enum PlacementSimulation {
         return responses
     }
 }
+
+/// Every simulated learner's answer to every item of a bank, drawn once, so
+/// that different adaptive tests (ours at fixed lengths, catsim's) face the
+/// very same responses whatever items they pick.
+public struct ResponseMatrix: Sendable {
+    public var thetas: [Double]
+    /// `answers[learner][item]`, items in bank order.
+    public var answers: [[(correct: Bool, responseTime: Double)]]
+
+    public init(bank: PlacementBank, learnerCount: Int, seed: UInt64, timing: ResponseTiming = .signedResidualTime) {
+        var thetas: [Double] = [], answers: [[(Bool, Double)]] = []
+        for index in 0..<max(learnerCount, 0) {
+            var generator = SimulationRandom.member(index, of: seed)
+            let learner = SimulatedLearner(theta: generator.nextNormal(), timing: timing)
+            thetas.append(learner.theta)
+            answers.append(bank.items.map { learner.answer($0, using: &generator) })
+        }
+        (self.thetas, self.answers) = (thetas, answers)
+    }
+
+    /// Our test stopped at exactly `length` items, answers read from the
+    /// matrix: root mean square error and bias of the estimates.
+    public func fixedLength(_ length: Int, bank: PlacementBank, scoring: PlacementScoring, seed: UInt64) -> (rmse: Double, bias: Double) {
+        var configuration = PlacementConfiguration(scoring: scoring)
+        (configuration.minimumItems, configuration.maximumItems, configuration.targetStandardError) = (length, length, 0)
+        let position = Dictionary(uniqueKeysWithValues: bank.items.enumerated().map { ($1.id, $0) })
+        var errors: [Double] = []
+        for (learner, theta) in thetas.enumerated() {
+            var generator = SimulationRandom.member(learner, of: seed)
+            var session = PlacementSession(configuration: configuration)
+            while let item = session.nextItem(from: bank, using: &generator), let index = position[item.id] {
+                let answer = answers[learner][index]
+                _ = try? session.record(itemId: item.id, correct: answer.correct, responseTime: answer.responseTime)
+            }
+            errors.append(session.estimate.theta - theta)
+        }
+        let count = Double(max(errors.count, 1))
+        return ((errors.reduce(0) { $0 + $1 * $1 } / count).squareRoot(), errors.reduce(0, +) / count)
+    }
+}

@@ -15,6 +15,8 @@ struct Learning: AsyncParsableCommand {
         @Option(help: "Simulated learners.") var learners = 1000
         @Option(help: "Items in the synthetic bank.") var items = 300
         @Option(help: "Seed of the bank and the learners.") var seed: UInt64 = 2026
+        @Option(help: "Also write the bank, the learners and every answer (CSV) here, and compare fixed-length tests on them.")
+        var export: String?
 
         func run() async throws {
             var specification = SyntheticBankSpecification()
@@ -29,6 +31,28 @@ struct Learning: AsyncParsableCommand {
                              scoring == .signedResidualTime ? "signed residual time" : "accuracy only", metrics.learners,
                              metrics.rootMeanSquareError, metrics.bias, metrics.meanItems, metrics.medianItems,
                              100 * metrics.reachedTargetShare, 100 * metrics.exactLevelAgreement, 100 * metrics.withinOneLevelAgreement))
+            }
+            guard let export else { return }
+            try write(ResponseMatrix(bank: bank, learnerCount: learners, seed: seed &+ 2), bank: bank, to: export)
+        }
+
+        /// The same answers for every test: ours at 10, 20 and 30 items here,
+        /// catsim's from the files (Benchmarks/catsim_compare.py).
+        func write(_ matrix: ResponseMatrix, bank: PlacementBank, to directory: String) throws {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let items = bank.items.map { "\($0.id),\($0.discrimination),\($0.difficulty)" }.joined(separator: "\n")
+            try ("id,a,b\n" + items + "\n").write(toFile: directory + "/bank.csv", atomically: true, encoding: .utf8)
+            var answers = "learner,theta," + bank.items.indices.map { "i\($0)" }.joined(separator: ",") + "\n"
+            for (learner, theta) in matrix.thetas.enumerated() {
+                answers += "\(learner),\(theta)," + matrix.answers[learner].map { $0.correct ? "1" : "0" }.joined(separator: ",") + "\n"
+            }
+            try answers.write(toFile: directory + "/answers.csv", atomically: true, encoding: .utf8)
+            print("\n| fixed length | ours, SRT: RMSE | ours, accuracy only: RMSE |")
+            print("|---:|---:|---:|")
+            for length in [10, 20, 30] {
+                let srt = matrix.fixedLength(length, bank: bank, scoring: .signedResidualTime, seed: seed &+ 3)
+                let accuracy = matrix.fixedLength(length, bank: bank, scoring: .accuracyOnly, seed: seed &+ 3)
+                print(String(format: "| %d | %.3f | %.3f |", length, srt.rmse, accuracy.rmse))
             }
         }
     }
