@@ -43,6 +43,8 @@ let package = Package(
         // The learning model: ability, placement (2PL, SRT, EAP), proficiency
         // and gaps, FSRS-6 memory. Pure: no I/O, no frameworks.
         .target(name: "ParlaLearning", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
+        // Teacher mode's questions and answer checking, from the content. Pure.
+        .target(name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning"], swiftSettings: swiftSettings),
         // The OpenAPI contract; types and the server protocol are generated at build time.
         .target(
             name: "ParlaAPI",
@@ -144,6 +146,11 @@ let package = Package(
             name: "ParlaLearningTests",
             dependencies: ["ParlaLearning", "ParlaCore"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ParlaTeachingTests",
+            dependencies: ["ParlaTeaching", "ParlaContent", "ParlaCore", "ParlaLearning"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
