@@ -34,9 +34,7 @@ public struct AbilityStore: Sendable {
         async throws -> (abilities: [Ability], history: [Snapshot], topics: [TopicRecord])? {
         try await database.withConnection { connection in
             let logger = database.logger
-            let owned = try await connection.query(
-                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: logger).collect()
-            guard !owned.isEmpty else { return nil }
+            guard try await connection.owns(learner, account: accountID, logger: logger) else { return nil }
             let abilities = try await connection.query("""
                 SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
                 """, logger: logger).collect().compactMap { row -> Ability? in

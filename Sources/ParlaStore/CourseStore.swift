@@ -24,9 +24,8 @@ public struct CourseStore: Sendable {
                 created.createdAt = try row.decode(Date.self)
                 return created
             }
-            let owned = try await connection.query(
-                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: database.logger).collect()
-            throw ParlaError(owned.isEmpty ? .learnerNotFound : .courseExists)
+            let owned = try await connection.owns(learner, account: accountID, logger: database.logger)
+            throw ParlaError(owned ? .courseExists : .learnerNotFound)
         }
     }
 

@@ -54,9 +54,7 @@ public struct PlacementStore: Sendable {
     /// when the learner is not the account's.
     public func open(learner: LearnerID, of accountID: AccountID, language: Language) async throws -> Stored? {
         try await database.withConnection { connection in
-            let owned = try await connection.query(
-                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: database.logger).collect()
-            guard !owned.isEmpty else { throw ParlaError(.learnerNotFound) }
+            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM placements p
                 WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code) AND p.finished_at IS NULL

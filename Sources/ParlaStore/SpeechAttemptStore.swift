@@ -69,9 +69,7 @@ public struct SpeechAttemptStore: Sendable {
     public func list(learner: LearnerID, of accountID: AccountID, language: Language?, limit: Int,
                      before: SpeechAttemptID?) async throws -> [Attempt] {
         try await database.withConnection { connection in
-            let owned = try await connection.query(
-                "SELECT 1 FROM learners WHERE id = \(learner.uuid) AND account_id = \(accountID.uuid)", logger: database.logger).collect()
-            guard !owned.isEmpty else { throw ParlaError(.learnerNotFound) }
+            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
             return try await connection.query("""
                 SELECT id, language, phrase_id, text, result::text, audio IS NOT NULL, created_at FROM speech_attempts
                 WHERE learner_id = \(learner.uuid) AND (\(language?.code)::text IS NULL OR language = \(language?.code))
