@@ -72,10 +72,14 @@ struct PlacementService: Sendable {
         return (try view(stored, questions: questions), stored.id == id)
     }
 
+    /// The test as it stands; an open one serves its question again, its
+    /// clock restarted, in the same step.
     func get(_ caller: Caller, learner: LearnerID, placement: PlacementID) async throws -> View {
-        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { _ in nil }
-        let (_, questions) = try bank(stored.language)
-        return try await resume(stored, caller: caller, learner: learner, questions: questions)
+        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { current in
+            guard current.finishedAt == nil, current.servedItem != nil else { return nil }
+            return .init(session: current.session, servedItem: current.servedItem, servedAt: Date())
+        }
+        return try view(stored, questions: try bank(stored.language).questions)
     }
 
     /// The learner is looking at the question again: its clock restarts.
@@ -94,11 +98,12 @@ struct PlacementService: Sendable {
     func respond(_ caller: Caller, learner: LearnerID, placement: PlacementID, itemID: String, optionID: String,
                  responseTimeMilliseconds: Int?) async throws -> View {
         let now = Date()
-        let parameters = try await placements.parameters(try await placements.language(of: placement))
+        // The bank is built once, before the row is locked.
+        let language = try await placements.language(of: placement)
+        let (bank, questions) = try bank(language, parameters: try await placements.parameters(language))
         let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { stored in
             guard stored.finishedAt == nil else { throw ParlaError(.placementFinished) }
             guard stored.servedItem == itemID else { throw ParlaError(.notCurrentItem) }
-            let (bank, questions) = try self.bank(stored.language, parameters: parameters)
             guard let question = questions[itemID] else { throw ParlaError(.notCurrentItem) }
             guard let chosen = Self.options(question, placement: stored.id).first(where: { $0.id == optionID }) else {
                 throw ParlaError(.optionNotFound)
@@ -128,7 +133,6 @@ struct PlacementService: Sendable {
                                        abilities: abilities.map { .init(skill: $0.skill, theta: $0.theta, responses: $0.responses) },
                                        snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) }))
         }
-        let (_, questions) = try bank(stored.language)
         return try view(stored, questions: questions)
     }
 
