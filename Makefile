@@ -29,6 +29,7 @@ bench: install-deps
 	Benchmarks/speech.sh
 	Benchmarks/speech-http.sh
 	Benchmarks/learning.sh
+	Benchmarks/lessons.sh
 
 clean:
 	rm -rf .build

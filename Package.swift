@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

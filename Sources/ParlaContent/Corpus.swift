@@ -156,10 +156,29 @@ public struct GrammarNote: Sendable, Equatable, Identifiable {
     public var summary: String
     public var body: String
     public var examples: [String]
+    /// Gap-fill sentences that practise the note, for lessons.
+    public var exercises: [GrammarExercise]
 
-    public init(id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String]) {
+    public init(id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String],
+                exercises: [GrammarExercise] = []) {
         (self.id, self.language, self.level, self.title, self.summary, self.body, self.examples) =
             (id, language, level, title, summary, body, examples)
+        self.exercises = exercises
+    }
+}
+
+/// A sentence with one gap (`___`) that practises a grammar note: one
+/// filler is right, three are forms a learner would confuse with it.
+public struct GrammarExercise: Sendable, Equatable, Identifiable {
+    public var id: String
+    public var stem: String
+    public var correct: String
+    public var distractors: [String]
+    /// The completed sentence in English, shown once answered.
+    public var translation: String?
+
+    public init(id: String, stem: String, correct: String, distractors: [String], translation: String? = nil) {
+        (self.id, self.stem, self.correct, self.distractors, self.translation) = (id, stem, correct, distractors, translation)
     }
 }
 

@@ -88,6 +88,7 @@ private struct Context {
     var phraseSites: [String: (file: String, line: Int)] = [:]
     var noteSites: [String: (file: String, line: Int)] = [:]
     var placementSites: [String: (file: String, line: Int)] = [:]
+    var exerciseSites: [String: (file: String, line: Int)] = [:]
     var exampleReferences: [(file: String, line: Int, note: String, phrase: String)] = []
 
     init(assetExists: @escaping @Sendable (AssetReference) -> Bool) { self.assetExists = assetExists }
@@ -285,10 +286,41 @@ private struct Context {
             let examples = (noteNode["examples"]?.sequence.map(Array.init) ?? []).compactMap(\.string)
             if examples.count < 2 { problem(line: line(noteNode["id"]), .missingField, "note \(id) needs at least two example phrases") }
             for example in examples { exampleReferences.append((file, line(noteNode["examples"]), id, example)) }
+            let exercises = (noteNode["exercises"]?.sequence.map(Array.init) ?? []).compactMap { readExercise($0, note: id) }
             guard let level, let title, let summary, let body else { continue }
             corpus.grammarNotes.append(GrammarNote(id: id, language: language, level: level, title: title, summary: summary,
-                                                   body: body, examples: examples))
+                                                   body: body, examples: examples, exercises: exercises))
         }
+    }
+
+    /// One gap-fill exercise of a note; refuses anything that could have two
+    /// right answers or none.
+    mutating func readExercise(_ node: Node, note: String) -> GrammarExercise? {
+        guard let id = string(node, "id") else { return nil }
+        if let earlier = exerciseSites[id] {
+            problem(line: line(node["id"]), .duplicateKey, "exercise \(id) is already defined at \(earlier.file):\(earlier.line)")
+            return nil
+        }
+        exerciseSites[id] = (file, line(node["id"]))
+        if !id.hasPrefix(note + "-") { problem(line: line(node["id"]), .invalidValue, "exercise \(id) must start with \(note)-") }
+        let stem = string(node, "stem"), correct = string(node, "correct")
+        let translation = string(node, "translation", required: false)
+        let distractors = (node["distractors"]?.sequence.map(Array.init) ?? []).compactMap(\.string)
+        if distractors.count != 3 || distractors.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            problem(line: line(node["id"]), .invalidValue, "exercise \(id) needs exactly 3 non-empty distractors")
+        }
+        if let correct {
+            let options = [correct] + distractors
+            if Set(options.map(PlacementQuestion.folded)).count != options.count {
+                problem(line: line(node["distractors"]), .invalidValue,
+                        "exercise \(id) has two options that read the same: it would have two right answers")
+            }
+        }
+        if let stem, stem.components(separatedBy: "___").count != 2 {
+            problem(line: line(node["stem"]), .invalidValue, "exercise \(id) needs exactly one gap (___) in its stem")
+        }
+        guard let stem, let correct, distractors.count == 3 else { return nil }
+        return GrammarExercise(id: id, stem: stem, correct: correct, distractors: distractors, translation: translation)
     }
 
     /// `placement/<lang>/<skill>.yaml`: the language and the skill come from

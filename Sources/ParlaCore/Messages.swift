@@ -360,6 +360,48 @@ extension ErrorCode {
             it: "Non c'è ancora un test di livello per questa lingua.",
             de: "Für diese Sprache gibt es noch keinen Einstufungstest.",
             es: "Todavía no hay prueba de nivel para este idioma.")
+        case .lessonNotFound: LocalizedText(
+            en: "This lesson does not exist.",
+            fr: "Cette leçon n'existe pas.",
+            it: "Questa lezione non esiste.",
+            de: "Diese Lektion gibt es nicht.",
+            es: "Esta lección no existe.")
+        case .lessonExpired: LocalizedText(
+            en: "This lesson was left for more than a day and has ended. Start a new one.",
+            fr: "Cette leçon est restée ouverte plus d'un jour et s'est terminée. Commencez-en une nouvelle.",
+            it: "Questa lezione è rimasta aperta per più di un giorno ed è terminata. Iniziane una nuova.",
+            de: "Diese Lektion lag länger als einen Tag brach und ist beendet. Beginne eine neue.",
+            es: "Esta lección estuvo abierta más de un día y ha terminado. Empieza una nueva.")
+        case .lessonFinished: LocalizedText(
+            en: "This lesson is over: there are no more questions.",
+            fr: "Cette leçon est terminée : il n'y a plus de questions.",
+            it: "Questa lezione è finita: non ci sono altre domande.",
+            de: "Diese Lektion ist vorbei: Es gibt keine weiteren Fragen.",
+            es: "Esta lección ha terminado: no hay más preguntas.")
+        case .notCurrentQuestion: LocalizedText(
+            en: "Answer the question on screen: this one is not current.",
+            fr: "Répondez à la question affichée : celle-ci n'est pas en cours.",
+            it: "Rispondi alla domanda sullo schermo: questa non è quella in corso.",
+            de: "Beantworte die angezeigte Frage: Diese ist nicht die aktuelle.",
+            es: "Responde a la pregunta en pantalla: esta no es la actual.")
+        case .optionAlreadyTried: LocalizedText(
+            en: "You have already tried this answer. Choose another one.",
+            fr: "Vous avez déjà essayé cette réponse. Choisissez-en une autre.",
+            it: "Hai già provato questa risposta. Scegline un'altra.",
+            de: "Diese Antwort hast du schon versucht. Wähle eine andere.",
+            es: "Ya has probado esta respuesta. Elige otra.")
+        case .answerKindMismatch: LocalizedText(
+            en: "This question needs another kind of answer: an option, a typed text or a recording.",
+            fr: "Cette question attend un autre type de réponse : une option, un texte saisi ou un enregistrement.",
+            it: "Questa domanda richiede un altro tipo di risposta: un'opzione, un testo scritto o una registrazione.",
+            de: "Diese Frage braucht eine andere Art von Antwort: eine Option, einen getippten Text oder eine Aufnahme.",
+            es: "Esta pregunta necesita otro tipo de respuesta: una opción, un texto escrito o una grabación.")
+        case .lessonUnavailable: LocalizedText(
+            en: "There are no questions for this language and these question types yet.",
+            fr: "Il n'y a pas encore de questions pour cette langue et ces types de questions.",
+            it: "Non ci sono ancora domande per questa lingua e questi tipi di domanda.",
+            de: "Für diese Sprache und diese Fragetypen gibt es noch keine Fragen.",
+            es: "Todavía no hay preguntas para este idioma y estos tipos de pregunta.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
@@ -420,6 +462,28 @@ public enum Wording {
             it: "Non ti abbiamo sentito. Parla un po' più vicino al microfono.",
             de: "Wir haben dich nicht gehört. Sprich etwas näher am Mikrofon.",
             es: "No te hemos oído. Habla un poco más cerca del micrófono.")
+        }
+    }
+
+    /// What a learner reads after answering a lesson's question, by
+    /// feedback code (recordings use the speech scorer's codes).
+    public static func answerFeedback(_ code: String) -> LocalizedText {
+        switch code {
+        case "correct": LocalizedText(en: "Correct! Well done.", fr: "Correct ! Bravo.", it: "Giusto! Ben fatto.",
+                                      de: "Richtig! Gut gemacht.", es: "¡Correcto! Muy bien.")
+        case "almost": LocalizedText(
+            en: "Correct! Mind the accents: this is how it is spelt.",
+            fr: "Correct ! Attention aux accents : voici l'orthographe.",
+            it: "Giusto! Attenzione agli accenti: ecco come si scrive.",
+            de: "Richtig! Achte auf die Akzente: So schreibt man es.",
+            es: "¡Correcto! Cuidado con los acentos: así se escribe.")
+        case "wrong": LocalizedText(
+            en: "Not quite. Have another try.",
+            fr: "Pas tout à fait. Essayez encore.",
+            it: "Non proprio. Riprova.",
+            de: "Nicht ganz. Versuch es noch einmal.",
+            es: "No exactamente. Inténtalo otra vez.")
+        default: speechFeedback(code)
         }
     }
 

@@ -117,6 +117,13 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case notCurrentItem = "not_current_item"
     case optionNotFound = "option_not_found"
     case placementUnavailable = "placement_unavailable"
+    case lessonNotFound = "lesson_not_found"
+    case lessonExpired = "lesson_expired"
+    case lessonFinished = "lesson_finished"
+    case notCurrentQuestion = "not_current_question"
+    case optionAlreadyTried = "option_already_tried"
+    case answerKindMismatch = "answer_kind_mismatch"
+    case lessonUnavailable = "lesson_unavailable"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -129,20 +136,23 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
              .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-             .placementNotFound: 404
+             .placementNotFound, .lessonNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
-        case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem: 409
+        case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
+             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried: 409
+        case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .lessonUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound:
+             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound,
+             .answerKindMismatch:
             422
         }
     }

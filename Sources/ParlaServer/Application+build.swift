@@ -174,6 +174,7 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     let accounts = AccountStore(database: database, cipher: cipher)
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
+    let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
@@ -184,7 +185,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
                               content: content),
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
-        proficiency: ProficiencyService(abilities: AbilityStore(database: database), content: content))
+        proficiency: proficiency,
+        lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
+                               scorer: scorer, catalogs: LessonCatalogs()))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

@@ -26,8 +26,9 @@ struct ProficiencyService: Sendable {
         // A learner with no answers yet starts every skill at the middle of A1.
         let cuts = CEFRCutScores.standard
         let abilities = known.isEmpty ? Skill.allCases.map { SkillAbility(skill: $0, theta: cuts.centre(of: .a1), responses: 0) } : known
-        let areas = Dictionary(grouping: found.topics, by: \.topic).map { topic, records in
-            PracticeArea(kind: .topic, id: topic, skill: records.first?.skill, items: records.map { record in
+        let areas = Dictionary(grouping: found.topics, by: { "\($0.kind)|\($0.topic)" }).map { _, records in
+            PracticeArea(kind: PracticeAreaKind(rawValue: records[0].kind) ?? .topic, id: records[0].topic, skill: records.first?.skill,
+                         items: records.map { record in
                 ItemRecord(itemId: record.itemID, correctCount: record.correct, wrongCount: record.wrong,
                            difficulty: cuts.centre(of: record.level), optionCount: 4)
             })

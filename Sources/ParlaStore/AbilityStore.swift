@@ -50,17 +50,23 @@ public struct AbilityStore: Sendable {
                     guard let level = CEFRLevel(rawValue: level) else { return nil }
                     return Snapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
                 }
-            // Answers so far, by the topic of what was asked: the placement test's for now.
+            // Answers so far, by the topic (or grammar note) of what was asked:
+            // the placement test's and the lessons' first tries.
             let topics = try await connection.query("""
-                SELECT i.topic, i.skill, i.level, r.item_id, count(*) FILTER (WHERE r.correct)::int, count(*) FILTER (WHERE NOT r.correct)::int
+                SELECT 'topic', i.topic, i.skill, i.level, r.item_id, count(*) FILTER (WHERE r.correct)::int,
+                       count(*) FILTER (WHERE NOT r.correct)::int
                 FROM placement_responses r JOIN placements p ON p.id = r.placement_id
                 JOIN placement_items i ON i.language = r.language AND i.id = r.item_id
                 WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code)
                 GROUP BY i.topic, i.skill, i.level, r.item_id
+                UNION ALL
+                SELECT area_kind, area_id, skill, level, item_id, count(*) FILTER (WHERE correct)::int, count(*) FILTER (WHERE NOT correct)::int
+                FROM lesson_answers WHERE learner_id = \(learner.uuid) AND language = \(language.code)
+                GROUP BY area_kind, area_id, skill, level, item_id
                 """, logger: logger).collect().compactMap { row -> TopicRecord? in
-                    let (topic, skill, level, item, correct, wrong) = try row.decode((String, String, String, String, Int, Int).self)
+                    let (kind, topic, skill, level, item, correct, wrong) = try row.decode((String, String, String, String, String, Int, Int).self)
                     guard let skill = Skill(rawValue: skill), let level = CEFRLevel(rawValue: level) else { return nil }
-                    return TopicRecord(topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
+                    return TopicRecord(kind: kind, topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
                 }
             return (abilities, history, topics)
         }
@@ -68,6 +74,8 @@ public struct AbilityStore: Sendable {
 
     /// A learner's answers to one item, with what the item tests.
     public struct TopicRecord: Sendable {
+        /// `topic` or `grammarNote`.
+        public var kind: String
         public var topic: String
         public var skill: Skill
         public var level: CEFRLevel

@@ -109,6 +109,14 @@ public struct ContentStore: Sendable {
                         "INSERT INTO grammar_examples (note_id, phrase_id, position) VALUES (\(note.id), \(example), \(index))",
                         logger: logger)
                 }
+                try await connection.query("DELETE FROM grammar_exercises WHERE note_id = \(note.id)", logger: logger)
+                for (index, exercise) in note.exercises.enumerated() {
+                    try await connection.query("""
+                        INSERT INTO grammar_exercises (id, note_id, stem, correct, distractors, translation, position)
+                        VALUES (\(exercise.id), \(note.id), \(exercise.stem), \(exercise.correct), \(exercise.distractors),
+                                \(exercise.translation), \(index))
+                        """, logger: logger)
+                }
             }
             try await connection.query("DELETE FROM placement_items", logger: logger)
             for (done, item) in corpus.placementQuestions.enumerated() {
@@ -230,13 +238,21 @@ extension ContentStore {
                 let (note, phrase) = try row.decode((String, String).self)
                 examples[note, default: []].append(phrase)
             }
+            var exercises: [String: [GrammarExercise]] = [:]
+            for row in try await connection.query(
+                "SELECT note_id, id, stem, correct, distractors, translation FROM grammar_exercises ORDER BY note_id, position",
+                logger: logger).collect() {
+                let (note, id, stem, correct, distractors, translation) = try row.decode((String, String, String, String, [String], String?).self)
+                exercises[note, default: []].append(GrammarExercise(id: id, stem: stem, correct: correct, distractors: distractors,
+                                                                    translation: translation))
+            }
             let notes = try await connection.query(
                 "SELECT id, language, level, title, summary, body FROM grammar_notes ORDER BY position", logger: logger).collect()
                 .compactMap { row -> GrammarNote? in
                     let (id, language, level, title, summary, body) = try row.decode((String, String, String, String, String, String).self)
                     guard let language = Language(rawValue: language), let level = CEFRLevel(rawValue: level) else { return nil }
                     return GrammarNote(id: id, language: language, level: level, title: title, summary: summary, body: body,
-                                       examples: examples[id] ?? [])
+                                       examples: examples[id] ?? [], exercises: exercises[id] ?? [])
                 }
             var assets: [String: String] = [:]
             for row in try await connection.query("SELECT slot, asset FROM content_assets", logger: logger).collect() {

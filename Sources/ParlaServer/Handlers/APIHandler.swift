@@ -17,6 +17,7 @@ struct APIHandler: APIProtocol {
     let courses: CourseService
     let placements: PlacementService
     let proficiency: ProficiencyService
+    let lessons: LessonService
 
     var language: Language { RequestScope.here.language }
 

@@ -1,0 +1,129 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+import ParlaTeaching
+
+extension APIHandler {
+    func startLesson(_ input: Operations.StartLesson.Input) async throws -> Operations.StartLesson.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let start = LessonService.Start(language: form.language.rawValue, length: form.length,
+                                        types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus)
+        let (view, created) = try await lessons.start(caller, learner: learner, start)
+        let body = try Components.Schemas.Lesson(view, content.snapshot())
+        return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
+    }
+
+    func getLesson(_ input: Operations.GetLesson.Input) async throws -> Operations.GetLesson.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        let view = try await lessons.get(caller, learner: learner, lesson: lesson)
+        return .ok(.init(body: .json(try .init(view, content.snapshot()))))
+    }
+
+    func answerLesson(_ input: Operations.AnswerLesson.Input) async throws -> Operations.AnswerLesson.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let answer: LessonAnswer
+        switch (form.optionId, form.text) {
+        case (let option?, nil): answer = .option(option)
+        case (nil, let text?): answer = .text(String(text.prefix(200)))
+        default: throw ParlaError.validation([FieldError("optionId", .required)])
+        }
+        let view = try await lessons.answer(caller, learner: learner, lesson: lesson, question: form.questionId, answer: answer,
+                                            responseTimeMilliseconds: form.responseTimeMs)
+        return .ok(.init(body: .json(try .init(view, question: form.questionId, snapshot: content.snapshot(), language: language))))
+    }
+
+    func recordLessonAnswer(_ input: Operations.RecordLessonAnswer.Input) async throws -> Operations.RecordLessonAnswer.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        let body: HTTPBody = switch input.body {
+        case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
+             .audioMpeg(let body), .binary(let body): body
+        }
+        let (view, _) = try await lessons.recording(caller, learner: learner, lesson: lesson, question: input.query.questionId,
+                                                    audio: try await Self.collect(body))
+        return .ok(.init(body: .json(try .init(view, question: input.query.questionId, snapshot: content.snapshot(), language: language))))
+    }
+}
+
+extension Components.Schemas.ProficiencyBar {
+    init(_ status: ProficiencyStatus) {
+        self.init(skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, value: status.progress,
+                  level: .init(rawValue: status.level.rawValue) ?? .a1, ability: status.theta)
+    }
+
+    init(_ ability: SkillAbility) { self.init(ProficiencyStatus(skill: ability.skill, theta: ability.theta, responses: ability.responses)) }
+}
+
+extension Components.Schemas.Lesson {
+    init(_ view: LessonService.View, _ snapshot: ContentCatalog.Snapshot) throws {
+        let lesson = view.lesson
+        let question = lesson.current.map { Components.Schemas.LessonQuestion($0, lesson: lesson, snapshot: snapshot) }
+        let summary = lesson.isFinished ? Components.Schemas.LessonSummary(lesson.summary(abilities: view.abilities), gaps: view.gaps) : nil
+        self.init(id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en, mode: .teacher,
+                  status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
+                  startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
+                  proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
+    }
+}
+
+extension Components.Schemas.LessonQuestion {
+    init(_ question: LessonQuestion, lesson: Lesson, snapshot: ContentCatalog.Snapshot) {
+        let disabled = Set(question.disabledOptionIDs)
+        let options = question.options.map { option in
+            OptionsPayloadPayload(id: option.id, text: option.text,
+                                  picture: option.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
+                                  disabled: disabled.contains(option.id))
+        }
+        let audio: String? = switch (question.type, question.item.kind) {
+        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word):
+            snapshot.assetPath(.word(concept: question.item.key, lesson.language))
+        case (.repetition, .phrase): snapshot.assetPath(.phrase(id: question.item.key, lesson.language))
+        default: nil
+        }
+        self.init(id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
+                  skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
+                  hint: question.type == .repetition ? question.translation : nil, options: options,
+                  tries: question.tries.count, timeLimitSeconds: question.type.timeLimitSeconds)
+    }
+}
+
+extension Components.Schemas.LessonSummary {
+    init(_ summary: ParlaTeaching.LessonSummary, gaps: [ProficiencyGap]) {
+        self.init(questions: summary.questions, firstTryCorrect: summary.firstTryCorrect, accuracy: summary.accuracy, seconds: summary.seconds,
+                  newWords: summary.newWords,
+                  skills: summary.changes.map { change in
+                      .init(skill: .init(rawValue: change.skill.rawValue) ?? .vocabulary, before: .init(change.before), after: .init(change.after))
+                  },
+                  gaps: gaps.map { gap in
+                      .init(kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id, skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
+                            severity: gap.severity)
+                  })
+    }
+}
+
+extension Components.Schemas.LessonAnswerResult {
+    /// The verdict on the last try at `questionID`, the bar of its skill,
+    /// and the lesson after it.
+    init(_ view: LessonService.View, question questionID: String, snapshot: ContentCatalog.Snapshot, language: Language) throws {
+        guard let question = view.lesson.questions.first(where: { $0.id == questionID }), let last = question.tries.last else {
+            throw ParlaError(.internalError)
+        }
+        let ability = view.abilities.first { $0.skill == question.skill } ?? SkillAbility(skill: question.skill)
+        self.init(correct: last.correct, feedback: .init(rawValue: last.feedback) ?? .wrong,
+                  message: Wording.answerFeedback(last.feedback).text(in: language), expected: last.expected,
+                  correctOptionId: last.correct ? question.correctOptionID : nil, correctAnswer: last.correct ? question.correctAnswer : nil,
+                  translation: last.correct ? question.translation : nil, score: last.score, wordsToPractise: last.wordsToPractise,
+                  proficiency: .init(ability), lesson: try .init(view, snapshot))
+    }
+}

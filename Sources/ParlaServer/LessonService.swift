@@ -1,0 +1,274 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+import ParlaSpeech
+import ParlaStore
+import ParlaTeaching
+import Synchronization
+
+/// Teacher mode (IF 1, IF 3, T4): the server chooses each question, grades
+/// the answer or the recording, repeats a question until it is answered
+/// right, and feeds the first try of each question to the learning model
+/// (memory, ability, item difficulty) in the answer's transaction.
+struct LessonService: Sendable {
+    let lessons: LessonStore
+    let learners: LearnerStore
+    let content: ContentService
+    let proficiency: ProficiencyService
+    let scorer: SpeechScorer
+    let catalogs: LessonCatalogs
+    let scheduler = MemoryScheduler()
+
+    /// A lesson as the learner sees it.
+    struct View: Sendable {
+        var id: LessonID
+        var lesson: Lesson
+        var startedAt: Date
+        var finishedAt: Date?
+        /// Abilities now, for the bar and the summary.
+        var abilities: [SkillAbility]
+        /// Once the lesson is over: what to work on next.
+        var gaps: [ProficiencyGap] = []
+    }
+
+    /// What a learner may ask for when starting.
+    struct Start: Sendable {
+        var language: String
+        var length: Int?
+        var types: [QuestionType]?
+        var focus: [String]?
+    }
+
+    func start(_ caller: Caller, learner id: LearnerID, _ start: Start) async throws -> (View, created: Bool) {
+        let language = try content.language(start.language)
+        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let length = start.length ?? Lesson.defaultLength
+        var problems: [FieldError] = []
+        if !Lesson.lengths.contains(length) { problems.append(FieldError("length", .validationFailed)) }
+        if let types = start.types, types.isEmpty { problems.append(FieldError("types", .required)) }
+        let catalog = try catalogs.catalog(language, content: content)
+        let focus = try (start.focus ?? []).map { text -> LessonItemID in
+            guard let item = LessonItemID(text), catalog.item(item) != nil else { throw ParlaError.validation([FieldError("focus", .validationFailed)]) }
+            return item
+        }
+        if focus.count > 50 { problems.append(FieldError("focus", .validationFailed)) }
+        guard problems.isEmpty else { throw ParlaError.validation(problems) }
+
+        if let open = try await lessons.open(learner: id, of: caller.accountID, language: language) {
+            return (try await view(open, caller: caller, learner: id), false)
+        }
+        let learning = try await lessons.learning(learner: id, language: language)
+        let abilities = Self.abilities(learning)
+        let gaps = try await proficiency.proficiency(caller, learner: id, language: language.code).gaps
+        // A gap weighs 1 + its severity (at most 3): a lean, not a rule.
+        let weights = Dictionary(gaps.map { ($0.id, 1 + min(max($0.severity, 0), 2)) }, uniquingKeysWith: max)
+        var lesson = Lesson(language: language, native: learner.nativeLanguage, length: length,
+                            types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
+        let lessonID = LessonID.generate()
+        var random = Self.random(lessonID, step: 0)
+        guard let first = planner(catalog).next(for: lesson, state: state(learning, abilities: abilities, catalog: catalog), at: Date(),
+                                                using: &random)
+        else { throw ParlaError(.lessonUnavailable) }
+        lesson.questions.append(first)
+        let stored = try await lessons.create(lessonID, learner: id, language: language, state: try Self.encode(lesson))
+        return (try await view(stored, caller: caller, learner: id), stored.id == lessonID)
+    }
+
+    func get(_ caller: Caller, learner: LearnerID, lesson id: LessonID) async throws -> View {
+        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
+        return try await view(stored, caller: caller, learner: learner)
+    }
+
+    /// A chosen option or a typed text.
+    func answer(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question: String, answer: LessonAnswer,
+                responseTimeMilliseconds: Int?) async throws -> View {
+        try await record(caller, learner: learner, lesson: id, question: question, answer: answer, claimed: responseTimeMilliseconds)
+    }
+
+    /// A recording of the phrase on screen: scored first (outside any lock),
+    /// then taken as the answer.
+    func recording(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question questionID: String, audio: [UInt8]) async throws
+        -> (View, AttemptScore) {
+        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
+        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
+        guard let question = lesson.current, question.id == questionID else { throw ParlaError(.notCurrentQuestion) }
+        guard question.type == .repetition, let text = question.accepted.first else { throw ParlaError(.answerKindMismatch) }
+        let score = try await scorer.score(audio, text: text, language: lesson.language)
+        let view = try await record(caller, learner: learner, lesson: id, question: questionID,
+                                    answer: .recording(passed: score.passed, feedback: score.feedback.rawValue), claimed: nil,
+                                    wordsToPractise: score.words.filter { $0.error != .none }.map(\.text), score: score.overall)
+        return (view, score)
+    }
+
+    private func record(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
+                        wordsToPractise: [String]? = nil, score: Double? = nil) async throws -> View {
+        let now = Date()
+        let difficulties = try await catalogs.difficulties(lessons)
+        let (stored, abilities) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
+            var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+            let catalog = try catalogs.catalog(lesson.language, content: content)
+            let outcome: AnswerOutcome
+            do throws(LessonAnswerError) {
+                outcome = try lesson.answer(answer, to: question, at: now, claimedMilliseconds: claimed)
+            } catch {
+                throw ParlaError(Self.code(for: error))
+            }
+            lesson.annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
+            var learning = learning
+            var record: LessonStore.Record?
+            if let learned = outcome.learned, let item = catalog.item(learned.item) {
+                let update = learn(learned, item: item, question: question, learning: learning,
+                                   learned: difficulties[lesson.language]?[item.id.description], at: now)
+                record = update
+                learning.abilities.removeAll { $0.skill == update.skill }
+                learning.abilities.append(update.ability)
+                learning.cards[item.id.description] = update.card
+                if !lesson.isFinished && lesson.questions.count < lesson.length {
+                    var random = Self.random(stored.id, step: lesson.questions.count)
+                    let known = Self.abilities(learning)
+                    var state = state(learning, abilities: known, catalog: catalog)
+                    for (key, value) in difficulties[lesson.language] ?? [:] {
+                        if let item = LessonItemID(key) { state.difficulties[item] = value.difficulty }
+                    }
+                    state.difficulties[item.id] = update.initialDifficulty + update.difficultyChange
+                    guard let next = planner(catalog).next(for: lesson, state: state, at: now, using: &random) else {
+                        throw ParlaError(.lessonUnavailable)
+                    }
+                    lesson.questions.append(next)
+                }
+            }
+            return .init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record)
+        }
+        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        var view = View(id: stored.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+                        abilities: Self.abilities(abilities, course: nil))
+        if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
+        return view
+    }
+
+    /// What one resolved question teaches the model: the first try's result
+    /// moves the ability of the question's skill, the item's difficulty and
+    /// the learner's memory of the item.
+    private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, learning: LessonStore.Learning,
+                       learned stored: LessonStore.ItemDifficulty?, at now: Date) -> LessonStore.Record {
+        let skill = learned.type.skill
+        let abilities = Self.abilities(learning)
+        let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: Self.fallbackTheta(abilities))
+        let practice = PracticeItem(id: item.id.description, difficulty: stored?.difficulty ?? item.initialDifficulty,
+                                    responses: stored?.responses ?? 0,
+                                    timeLimitSeconds: learned.type.timeLimitSeconds,
+                                    optionCount: learned.type.isChoice ? ChoiceQuestionMaker.optionCount : 0)
+        let update = AbilityModel.update(ability, item: practice, correct: learned.correct, responseTime: learned.responseTime)
+        let previous = learning.cards[item.id.description].map(Self.card)
+        let rating = Rating.grade(correct: learned.correct, responseTime: learned.responseTime,
+                                  expectedTime: learned.type.timeLimitSeconds / 3)
+        let card = scheduler.review(previous ?? MemoryCard(due: now), rating: rating, at: now)
+        var after = abilities.filter { $0.skill != skill }
+        after.append(update.ability)
+        // Today's value of the skill and of the whole: the other skills did not move.
+        let snapshots = ProficiencyReport(abilities: after).snapshots(on: now).filter { $0.skill == nil || $0.skill == skill }
+        return LessonStore.Record(
+            questionID: question, itemID: item.id.description, questionType: learned.type.rawValue, skill: skill,
+            areaKind: item.area.rawValue, areaID: item.areaID, level: item.level, correct: learned.correct, tries: learned.tries,
+            responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
+            card: .init(phase: card.phase.rawValue, step: card.step, stability: card.stability, difficulty: card.difficulty, due: card.due,
+                        lastReview: card.lastReview),
+            lapse: previous?.phase == .review && rating == .again,
+            ability: .init(skill: skill, theta: update.ability.theta, responses: update.ability.responses),
+            snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) },
+            initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange)
+    }
+
+    private func view(_ stored: LessonStore.Stored, caller: Caller, learner: LearnerID) async throws -> View {
+        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let learning = try await lessons.learning(learner: learner, language: stored.language)
+        var view = View(id: stored.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+                        abilities: Self.abilities(learning))
+        if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
+        return view
+    }
+
+    private func planner(_ catalog: LessonCatalog) -> QuestionPlanner { QuestionPlanner(catalog: catalog, scheduler: scheduler) }
+
+    private func state(_ learning: LessonStore.Learning, abilities: [SkillAbility], catalog: LessonCatalog) -> LearnerState {
+        var cards: [LessonItemID: MemoryCard] = [:]
+        for (key, card) in learning.cards { if let item = LessonItemID(key) { cards[item] = Self.card(card) } }
+        return LearnerState(abilities: Dictionary(abilities.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
+                            cards: cards, difficulties: [:])
+    }
+
+    /// Every skill's ability: those measured, the rest at their mean (or at
+    /// the course's level, or A1, for a learner with none).
+    static func abilities(_ learning: LessonStore.Learning) -> [SkillAbility] {
+        abilities(learning.abilities, course: learning.courseLevel)
+    }
+
+    static func abilities(_ known: [AbilityStore.Ability], course: CEFRLevel?) -> [SkillAbility] {
+        let measured = known.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
+        let fallback = measured.isEmpty ? CEFRCutScores.standard.centre(of: course ?? .a1) : fallbackTheta(measured)
+        return Skill.allCases.map { skill in measured.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: fallback) }
+    }
+
+    static func fallbackTheta(_ abilities: [SkillAbility]) -> Double {
+        let measured = abilities.filter { $0.responses > 0 }
+        guard !measured.isEmpty else { return abilities.first?.theta ?? CEFRCutScores.standard.centre(of: .a1) }
+        return measured.map(\.theta).reduce(0, +) / Double(measured.count)
+    }
+
+    static func card(_ stored: LessonStore.Card) -> MemoryCard {
+        MemoryCard(phase: MemoryPhase(rawValue: stored.phase) ?? .learning, step: stored.step, stability: stored.stability,
+                   difficulty: stored.difficulty, due: stored.due, lastReview: stored.lastReview)
+    }
+
+    static func code(for error: LessonAnswerError) -> ErrorCode {
+        switch error {
+        case .finished: .lessonFinished
+        case .notCurrentQuestion: .notCurrentQuestion
+        case .optionNotFound: .optionNotFound
+        case .optionAlreadyTried: .optionAlreadyTried
+        case .wrongAnswerKind: .answerKindMismatch
+        }
+    }
+
+    /// The generator for the question after `step` questions: a retried
+    /// request makes the same choice.
+    static func random(_ lesson: LessonID, step: Int) -> SimulationRandom {
+        SimulationRandom(seed: PlacementService.stableHash("\(lesson)#\(step)"))
+    }
+
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
+    }
+}
+
+/// Each language's catalogue, built once per content version, and the
+/// learned item difficulties, re-read at most every `refreshInterval`
+/// (choices tolerate a slightly old difficulty; each answer's own update is
+/// written relative to the stored value).
+final class LessonCatalogs: Sendable {
+    static let refreshInterval: TimeInterval = 30
+    private let built = Mutex<[Language: (version: String, catalog: LessonCatalog)]>([:])
+    private let learned = Mutex<(at: Date, values: [Language: [String: LessonStore.ItemDifficulty]])?>(nil)
+
+    func catalog(_ language: Language, content: ContentService) throws -> LessonCatalog {
+        let snapshot = try content.snapshot()
+        // Assets appear while a background build runs: their count is part of the key.
+        let version = "\(snapshot.version)+\(snapshot.assets.count)"
+        if let cached = built.withLock({ $0[language] }), cached.version == version { return cached.catalog }
+        let catalog = LessonCatalog(corpus: snapshot.corpus, language: language, isAvailable: { snapshot.assets[$0.description] != nil })
+        built.withLock { $0[language] = (version, catalog) }
+        return catalog
+    }
+
+    func difficulties(_ store: LessonStore) async throws -> [Language: [String: LessonStore.ItemDifficulty]] {
+        if let cached = learned.withLock({ $0 }), Date().timeIntervalSince(cached.at) < Self.refreshInterval { return cached.values }
+        let values = try await store.difficulties()
+        let fresh = (at: Date(), values: values)
+        learned.withLock { $0 = fresh }
+        return values
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+
+/// A question of a lesson as stored: what was asked, what is right, and
+/// every try at it.
+public struct LessonQuestion: Codable, Sendable, Equatable {
+    public struct Option: Codable, Sendable, Equatable {
+        public var id: String
+        /// The text shown; absent for a picture, whose concept names it.
+        public var text: String?
+        /// The concept a picture option shows.
+        public var concept: String?
+    }
+
+    public struct Try: Codable, Sendable, Equatable {
+        public var optionID: String?
+        public var text: String?
+        public var correct: Bool
+        public var feedback: String
+        public var at: Date
+        /// For an "almost": how it is spelt.
+        public var expected: String?
+        /// For a recording: its overall score and the words to work on.
+        public var score: Double?
+        public var wordsToPractise: [String]?
+    }
+
+    /// "q1", "q2", …: unique within the lesson.
+    public var id: String
+    public var item: LessonItemID
+    public var type: QuestionType
+    /// What is shown: the word to translate, the sentence with its gap, the
+    /// phrase to say; absent for listening (the prompt is the word's audio).
+    public var prompt: String?
+    public var options: [Option]
+    public var correctOptionID: String?
+    /// Typed answers accepted, or the phrase a repetition expects.
+    public var accepted: [String]
+    /// Shown once answered: the meaning of what was asked.
+    public var translation: String?
+    /// The learner had never met the item before this question.
+    public var isNew: Bool
+    public var servedAt: Date
+    public var tries: [Try] = []
+
+    public var isResolved: Bool { tries.last?.correct == true }
+    public var disabledOptionIDs: [String] { tries.compactMap { $0.correct ? nil : $0.optionID } }
+    /// The first try decides what the learning model records.
+    public var firstTryCorrect: Bool? { tries.first?.correct }
+    public var skill: Skill { type.skill }
+
+    /// The right answer as the learner reads it once they have found it.
+    public var correctAnswer: String? {
+        if let correctOptionID { return options.first { $0.id == correctOptionID }.map { $0.text ?? $0.concept ?? "" } }
+        return accepted.first
+    }
+}
+
+/// What a learner gives in answer.
+public enum LessonAnswer: Sendable, Equatable {
+    case option(String)
+    case text(String)
+    /// A recording the speech scorer has judged.
+    case recording(passed: Bool, feedback: String)
+}
+
+/// Why an answer cannot be taken.
+public enum LessonAnswerError: Error, Sendable, Equatable {
+    case finished
+    case notCurrentQuestion
+    case optionNotFound
+    case optionAlreadyTried
+    /// A text to a choice question, an option to a typed one, and so on.
+    case wrongAnswerKind
+}
+
+/// What one answer did.
+public struct AnswerOutcome: Sendable, Equatable {
+    public var correct: Bool
+    /// `correct`, `almost`, `wrong`, or the speech scorer's code.
+    public var feedback: String
+    /// For an "almost": how it is spelt.
+    public var expected: String?
+    /// Set when the question is resolved by this answer: what the learning
+    /// model records, which is the first try's result and time.
+    public var learned: Learned?
+
+    public struct Learned: Sendable, Equatable {
+        public var item: LessonItemID
+        public var type: QuestionType
+        public var correct: Bool
+        public var responseTime: Double
+        public var tries: Int
+        public var isNew: Bool
+    }
+}
+
+/// A lesson in teacher mode: a fixed number of questions, each chosen when
+/// the one before it is answered right.
+public struct Lesson: Codable, Sendable, Equatable {
+    public static let lengths = 1...50
+    public static let defaultLength = 12
+    /// How much quicker than the server measured a client may say it
+    /// answered (network and drawing), and no quicker.
+    public static let clientAllowance = 2.0
+
+    public var language: Language
+    /// The learner's own language: translations go to and from it.
+    public var native: Language
+    public var length: Int
+    public var types: Set<QuestionType>
+    /// Items the learner asked to practise: asked first.
+    public var focus: [LessonItemID]
+    /// Areas (skill, topic or grammar note ids) the learner should work on,
+    /// with weights ≥ 1: choices lean towards them.
+    public var gapWeights: [String: Double]
+    /// Abilities when the lesson started, for the summary.
+    public var startAbilities: [SkillAbility]
+    public var questions: [LessonQuestion] = []
+    /// Seconds spent answering, summed over first tries (the response times used).
+    public var responseTimes: [String: Double] = [:]
+
+    public init(language: Language, native: Language, length: Int, types: Set<QuestionType>, focus: [LessonItemID],
+                gapWeights: [String: Double], startAbilities: [SkillAbility]) {
+        (self.language, self.native, self.length, self.types, self.focus) = (language, native, length, types, focus)
+        (self.gapWeights, self.startAbilities) = (gapWeights, startAbilities)
+    }
+
+    /// The question on screen, if the lesson is not over.
+    public var current: LessonQuestion? { questions.last.flatMap { $0.isResolved ? nil : $0 } }
+    public var isFinished: Bool { questions.count >= length && current == nil }
+    public var answeredCount: Int { questions.filter(\.isResolved).count }
+
+    /// Takes an answer to the current question at `now`; `claimedMilliseconds`
+    /// is the client's measure, held within the server's.
+    public mutating func answer(_ answer: LessonAnswer, to questionID: String, at now: Date, claimedMilliseconds: Int?)
+        throws(LessonAnswerError) -> AnswerOutcome {
+        guard !isFinished else { throw .finished }
+        guard var question = current, question.id == questionID else { throw .notCurrentQuestion }
+        let correct: Bool, feedback: String, expected: String?
+        var tried = LessonQuestion.Try(optionID: nil, text: nil, correct: false, feedback: "", at: now)
+        switch (answer, question.type) {
+        case (.option(let id), let type) where type.isChoice:
+            guard question.options.contains(where: { $0.id == id }) else { throw .optionNotFound }
+            guard !question.disabledOptionIDs.contains(id) else { throw .optionAlreadyTried }
+            correct = id == question.correctOptionID
+            (feedback, expected) = (correct ? "correct" : "wrong", nil)
+            tried.optionID = id
+        case (.text(let text), .typedTranslation):
+            switch TypedAnswer.judge(text, accepted: question.accepted) {
+            case .correct: (correct, feedback, expected) = (true, "correct", nil)
+            case .almost(let spelling): (correct, feedback, expected) = (true, "almost", spelling)
+            case .wrong: (correct, feedback, expected) = (false, "wrong", nil)
+            }
+            tried.text = String(text.prefix(200))
+        case (.recording(let passed, let code), .repetition):
+            (correct, feedback, expected) = (passed, code, nil)
+        default:
+            throw .wrongAnswerKind
+        }
+        tried.correct = correct
+        tried.feedback = feedback
+        if question.tries.isEmpty {
+            let measured = max(0, now.timeIntervalSince(question.servedAt))
+            let claimed = claimedMilliseconds.map { Double(max(0, $0)) / 1000 } ?? measured
+            responseTimes[question.id] = max(min(claimed, measured), measured - Self.clientAllowance)
+        }
+        question.tries.append(tried)
+        questions[questions.count - 1] = question
+        var outcome = AnswerOutcome(correct: correct, feedback: feedback, expected: expected, learned: nil)
+        if correct {
+            outcome.learned = .init(item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,
+                                    responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew)
+        }
+        return outcome
+    }
+
+    /// Adds what the learner is told beyond right or wrong to the last try.
+    public mutating func annotateLastTry(wordsToPractise: [String]?, score: Double?, expected: String?) {
+        guard var question = questions.last, var last = question.tries.last else { return }
+        (last.wordsToPractise, last.score, last.expected) = (wordsToPractise, score, expected)
+        question.tries[question.tries.count - 1] = last
+        questions[questions.count - 1] = question
+    }
+
+    /// The lesson's account once it is over (or so far).
+    public func summary(abilities now: [SkillAbility], cuts: CEFRCutScores = .standard) -> LessonSummary {
+        let resolved = questions.filter(\.isResolved)
+        let right = resolved.filter { $0.firstTryCorrect == true }.count
+        let seconds = (questions.last?.tries.last?.at).map { last in max(0, last.timeIntervalSince(questions.first?.servedAt ?? last)) } ?? 0
+        let newWords = Set(resolved.filter { $0.isNew && $0.item.kind == .word }.map(\.item)).count
+        let before = Dictionary(startAbilities.map { ($0.skill, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(now.map { ($0.skill, $0) }, uniquingKeysWith: { first, _ in first })
+        let practised = Set(resolved.map(\.skill))
+        let changes = Skill.allCases.filter { practised.contains($0) }.map { skill -> LessonSummary.SkillChange in
+            let start = before[skill]?.theta ?? after[skill]?.theta ?? cuts.centre(of: .a1)
+            let end = after[skill]?.theta ?? start
+            return .init(skill: skill, before: ProficiencyStatus(skill: skill, theta: start, responses: 0, cuts: cuts),
+                         after: ProficiencyStatus(skill: skill, theta: end, responses: after[skill]?.responses ?? 0, cuts: cuts))
+        }
+        return LessonSummary(questions: resolved.count, firstTryCorrect: right,
+                             accuracy: resolved.isEmpty ? 0 : Double(right) / Double(resolved.count),
+                             seconds: seconds, newWords: newWords, changes: changes)
+    }
+}
+
+/// How a lesson went.
+public struct LessonSummary: Sendable, Equatable {
+    public struct SkillChange: Sendable, Equatable {
+        public var skill: Skill
+        public var before: ProficiencyStatus
+        public var after: ProficiencyStatus
+    }
+
+    public var questions: Int
+    public var firstTryCorrect: Int
+    /// Right at the first try, over questions answered.
+    public var accuracy: Double
+    /// From the first question shown to the last answer.
+    public var seconds: Double
+    /// Words met for the first time.
+    public var newWords: Int
+    /// Each skill practised: where it was and where it is.
+    public var changes: [SkillChange]
+}

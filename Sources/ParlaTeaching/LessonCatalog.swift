@@ -1,0 +1,184 @@
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+
+/// The kinds of question a lesson asks.
+public enum QuestionType: String, Codable, Sendable, CaseIterable {
+    /// A word in the learner's language; choose it in the language learnt.
+    case translationToTarget
+    /// A word in the language learnt; choose its meaning.
+    case translationFromTarget
+    /// The word spoken; choose how it is written.
+    case listening
+    /// A word; choose its picture.
+    case picture
+    /// A word in the learner's language; type it in the language learnt.
+    case typedTranslation
+    /// A sentence with a gap; choose what fills it.
+    case gapFill
+    /// A phrase heard and read; say it.
+    case repetition
+
+    /// The skill whose ability the answer moves.
+    public var skill: Skill {
+        switch self {
+        case .listening: .listening
+        case .gapFill: .grammar
+        case .repetition: .speaking
+        case .translationToTarget, .translationFromTarget, .picture, .typedTranslation: .vocabulary
+        }
+    }
+
+    /// Whether the learner picks one of the options.
+    public var isChoice: Bool { self != .typedTranslation && self != .repetition }
+
+    /// The choice-question kind that builds it, for the four word choices.
+    var choiceKind: ChoiceQuestion.Kind? {
+        switch self {
+        case .translationToTarget: .translationToTarget
+        case .translationFromTarget: .translationFromTarget
+        case .listening: .listening
+        case .picture: .picture
+        default: nil
+        }
+    }
+
+    /// Seconds within which an answer counts as quick evidence (the speed
+    /// factor's limit); a third of it is the expected time for memory grades.
+    public var timeLimitSeconds: Double {
+        switch self {
+        case .translationToTarget, .translationFromTarget, .picture: 20
+        case .listening: 25
+        case .gapFill: 30
+        case .typedTranslation: 40
+        case .repetition: 60
+        }
+    }
+
+    /// Types that need the learner's own language to differ from the one learnt.
+    var needsTranslation: Bool { self == .translationToTarget || self == .translationFromTarget || self == .typedTranslation }
+}
+
+/// What a learner learns and is asked about: `word:<concept>`,
+/// `phrase:<phrase id>` or `grammar:<exercise id>`. Memory and difficulty
+/// are kept per item, whatever type of question asked it.
+public struct LessonItemID: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar }
+
+    public var kind: Kind
+    public var key: String
+
+    public init(_ kind: Kind, _ key: String) { (self.kind, self.key) = (kind, key) }
+
+    public init?(_ text: String) {
+        guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
+        let key = String(text[text.index(after: colon)...])
+        guard !key.isEmpty else { return nil }
+        self.init(kind, key)
+    }
+
+    public var description: String { "\(kind.rawValue):\(key)" }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = LessonItemID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an item id: \(text)"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public static func < (lhs: LessonItemID, rhs: LessonItemID) -> Bool { lhs.description < rhs.description }
+}
+
+/// One item of a language's catalogue, with what the planner weighs.
+public struct LessonItem: Sendable, Equatable {
+    public var id: LessonItemID
+    public var level: CEFRLevel
+    /// Where a gap in it shows: a word list or phrase topic, or a grammar note.
+    public var area: PracticeAreaKind
+    public var areaID: String
+    /// The types that can ask it.
+    public var types: [QuestionType]
+    /// The difficulty before any answer (from level and frequency).
+    public var initialDifficulty: Double
+}
+
+/// Everything a language's lessons can ask about, built from the corpus:
+/// its words, its phrases and its grammar exercises.
+public struct LessonCatalog: Sendable {
+    public let language: Language
+    public let items: [LessonItem]
+    let index: [LessonItemID: Int]
+    let corpus: Corpus
+    let concepts: [String: Concept]
+    let phrases: [String: Phrase]
+    let exercises: [String: (note: GrammarNote, exercise: GrammarExercise)]
+    let choices: ChoiceQuestionMaker
+
+    /// `isAvailable` says which assets exist: a word is asked by ear only
+    /// with its audio, by picture only with its picture (assets are made in
+    /// the background after an import).
+    public init(corpus: Corpus, language: Language, isAvailable: (AssetSlot) -> Bool = { _ in true }) {
+        self.language = language
+        self.corpus = corpus
+        var items: [LessonItem] = []
+        var concepts: [String: Concept] = [:]
+        for list in corpus.wordLists {
+            for concept in list.words where concepts[concept.key] == nil {
+                guard let localization = concept.localization(language), !localization.isDisabled, localization.word != nil else { continue }
+                concepts[concept.key] = concept
+                var types: [QuestionType] = [.translationToTarget, .translationFromTarget, .typedTranslation]
+                if isAvailable(.word(concept: concept.key, language)) { types.append(.listening) }
+                if isAvailable(.picture(concept.picture)) { types.append(.picture) }
+                items.append(LessonItem(
+                    id: LessonItemID(.word, concept.key), level: concept.level, area: .topic, areaID: list.id, types: types,
+                    initialDifficulty: AbilityModel.initialDifficulty(level: concept.level, frequencyRank: localization.frequency)))
+            }
+        }
+        var phrases: [String: Phrase] = [:]
+        for phrase in corpus.phrases where phrase.texts[language] != nil {
+            phrases[phrase.id] = phrase
+            items.append(LessonItem(id: LessonItemID(.phrase, phrase.id), level: phrase.level, area: .topic, areaID: phrase.topic,
+                                    types: [.repetition], initialDifficulty: AbilityModel.initialDifficulty(level: phrase.level)))
+        }
+        var exercises: [String: (GrammarNote, GrammarExercise)] = [:]
+        for note in corpus.grammarNotes where note.language == language {
+            for exercise in note.exercises {
+                exercises[exercise.id] = (note, exercise)
+                items.append(LessonItem(id: LessonItemID(.grammar, exercise.id), level: note.level, area: .grammarNote, areaID: note.id,
+                                        types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
+            }
+        }
+        self.items = items
+        self.index = Dictionary(items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.concepts = concepts
+        self.phrases = phrases
+        self.exercises = exercises
+        self.choices = ChoiceQuestionMaker(corpus: corpus)
+    }
+
+    public func item(_ id: LessonItemID) -> LessonItem? { index[id].map { items[$0] } }
+
+    public func concept(_ key: String) -> Concept? { concepts[key] }
+    public func phrase(_ id: String) -> Phrase? { phrases[id] }
+    public func exercise(_ id: String) -> (note: GrammarNote, exercise: GrammarExercise)? { exercises[id] }
+
+    /// The types the item can be asked with for a learner whose own
+    /// language is `native`, among those `allowed`.
+    public func types(of item: LessonItem, native: Language, allowed: Set<QuestionType>) -> [QuestionType] {
+        item.types.filter { type in
+            guard allowed.contains(type) else { return false }
+            if type.needsTranslation, native == language { return false }
+            if type.needsTranslation, let concept = concepts[item.id.key],
+               concept.localization(native)?.word == nil || concept.localization(native)?.isDisabled == true {
+                return false
+            }
+            return true
+        }
+    }
+}

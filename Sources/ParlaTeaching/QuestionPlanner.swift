@@ -1,0 +1,183 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+
+/// What the learning model knows when the next question is chosen.
+public struct LearnerState: Sendable {
+    /// Ability per skill (logits); a missing skill uses the overall mean.
+    public var abilities: [Skill: Double]
+    /// Memory of each item met before.
+    public var cards: [LessonItemID: MemoryCard]
+    /// Item difficulties learnt from answers; others keep their initial one.
+    public var difficulties: [LessonItemID: Double]
+
+    public init(abilities: [Skill: Double], cards: [LessonItemID: MemoryCard], difficulties: [LessonItemID: Double]) {
+        (self.abilities, self.cards, self.difficulties) = (abilities, cards, difficulties)
+    }
+
+    func ability(_ skill: Skill) -> Double {
+        abilities[skill] ?? (abilities.isEmpty ? CEFRCutScores.standard.centre(of: .a1) : abilities.values.reduce(0, +) / Double(abilities.count))
+    }
+}
+
+/// Chooses and builds the next question of a lesson (IF 3.1.1):
+///
+/// 1. items the learner asked to practise, in their order;
+/// 2. reviews that are due, the least likely to be recalled first;
+/// 3. new items whose chance of success is near `targetSuccess`, leaning
+///    towards the learner's gaps, picked at random among the closest;
+/// 4. failing those, known items not yet due, weakest memory first.
+///
+/// Whatever the source, at least one question in every five is a phrase to
+/// repeat (when repetition is allowed), the type avoids the last two types
+/// used when it can, and an item is never asked twice in a row.
+public struct QuestionPlanner: Sendable {
+    public static let targetSuccess = 0.75
+    /// Repetition at least once in this many consecutive questions.
+    public static let repetitionEvery = 5
+    /// New items are drawn among this many closest to the target.
+    public static let candidatePool = 6
+
+    public let catalog: LessonCatalog
+    public let scheduler: MemoryScheduler
+
+    public init(catalog: LessonCatalog, scheduler: MemoryScheduler = MemoryScheduler()) {
+        (self.catalog, self.scheduler) = (catalog, scheduler)
+    }
+
+    /// The next question, or nil when nothing can be asked (no content for
+    /// the types allowed).
+    public func next(for lesson: Lesson, state: LearnerState, at now: Date,
+                     using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
+        let last = lesson.questions.last?.item
+        let recentTypes = lesson.questions.suffix(2).map(\.type)
+        let mustRepeat = lesson.types.contains(.repetition)
+            && lesson.questions.count >= Self.repetitionEvery - 1
+            && !lesson.questions.suffix(Self.repetitionEvery - 1).contains { $0.type == .repetition }
+        let allowed: Set<QuestionType> = mustRepeat ? [.repetition] : lesson.types
+        let askedThisLesson = Set(lesson.questions.map(\.item))
+
+        func usableTypes(_ item: LessonItem) -> [QuestionType] {
+            catalog.types(of: item, native: lesson.native, allowed: allowed)
+        }
+        // Tries each candidate in turn: a question may fail to build (too
+        // few distractors), then the next is tried.
+        func build(_ candidates: some Sequence<LessonItem>) -> LessonQuestion? {
+            for item in candidates where item.id != last {
+                let types = usableTypes(item)
+                guard !types.isEmpty else { continue }
+                let fresh = types.filter { !recentTypes.contains($0) }
+                for type in (fresh.isEmpty ? types : fresh).shuffled(using: &generator) + types.filter({ !fresh.contains($0) }) {
+                    if let question = question(type, about: item, in: lesson, isNew: state.cards[item.id] == nil, at: now,
+                                               using: &generator) {
+                        return question
+                    }
+                }
+            }
+            return nil
+        }
+
+        // 1. Focus.
+        let focus = lesson.focus.filter { !askedThisLesson.contains($0) }.compactMap(catalog.item)
+        if let question = build(focus) { return question }
+
+        // 2. Due reviews.
+        let known = state.cards.compactMap { id, card in catalog.item(id).map { ($0, card) } }.sorted { $0.0.id < $1.0.id }
+        let due = scheduler.dueQueue(known, at: now, card: { $0.1 }).map(\.0)
+        if let question = build(due) { return question }
+
+        // 3. New items near the target chance of success. The type comes
+        // first (a mix, leaning to skills with gaps), then the item.
+        let newItems = catalog.items.filter { state.cards[$0.id] == nil && !askedThisLesson.contains($0.id) }
+        let typeOrder = weightedTypeOrder(allowed: allowed, recent: recentTypes, lesson: lesson, using: &generator)
+        for type in typeOrder {
+            let scored = newItems.compactMap { item -> (LessonItem, Double)? in
+                guard item.types.contains(type), catalog.types(of: item, native: lesson.native, allowed: [type]) == [type] else { return nil }
+                let difficulty = state.difficulties[item.id] ?? item.initialDifficulty
+                let success = AbilityModel.successProbability(theta: state.ability(type.skill), difficulty: difficulty,
+                                                              optionCount: type.isChoice ? ChoiceQuestionMaker.optionCount : 0)
+                let weight = lesson.gapWeights[item.areaID] ?? 1
+                return (item, abs(success - Self.targetSuccess) / weight)
+            }
+            let closest = scored.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0.id < $1.0.id) }.prefix(Self.candidatePool * 4)
+            var pool = Array(closest.prefix(Self.candidatePool)).map(\.0).shuffled(using: &generator)
+            pool += closest.dropFirst(Self.candidatePool).map(\.0)
+            for item in pool where item.id != last {
+                if let question = question(type, about: item, in: lesson, isNew: true, at: now, using: &generator) { return question }
+            }
+        }
+
+        // 4. Known items, weakest memory first.
+        let rest = known.sorted { scheduler.retrievability(of: $0.1, at: now) < scheduler.retrievability(of: $1.1, at: now) }.map(\.0)
+        return build(rest)
+    }
+
+    /// The allowed types in the order to try: types not used in the last two
+    /// questions first, drawn with weight 1 + the gap weight of their skill.
+    func weightedTypeOrder(allowed: Set<QuestionType>, recent: [QuestionType], lesson: Lesson,
+                           using generator: inout some RandomNumberGenerator) -> [QuestionType] {
+        var fresh = QuestionType.allCases.filter { allowed.contains($0) && !recent.contains($0) }
+        var order: [QuestionType] = []
+        while !fresh.isEmpty {
+            let weights = fresh.map { lesson.gapWeights[$0.skill.rawValue] ?? 1 }
+            var draw = Double.random(in: 0..<weights.reduce(0, +), using: &generator)
+            var index = 0
+            while index < fresh.count - 1, draw >= weights[index] { draw -= weights[index]; index += 1 }
+            order.append(fresh.remove(at: index))
+        }
+        return order + QuestionType.allCases.filter { allowed.contains($0) && recent.contains($0) }
+    }
+
+    /// Builds a question of `type` about `item`; nil when the content cannot
+    /// make one (too few distractors, no translation).
+    public func question(_ type: QuestionType, about item: LessonItem, in lesson: Lesson, isNew: Bool, at now: Date,
+                         using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
+        let id = "q\(lesson.questions.count + 1)"
+        let target = lesson.language, native = lesson.native
+        switch (item.id.kind, type) {
+        case (.word, .typedTranslation):
+            guard let concept = catalog.concept(item.id.key), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
+            // Every word the prompt can mean is right.
+            let meanings = catalog.items.compactMap { other -> Concept? in
+                guard other.id.kind == .word, let candidate = catalog.concept(other.id.key),
+                      let word = ChoiceQuestionMaker.word(candidate, native), PlacementQuestion.folded(word) == PlacementQuestion.folded(meaning)
+                else { return nil }
+                return candidate
+            }
+            let accepted = meanings.flatMap { Self.spellings(of: $0, in: target) }
+            guard !accepted.isEmpty else { return nil }
+            return LessonQuestion(id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
+                                  accepted: accepted, translation: nil, isNew: isNew, servedAt: now)
+        case (.word, _):
+            guard let kind = type.choiceKind, let concept = catalog.concept(item.id.key),
+                  let choice = catalog.choices.question(kind, about: concept, native: native, target: target, using: &generator)
+            else { return nil }
+            let options = choice.options.map { LessonQuestion.Option(id: $0.id, text: $0.text, concept: $0.picture == nil ? nil : $0.concept) }
+            let translation = type == .translationToTarget ? nil : ChoiceQuestionMaker.word(concept, native == target ? .english : native)
+            return LessonQuestion(id: id, item: item.id, type: type, prompt: choice.prompt, options: options,
+                                  correctOptionID: choice.correctOptionID, accepted: [], translation: translation, isNew: isNew, servedAt: now)
+        case (.phrase, .repetition):
+            guard let phrase = catalog.phrase(item.id.key), let text = phrase.texts[target] else { return nil }
+            return LessonQuestion(id: id, item: item.id, type: type, prompt: text, options: [], correctOptionID: nil, accepted: [text],
+                                  translation: native == target ? nil : phrase.texts[native], isNew: isNew, servedAt: now)
+        case (.grammar, .gapFill):
+            guard let (_, exercise) = catalog.exercise(item.id.key) else { return nil }
+            let texts = ([exercise.correct] + exercise.distractors).shuffled(using: &generator)
+            let options = zip(["a", "b", "c", "d"], texts).map { LessonQuestion.Option(id: $0, text: $1, concept: nil) }
+            let correct = options.first { $0.text == exercise.correct }!.id
+            return LessonQuestion(id: id, item: item.id, type: type, prompt: exercise.stem, options: options, correctOptionID: correct,
+                                  accepted: [], translation: exercise.translation, isNew: isNew, servedAt: now)
+        default:
+            return nil
+        }
+    }
+
+    /// How a word may be typed: alone, or with its article ("éléphant",
+    /// "l'éléphant").
+    static func spellings(of concept: Concept, in language: Language) -> [String] {
+        guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { return [] }
+        guard let article = localization.article, !article.isEmpty else { return [word] }
+        return [word, article.hasSuffix("'") || article.hasSuffix("’") ? article + word : article + " " + word]
+    }
+}

@@ -1,0 +1,372 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaTestSupport
+import PostgresNIO
+import Testing
+
+/// Teacher mode through HTTP against real PostgreSQL, with real speech
+/// scored by pocketsphinx (main seed T4.1-T4.12; the seed has no T4.3 or
+/// T4.4).
+@Suite("teacher mode")
+struct TeacherModeTests {
+    typealias JSON = [String: any Sendable]
+    static let testdata = "/usr/share/pocketsphinx/test/data"
+
+    /// The bundled words and grammar exercises, to know the right answers.
+    static let corpus: Corpus = {
+        var files: [CorpusLoader.File] = []
+        for folder in ["wordlists", "phrases", "grammar"] {
+            let directory = TestApp.corporaDirectory + "/" + folder
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() where name.hasSuffix(".yaml") {
+                if let text = try? String(contentsOfFile: directory + "/" + name, encoding: .utf8) {
+                    files.append(.init(path: "\(folder)/\(name)", text: text))
+                }
+            }
+        }
+        return CorpusLoader { _ in true }.load(files).0
+    }()
+
+    /// The id of the right option of a choice question, worked out from the
+    /// content as a learner who knows it would (the server never says).
+    static func rightOption(_ question: JSON, target: Language = .french, native: Language = .english) throws -> String {
+        let options = try #require(question["options"] as? [JSON])
+        let prompt = try #require(question["prompt"] as? String)
+        let fold = PlacementQuestion.folded
+        let candidates: [String]
+        switch question["type"] as? String {
+        case "translationFromTarget":
+            candidates = corpus.concepts.filter { $0.localization(target)?.word.map(fold) == fold(prompt) }
+                .compactMap { $0.localization(native)?.word }
+        case "translationToTarget":
+            candidates = corpus.concepts.filter { $0.localization(native)?.word.map(fold) == fold(prompt) }
+                .compactMap { $0.localization(target)?.word }
+        case "gapFill":
+            candidates = corpus.grammarNotes.flatMap(\.exercises).filter { $0.stem == prompt }.map(\.correct)
+        default:
+            throw TestFailure("not a question this helper answers: \(question)")
+        }
+        let right = options.filter { option in candidates.contains { fold($0) == fold(option["text"] as? String ?? "") } }
+        guard right.count == 1, let id = right[0]["id"] as? String else { throw TestFailure("\(right.count) right options for \(question)") }
+        return id
+    }
+
+    static func recording(_ name: String) throws -> [UInt8] {
+        let raw = try Data(contentsOf: URL(fileURLWithPath: "\(testdata)/\(name).raw"))
+        let samples = stride(from: 0, to: raw.count - 1, by: 2).map { Int16(bitPattern: UInt16(raw[$0]) | UInt16(raw[$0 + 1]) << 8) }
+        return Audio.wav(samples)
+    }
+
+    func start(_ client: Client, _ learner: Client.SignedUp, language: String = "fr", length: Int = 12, types: [String]? = nil,
+               focus: [String]? = nil) async throws -> Client.Reply {
+        var json: JSON = ["language": language, "mode": "teacher", "length": length]
+        if let types { json["types"] = types }
+        if let focus { json["focus"] = focus }
+        return try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: json)
+    }
+
+    func answer(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, option: String? = nil, text: String? = nil,
+                milliseconds: Int = 2000) async throws -> Client.Reply {
+        var json: JSON = ["questionId": question, "responseTimeMs": milliseconds]
+        if let option { json["optionId"] = option }
+        if let text { json["text"] = text }
+        return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
+    }
+
+    func bar(_ lesson: JSON, _ skill: String) -> Double? {
+        (lesson["proficiency"] as? [JSON])?.first { $0["skill"] as? String == skill }?["ability"] as? Double
+    }
+
+    func storedTheta(_ app: TestApp, _ learner: Client.SignedUp, _ skill: String) async throws -> Double? {
+        let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            "SELECT theta FROM abilities WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND skill = \(skill)")
+        return try rows.first?.decode(Double.self)
+    }
+
+    @Test("T4.1: teacher mode is enabled by starting a lesson; the question never carries its answer")
+    func enabled() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let reply = try await start(client, learner)
+            #expect(reply.status == 201, "\(reply.text)")
+            #expect(reply.json["mode"] as? String == "teacher" && reply.json["status"] as? String == "inProgress")
+            #expect(reply.json["length"] as? Int == 12 && reply.json["answered"] as? Int == 0)
+            let question = try #require(reply.json["question"] as? JSON)
+            #expect(question["number"] as? Int == 1 && question["tries"] as? Int == 0)
+            #expect(question["correctOptionId"] == nil && question["correctAnswer"] == nil && question["accepted"] == nil)
+            #expect((reply.json["proficiency"] as? [JSON])?.count == 5)
+            if question["type"] as? String == "listening" { #expect(question["prompt"] == nil && question["audio"] != nil) }
+
+            // Bad requests: clear codes, nothing started.
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: other.token, json: ["language": "fr"]).code
+                == "learner_not_found")
+            let tooLong = try await start(client, other, length: 51)
+            #expect(tooLong.status == 422 && tooLong.code == "validation_failed")
+            #expect(try await start(client, other, focus: ["word:no-such-word"]).code == "validation_failed")
+            #expect(try await start(client, other, types: []).code == "validation_failed")
+            #expect(try await client.post("/v1/learners/\(other.learnerID)/lessons", token: other.token, json: ["language": "xx"]).status == 400)
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(UUID())", token: learner.token).code == "lesson_not_found")
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/nope", token: learner.token).code == "lesson_not_found")
+        }
+    }
+
+    @Test("T4.2, T4.7: every multiple-choice question has exactly one right option and is asked until it is chosen")
+    func exactlyOneRight() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            var lesson = try await start(client, learner, length: 6, types: ["translationFromTarget", "translationToTarget", "gapFill",
+                                                                           "picture", "listening"]).json
+            let id = try #require(lesson["id"] as? String)
+            while let question = lesson["question"] as? JSON {
+                let questionID = try #require(question["id"] as? String)
+                let options = try #require(question["options"] as? [JSON]).compactMap { $0["id"] as? String }
+                #expect(options.count == 4)
+                // Tries every option in order: wrong ones come back disabled, exactly one is right.
+                var rights = 0
+                for option in options {
+                    let reply = try await answer(client, learner, lesson: id, question: questionID, option: option)
+                    #expect(reply.status == 200, "\(reply.text)")
+                    let after = try #require(reply.json["lesson"] as? JSON)
+                    if reply.json["correct"] as? Bool == true {
+                        rights += 1
+                        #expect(reply.json["correctOptionId"] as? String == option)
+                        lesson = after
+                        break
+                    }
+                    #expect(reply.json["feedback"] as? String == "wrong" && reply.json["correctOptionId"] == nil)
+                    let again = try #require(after["question"] as? JSON)
+                    #expect(again["id"] as? String == questionID)
+                    let disabled = (again["options"] as? [JSON] ?? []).filter { $0["disabled"] as? Bool == true }.compactMap { $0["id"] as? String }
+                    #expect(disabled.contains(option))
+                    #expect(try await answer(client, learner, lesson: id, question: questionID, option: option).code == "option_already_tried")
+                }
+                #expect(rights == 1, "\(question)")
+            }
+            #expect(lesson["status"] as? String == "finished")
+        }
+    }
+
+    @Test("T4.5, T4.6: a right answer gets positive feedback, the next question, and the bar grows")
+    func rightAnswer() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
+            let id = try #require(lesson["id"] as? String)
+            let question = try #require(lesson["question"] as? JSON)
+            let before = try #require(bar(lesson, "vocabulary"))
+            let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, option: try Self.rightOption(question))
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.json["correct"] as? Bool == true && reply.json["feedback"] as? String == "correct")
+            #expect(reply.json["message"] as? String == "Correct! Well done.")
+            #expect(reply.json["correctAnswer"] != nil && reply.json["translation"] != nil)
+            let proficiency = try #require(reply.json["proficiency"] as? JSON)
+            #expect(proficiency["skill"] as? String == "vocabulary")
+            #expect((proficiency["ability"] as? Double ?? -9) > before)
+            #expect((0...1).contains(proficiency["value"] as? Double ?? -1))
+            #expect(["A1", "A2"].contains(proficiency["level"] as? String ?? ""))
+            let next = try #require((reply.json["lesson"] as? JSON)?["question"] as? JSON)
+            #expect(next["id"] as? String == "q2" && next["number"] as? Int == 2)
+            // The internal state rose too, and the memory of the word is kept.
+            #expect((try await storedTheta(app, learner, "vocabulary") ?? -9) > before)
+            let cards = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT reviews, phase FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!)")
+            #expect(try cards.map { try $0.decode((Int, Int16).self).0 } == [1])
+        }
+    }
+
+    @Test("T4.7, T4.8: a wrong answer gets negative feedback, the same question, and the bar does not move; it counts as wrong")
+    func wrongAnswer() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
+            let id = try #require(lesson["id"] as? String)
+            let question = try #require(lesson["question"] as? JSON)
+            let questionID = try #require(question["id"] as? String)
+            let right = try Self.rightOption(question)
+            let wrongs = try #require(question["options"] as? [JSON]).compactMap { $0["id"] as? String }.filter { $0 != right }
+            let before = try #require(bar(lesson, "vocabulary"))
+            for wrong in wrongs.prefix(2) {
+                let reply = try await answer(client, learner, lesson: id, question: questionID, option: wrong)
+                #expect(reply.json["correct"] as? Bool == false && reply.json["feedback"] as? String == "wrong")
+                #expect(reply.json["message"] as? String == "Not quite. Have another try.")
+                #expect((reply.json["proficiency"] as? JSON)?["ability"] as? Double == before)
+                #expect(((reply.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == questionID)
+                #expect(try await storedTheta(app, learner, "vocabulary") == nil)
+            }
+            let reply = try await answer(client, learner, lesson: id, question: questionID, option: right)
+            #expect(reply.json["correct"] as? Bool == true)
+            #expect(((reply.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
+            // Right after wrong tries: recorded as wrong, so the bar never rises.
+            #expect(((reply.json["proficiency"] as? JSON)?["ability"] as? Double ?? 9) <= before)
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)")
+            #expect(try rows.map { try $0.decode((Bool, Int).self) }.map { "\($0.0) \($0.1)" } == ["false 3"])
+
+            // Answers of the wrong kind or to another question are refused.
+            let q2 = "q2"
+            #expect(try await answer(client, learner, lesson: id, question: q2, text: "chat").code == "answer_kind_mismatch")
+            #expect(try await answer(client, learner, lesson: id, question: "q1", option: "a").code == "not_current_question")
+            #expect(try await answer(client, learner, lesson: id, question: q2, option: "z").code == "option_not_found")
+            #expect(try await answer(client, learner, lesson: id, question: q2).code == "validation_failed")
+        }
+    }
+
+    @Test("typed translation: case and punctuation do not matter; a missing accent is almost, with the spelling")
+    func typedTranslation() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            var lesson = try await start(client, learner, length: 4, types: ["typedTranslation"]).json
+            let id = try #require(lesson["id"] as? String)
+            while let question = lesson["question"] as? JSON {
+                let prompt = try #require(question["prompt"] as? String)
+                let word = try #require(Self.corpus.concepts.first { $0.localization(.english)?.word == prompt }?.localization(.french)?.word)
+                #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "zzz").json["correct"] as? Bool
+                    == false)
+                let bare = word.folding(options: .diacriticInsensitive, locale: nil)
+                let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, text: " \(bare.uppercased())! ")
+                #expect(reply.json["correct"] as? Bool == true, "\(prompt) -> \(bare): \(reply.text)")
+                if bare != word {
+                    #expect(reply.json["feedback"] as? String == "almost" && reply.json["expected"] as? String != nil)
+                }
+                lesson = try #require(reply.json["lesson"] as? JSON)
+            }
+        }
+    }
+
+    @Test("T4.9-T4.12: a recording is graded by the speech scorer; a failing one names the words and is asked again")
+    func repetition() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
+            let id = try #require(lesson["id"] as? String)
+            let question = try #require(lesson["question"] as? JSON)
+            #expect(question["type"] as? String == "repetition" && question["skill"] as? String == "speaking")
+            #expect(question["prompt"] as? String == "Go forward ten metres.")
+            let before = try #require(bar(lesson, "speaking"))
+            let path = "/v1/learners/\(learner.learnerID)/lessons/\(id)/recordings?questionId=q1"
+            // T4.11, T4.12: another recording fails, twice; the words to work on are named and the question comes back.
+            for _ in 1...2 {
+                let failed = try await client.send(.post, path, token: learner.token, body: try Self.recording("numbers"),
+                                                   headers: ["Content-Type": "audio/wav"])
+                #expect(failed.status == 200, "\(failed.text)")
+                #expect(failed.json["correct"] as? Bool == false)
+                #expect(!((failed.json["wordsToPractise"] as? [String]) ?? []).isEmpty)
+                #expect((failed.json["proficiency"] as? JSON)?["ability"] as? Double == before)
+                #expect(((failed.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q1")
+            }
+            // An answer that is not a recording does not count.
+            #expect(try await answer(client, learner, lesson: id, question: "q1", option: "a").code == "answer_kind_mismatch")
+            // A recording of silence is not a try.
+            let silence = try await client.send(.post, path, token: learner.token, body: Audio.wav([Int16](repeating: 0, count: 32000)),
+                                                headers: ["Content-Type": "audio/wav"])
+            #expect(silence.status == 422, "\(silence.text)")
+            // T4.9, T4.10: the right phrase passes, with positive feedback and the next question.
+            let passed = try await client.send(.post, path, token: learner.token, body: try Self.recording("goforward"),
+                                               headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
+            #expect(passed.status == 200, "\(passed.text)")
+            #expect(passed.json["correct"] as? Bool == true)
+            #expect(["great", "good"].contains(passed.json["feedback"] as? String))
+            #expect((passed.json["message"] as? String)?.hasPrefix("Bravo") == true || (passed.json["message"] as? String)?.hasPrefix("Excellent") == true)
+            #expect(((passed.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)")
+            #expect(try rows.map { try $0.decode((Bool, Int).self) }.map { "\($0.0) \($0.1)" } == ["false 3"])
+
+            // A first-try pass raises the speaking bar (T4.10).
+            let fresh = try await client.signUp(email: "fresh@example.com")
+            let second = try await start(client, fresh, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
+            let secondID = try #require(second["id"] as? String)
+            let first = try #require(bar(second, "speaking"))
+            let pass = try await client.send(.post, "/v1/learners/\(fresh.learnerID)/lessons/\(secondID)/recordings?questionId=q1",
+                                             token: fresh.token, body: try Self.recording("goforward"), headers: ["Content-Type": "audio/wav"])
+            #expect(pass.json["correct"] as? Bool == true, "\(pass.text)")
+            #expect(((pass.json["proficiency"] as? JSON)?["ability"] as? Double ?? -9) > first)
+        }
+    }
+
+    @Test("a lesson ends with a summary; a learner who always answers right climbs, one who always answers wrong never does")
+    func climbAndSummary() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let types = ["translationFromTarget", "translationToTarget", "gapFill"]
+            var results: [Bool: JSON] = [:]
+            for right in [true, false] {
+                let learner = try await client.signUp(email: "\(right)@example.com")
+                var lesson = try await start(client, learner, length: 10, types: types).json
+                let id = try #require(lesson["id"] as? String)
+                let start = try #require(bar(lesson, "vocabulary"))
+                while let question = lesson["question"] as? JSON {
+                    let questionID = try #require(question["id"] as? String)
+                    let correct = try Self.rightOption(question)
+                    if !right {
+                        let wrong = (question["options"] as? [JSON] ?? []).compactMap { $0["id"] as? String }.first { $0 != correct }!
+                        _ = try await answer(client, learner, lesson: id, question: questionID, option: wrong)
+                    }
+                    let reply = try await answer(client, learner, lesson: id, question: questionID, option: correct)
+                    let skill = try #require((reply.json["proficiency"] as? JSON)?["skill"] as? String)
+                    let now = try #require((reply.json["proficiency"] as? JSON)?["ability"] as? Double)
+                    let was = try #require(bar(lesson, skill))
+                    #expect(right ? now > was : now <= was, "\(skill): \(was) -> \(now)")
+                    lesson = try #require(reply.json["lesson"] as? JSON)
+                }
+                #expect(lesson["status"] as? String == "finished" && lesson["finishedAt"] != nil)
+                let summary = try #require(lesson["summary"] as? JSON)
+                #expect(summary["questions"] as? Int == 10)
+                #expect(summary["firstTryCorrect"] as? Int == (right ? 10 : 0))
+                #expect(summary["accuracy"] as? Double == (right ? 1 : 0))
+                #expect((summary["newWords"] as? Int ?? 0) > 0)
+                let skills = try #require(summary["skills"] as? [JSON])
+                #expect(skills.contains { $0["skill"] as? String == "vocabulary" })
+                let vocabulary = try #require(bar(lesson, "vocabulary"))
+                #expect(right ? vocabulary > start : vocabulary < start)
+                results[right] = summary
+                // The summary stays; no more answers.
+                let again = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(id)", token: learner.token)
+                #expect((again.json["summary"] as? JSON)?["questions"] as? Int == 10)
+                #expect(try await answer(client, learner, lesson: id, question: "q10", option: "a").code == "lesson_finished")
+                // The proficiency page shows the lessons' gaps by topic or grammar note.
+                let proficiency = try await client.get("/v1/learners/\(learner.learnerID)/proficiency?language=fr", token: learner.token).json
+                if !right { #expect(!((proficiency["gaps"] as? [JSON]) ?? []).isEmpty) }
+            }
+            let gaps = results[false]?["gaps"] as? [JSON] ?? []
+            #expect(gaps.count > 0)
+            #expect(gaps.contains { $0["kind"] as? String == "grammarNote" } || gaps.contains { $0["kind"] as? String == "topic" })
+        }
+    }
+
+    @Test("T2.4: a learner who leaves finds the lesson where it was, after a restart too; a lesson idle for a day expires")
+    func resumeAndExpire() async throws {
+        let app = try await TestApp.make()
+        let (learner, lessonID) = try await app.run { client in
+            let learner = try await client.signUp()
+            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
+            let id = try #require(lesson["id"] as? String)
+            let question = try #require(lesson["question"] as? JSON)
+            _ = try await answer(client, learner, lesson: id, question: "q1", option: try Self.rightOption(question))
+            return (learner, id)
+        }
+        // Another server on the same database: the lesson is where it was.
+        try await TestApp(databaseURL: app.databaseURL).run { client in
+            let again = try await start(client, learner, types: ["gapFill"])
+            #expect(again.status == 200 && again.json["id"] as? String == lessonID)
+            #expect((again.json["question"] as? JSON)?["id"] as? String == "q2")
+            let got = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)", token: learner.token)
+            #expect(got.status == 200 && (got.json["question"] as? JSON)?["id"] as? String == "q2" && got.json["answered"] as? Int == 1)
+
+            try await TestDatabase.shared.execute(in: app.databaseURL,
+                "UPDATE lessons SET touched_at = now() - interval '25 hours' WHERE id = \(UUID(uuidString: lessonID)!)")
+            let expired = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)", token: learner.token)
+            #expect(expired.status == 410 && expired.code == "lesson_expired")
+            #expect(try await answer(client, learner, lesson: lessonID, question: "q2", option: "a").code == "lesson_expired")
+            let fresh = try await start(client, learner)
+            #expect(fresh.status == 201 && fresh.json["id"] as? String != lessonID)
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaLearning
+@testable import ParlaTeaching
+import Testing
+
+/// The whole bundled content: word lists, phrases and grammar notes.
+enum Content {
+    static let corpus: Corpus = {
+        let root = ChoiceQuestionTests.corpora
+        var files: [CorpusLoader.File] = []
+        for folder in ["wordlists", "phrases", "grammar"] {
+            let directory = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names.sorted() where name.hasSuffix(".yaml") {
+                if let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) {
+                    files.append(CorpusLoader.File(path: "\(folder)/\(name)", text: text))
+                }
+            }
+        }
+        let (corpus, problems) = CorpusLoader { _ in true }.load(files)
+        precondition(problems.isEmpty, "content problems: \(problems.prefix(5))")
+        return corpus
+    }()
+
+    static func catalog(_ language: Language) -> LessonCatalog { LessonCatalog(corpus: corpus, language: language) }
+}
+
+@Suite("gap-fill exercises")
+struct GapFillTests {
+    @Test("every exercise of every language makes a question with four options and exactly one right", arguments: Language.allCases)
+    func exactlyOneRight(language: Language) throws {
+        let catalog = Content.catalog(language)
+        let planner = QuestionPlanner(catalog: catalog)
+        let lesson = Lesson(language: language, native: language == .english ? .french : .english, length: 12, types: [.gapFill],
+                            focus: [], gapWeights: [:], startAbilities: [])
+        var generator = SimulationRandom(seed: 7)
+        let exercises = catalog.items.filter { $0.id.kind == .grammar }
+        #expect(exercises.count >= 60, "\(language.code): \(exercises.count) exercises")
+        for item in exercises {
+            let question = try #require(planner.question(.gapFill, about: item, in: lesson, isNew: true, at: Date(), using: &generator))
+            let exercise = try #require(catalog.exercise(item.id.key)).exercise
+            #expect(question.prompt?.components(separatedBy: "___").count == 2)
+            #expect(question.options.count == 4)
+            #expect(Set(question.options.compactMap(\.text).map(PlacementQuestion.folded)).count == 4)
+            #expect(question.options.filter { $0.text == exercise.correct }.map(\.id) == [question.correctOptionID])
+        }
+    }
+}
+
+@Suite("lesson answers")
+struct LessonAnswerTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func lesson(_ types: Set<QuestionType>, language: Language = .french) throws -> Lesson {
+        let catalog = Content.catalog(language)
+        var lesson = Lesson(language: language, native: .english, length: 3, types: types, focus: [], gapWeights: [:], startAbilities: [])
+        var generator = SimulationRandom(seed: 1)
+        let state = LearnerState(abilities: [:], cards: [:], difficulties: [:])
+        lesson.questions.append(try #require(QuestionPlanner(catalog: catalog).next(for: lesson, state: state, at: Self.start, using: &generator)))
+        return lesson
+    }
+
+    @Test("T4.7, T4.8: a wrong choice disables the option and teaches nothing yet; the right one after it counts as wrong")
+    func wrongThenRight() throws {
+        var lesson = try lesson([.translationFromTarget])
+        let question = try #require(lesson.current)
+        let wrong = try #require(question.options.first { $0.id != question.correctOptionID })
+        let first = try lesson.answer(.option(wrong.id), to: question.id, at: Self.start.addingTimeInterval(3), claimedMilliseconds: 2500)
+        #expect(!first.correct && first.feedback == "wrong" && first.learned == nil)
+        #expect(lesson.current?.disabledOptionIDs == [wrong.id])
+        #expect(throws: LessonAnswerError.optionAlreadyTried) {
+            try lesson.answer(.option(wrong.id), to: question.id, at: Self.start.addingTimeInterval(4), claimedMilliseconds: nil)
+        }
+        let second = try lesson.answer(.option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(6),
+                                       claimedMilliseconds: nil)
+        #expect(second.correct)
+        // The first try decides: wrong, with the first try's time.
+        #expect(second.learned?.correct == false)
+        #expect(second.learned?.responseTime == 2.5)
+        #expect(second.learned?.tries == 2)
+        #expect(lesson.current == nil)
+    }
+
+    @Test("T4.5, T4.6: a right first choice is learnt as right, with the client's time held within the server's")
+    func rightFirst() throws {
+        var lesson = try lesson([.picture, .translationToTarget])
+        let question = try #require(lesson.current)
+        let outcome = try lesson.answer(.option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(5),
+                                        claimedMilliseconds: 1)
+        #expect(outcome.correct && outcome.feedback == "correct")
+        // Claimed 1 ms, measured 5 s: at most 2 s quicker than measured.
+        #expect(outcome.learned == .init(item: question.item, type: question.type, correct: true, responseTime: 3, tries: 1, isNew: true))
+    }
+
+    @Test("typed translations: a missing accent is almost, and right")
+    func typed() throws {
+        var lesson = try lesson([.typedTranslation])
+        let question = try #require(lesson.current)
+        let spelt = try #require(question.accepted.first)
+        let unaccented = spelt.folding(options: .diacriticInsensitive, locale: nil)
+        let outcome = try lesson.answer(.text(unaccented.uppercased() + " !"), to: question.id, at: Self.start, claimedMilliseconds: nil)
+        #expect(outcome.correct)
+        #expect(outcome.feedback == (unaccented == spelt ? "correct" : "almost"))
+    }
+
+    @Test("an answer of the wrong kind, to another question, or after the end is refused")
+    func refused() throws {
+        var lesson = try lesson([.translationFromTarget])
+        let question = try #require(lesson.current)
+        #expect(throws: LessonAnswerError.wrongAnswerKind) { try lesson.answer(.text("chat"), to: question.id, at: Self.start, claimedMilliseconds: nil) }
+        #expect(throws: LessonAnswerError.wrongAnswerKind) {
+            try lesson.answer(.recording(passed: true, feedback: "good"), to: question.id, at: Self.start, claimedMilliseconds: nil)
+        }
+        #expect(throws: LessonAnswerError.notCurrentQuestion) { try lesson.answer(.option("a"), to: "q9", at: Self.start, claimedMilliseconds: nil) }
+        #expect(throws: LessonAnswerError.optionNotFound) { try lesson.answer(.option("z"), to: question.id, at: Self.start, claimedMilliseconds: nil) }
+    }
+}
+
+@Suite("question planner")
+struct QuestionPlannerTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let catalog = Content.catalog(.spanish)
+
+    /// Plays a lesson of `length` questions, answering each as `answers`
+    /// says, the model updated after every question as the server does.
+    func play(length: Int, types: Set<QuestionType> = Set(QuestionType.allCases), seed: UInt64 = 3, theta: Double = 0,
+              gaps: [String: Double] = [:], answers: (LessonQuestion) -> Bool) throws -> (lesson: Lesson, state: LearnerState) {
+        let planner = QuestionPlanner(catalog: catalog)
+        var lesson = Lesson(language: .spanish, native: .english, length: length, types: types, focus: [], gapWeights: gaps,
+                            startAbilities: [])
+        var state = LearnerState(abilities: Dictionary(uniqueKeysWithValues: Skill.allCases.map { ($0, theta) }), cards: [:], difficulties: [:])
+        var generator = SimulationRandom(seed: seed)
+        var clock = Self.now
+        for _ in 0..<length {
+            let question = try #require(planner.next(for: lesson, state: state, at: clock, using: &generator))
+            lesson.questions.append(question)
+            clock += 8
+            let right = answers(question)
+            if !right, let wrong = question.options.first(where: { $0.id != question.correctOptionID }) {
+                _ = try lesson.answer(.option(wrong.id), to: question.id, at: clock, claimedMilliseconds: nil)
+            }
+            let answer: LessonAnswer = switch question.type {
+            case .typedTranslation: .text(question.accepted[0])
+            case .repetition: .recording(passed: true, feedback: "good")
+            default: .option(question.correctOptionID!)
+            }
+            if !right, !question.type.isChoice {
+                let failed: LessonAnswer = question.type == .repetition ? .recording(passed: false, feedback: "wrong_phrase") : .text("zzz")
+                _ = try lesson.answer(failed, to: question.id, at: clock, claimedMilliseconds: nil)
+            }
+            let outcome = try lesson.answer(answer, to: question.id, at: clock, claimedMilliseconds: nil)
+            let learned = try #require(outcome.learned)
+            let skill = learned.type.skill
+            let item = try #require(catalog.item(learned.item))
+            let update = AbilityModel.update(SkillAbility(skill: skill, theta: state.ability(skill)),
+                                             item: PracticeItem(id: item.id.description, difficulty: item.initialDifficulty,
+                                                                timeLimitSeconds: learned.type.timeLimitSeconds),
+                                             correct: learned.correct, responseTime: learned.responseTime)
+            state.abilities[skill] = update.ability.theta
+            let rating = Rating.grade(correct: learned.correct, responseTime: learned.responseTime, expectedTime: learned.type.timeLimitSeconds / 3)
+            state.cards[learned.item] = MemoryScheduler().review(state.cards[learned.item] ?? MemoryCard(due: clock), rating: rating, at: clock)
+        }
+        return (lesson, state)
+    }
+
+    @Test("never the same item twice in a row; a phrase to repeat in every five questions; a mix of types")
+    func rules() throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            let (lesson, _) = try play(length: 40, seed: seed) { _ in true }
+            let items = lesson.questions.map(\.item)
+            #expect(zip(items, items.dropFirst()).allSatisfy { $0 != $1 })
+            for start in 0...(lesson.questions.count - QuestionPlanner.repetitionEvery) {
+                let window = lesson.questions[start..<(start + QuestionPlanner.repetitionEvery)]
+                #expect(window.contains { $0.type == .repetition }, "no repetition in questions \(start + 1)-\(start + 5)")
+            }
+            #expect(Set(lesson.questions.map(\.type)).count >= 5, "\(Set(lesson.questions.map(\.type)))")
+        }
+    }
+
+    @Test("due reviews come first, least likely to be recalled first")
+    func dueFirst() throws {
+        let planner = QuestionPlanner(catalog: catalog)
+        let words = catalog.items.filter { $0.id.kind == .word }.prefix(3).map(\.id)
+        let scheduler = MemoryScheduler()
+        // Reviewed long ago with low stability (weak), recently (strong), and not due.
+        var weak = scheduler.review(MemoryCard(due: Self.now - 40 * 86400), rating: .hard, at: Self.now - 40 * 86400)
+        weak.due = Self.now - 86400
+        var strong = scheduler.review(MemoryCard(due: Self.now - 3 * 86400), rating: .easy, at: Self.now - 3 * 86400)
+        strong.due = Self.now - 60
+        let later = scheduler.review(MemoryCard(due: Self.now), rating: .easy, at: Self.now)
+        let state = LearnerState(abilities: [:], cards: [words[0]: strong, words[1]: weak, words[2]: later], difficulties: [:])
+        let lesson = Lesson(language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [], gapWeights: [:],
+                            startAbilities: [])
+        var generator = SimulationRandom(seed: 5)
+        #expect(scheduler.retrievability(of: weak, at: Self.now) < scheduler.retrievability(of: strong, at: Self.now))
+        #expect(planner.next(for: lesson, state: state, at: Self.now, using: &generator)?.item == words[1])
+    }
+
+    @Test("items the learner asked for come first, in their order")
+    func focusFirst() throws {
+        let planner = QuestionPlanner(catalog: catalog)
+        let phrase = LessonItemID(.phrase, "directions-go-forward-ten-metres")
+        let lesson = Lesson(language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [phrase], gapWeights: [:],
+                            startAbilities: [])
+        var generator = SimulationRandom(seed: 5)
+        let question = try #require(planner.next(for: lesson, state: LearnerState(abilities: [:], cards: [:], difficulties: [:]), at: Self.now,
+                                                 using: &generator))
+        #expect(question.item == phrase && question.type == .repetition && question.prompt == "Avance diez metros.")
+        #expect(question.translation == "Go forward ten metres.")
+    }
+
+    @Test("new items are chosen among the closest to a 3-in-4 chance of success")
+    func nearTarget() throws {
+        for theta in [-2.0, 0, 2] {
+            for seed in 1...5 as ClosedRange<UInt64> {
+                let (lesson, _) = try play(length: 1, types: [.translationFromTarget, .gapFill, .picture], seed: seed, theta: theta) { _ in true }
+                let question = try #require(lesson.questions.first)
+                let distance = { (item: LessonItem) in
+                    abs(AbilityModel.successProbability(theta: theta, difficulty: item.initialDifficulty, optionCount: 4) - QuestionPlanner.targetSuccess)
+                }
+                let candidates = catalog.items.filter { $0.types.contains(question.type) }.map(distance).sorted()
+                let chosen = distance(catalog.item(question.item)!)
+                #expect(chosen <= candidates[QuestionPlanner.candidatePool - 1] + 1e-9, "theta \(theta) \(question.type): \(chosen)")
+            }
+        }
+    }
+
+    @Test("choices lean towards the learner's gaps")
+    func gapsWeigh() throws {
+        func share(_ gaps: [String: Double]) throws -> Double {
+            var inArea = 0, total = 0
+            for seed in 1...6 as ClosedRange<UInt64> {
+                let (lesson, _) = try play(length: 20, types: [.translationFromTarget, .translationToTarget], seed: seed, gaps: gaps) { _ in true }
+                inArea += lesson.questions.filter { catalog.item($0.item)?.areaID == "food" }.count
+                total += lesson.questions.count
+            }
+            return Double(inArea) / Double(total)
+        }
+        let plain = try share([:]), leaning = try share(["food": 3])
+        #expect(leaning > plain + 0.1, "food: \(plain) without the gap, \(leaning) with it")
+    }
+
+    @Test("only the types allowed are asked")
+    func typesAllowed() throws {
+        let (lesson, _) = try play(length: 15, types: [.gapFill, .listening]) { _ in true }
+        #expect(Set(lesson.questions.map(\.type)) == [.gapFill, .listening])
+    }
+
+    @Test("a learner who always answers right climbs; one who always answers wrong never does")
+    func climbs() throws {
+        let (_, right) = try play(length: 30, theta: -1) { _ in true }
+        let (_, wrong) = try play(length: 30, theta: -1) { _ in false }
+        for skill in [Skill.vocabulary, .speaking] {
+            #expect(right.ability(skill) > -1, "\(skill)")
+            #expect(wrong.ability(skill) <= -1, "\(skill)")
+        }
+    }
+}
