@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "ParlaLearning", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
         // Teacher mode's questions and answer checking, from the content. Pure.
         .target(name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning"], swiftSettings: swiftSettings),
+        // Card matching: seeded deal, flip rules, log replay, scoring. Pure.
+        .target(name: "ParlaGames", dependencies: ["ParlaCore", "ParlaLearning"], swiftSettings: swiftSettings),
         // The OpenAPI contract; types and the server protocol are generated at build time.
         .target(
             name: "ParlaAPI",
@@ -146,6 +148,11 @@ let package = Package(
             name: "ParlaLearningTests",
             dependencies: ["ParlaLearning", "ParlaCore"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ParlaGamesTests",
+            dependencies: ["ParlaGames", "ParlaCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

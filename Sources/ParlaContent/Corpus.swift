@@ -9,13 +9,17 @@ public struct Corpus: Sendable, Equatable {
     public var grammarNotes: [GrammarNote]
     /// The placement test's item banks, every language's.
     public var placementQuestions: [PlacementQuestion]
+    /// Per language, groups of concepts whose words sound the same
+    /// (`homophones.yaml`): a listening question never offers two of a group.
+    public var homophones: [Language: [[String]]]
 
     public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
-                placementQuestions: [PlacementQuestion] = []) {
+                placementQuestions: [PlacementQuestion] = [], homophones: [Language: [[String]]] = [:]) {
         self.wordLists = wordLists
         self.phrases = phrases
         self.grammarNotes = grammarNotes
         self.placementQuestions = placementQuestions
+        self.homophones = homophones
     }
 
     /// Every concept once, in list order.

@@ -59,6 +59,7 @@ public struct CorpusLoader: Sendable {
             case "phrases": context.readPhrases(node)
             case "grammar": context.readGrammar(node)
             case "placement": context.readPlacement(node, path: file.path)
+            case "homophones.yaml": context.readHomophones(node)
             default: continue
             }
         }
@@ -89,6 +90,7 @@ private struct Context {
     var noteSites: [String: (file: String, line: Int)] = [:]
     var placementSites: [String: (file: String, line: Int)] = [:]
     var exerciseSites: [String: (file: String, line: Int)] = [:]
+    var homophoneReferences: [(file: String, line: Int, concept: String)] = []
     var exampleReferences: [(file: String, line: Int, note: String, phrase: String)] = []
 
     init(assetExists: @escaping @Sendable (AssetReference) -> Bool) { self.assetExists = assetExists }
@@ -375,6 +377,26 @@ private struct Context {
         for reference in exampleReferences where phraseSites[reference.phrase] == nil {
             problems.append(ContentProblem(file: reference.file, line: reference.line, kind: .unknownReference,
                                            message: "note \(reference.note) cites phrase \(reference.phrase), which does not exist"))
+        }
+        for reference in homophoneReferences where conceptSites[reference.concept] == nil {
+            problems.append(ContentProblem(file: reference.file, line: reference.line, kind: .unknownReference,
+                                           message: "homophones name \(reference.concept), which is no word's key"))
+        }
+    }
+
+    /// `homophones.yaml`: per language, groups of concept keys whose words
+    /// sound the same.
+    mutating func readHomophones(_ node: Node) {
+        for language in Language.allCases {
+            for group in node[language.code]?.sequence.map(Array.init) ?? [] {
+                let keys = (group.sequence.map(Array.init) ?? []).compactMap(\.string)
+                guard keys.count >= 2 else {
+                    problem(line: line(group), .invalidValue, "a group of homophones names at least two words")
+                    continue
+                }
+                for key in keys { homophoneReferences.append((file, line(group), key)) }
+                corpus.homophones[language, default: []].append(keys)
+            }
         }
     }
 }

@@ -146,13 +146,13 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .lessonUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
              .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound,
-             .answerKindMismatch:
+             .answerKindMismatch, .lessonUnavailable:
             422
         }
     }

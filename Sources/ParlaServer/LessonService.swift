@@ -23,6 +23,7 @@ struct LessonService: Sendable {
     /// A lesson as the learner sees it.
     struct View: Sendable {
         var id: LessonID
+        var learner: LearnerID
         var lesson: Lesson
         var startedAt: Date
         var finishedAt: Date?
@@ -75,6 +76,26 @@ struct LessonService: Sendable {
         return (try await view(stored, caller: caller, learner: id), stored.id == lessonID)
     }
 
+    /// The audio of a question (a listening question's word, a phrase to
+    /// repeat), read from the content's assets.
+    func audio(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {
+        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
+        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = Self.audioSlot(question, lesson) else {
+            throw ParlaError(.assetNotFound)
+        }
+        guard let name = try content.snapshot().assets[slot.description] else { throw ParlaError(.assetNotFound) }
+        return try await content.asset(name).bytes
+    }
+
+    static func audioSlot(_ question: LessonQuestion, _ lesson: Lesson) -> AssetSlot? {
+        switch (question.type, question.item.kind) {
+        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): .word(concept: question.item.key, lesson.language)
+        case (.repetition, .phrase): .phrase(id: question.item.key, lesson.language)
+        default: nil
+        }
+    }
+
     func get(_ caller: Caller, learner: LearnerID, lesson id: LessonID) async throws -> View {
         let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
         return try await view(stored, caller: caller, learner: learner)
@@ -96,6 +117,8 @@ struct LessonService: Sendable {
         guard let question = lesson.current, question.id == questionID else { throw ParlaError(.notCurrentQuestion) }
         guard question.type == .repetition, let text = question.accepted.first else { throw ParlaError(.answerKindMismatch) }
         let score = try await scorer.score(audio, text: text, language: lesson.language)
+        // A recording with no speech in it is not a try.
+        guard score.feedback != .noSpeech else { throw ParlaError(.noSpeech) }
         let view = try await record(caller, learner: learner, lesson: id, question: questionID,
                                     answer: .recording(passed: score.passed, feedback: score.feedback.rawValue), claimed: nil,
                                     wordsToPractise: score.words.filter { $0.error != .none }.map(\.text), score: score.overall)
@@ -106,7 +129,7 @@ struct LessonService: Sendable {
                         wordsToPractise: [String]? = nil, score: Double? = nil) async throws -> View {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
-        let (stored, abilities) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
+        let (stored, learningAfter) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
             let catalog = try catalogs.catalog(lesson.language, content: content)
             let outcome: AnswerOutcome
@@ -116,34 +139,38 @@ struct LessonService: Sendable {
                 throw ParlaError(Self.code(for: error))
             }
             lesson.annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
+            guard let learned = outcome.learned else {
+                return .init(state: try Self.encode(lesson), finished: false, record: nil)
+            }
             var learning = learning
             var record: LessonStore.Record?
-            if let learned = outcome.learned, let item = catalog.item(learned.item) {
-                let update = learn(learned, item: item, question: question, learning: learning,
-                                   learned: difficulties[lesson.language]?[item.id.description], at: now)
+            var known = difficulties[lesson.language] ?? [:]
+            // An item gone from the content since it was asked teaches nothing, but the lesson goes on.
+            if let item = catalog.item(learned.item) {
+                let update = learn(learned, item: item, question: question, learning: learning, learned: known[item.id], at: now)
                 record = update
                 learning.abilities.removeAll { $0.skill == update.skill }
                 learning.abilities.append(update.ability)
                 learning.cards[item.id.description] = update.card
-                if !lesson.isFinished && lesson.questions.count < lesson.length {
-                    var random = Self.random(stored.id, step: lesson.questions.count)
-                    let known = Self.abilities(learning)
-                    var state = state(learning, abilities: known, catalog: catalog)
-                    for (key, value) in difficulties[lesson.language] ?? [:] {
-                        if let item = LessonItemID(key) { state.difficulties[item] = value.difficulty }
-                    }
-                    state.difficulties[item.id] = update.initialDifficulty + update.difficultyChange
-                    guard let next = planner(catalog).next(for: lesson, state: state, at: now, using: &random) else {
-                        throw ParlaError(.lessonUnavailable)
-                    }
+                known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.difficultyChange,
+                                       responses: (known[item.id]?.responses ?? 0) + 1)
+            }
+            if lesson.questions.count < lesson.length {
+                var random = Self.random(stored.id, step: lesson.questions.count)
+                var state = state(learning, abilities: Self.abilities(learning), catalog: catalog)
+                state.difficulties = known.mapValues(\.difficulty)
+                if let next = planner(catalog).next(for: lesson, state: state, at: now, using: &random) {
                     lesson.questions.append(next)
+                } else {
+                    // Nothing more can be asked (the content ran out for the types chosen): the lesson ends here.
+                    lesson.length = lesson.questions.count
                 }
             }
             return .init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record)
         }
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
-        var view = View(id: stored.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
-                        abilities: Self.abilities(abilities, course: nil))
+        var view = View(id: stored.id, learner: learner, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+                        abilities: Self.abilities(learningAfter))
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
         return view
     }
@@ -152,7 +179,7 @@ struct LessonService: Sendable {
     /// moves the ability of the question's skill, the item's difficulty and
     /// the learner's memory of the item.
     private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, learning: LessonStore.Learning,
-                       learned stored: LessonStore.ItemDifficulty?, at now: Date) -> LessonStore.Record {
+                       learned stored: ItemDifficulty?, at now: Date) -> LessonStore.Record {
         let skill = learned.type.skill
         let abilities = Self.abilities(learning)
         let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: Self.fallbackTheta(abilities))
@@ -184,7 +211,7 @@ struct LessonService: Sendable {
     private func view(_ stored: LessonStore.Stored, caller: Caller, learner: LearnerID) async throws -> View {
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         let learning = try await lessons.learning(learner: learner, language: stored.language)
-        var view = View(id: stored.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+        var view = View(id: stored.id, learner: learner, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
                         abilities: Self.abilities(learning))
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
         return view
@@ -238,11 +265,13 @@ struct LessonService: Sendable {
         SimulationRandom(seed: PlacementService.stableHash("\(lesson)#\(step)"))
     }
 
-    static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return try encoder.encode(value)
-    }
+    static func encode(_ value: some Encodable) throws -> Data { try PlacementService.encode(value) }
+}
+
+/// An item's learned difficulty and how many first tries moved it.
+struct ItemDifficulty: Sendable, Equatable {
+    var difficulty: Double
+    var responses: Int
 }
 
 /// Each language's catalogue, built once per content version, and the
@@ -252,7 +281,7 @@ struct LessonService: Sendable {
 final class LessonCatalogs: Sendable {
     static let refreshInterval: TimeInterval = 30
     private let built = Mutex<[Language: (version: String, catalog: LessonCatalog)]>([:])
-    private let learned = Mutex<(at: Date, values: [Language: [String: LessonStore.ItemDifficulty]])?>(nil)
+    private let learned = Mutex<(at: Date, values: [Language: [LessonItemID: ItemDifficulty]])?>(nil)
 
     func catalog(_ language: Language, content: ContentService) throws -> LessonCatalog {
         let snapshot = try content.snapshot()
@@ -264,11 +293,28 @@ final class LessonCatalogs: Sendable {
         return catalog
     }
 
-    func difficulties(_ store: LessonStore) async throws -> [Language: [String: LessonStore.ItemDifficulty]] {
-        if let cached = learned.withLock({ $0 }), Date().timeIntervalSince(cached.at) < Self.refreshInterval { return cached.values }
-        let values = try await store.difficulties()
-        let fresh = (at: Date(), values: values)
-        learned.withLock { $0 = fresh }
-        return values
+    /// The learned difficulties; a stale cache is refreshed by one caller
+    /// while the others go on with the old values.
+    func difficulties(_ store: LessonStore) async throws -> [Language: [LessonItemID: ItemDifficulty]] {
+        let now = Date()
+        let (cached, refresh) = learned.withLock { cache -> ([Language: [LessonItemID: ItemDifficulty]]?, Bool) in
+            guard let current = cache else { return (nil, true) }
+            guard now.timeIntervalSince(current.at) >= Self.refreshInterval else { return (current.values, false) }
+            cache = (now, current.values)
+            return (current.values, true)
+        }
+        guard refresh else { return cached ?? [:] }
+        do {
+            let values = try await store.difficulties().mapValues { items in
+                Dictionary(items.compactMap { key, value in LessonItemID(key).map { ($0, ItemDifficulty(difficulty: value.difficulty,
+                                                                                                     responses: value.responses)) } },
+                           uniquingKeysWith: { first, _ in first })
+            }
+            learned.withLock { $0 = (Date(), values) }
+            return values
+        } catch {
+            if let cached { return cached }
+            throw error
+        }
     }
 }

@@ -183,6 +183,7 @@ struct PlacementService: Sendable {
         return result
     }
 
+    /// State stored as JSON (tests, lessons): keys sorted, so equal states are equal bytes.
     static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

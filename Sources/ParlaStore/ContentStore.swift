@@ -118,6 +118,14 @@ public struct ContentStore: Sendable {
                         """, logger: logger)
                 }
             }
+            try await connection.query("DELETE FROM content_homophones", logger: logger)
+            for (language, groups) in corpus.homophones {
+                for (position, group) in groups.enumerated() {
+                    try await connection.query("""
+                        INSERT INTO content_homophones (language, position, concepts) VALUES (\(language.code), \(position), \(group))
+                        """, logger: logger)
+                }
+            }
             try await connection.query("DELETE FROM placement_items", logger: logger)
             for (done, item) in corpus.placementQuestions.enumerated() {
                 progress?("placement items", done, corpus.placementQuestions.count)
@@ -269,7 +277,14 @@ extension ContentStore {
                     return PlacementQuestion(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
                                          audio: audio, correct: correct, distractors: distractors)
                 }
-            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions), assets)
+            var homophones: [Language: [[String]]] = [:]
+            for row in try await connection.query(
+                "SELECT language, concepts FROM content_homophones ORDER BY language, position", logger: logger).collect() {
+                let (code, concepts) = try row.decode((String, [String]).self)
+                if let language = Language(rawValue: code) { homophones[language, default: []].append(concepts) }
+            }
+            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions,
+                                    homophones: homophones), assets)
         }
     }
 }

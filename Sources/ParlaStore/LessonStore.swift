@@ -150,10 +150,10 @@ public struct LessonStore: Sendable {
     /// Reads the lesson under a row lock with what the model knows of the
     /// learner, lets `step` decide, and writes the lesson, the answer's
     /// record, the memory card, the ability and its history, and the item's
-    /// difficulty in one transaction. Returns the lesson and the abilities
-    /// after the change.
+    /// difficulty in one transaction. Returns the lesson and what the model
+    /// knows after the change.
     public func update(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
-                       _ step: @Sendable (Stored, Learning) throws -> Change) async throws -> (Stored, [AbilityStore.Ability]) {
+                       _ step: @Sendable (Stored, Learning) throws -> Change) async throws -> (Stored, Learning) {
         try await database.withTransaction { connection in
             let logger = database.logger
             let rows = try await connection.query("""
@@ -181,7 +181,8 @@ public struct LessonStore: Sendable {
             if let (touchedAt, finishedAt) = try touched.first?.decode((Date, Date?).self) {
                 (stored.touchedAt, stored.finishedAt) = (touchedAt, finishedAt)
             }
-            return (stored, learning.abilities)
+            if let record = change.record { learning.cards[record.itemID] = record.card }
+            return (stored, learning)
         }
     }
 

@@ -42,12 +42,19 @@ public struct ChoiceQuestionMaker: Sendable {
     let corpus: Corpus
     /// Each concept's lists, for topics.
     let listsOf: [String: [String]]
+    /// Per language, the concepts each concept sounds like.
+    let soundsAlike: [Language: [String: Set<String>]]
 
     public init(corpus: Corpus) {
         self.corpus = corpus
         var lists: [String: [String]] = [:]
         for list in corpus.wordLists { for word in list.words { lists[word.key, default: []].append(list.id) } }
         listsOf = lists
+        var alike: [Language: [String: Set<String>]] = [:]
+        for (language, groups) in corpus.homophones {
+            for group in groups { for key in group { alike[language, default: [:]][key, default: []].formUnion(group.filter { $0 != key }) } }
+        }
+        soundsAlike = alike
     }
 
     public static let optionCount = 4
@@ -76,6 +83,8 @@ public struct ChoiceQuestionMaker: Sendable {
                 && Self.folded(candidateTarget) != Self.folded(answer)
                 && Self.folded(candidateNative) != Self.folded(meaning)
                 && candidate.picture != concept.picture
+                // Heard, a word that sounds the same would be right too.
+                && !(kind == .listening && soundsAlike[target]?[concept.key]?.contains(candidate.key) == true)
         }
         var chosen: [Concept] = []
         var seen: Set<String> = [Self.folded(answerShown)]

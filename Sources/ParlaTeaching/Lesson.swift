@@ -53,7 +53,8 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
 
     /// The right answer as the learner reads it once they have found it.
     public var correctAnswer: String? {
-        if let correctOptionID { return options.first { $0.id == correctOptionID }.map { $0.text ?? $0.concept ?? "" } }
+        // A picture's answer is the option itself: there is no text to show.
+        if let correctOptionID { return options.first { $0.id == correctOptionID }?.text }
         return accepted.first
     }
 }

@@ -119,6 +119,9 @@ public struct LessonCatalog: Sendable {
     let phrases: [String: Phrase]
     let exercises: [String: (note: GrammarNote, exercise: GrammarExercise)]
     let choices: ChoiceQuestionMaker
+    /// The concepts each word (folded) names, per language: a typed
+    /// translation accepts every word the prompt can mean.
+    let meanings: [Language: [String: [String]]]
 
     /// `isAvailable` says which assets exist: a word is asked by ear only
     /// with its audio, by picture only with its picture (assets are made in
@@ -154,6 +157,14 @@ public struct LessonCatalog: Sendable {
                                         types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
             }
         }
+        var meanings: [Language: [String: [String]]] = [:]
+        for native in Language.allCases {
+            for concept in concepts.values.sorted(by: { $0.key < $1.key }) {
+                guard let word = ChoiceQuestionMaker.word(concept, native) else { continue }
+                meanings[native, default: [:]][PlacementQuestion.folded(word), default: []].append(concept.key)
+            }
+        }
+        self.meanings = meanings
         self.items = items
         self.index = Dictionary(items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.concepts = concepts
@@ -165,6 +176,10 @@ public struct LessonCatalog: Sendable {
     public func item(_ id: LessonItemID) -> LessonItem? { index[id].map { items[$0] } }
 
     public func concept(_ key: String) -> Concept? { concepts[key] }
+    /// The concepts whose word in `language` reads as `word`.
+    public func concepts(named word: String, in language: Language) -> [Concept] {
+        (meanings[language]?[PlacementQuestion.folded(word)] ?? []).compactMap { concepts[$0] }
+    }
     public func phrase(_ id: String) -> Phrase? { phrases[id] }
     public func exercise(_ id: String) -> (note: GrammarNote, exercise: GrammarExercise)? { exercises[id] }
 

@@ -50,12 +50,20 @@ public struct QuestionPlanner: Sendable {
     /// the types allowed).
     public func next(for lesson: Lesson, state: LearnerState, at now: Date,
                      using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
-        let last = lesson.questions.last?.item
-        let recentTypes = lesson.questions.suffix(2).map(\.type)
         let mustRepeat = lesson.types.contains(.repetition)
             && lesson.questions.count >= Self.repetitionEvery - 1
             && !lesson.questions.suffix(Self.repetitionEvery - 1).contains { $0.type == .repetition }
-        let allowed: Set<QuestionType> = mustRepeat ? [.repetition] : lesson.types
+        // When no phrase can be asked, any allowed type will do rather than none.
+        if mustRepeat, let question = next(for: lesson, allowed: [.repetition], state: state, at: now, using: &generator) {
+            return question
+        }
+        return next(for: lesson, allowed: lesson.types, state: state, at: now, using: &generator)
+    }
+
+    func next(for lesson: Lesson, allowed: Set<QuestionType>, state: LearnerState, at now: Date,
+              using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
+        let last = lesson.questions.last?.item
+        let recentTypes = lesson.questions.suffix(2).map(\.type)
         let askedThisLesson = Set(lesson.questions.map(\.item))
 
         func usableTypes(_ item: LessonItem) -> [QuestionType] {
@@ -139,13 +147,7 @@ public struct QuestionPlanner: Sendable {
         case (.word, .typedTranslation):
             guard let concept = catalog.concept(item.id.key), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
             // Every word the prompt can mean is right.
-            let meanings = catalog.items.compactMap { other -> Concept? in
-                guard other.id.kind == .word, let candidate = catalog.concept(other.id.key),
-                      let word = ChoiceQuestionMaker.word(candidate, native), PlacementQuestion.folded(word) == PlacementQuestion.folded(meaning)
-                else { return nil }
-                return candidate
-            }
-            let accepted = meanings.flatMap { Self.spellings(of: $0, in: target) }
+            let accepted = catalog.concepts(named: meaning, in: native).flatMap { Self.spellings(of: $0, in: target) }
             guard !accepted.isEmpty else { return nil }
             return LessonQuestion(id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
                                   accepted: accepted, translation: nil, isNew: isNew, servedAt: now)

@@ -106,6 +106,13 @@ struct TeacherModeTests {
             #expect(tooLong.status == 422 && tooLong.code == "validation_failed")
             #expect(try await start(client, other, focus: ["word:no-such-word"]).code == "validation_failed")
             #expect(try await start(client, other, types: []).code == "validation_failed")
+            // English for an English speaker: nothing to translate.
+            let untranslatable = try await start(client, other, language: "en", types: ["typedTranslation"])
+            #expect(untranslatable.status == 422 && untranslatable.code == "lesson_unavailable")
+            // Audio is served under the lesson, and only for questions that have some.
+            let lessonID = try #require(reply.json["id"] as? String)
+            let audio = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)/questions/q9/audio", token: learner.token)
+            #expect(audio.code == "asset_not_found")
             #expect(try await client.post("/v1/learners/\(other.learnerID)/lessons", token: other.token, json: ["language": "xx"]).status == 400)
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(UUID())", token: learner.token).code == "lesson_not_found")
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/nope", token: learner.token).code == "lesson_not_found")
@@ -228,6 +235,7 @@ struct TeacherModeTests {
                 let word = try #require(Self.corpus.concepts.first { $0.localization(.english)?.word == prompt }?.localization(.french)?.word)
                 #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "zzz").json["correct"] as? Bool
                     == false)
+                #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "  ").code == "empty_text")
                 let bare = word.folding(options: .diacriticInsensitive, locale: nil)
                 let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, text: " \(bare.uppercased())! ")
                 #expect(reply.json["correct"] as? Bool == true, "\(prompt) -> \(bare): \(reply.text)")

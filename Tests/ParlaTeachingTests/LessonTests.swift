@@ -19,6 +19,9 @@ enum Content {
                 }
             }
         }
+        if let text = try? String(contentsOf: root.appendingPathComponent("homophones.yaml"), encoding: .utf8) {
+            files.append(CorpusLoader.File(path: "homophones.yaml", text: text))
+        }
         let (corpus, problems) = CorpusLoader { _ in true }.load(files)
         precondition(problems.isEmpty, "content problems: \(problems.prefix(5))")
         return corpus
@@ -45,6 +48,29 @@ struct GapFillTests {
             #expect(question.options.count == 4)
             #expect(Set(question.options.compactMap(\.text).map(PlacementQuestion.folded)).count == 4)
             #expect(question.options.filter { $0.text == exercise.correct }.map(\.id) == [question.correctOptionID])
+        }
+    }
+}
+
+@Suite("listening questions")
+struct ListeningTests {
+    @Test("a word heard is never offered beside a word that sounds the same (mer, mère)")
+    func homophones() throws {
+        let corpus = Content.corpus
+        #expect(corpus.homophones[.french]?.contains(["mother", "sea"]) == true)
+        let maker = ChoiceQuestionMaker(corpus: corpus)
+        var generator = SimulationRandom(seed: 11)
+        for (language, groups) in corpus.homophones {
+            for group in groups {
+                for key in group {
+                    let concept = try #require(corpus.concepts.first { $0.key == key })
+                    for _ in 0..<50 {
+                        guard let question = maker.question(.listening, about: concept, native: language == .english ? .french : .english,
+                                                            target: language, using: &generator) else { continue }
+                        #expect(question.options.filter { group.contains($0.concept) }.map(\.concept) == [key], "\(language.code) \(key)")
+                    }
+                }
+            }
         }
     }
 }

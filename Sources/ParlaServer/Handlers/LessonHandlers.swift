@@ -26,6 +26,14 @@ extension APIHandler {
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 
+    func getLessonAudio(_ input: Operations.GetLessonAudio.Input) async throws -> Operations.GetLessonAudio.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        let bytes = try await lessons.audio(caller, learner: learner, lesson: lesson, question: input.path.questionId)
+        return .ok(.init(headers: .init(cacheControl: "private, max-age=86400"), body: .audioOgg(HTTPBody(bytes))))
+    }
+
     func answerLesson(_ input: Operations.AnswerLesson.Input) async throws -> Operations.AnswerLesson.Output {
         let caller = try await caller()
         let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
@@ -34,7 +42,9 @@ extension APIHandler {
         let answer: LessonAnswer
         switch (form.optionId, form.text) {
         case (let option?, nil): answer = .option(option)
-        case (nil, let text?): answer = .text(String(text.prefix(200)))
+        case (nil, let text?):
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParlaError(.emptyText) }
+            answer = .text(String(text.prefix(200)))
         default: throw ParlaError.validation([FieldError("optionId", .required)])
         }
         let view = try await lessons.answer(caller, learner: learner, lesson: lesson, question: form.questionId, answer: answer,
@@ -68,7 +78,9 @@ extension Components.Schemas.ProficiencyBar {
 extension Components.Schemas.Lesson {
     init(_ view: LessonService.View, _ snapshot: ContentCatalog.Snapshot) throws {
         let lesson = view.lesson
-        let question = lesson.current.map { Components.Schemas.LessonQuestion($0, lesson: lesson, snapshot: snapshot) }
+        let question = lesson.current.map {
+            Components.Schemas.LessonQuestion($0, lesson: lesson, learner: view.learner, lessonID: view.id, snapshot: snapshot)
+        }
         let summary = lesson.isFinished ? Components.Schemas.LessonSummary(lesson.summary(abilities: view.abilities), gaps: view.gaps) : nil
         self.init(id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en, mode: .teacher,
                   status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
@@ -78,18 +90,18 @@ extension Components.Schemas.Lesson {
 }
 
 extension Components.Schemas.LessonQuestion {
-    init(_ question: LessonQuestion, lesson: Lesson, snapshot: ContentCatalog.Snapshot) {
+    init(_ question: LessonQuestion, lesson: Lesson, learner: LearnerID, lessonID: LessonID, snapshot: ContentCatalog.Snapshot) {
         let disabled = Set(question.disabledOptionIDs)
         let options = question.options.map { option in
             OptionsPayloadPayload(id: option.id, text: option.text,
                                   picture: option.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
                                   disabled: disabled.contains(option.id))
         }
-        let audio: String? = switch (question.type, question.item.kind) {
-        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word):
-            snapshot.assetPath(.word(concept: question.item.key, lesson.language))
-        case (.repetition, .phrase): snapshot.assetPath(.phrase(id: question.item.key, lesson.language))
-        default: nil
+        // A listening question's audio is served under the lesson: the
+        // asset's own name would say which word it is.
+        let audio: String? = LessonService.audioSlot(question, lesson).flatMap { slot in
+            guard let path = snapshot.assetPath(slot) else { return nil }
+            return question.type == .listening ? "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio" : path
         }
         self.init(id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
                   skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,

@@ -70,3 +70,12 @@ CREATE TABLE grammar_exercises (
     translation text,
     position    integer NOT NULL
 );
+
+-- Words that sound the same in a language (content): listening questions
+-- never offer two of a group.
+CREATE TABLE content_homophones (
+    language text NOT NULL CHECK (language IN ('en', 'fr', 'it', 'de', 'es')),
+    position integer NOT NULL,
+    concepts text[] NOT NULL CHECK (cardinality(concepts) >= 2),
+    PRIMARY KEY (language, position)
+);

@@ -1,0 +1,165 @@
+import ParlaCore
+import ParlaLearning
+
+/// What a card shows of its concept.
+public enum CardFace: String, Codable, Sendable, CaseIterable {
+    /// The word in the language learnt.
+    case word
+    case picture
+    /// The word in the learner's own language.
+    case translation
+    /// The word spoken.
+    case audio
+}
+
+/// Which two faces of a concept make a pair.
+public enum MatchingFaces: String, Codable, Sendable, CaseIterable {
+    case wordPicture, wordTranslation, wordAudio
+
+    public var faces: (CardFace, CardFace) {
+        switch self {
+        case .wordPicture: (.word, .picture)
+        case .wordTranslation: (.word, .translation)
+        case .wordAudio: (.word, .audio)
+        }
+    }
+}
+
+/// One card of a dealt deck.
+public struct MatchingCard: Codable, Sendable, Equatable {
+    public var position: Int
+    public var concept: String
+    public var face: CardFace
+}
+
+/// A deck dealt face down: `2 × pairs` cards, each concept twice (once per
+/// face), in an order fixed by the seed the server keeps.
+public struct MatchingDeal: Codable, Sendable, Equatable {
+    public static let pairs = 2...18
+    public static let defaultPairs = 8
+
+    public var faces: MatchingFaces
+    public var cards: [MatchingCard]
+
+    public var pairCount: Int { cards.count / 2 }
+
+    /// Deals `concepts` (distinct; their count is the number of pairs).
+    public static func deal(_ concepts: [String], faces: MatchingFaces, seed: UInt64) -> MatchingDeal {
+        var generator = SimulationRandom(seed: seed)
+        let (first, second) = faces.faces
+        let faced = concepts.flatMap { [($0, first), ($0, second)] }.shuffled(using: &generator)
+        return MatchingDeal(faces: faces, cards: faced.enumerated().map { MatchingCard(position: $0, concept: $1.0, face: $1.1) })
+    }
+}
+
+/// One flip: a card's position, and when, in seconds from the game's start.
+public struct MatchingFlip: Codable, Sendable, Equatable {
+    public var position: Int
+    public var at: Double
+
+    public init(position: Int, at: Double) { (self.position, self.at) = (position, at) }
+}
+
+/// Why a flip (or a submitted log) cannot be.
+public enum MatchingRejection: Error, Sendable, Equatable {
+    /// No card at this position.
+    case unknownCard(position: Int)
+    /// The card is already matched, face up for good.
+    case alreadyMatched(position: Int)
+    /// The card is the one already turned this turn.
+    case sameCard(position: Int)
+    /// Quicker than a person can flip a card after the last one.
+    case tooFast(flip: Int)
+    /// A flip dated before the one before it.
+    case outOfOrder(flip: Int)
+    /// A flip after every pair is matched.
+    case gameOver
+    /// A submitted log that does not match every pair.
+    case unfinished
+}
+
+/// What a flip did.
+public enum FlipOutcome: Sendable, Equatable {
+    /// The first card of a turn: face up, waiting for its partner.
+    case revealed(MatchingCard)
+    /// The second card makes a pair: both stay up.
+    case match(MatchingCard, MatchingCard)
+    /// The second card does not: both turn back.
+    case mismatch(MatchingCard, MatchingCard)
+}
+
+/// How a finished game went, derived only from its deal and flip log.
+public struct MatchingResult: Codable, Sendable, Equatable {
+    public var pairs: Int
+    /// From the first flip to the last.
+    public var seconds: Double
+    public var flips: Int
+    public var mismatches: Int
+    public var score: Int
+
+    /// 100 a pair, less 20 a mismatch and 1 a second, never below zero:
+    /// accuracy counts most, speed breaks ties.
+    public static func score(pairs: Int, mismatches: Int, seconds: Double) -> Int {
+        max(0, 100 * pairs - 20 * mismatches - Int(seconds.rounded(.down)))
+    }
+}
+
+/// A card-matching game: the deal and every flip so far. The server keeps
+/// it and derives everything (matches, result) by playing the flips, so a
+/// live game and a submitted offline log go through the same rules.
+public struct MatchingGame: Codable, Sendable, Equatable {
+    /// No person turns a card over within this many seconds of the last.
+    public static let minimumFlipInterval = 0.15
+
+    public var deal: MatchingDeal
+    public private(set) var flips: [MatchingFlip] = []
+    public private(set) var matched: Set<Int> = []
+    /// The first card of the turn under way.
+    public private(set) var faceUp: Int?
+    public private(set) var mismatches = 0
+
+    public init(deal: MatchingDeal) { self.deal = deal }
+
+    public var isFinished: Bool { matched.count == deal.cards.count }
+
+    public var result: MatchingResult? {
+        guard isFinished, let first = flips.first, let last = flips.last else { return nil }
+        let seconds = last.at - first.at
+        return MatchingResult(pairs: deal.pairCount, seconds: seconds, flips: flips.count, mismatches: mismatches,
+                              score: MatchingResult.score(pairs: deal.pairCount, mismatches: mismatches, seconds: seconds))
+    }
+
+    /// Turns the card at `position` over at `at` seconds from the start.
+    public mutating func flip(_ position: Int, at: Double) throws(MatchingRejection) -> FlipOutcome {
+        guard !isFinished else { throw .gameOver }
+        guard deal.cards.indices.contains(position) else { throw .unknownCard(position: position) }
+        guard !matched.contains(position) else { throw .alreadyMatched(position: position) }
+        guard faceUp != position else { throw .sameCard(position: position) }
+        if let last = flips.last {
+            guard at >= last.at else { throw .outOfOrder(flip: flips.count) }
+            guard at - last.at >= Self.minimumFlipInterval else { throw .tooFast(flip: flips.count) }
+        }
+        flips.append(MatchingFlip(position: position, at: at))
+        let card = deal.cards[position]
+        guard let first = faceUp else {
+            faceUp = position
+            return .revealed(card)
+        }
+        faceUp = nil
+        let partner = deal.cards[first]
+        if partner.concept == card.concept {
+            matched.formUnion([first, position])
+            return .match(partner, card)
+        }
+        mismatches += 1
+        return .mismatch(partner, card)
+    }
+
+    /// Plays a whole submitted log on a fresh deal; it must end the game.
+    public static func replay(_ deal: MatchingDeal, flips: [MatchingFlip]) throws(MatchingRejection) -> MatchingGame {
+        var game = MatchingGame(deal: deal)
+        for flip in flips { _ = try game.flip(flip.position, at: flip.at) }
+        guard game.isFinished else { throw .unfinished }
+        return game
+    }
+}
