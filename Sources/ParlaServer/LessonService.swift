@@ -203,7 +203,7 @@ struct LessonService: Sendable {
             card: .init(phase: card.phase.rawValue, step: card.step, stability: card.stability, difficulty: card.difficulty, due: card.due,
                         lastReview: card.lastReview),
             lapse: previous?.phase == .review && rating == .again,
-            ability: .init(skill: skill, theta: update.ability.theta, responses: update.ability.responses),
+            ability: .init(skill: skill, theta: update.ability.theta, responses: update.ability.responses), abilityChange: update.abilityChange,
             snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) },
             initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange)
     }

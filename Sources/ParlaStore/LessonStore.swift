@@ -63,6 +63,8 @@ public struct LessonStore: Sendable {
         public var card: Card
         public var lapse: Bool
         public var ability: AbilityStore.Ability
+        /// This answer's change to the ability, applied to the stored value.
+        public var abilityChange: Double
         public var snapshots: [AbilityStore.Snapshot]
         /// The item's difficulty before any answer, and this answer's change to it.
         public var initialDifficulty: Double
@@ -70,13 +72,14 @@ public struct LessonStore: Sendable {
 
         public init(questionID: String, itemID: String, questionType: String, skill: Skill, areaKind: String, areaID: String,
                     level: CEFRLevel, correct: Bool, tries: Int, responseMilliseconds: Int, card: Card, lapse: Bool,
-                    ability: AbilityStore.Ability, snapshots: [AbilityStore.Snapshot], initialDifficulty: Double, difficultyChange: Double) {
+                    ability: AbilityStore.Ability, abilityChange: Double, snapshots: [AbilityStore.Snapshot], initialDifficulty: Double,
+                    difficultyChange: Double) {
             (self.questionID, self.itemID, self.questionType, self.skill, self.areaKind, self.areaID) =
                 (questionID, itemID, questionType, skill, areaKind, areaID)
             (self.level, self.correct, self.tries, self.responseMilliseconds, self.card, self.lapse) =
                 (level, correct, tries, responseMilliseconds, card, lapse)
-            (self.ability, self.snapshots, self.initialDifficulty, self.difficultyChange) =
-                (ability, snapshots, initialDifficulty, difficultyChange)
+            (self.ability, self.abilityChange, self.snapshots, self.initialDifficulty, self.difficultyChange) =
+                (ability, abilityChange, snapshots, initialDifficulty, difficultyChange)
         }
     }
 
@@ -147,44 +150,58 @@ public struct LessonStore: Sendable {
         }
     }
 
-    /// Reads the lesson under a row lock with what the model knows of the
-    /// learner, lets `step` decide, and writes the lesson, the answer's
-    /// record, the memory card, the ability and its history, and the item's
-    /// difficulty in one transaction. Returns the lesson and what the model
-    /// knows after the change.
+    /// Reads the lesson with what the model knows of the learner, lets
+    /// `step` decide, and writes the lesson, the answer's record, the memory
+    /// card, the ability and its history, and the item's difficulty in one
+    /// statement, on the condition that the lesson is still the version read
+    /// (else it reads again and `step` decides again: two answers to one
+    /// question never both count). Two round trips in all, without holding a
+    /// lock while Swift decides. Returns the lesson and what the model knows
+    /// after the change.
     public func update(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
                        _ step: @Sendable (Stored, Learning) throws -> Change) async throws -> (Stored, Learning) {
-        try await database.withTransaction { connection in
+        try await database.withConnection { connection in
             let logger = database.logger
-            let rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM lessons
-                WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                  AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
-                FOR UPDATE
-                """, logger: logger).collect()
-            guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
-            var stored = try Self.stored(row)
-            if stored.expired { throw ParlaError(.lessonExpired) }
-            var learning = try await Self.learning(learner: learner, language: stored.language, on: connection, logger: logger)
-            let change = try step(stored, learning)
-            if let record = change.record {
-                try await write(record, lesson: id, learner: learner, language: stored.language, on: connection, logger: logger)
-                learning.abilities.removeAll { $0.skill == record.skill }
-                learning.abilities.append(record.ability)
+            for _ in 0..<Self.conflictRetries {
+                let rows = try await connection.query("""
+                    SELECT \(unescaped: Self.columns), version,
+                      (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
+                         FROM abilities a WHERE a.learner_id = lessons.learner_id AND a.language = lessons.language),
+                      (SELECT coalesce(json_agg(json_build_array(c.item_id, c.phase, c.step, c.stability, c.difficulty,
+                                                                 extract(epoch FROM c.due), extract(epoch FROM c.last_review))), '[]')::text
+                         FROM memory_cards c WHERE c.learner_id = lessons.learner_id AND c.language = lessons.language),
+                      (SELECT level FROM courses k WHERE k.learner_id = lessons.learner_id AND k.language = lessons.language)
+                    FROM lessons
+                    WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
+                      AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
+                    """, logger: logger).collect()
+                guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
+                let (lessonID, code, state, startedAt, touchedAt, finishedAt, expired, version, abilities, cards, level) =
+                    try row.decode((UUID, String, String, Date, Date, Date?, Bool, Int, String, String, String?).self)
+                guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
+                var stored = Stored(id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
+                                    touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
+                if stored.expired { throw ParlaError(.lessonExpired) }
+                var learning = Learning(abilities: Self.abilities(json: abilities), cards: Self.cards(json: cards),
+                                        courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
+                let change = try step(stored, learning)
+                let written = try await write(change, lesson: id, version: version, learner: learner, language: language,
+                                              on: connection, logger: logger)
+                guard let (touchedAt, finishedAt) = written else { continue }
+                (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
+                if let record = change.record {
+                    learning.abilities.removeAll { $0.skill == record.skill }
+                    learning.abilities.append(record.ability)
+                    learning.cards[record.itemID] = record.card
+                }
+                return (stored, learning)
             }
-            let touched = try await connection.query("""
-                UPDATE lessons SET state = \(String(decoding: change.state, as: UTF8.self))::jsonb, touched_at = now(),
-                    finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
-                WHERE id = \(id.uuid) RETURNING touched_at, finished_at
-                """, logger: logger).collect()
-            stored.state = change.state
-            if let (touchedAt, finishedAt) = try touched.first?.decode((Date, Date?).self) {
-                (stored.touchedAt, stored.finishedAt) = (touchedAt, finishedAt)
-            }
-            if let record = change.record { learning.cards[record.itemID] = record.card }
-            return (stored, learning)
+            throw ParlaError(.notCurrentQuestion)
         }
     }
+
+    /// Tries at an answer that another one, at the same moment, overtook.
+    static let conflictRetries = 5
 
     /// An item's learned difficulty and how many answers moved it.
     public struct ItemDifficulty: Sendable, Equatable {
@@ -208,32 +225,90 @@ public struct LessonStore: Sendable {
 
     // MARK: Writing
 
-    private func write(_ record: Record, lesson: LessonID, learner: LearnerID, language: Language, on connection: PostgresConnection,
-                       logger: Logger) async throws {
-        try await connection.query("""
-            INSERT INTO lesson_answers (lesson_id, question_id, learner_id, language, item_id, question_type, skill, area_kind, area_id,
-                                        level, correct, tries, response_ms)
-            VALUES (\(lesson.uuid), \(record.questionID), \(learner.uuid), \(language.code), \(record.itemID), \(record.questionType),
-                    \(record.skill.rawValue), \(record.areaKind), \(record.areaID), \(record.level.rawValue), \(record.correct),
-                    \(record.tries), \(record.responseMilliseconds))
-            """, logger: logger)
+    /// The lesson's new state and, with a record, every update it causes,
+    /// as one statement that does nothing unless the lesson is still at
+    /// `version`. Nil when it was not.
+    private func write(_ change: Change, lesson: LessonID, version: Int, learner: LearnerID, language: Language,
+                       on connection: PostgresConnection, logger: Logger) async throws -> (Date, Date?)? {
+        let state = String(decoding: change.state, as: UTF8.self)
+        let updated: PostgresQuery = """
+            UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
+                finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
+            WHERE id = \(lesson.uuid) AND version = \(version) RETURNING touched_at, finished_at
+            """
+        guard let record = change.record else {
+            return try await connection.query(updated, logger: logger).collect().first?.decode((Date, Date?).self)
+        }
         let card = record.card
-        try await connection.query("""
-            INSERT INTO memory_cards (learner_id, language, item_id, phase, step, stability, difficulty, due, last_review, reviews, lapses)
-            VALUES (\(learner.uuid), \(language.code), \(record.itemID), \(Int16(card.phase)), \(card.step), \(card.stability),
-                    \(card.difficulty), \(card.due), \(card.lastReview), 1, \(record.lapse ? 1 : 0))
-            ON CONFLICT (learner_id, language, item_id) DO UPDATE SET phase = EXCLUDED.phase, step = EXCLUDED.step,
-                stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty, due = EXCLUDED.due, last_review = EXCLUDED.last_review,
-                reviews = memory_cards.reviews + 1, lapses = memory_cards.lapses + EXCLUDED.lapses
-            """, logger: logger)
-        // A relative update: learners answering the same item at once each add their change.
-        try await connection.query("""
-            INSERT INTO practice_items (language, item_id, difficulty, responses)
-            VALUES (\(language.code), \(record.itemID), \(record.initialDifficulty + record.difficultyChange), 1)
-            ON CONFLICT (language, item_id) DO UPDATE SET difficulty = practice_items.difficulty + \(record.difficultyChange),
-                responses = practice_items.responses + 1
-            """, logger: logger)
-        try await AbilityStore.write([record.ability], record.snapshots, learner: learner, language: language, on: connection, logger: logger)
+        let day = record.snapshots.first?.day ?? Date()
+        let skillDay = record.snapshots.first { $0.skill == record.skill }, overallDay = record.snapshots.first { $0.skill == nil }
+        let rows = try await connection.query("""
+            WITH updated AS (
+                UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
+                    finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
+                WHERE id = \(lesson.uuid) AND version = \(version) RETURNING touched_at, finished_at
+            ), answer AS (
+                INSERT INTO lesson_answers (lesson_id, question_id, learner_id, language, item_id, question_type, skill, area_kind, area_id,
+                                            level, correct, tries, response_ms)
+                SELECT \(lesson.uuid), \(record.questionID), \(learner.uuid), \(language.code), \(record.itemID), \(record.questionType),
+                       \(record.skill.rawValue), \(record.areaKind), \(record.areaID), \(record.level.rawValue), \(record.correct),
+                       \(record.tries), \(record.responseMilliseconds)
+                FROM updated
+            ), card AS (
+                INSERT INTO memory_cards (learner_id, language, item_id, phase, step, stability, difficulty, due, last_review, reviews, lapses)
+                SELECT \(learner.uuid), \(language.code), \(record.itemID), \(Int16(card.phase)), \(card.step)::integer,
+                       \(card.stability)::float8, \(card.difficulty)::float8, \(card.due), \(card.lastReview)::timestamptz, 1,
+                       \(record.lapse ? 1 : 0)
+                FROM updated
+                ON CONFLICT (learner_id, language, item_id) DO UPDATE SET phase = EXCLUDED.phase, step = EXCLUDED.step,
+                    stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty, due = EXCLUDED.due,
+                    last_review = EXCLUDED.last_review, reviews = memory_cards.reviews + 1, lapses = memory_cards.lapses + EXCLUDED.lapses
+            ), item AS (
+                -- Relative: learners answering the same item at once each add their change.
+                INSERT INTO practice_items (language, item_id, difficulty, responses)
+                SELECT \(language.code), \(record.itemID), \(record.initialDifficulty + record.difficultyChange), 1 FROM updated
+                ON CONFLICT (language, item_id) DO UPDATE SET difficulty = practice_items.difficulty + \(record.difficultyChange),
+                    responses = practice_items.responses + 1
+            ), ability AS (
+                INSERT INTO abilities (learner_id, language, skill, theta, responses)
+                SELECT \(learner.uuid), \(language.code), \(record.skill.rawValue), \(record.ability.theta), \(record.ability.responses)
+                FROM updated
+                ON CONFLICT (learner_id, language, skill) DO UPDATE SET theta = abilities.theta + \(record.abilityChange),
+                    responses = abilities.responses + 1, updated_at = now()
+            ), history AS (
+                INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
+                SELECT \(learner.uuid), \(language.code), s.skill, \(day)::date, s.theta, s.level
+                FROM updated, (VALUES (\(record.skill.rawValue)::text, \(skillDay?.theta ?? record.ability.theta)::float8,
+                                       \((skillDay?.level ?? .a1).rawValue)::text),
+                                      ('overall', \(overallDay?.theta ?? record.ability.theta)::float8,
+                                       \((overallDay?.level ?? .a1).rawValue)::text)) AS s (skill, theta, level)
+                ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = EXCLUDED.theta, level = EXCLUDED.level
+            )
+            SELECT touched_at, finished_at FROM updated
+            """, logger: logger).collect()
+        return try rows.first?.decode((Date, Date?).self)
+    }
+
+    static func abilities(json: String) -> [AbilityStore.Ability] {
+        let rows = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
+        return rows.compactMap { row in
+            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)), let theta = (row[1] as? NSNumber)?.doubleValue,
+                  let responses = (row[2] as? NSNumber)?.intValue else { return nil }
+            return AbilityStore.Ability(skill: skill, theta: theta, responses: responses)
+        }
+    }
+
+    static func cards(json: String) -> [String: Card] {
+        let rows = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
+        var cards: [String: Card] = [:]
+        for row in rows where row.count == 7 {
+            guard let item = row[0] as? String, let phase = (row[1] as? NSNumber)?.intValue, let due = (row[5] as? NSNumber)?.doubleValue
+            else { continue }
+            cards[item] = Card(phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
+                               difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
+                               lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
+        }
+        return cards
     }
 
     // MARK: Reading

@@ -6,6 +6,8 @@ CREATE TABLE lessons (
     learner_id  uuid NOT NULL REFERENCES learners (id) ON DELETE CASCADE,
     language    text NOT NULL CHECK (language IN ('en', 'fr', 'it', 'de', 'es')),
     state       jsonb NOT NULL,
+    -- Bumped by every answer: an answer written against an older version is tried again.
+    version     integer NOT NULL DEFAULT 0,
     started_at  timestamptz NOT NULL DEFAULT now(),
     touched_at  timestamptz NOT NULL DEFAULT now(),
     finished_at timestamptz,
