@@ -181,7 +181,7 @@ async def sign_up(connection, index, suffix):
     return account["session"]["token"], account["learners"][0]["id"]
 
 
-async def learner(host, port, token, learner_id, language, clock, stats, rng):
+async def learner(host, port, token, learner_id, language, clock, stats, rng, think):
     connection = Connection(host, port)
     headers = {"Authorization": f"Bearer {token}"}
     lessons_path = f"/v1/learners/{learner_id}/lessons"
@@ -214,8 +214,12 @@ async def learner(host, port, token, learner_id, language, clock, stats, rng):
                     stats.start_errors += 1
                     stats.show("start", "a question without an option left to try", json.dumps(question)[:500])
                     return  # resuming would bring the same question back
+                # A learner reads the question before answering (none with --think 0,0).
+                pause = rng.uniform(*think)
+                if pause > 0:
+                    await asyncio.sleep(pause)
                 answer = {"questionId": question["id"], "optionId": rng.choice(options),
-                          "responseTimeMs": rng.randint(800, 4000)}
+                          "responseTimeMs": int(pause * 1000) if pause > 0 else rng.randint(800, 4000)}
                 try:
                     status, _, payload, elapsed = await asyncio.wait_for(
                         connection.request("POST", answers_path, answer, headers), REQUEST_TIMEOUT)
@@ -264,7 +268,11 @@ async def main():
     parser.add_argument("--duration", type=float, default=20, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=3, help="seconds discarded first")
     parser.add_argument("--seed", type=int, help="for the answers chosen (emails stay unique)")
+    parser.add_argument("--think", default="0,0", help="seconds each learner takes before an answer: MIN,MAX (uniform)")
     args = parser.parse_args()
+    think = tuple(float(part) for part in args.think.split(","))
+    if len(think) != 2 or not 0 <= think[0] <= think[1]:
+        parser.error("--think takes MIN,MAX seconds, 0 <= MIN <= MAX")
     if args.learners < 1 or args.duration <= 0 or args.warmup < 0:
         parser.error("learners must be at least 1, duration positive, warmup not negative")
 
@@ -283,13 +291,15 @@ async def main():
     clock = Clock(args.warmup, args.duration)
     await asyncio.gather(*(
         learner(args.host, args.port, token, learner_id, LANGUAGES[index % len(LANGUAGES)], clock, stats,
-                random.Random(rng.random()))
+                random.Random(rng.random()), think)
         for index, (token, learner_id) in enumerate(accounts)))
 
     mix = ", ".join(f"{language} {len(range(n, args.learners, len(LANGUAGES)))}" for n, language in enumerate(LANGUAGES))
     print("# Lesson answers under load\n")
-    print(f"{args.learners} simulated learners, one keep-alive HTTP/1.1 connection each, closed loop without think "
-          f"time: start a teacher-mode lesson of {LESSON_LENGTH} questions, answer with an option drawn at random "
+    pace = ("closed loop without think time" if think[1] == 0
+            else f"each taking {think[0]:g}-{think[1]:g} s (uniform) to answer")
+    print(f"{args.learners} simulated learners, one keep-alive HTTP/1.1 connection each, {pace}: "
+          f"start a teacher-mode lesson of {LESSON_LENGTH} questions, answer with an option drawn at random "
           f"among those not yet tried, start another once it is finished. "
           f"{args.warmup:g} s of warm-up discarded, then {args.duration:g} s measured; only "
           f"POST /v1/learners/{{id}}/lessons/{{id}}/answers is timed (lesson starts are not).\n")

@@ -129,7 +129,7 @@ struct LessonService: Sendable {
                         wordsToPractise: [String]? = nil, score: Double? = nil) async throws -> View {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
-        let (stored, learningAfter) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
+        let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
             let catalog = try catalogs.catalog(lesson.language, content: content)
             let outcome: AnswerOutcome
@@ -140,7 +140,7 @@ struct LessonService: Sendable {
             }
             lesson.annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
             guard let learned = outcome.learned else {
-                return .init(state: try Self.encode(lesson), finished: false, record: nil)
+                return (.init(state: try Self.encode(lesson), finished: false, record: nil), lesson)
             }
             var learning = learning
             var record: LessonStore.Record?
@@ -166,9 +166,8 @@ struct LessonService: Sendable {
                     lesson.length = lesson.questions.count
                 }
             }
-            return .init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record)
+            return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
         }
-        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         var view = View(id: stored.id, learner: learner, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
                         abilities: Self.abilities(learningAfter))
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
@@ -265,7 +264,9 @@ struct LessonService: Sendable {
         SimulationRandom(seed: PlacementService.stableHash("\(lesson)#\(step)"))
     }
 
-    static func encode(_ value: some Encodable) throws -> Data { try PlacementService.encode(value) }
+    /// Lesson states as JSON: written and read on every answer, so without
+    /// the cost of sorted keys.
+    static func encode(_ value: some Encodable) throws -> Data { try JSONEncoder().encode(value) }
 }
 
 /// An item's learned difficulty and how many first tries moved it.

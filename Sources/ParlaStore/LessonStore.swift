@@ -158,8 +158,9 @@ public struct LessonStore: Sendable {
     /// question never both count). Two round trips in all, without holding a
     /// lock while Swift decides. Returns the lesson and what the model knows
     /// after the change.
-    public func update(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
-                       _ step: @Sendable (Stored, Learning) throws -> Change) async throws -> (Stored, Learning) {
+    public func update<Outcome: Sendable>(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
+                                          _ step: @Sendable (Stored, Learning) throws -> (Change, Outcome))
+        async throws -> (Stored, Learning, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
             for _ in 0..<Self.conflictRetries {
@@ -184,7 +185,7 @@ public struct LessonStore: Sendable {
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var learning = Learning(abilities: Self.abilities(json: abilities), cards: Self.cards(json: cards),
                                         courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
-                let change = try step(stored, learning)
+                let (change, outcome) = try step(stored, learning)
                 let written = try await write(change, lesson: id, version: version, learner: learner, language: language,
                                               on: connection, logger: logger)
                 guard let (touchedAt, finishedAt) = written else { continue }
@@ -194,7 +195,7 @@ public struct LessonStore: Sendable {
                     learning.abilities.append(record.ability)
                     learning.cards[record.itemID] = record.card
                 }
-                return (stored, learning)
+                return (stored, learning, outcome)
             }
             throw ParlaError(.notCurrentQuestion)
         }

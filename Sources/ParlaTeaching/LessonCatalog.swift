@@ -92,7 +92,7 @@ public struct LessonItemID: Hashable, Codable, Sendable, Comparable, CustomStrin
         try container.encode(description)
     }
 
-    public static func < (lhs: LessonItemID, rhs: LessonItemID) -> Bool { lhs.description < rhs.description }
+    public static func < (lhs: LessonItemID, rhs: LessonItemID) -> Bool { (lhs.kind.rawValue, lhs.key) < (rhs.kind.rawValue, rhs.key) }
 }
 
 /// One item of a language's catalogue, with what the planner weighs.
@@ -114,6 +114,8 @@ public struct LessonCatalog: Sendable {
     public let language: Language
     public let items: [LessonItem]
     let index: [LessonItemID: Int]
+    /// The items each type can ask, as indices into `items`.
+    let byType: [QuestionType: [Int]]
     let corpus: Corpus
     let concepts: [String: Concept]
     let phrases: [String: Phrase]
@@ -165,6 +167,9 @@ public struct LessonCatalog: Sendable {
             }
         }
         self.meanings = meanings
+        var byType: [QuestionType: [Int]] = [:]
+        for (position, item) in items.enumerated() { for type in item.types { byType[type, default: []].append(position) } }
+        self.byType = byType
         self.items = items
         self.index = Dictionary(items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.concepts = concepts
@@ -174,6 +179,7 @@ public struct LessonCatalog: Sendable {
     }
 
     public func item(_ id: LessonItemID) -> LessonItem? { index[id].map { items[$0] } }
+    func indices(of type: QuestionType) -> [Int] { byType[type] ?? [] }
 
     public func concept(_ key: String) -> Concept? { concepts[key] }
     /// The concepts whose word in `language` reads as `word`.

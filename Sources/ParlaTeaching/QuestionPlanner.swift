@@ -97,22 +97,28 @@ public struct QuestionPlanner: Sendable {
 
         // 3. New items near the target chance of success. The type comes
         // first (a mix, leaning to skills with gaps), then the item.
-        let newItems = catalog.items.filter { state.cards[$0.id] == nil && !askedThisLesson.contains($0.id) }
+        // Indices, not items: scoring a few thousand must not copy them.
+        let items = catalog.items
+        let isNew = items.indices.map { state.cards[items[$0].id] == nil && !askedThisLesson.contains(items[$0].id) }
         let typeOrder = weightedTypeOrder(allowed: allowed, recent: recentTypes, lesson: lesson, using: &generator)
         for type in typeOrder {
-            let scored = newItems.compactMap { item -> (LessonItem, Double)? in
-                guard item.types.contains(type), catalog.types(of: item, native: lesson.native, allowed: [type]) == [type] else { return nil }
-                let difficulty = state.difficulties[item.id] ?? item.initialDifficulty
-                let success = AbilityModel.successProbability(theta: state.ability(type.skill), difficulty: difficulty,
-                                                              optionCount: type.isChoice ? ChoiceQuestionMaker.optionCount : 0)
-                let weight = lesson.gapWeights[item.areaID] ?? 1
-                return (item, abs(success - Self.targetSuccess) / weight)
+            let theta = state.ability(type.skill)
+            let optionCount = type.isChoice ? ChoiceQuestionMaker.optionCount : 0
+            var scored: [(index: Int, distance: Double)] = []
+            for index in catalog.indices(of: type) where isNew[index] {
+                let item = items[index]
+                let success = AbilityModel.successProbability(theta: theta, difficulty: state.difficulties[item.id] ?? item.initialDifficulty,
+                                                              optionCount: optionCount)
+                scored.append((index, abs(success - Self.targetSuccess) / (lesson.gapWeights[item.areaID] ?? 1)))
             }
-            let closest = scored.sorted { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0.id < $1.0.id) }.prefix(Self.candidatePool * 4)
-            var pool = Array(closest.prefix(Self.candidatePool)).map(\.0).shuffled(using: &generator)
-            pool += closest.dropFirst(Self.candidatePool).map(\.0)
-            for item in pool where item.id != last {
-                if let question = question(type, about: item, in: lesson, isNew: true, at: now, using: &generator) { return question }
+            // Ties go to catalogue order, so a seed always picks the same.
+            scored.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
+            let closest = scored.prefix(Self.candidatePool * 4).map(\.index).filter {
+                catalog.types(of: items[$0], native: lesson.native, allowed: [type]) == [type]
+            }
+            let pool = Array(closest.prefix(Self.candidatePool)).shuffled(using: &generator) + closest.dropFirst(Self.candidatePool)
+            for index in pool where items[index].id != last {
+                if let question = question(type, about: items[index], in: lesson, isNew: true, at: now, using: &generator) { return question }
             }
         }
 
