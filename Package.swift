@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -20,12 +20,14 @@ public enum SessionTag {}
 public enum SpeechAttemptTag {}
 public enum PlacementTag {}
 public enum LessonTag {}
+public enum GameTag {}
 public typealias AccountID = Identifier<AccountTag>
 public typealias LearnerID = Identifier<LearnerTag>
 public typealias SessionID = Identifier<SessionTag>
 public typealias SpeechAttemptID = Identifier<SpeechAttemptTag>
 public typealias PlacementID = Identifier<PlacementTag>
 public typealias LessonID = Identifier<LessonTag>
+public typealias GameID = Identifier<GameTag>
 
 extension UUID {
     /// Version 7: 48 bits of Unix milliseconds, then random bits, so keys

@@ -402,6 +402,66 @@ extension ErrorCode {
             it: "Non ci sono ancora domande per questa lingua e questi tipi di domanda.",
             de: "Für diese Sprache und diese Fragetypen gibt es noch keine Fragen.",
             es: "Todavía no hay preguntas para este idioma y estos tipos de pregunta.")
+        case .gameNotFound: LocalizedText(
+            en: "This game does not exist.",
+            fr: "Cette partie n'existe pas.",
+            it: "Questa partita non esiste.",
+            de: "Dieses Spiel gibt es nicht.",
+            es: "Esta partida no existe.")
+        case .gameFinished: LocalizedText(
+            en: "This game is over: every pair is found.",
+            fr: "Cette partie est terminée : toutes les paires sont trouvées.",
+            it: "Questa partita è finita: tutte le coppie sono state trovate.",
+            de: "Dieses Spiel ist vorbei: Alle Paare sind gefunden.",
+            es: "Esta partida ha terminado: se han encontrado todas las parejas.")
+        case .gameBusy: LocalizedText(
+            en: "Too many flips at once in this game. Try again.",
+            fr: "Trop de cartes retournées en même temps dans cette partie. Réessayez.",
+            it: "Troppe carte girate insieme in questa partita. Riprova.",
+            de: "Zu viele Karten gleichzeitig in diesem Spiel umgedreht. Versuch es noch einmal.",
+            es: "Demasiadas cartas giradas a la vez en esta partida. Inténtalo de nuevo.")
+        case .cardNotFound: LocalizedText(
+            en: "There is no card at this position.",
+            fr: "Il n'y a pas de carte à cette position.",
+            it: "Non c'è nessuna carta in questa posizione.",
+            de: "An dieser Position liegt keine Karte.",
+            es: "No hay ninguna carta en esta posición.")
+        case .cardAlreadyUp: LocalizedText(
+            en: "This card is already face up. Choose another one.",
+            fr: "Cette carte est déjà retournée. Choisissez-en une autre.",
+            it: "Questa carta è già scoperta. Scegline un'altra.",
+            de: "Diese Karte liegt schon offen. Wähle eine andere.",
+            es: "Esta carta ya está boca arriba. Elige otra.")
+        case .gameRejected: LocalizedText(
+            en: "This game could not have been played: the log has flips that are impossible.",
+            fr: "Cette partie n'a pas pu être jouée : le journal contient des coups impossibles.",
+            it: "Questa partita non può essere stata giocata: il registro contiene mosse impossibili.",
+            de: "Dieses Spiel kann so nicht gespielt worden sein: Das Protokoll enthält unmögliche Züge.",
+            es: "Esta partida no pudo jugarse así: el registro tiene jugadas imposibles.")
+        case .gameUnavailable: LocalizedText(
+            en: "There are not enough words with these faces for a game this size.",
+            fr: "Il n'y a pas assez de mots avec ces faces pour une partie de cette taille.",
+            it: "Non ci sono abbastanza parole con queste facce per una partita di queste dimensioni.",
+            de: "Es gibt nicht genug Wörter mit diesen Seiten für ein Spiel dieser Größe.",
+            es: "No hay suficientes palabras con estas caras para una partida de este tamaño.")
+        case .flipTooFast: LocalizedText(
+            en: "This flip came faster than a person can turn a card.",
+            fr: "Ce coup est venu plus vite qu'une personne ne peut retourner une carte.",
+            it: "Questa mossa è arrivata più in fretta di quanto una persona possa girare una carta.",
+            de: "Dieser Zug kam schneller, als ein Mensch eine Karte umdrehen kann.",
+            es: "Esta jugada llegó más rápido de lo que una persona puede girar una carta.")
+        case .flipOutOfOrder: LocalizedText(
+            en: "This flip is dated before the one before it.",
+            fr: "Ce coup est daté d'avant le précédent.",
+            it: "Questa mossa ha una data precedente a quella prima.",
+            de: "Dieser Zug ist früher datiert als der vorige.",
+            es: "Esta jugada tiene una fecha anterior a la jugada previa.")
+        case .gameUnfinished: LocalizedText(
+            en: "The log ends before every pair is found.",
+            fr: "Le journal s'arrête avant que toutes les paires soient trouvées.",
+            it: "Il registro finisce prima che tutte le coppie siano trovate.",
+            de: "Das Protokoll endet, bevor alle Paare gefunden sind.",
+            es: "El registro termina antes de encontrar todas las parejas.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
@@ -484,6 +544,22 @@ public enum Wording {
             de: "Nicht ganz. Versuch es noch einmal.",
             es: "No exactamente. Inténtalo otra vez.")
         default: speechFeedback(code)
+        }
+    }
+
+    /// What a player reads after turning the second card of a turn, and at the end.
+    public static func gameFeedback(_ code: String) -> LocalizedText {
+        switch code {
+        case "match": LocalizedText(en: "A pair! Well done.", fr: "Une paire ! Bravo.", it: "Una coppia! Ben fatto.",
+                                    de: "Ein Paar! Gut gemacht.", es: "¡Una pareja! Muy bien.")
+        case "mismatch": LocalizedText(en: "Not a pair. Remember where they are!", fr: "Ce n'est pas une paire. Retenez où elles sont !",
+                                       it: "Non è una coppia. Ricorda dove sono!", de: "Kein Paar. Merk dir, wo sie liegen!",
+                                       es: "No es una pareja. ¡Recuerda dónde están!")
+        case "finished": LocalizedText(en: "All pairs found! Great memory.", fr: "Toutes les paires trouvées ! Belle mémoire.",
+                                       it: "Tutte le coppie trovate! Che memoria.", de: "Alle Paare gefunden! Tolles Gedächtnis.",
+                                       es: "¡Todas las parejas encontradas! Qué memoria.")
+        default: LocalizedText(en: "Now find its partner.", fr: "Trouvez maintenant sa paire.", it: "Ora trova la sua coppia.",
+                               de: "Jetzt finde das passende Gegenstück.", es: "Ahora encuentra su pareja.")
         }
     }
 

@@ -124,6 +124,17 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case optionAlreadyTried = "option_already_tried"
     case answerKindMismatch = "answer_kind_mismatch"
     case lessonUnavailable = "lesson_unavailable"
+    // Games
+    case gameNotFound = "game_not_found"
+    case gameFinished = "game_finished"
+    case gameBusy = "game_busy"
+    case cardNotFound = "card_not_found"
+    case cardAlreadyUp = "card_already_up"
+    case gameRejected = "game_rejected"
+    case gameUnavailable = "game_unavailable"
+    case flipTooFast = "flip_too_fast"
+    case flipOutOfOrder = "flip_out_of_order"
+    case gameUnfinished = "game_unfinished"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -136,11 +147,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
              .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-             .placementNotFound, .lessonNotFound: 404
+             .placementNotFound, .lessonNotFound, .gameNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
-             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried: 409
+             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp: 409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
@@ -152,7 +163,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
              .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound,
-             .answerKindMismatch, .lessonUnavailable:
+             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
+             .flipTooFast, .flipOutOfOrder, .gameUnfinished:
             422
         }
     }

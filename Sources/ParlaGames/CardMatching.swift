@@ -1,3 +1,4 @@
+import Foundation
 import ParlaCore
 import ParlaLearning
 
@@ -112,6 +113,9 @@ public struct MatchingGame: Codable, Sendable, Equatable {
     public static let minimumFlipInterval = 0.15
 
     public var deal: MatchingDeal
+    /// Whether the player saw the faces up front (an offline game, played
+    /// on the device and submitted as a log).
+    public var offline = false
     public private(set) var flips: [MatchingFlip] = []
     public private(set) var matched: Set<Int> = []
     /// The first card of the turn under way.
@@ -130,14 +134,16 @@ public struct MatchingGame: Codable, Sendable, Equatable {
     }
 
     /// Turns the card at `position` over at `at` seconds from the start.
-    public mutating func flip(_ position: Int, at: Double) throws(MatchingRejection) -> FlipOutcome {
+    /// `checkPace` refuses flips quicker than a person can make; live flips
+    /// timed by the server skip it (the network can bunch two taps).
+    public mutating func flip(_ position: Int, at: Double, checkPace: Bool = true) throws(MatchingRejection) -> FlipOutcome {
         guard !isFinished else { throw .gameOver }
         guard deal.cards.indices.contains(position) else { throw .unknownCard(position: position) }
         guard !matched.contains(position) else { throw .alreadyMatched(position: position) }
         guard faceUp != position else { throw .sameCard(position: position) }
         if let last = flips.last {
             guard at >= last.at else { throw .outOfOrder(flip: flips.count) }
-            guard at - last.at >= Self.minimumFlipInterval else { throw .tooFast(flip: flips.count) }
+            guard !checkPace || at - last.at >= Self.minimumFlipInterval else { throw .tooFast(flip: flips.count) }
         }
         flips.append(MatchingFlip(position: position, at: at))
         let card = deal.cards[position]
@@ -161,5 +167,54 @@ public struct MatchingGame: Codable, Sendable, Equatable {
         for flip in flips { _ = try game.flip(flip.position, at: flip.at) }
         guard game.isFinished else { throw .unfinished }
         return game
+    }
+}
+
+/// A word that could go in a deck, with what its faces would show.
+public struct MatchingCandidate: Sendable, Equatable {
+    public var concept: String
+    public var word: String
+    public var translation: String?
+    public var picture: String?
+    public var hasAudio: Bool
+    /// Concepts whose word sounds the same.
+    public var soundsLike: Set<String>
+
+    public init(concept: String, word: String, translation: String?, picture: String?, hasAudio: Bool, soundsLike: Set<String> = []) {
+        (self.concept, self.word, self.translation, self.picture, self.hasAudio, self.soundsLike) =
+            (concept, word, translation, picture, hasAudio, soundsLike)
+    }
+
+    func canShow(_ faces: MatchingFaces) -> Bool {
+        switch faces {
+        case .wordPicture: picture != nil
+        case .wordTranslation: translation != nil
+        case .wordAudio: hasAudio
+        }
+    }
+}
+
+extension MatchingDeal {
+    /// Picks `pairs` concepts from `candidates` (in order of preference,
+    /// the first `preferred` of them always tried first) whose cards can
+    /// never be confused: no two words alike, no two translations or
+    /// pictures alike, no two that sound alike when heard. Nil when too few.
+    public static func choose(_ candidates: [MatchingCandidate], pairs: Int, faces: MatchingFaces, preferred: Int = 0,
+                              using generator: inout some RandomNumberGenerator) -> [String]? {
+        let usable = candidates.filter { $0.canShow(faces) }
+        let first = Array(usable.prefix(preferred)), rest = Array(usable.dropFirst(preferred)).shuffled(using: &generator)
+        var chosen: [MatchingCandidate] = []
+        func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        for candidate in first + rest where chosen.count < pairs {
+            let clashes = chosen.contains { other in
+                folded(other.word) == folded(candidate.word)
+                    || (faces == .wordTranslation && other.translation.map(folded) == candidate.translation.map(folded))
+                    || (faces == .wordPicture && other.picture == candidate.picture)
+                    || (faces == .wordAudio && (other.soundsLike.contains(candidate.concept) || candidate.soundsLike.contains(other.concept)))
+                    || other.concept == candidate.concept
+            }
+            if !clashes { chosen.append(candidate) }
+        }
+        return chosen.count == pairs ? chosen.map(\.concept) : nil
     }
 }

@@ -187,7 +187,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
-                               scorer: scorer, catalogs: LessonCatalogs()))
+                               scorer: scorer, catalogs: LessonCatalogs()),
+        games: GameService(games: GameStore(database: database), lessons: LessonStore(database: database), learners: learners,
+                           content: content))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

@@ -18,6 +18,7 @@ struct APIHandler: APIProtocol {
     let placements: PlacementService
     let proficiency: ProficiencyService
     let lessons: LessonService
+    let games: GameService
 
     var language: Language { RequestScope.here.language }
 

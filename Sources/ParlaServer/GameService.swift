@@ -1,0 +1,164 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaGames
+import ParlaLearning
+import ParlaStore
+import ParlaTeaching
+
+/// The card-matching game (IF 4.1, T5.1-T5.6): the server deals from a seed
+/// it keeps, reveals a card only when it is flipped, and derives the result
+/// from the flip log, live or submitted whole after an offline game.
+struct GameService: Sendable {
+    let games: GameStore
+    let lessons: LessonStore
+    let learners: LearnerStore
+    let content: ContentService
+
+    struct View: Sendable {
+        var id: GameID
+        var learner: LearnerID
+        var language: Language
+        var native: Language
+        var game: MatchingGame
+        var startedAt: Date
+        var finishedAt: Date?
+    }
+
+    /// What the learner chose; anything left out has a default.
+    struct Start: Sendable {
+        var language: String
+        var wordList: String?
+        var pairs: Int?
+        var faces: MatchingFaces?
+        var offline: Bool
+    }
+
+    /// The state kept between flips.
+    struct State: Codable, Sendable {
+        var native: Language
+        var game: MatchingGame
+    }
+
+    func start(_ caller: Caller, learner id: LearnerID, _ start: Start) async throws -> View {
+        let language = try content.language(start.language)
+        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let pairs = start.pairs ?? MatchingDeal.defaultPairs
+        guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
+        let snapshot = try content.snapshot()
+        let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
+        let faces = start.faces ?? .wordPicture
+        // Words of the list chosen, or the learner's due words first, then any.
+        var concepts: [Concept]
+        var preferred = 0
+        if let listID = start.wordList {
+            guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
+            concepts = list.words
+        } else {
+            let learning = try await lessons.learning(learner: id, language: language)
+            let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
+                .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
+            preferred = due.count
+            concepts = due + snapshot.corpus.concepts
+        }
+        let alike = Self.soundsAlike(snapshot.corpus, language)
+        let candidates = concepts.compactMap { concept -> MatchingCandidate? in
+            guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { return nil }
+            let translation = concept.localization(native).flatMap { $0.isDisabled ? nil : $0.word }
+            return MatchingCandidate(concept: concept.key, word: word, translation: translation,
+                                     picture: snapshot.assetPath(.picture(concept.picture)),
+                                     hasAudio: snapshot.assetPath(.word(concept: concept.key, language)) != nil,
+                                     soundsLike: alike[concept.key] ?? [])
+        }
+        let gameID = GameID.generate()
+        var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
+        guard let chosen = MatchingDeal.choose(candidates, pairs: pairs, faces: faces, preferred: preferred, using: &random) else {
+            throw ParlaError(.gameUnavailable)
+        }
+        var game = MatchingGame(deal: MatchingDeal.deal(chosen, faces: faces, seed: random.next()))
+        game.offline = start.offline
+        let stored = try await games.create(gameID, learner: id, of: caller.accountID, language: language, kind: "matching",
+                                            state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
+        return View(id: stored.id, learner: id, language: language, native: native, game: game, startedAt: stored.startedAt, finishedAt: nil)
+    }
+
+    func get(_ caller: Caller, learner: LearnerID, game id: GameID) async throws -> View {
+        try view(try await games.game(id, learner: learner, of: caller.accountID), learner: learner)
+    }
+
+    /// Turns a card over, timed by the server from the game's start.
+    func flip(_ caller: Caller, learner: LearnerID, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
+        let now = Date()
+        let (stored, outcome) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
+            var state = try JSONDecoder().decode(State.self, from: stored.state)
+            guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
+            let outcome: FlipOutcome
+            do throws(MatchingRejection) {
+                outcome = try state.game.flip(position, at: now.timeIntervalSince(stored.startedAt), checkPace: false)
+            } catch {
+                throw ParlaError(Self.code(for: error))
+            }
+            return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), outcome)
+        }
+        return (try view(stored, learner: learner), outcome)
+    }
+
+    /// A whole game played offline, as its flip log (seconds from its
+    /// start): replayed, and refused if it could not have been played. A log
+    /// sent again for a finished game changes nothing.
+    func submit(_ caller: Caller, learner: LearnerID, game id: GameID, flips: [MatchingFlip]) async throws -> View {
+        guard flips.count <= 2000 else { throw ParlaError.validation([FieldError("flips", .validationFailed)]) }
+        let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
+            let state = try JSONDecoder().decode(State.self, from: stored.state)
+            // Already finished: the same submission again counts once.
+            if state.game.isFinished { return (stored.state, nil, ()) }
+            var game: MatchingGame
+            do throws(MatchingRejection) {
+                game = try MatchingGame.replay(state.game.deal, flips: flips)
+            } catch {
+                throw Self.rejection(error)
+            }
+            game.offline = state.game.offline
+            return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), ())
+        }
+        return try view(stored, learner: learner)
+    }
+
+    private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
+        let state = try JSONDecoder().decode(State.self, from: stored.state)
+        return View(id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
+                    startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+    }
+
+    static func finish(_ result: MatchingResult) -> GameStore.Finish {
+        .init(pairs: result.pairs, score: result.score, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches)
+    }
+
+    static func soundsAlike(_ corpus: Corpus, _ language: Language) -> [String: Set<String>] {
+        var alike: [String: Set<String>] = [:]
+        for group in corpus.homophones[language] ?? [] { for key in group { alike[key, default: []].formUnion(group.filter { $0 != key }) } }
+        return alike
+    }
+
+    static func code(for rejection: MatchingRejection) -> ErrorCode {
+        switch rejection {
+        case .unknownCard: .cardNotFound
+        case .alreadyMatched, .sameCard: .cardAlreadyUp
+        case .gameOver: .gameFinished
+        case .tooFast, .outOfOrder, .unfinished: .gameRejected
+        }
+    }
+
+    /// Why a log was refused: `game_rejected` naming the flip at fault.
+    static func rejection(_ rejection: MatchingRejection) -> ParlaError {
+        let (field, code): (String, ErrorCode) = switch rejection {
+        case .unknownCard: ("flips", .cardNotFound)
+        case .alreadyMatched, .sameCard: ("flips", .cardAlreadyUp)
+        case .tooFast(let flip): ("flips[\(flip)]", .flipTooFast)
+        case .outOfOrder(let flip): ("flips[\(flip)]", .flipOutOfOrder)
+        case .gameOver: ("flips", .gameFinished)
+        case .unfinished: ("flips", .gameUnfinished)
+        }
+        return ParlaError(.gameRejected, fieldErrors: [FieldError(field, code)])
+    }
+}

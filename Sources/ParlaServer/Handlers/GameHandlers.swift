@@ -1,0 +1,94 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaContent
+import ParlaCore
+import ParlaGames
+
+extension APIHandler {
+    func startGame(_ input: Operations.StartGame.Input) async throws -> Operations.StartGame.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let start = GameService.Start(language: form.language.rawValue, wordList: form.wordListId, pairs: form.pairs,
+                                      faces: form.faces.flatMap { MatchingFaces(rawValue: $0.rawValue) }, offline: form.offline ?? false)
+        let view = try await games.start(caller, learner: learner, start)
+        return .created(.init(body: .json(try .init(view, content.snapshot()))))
+    }
+
+    func getGame(_ input: Operations.GetGame.Input) async throws -> Operations.GetGame.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
+        return .ok(.init(body: .json(try .init(try await games.get(caller, learner: learner, game: game), content.snapshot()))))
+    }
+
+    func flipCard(_ input: Operations.FlipCard.Input) async throws -> Operations.FlipCard.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let (view, outcome) = try await games.flip(caller, learner: learner, game: game, position: form.position)
+        let snapshot = try content.snapshot()
+        let shown: [MatchingCard], name: String
+        switch outcome {
+        case .revealed(let card): (shown, name) = ([card], "revealed")
+        case .match(let first, let second): (shown, name) = ([first, second], "match")
+        case .mismatch(let first, let second): (shown, name) = ([first, second], "mismatch")
+        }
+        let feedback = view.game.isFinished ? "finished" : name
+        return .ok(.init(body: .json(.init(
+            outcome: .init(rawValue: name) ?? .revealed, feedback: .init(rawValue: feedback) ?? .revealed,
+            message: Wording.gameFeedback(feedback).text(in: language),
+            cards: shown.map { Components.Schemas.GameCard($0, state: name == "match" ? .matched : .faceUp, view: view, snapshot: snapshot) },
+            game: try .init(view, snapshot)))))
+    }
+
+    func submitGameLog(_ input: Operations.SubmitGameLog.Input) async throws -> Operations.SubmitGameLog.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let flips = form.flips.map { MatchingFlip(position: $0.position, at: $0.at) }
+        let view = try await games.submit(caller, learner: learner, game: game, flips: flips)
+        return .ok(.init(body: .json(try .init(view, content.snapshot()))))
+    }
+}
+
+extension Components.Schemas.GameCard {
+    /// A card as the player may see it: its face only when shown.
+    init(_ card: MatchingCard, state: StatePayload, view: GameService.View, snapshot: ContentCatalog.Snapshot) {
+        let concept = snapshot.concepts[card.concept]
+        let shown = state != .faceDown
+        var text: String?, picture: String?, audio: String?
+        if shown, let concept {
+            switch card.face {
+            case .word: text = concept.localization(view.language)?.word
+            case .translation: text = concept.localization(view.native)?.word
+            case .picture: picture = snapshot.assetPath(.picture(concept.picture))
+            case .audio: audio = snapshot.assetPath(.word(concept: concept.key, view.language))
+            }
+        }
+        self.init(position: card.position, state: state, face: shown ? .init(rawValue: card.face.rawValue) : nil, text: text,
+                  picture: picture, audio: audio)
+    }
+}
+
+extension Components.Schemas.Game {
+    init(_ view: GameService.View, _ snapshot: ContentCatalog.Snapshot) throws {
+        let game = view.game
+        let cards = game.deal.cards.map { card -> Components.Schemas.GameCard in
+            let state: Components.Schemas.GameCard.StatePayload =
+                game.matched.contains(card.position) ? .matched : game.faceUp == card.position || game.offline ? .faceUp : .faceDown
+            return .init(card, state: state, view: view, snapshot: snapshot)
+        }
+        let result = game.result.map {
+            Components.Schemas.GameResult(pairs: $0.pairs, seconds: $0.seconds, flips: $0.flips, mismatches: $0.mismatches, score: $0.score)
+        }
+        self.init(id: view.id.description, language: .init(rawValue: view.language.code) ?? .en, kind: .matching,
+                  faces: .init(rawValue: game.deal.faces.rawValue) ?? .wordPicture, pairs: game.deal.pairCount,
+                  status: game.isFinished ? .finished : .inProgress, offline: game.offline, cards: cards, flips: game.flips.count,
+                  mismatches: game.mismatches, matchedPairs: game.matched.count / 2, startedAt: view.startedAt, finishedAt: view.finishedAt,
+                  result: result)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import ParlaCore
+import PostgresNIO
+
+/// Games and their results. A flip reads the game, lets the rules decide,
+/// and writes it back only if no other flip came first.
+public struct GameStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    public struct Stored: Sendable {
+        public var id: GameID
+        public var language: Language
+        public var kind: String
+        public var state: Data
+        public var startedAt: Date
+        public var finishedAt: Date?
+    }
+
+    /// What a finished game leaves: its result, derived from its log.
+    public struct Finish: Sendable {
+        public var pairs: Int, score: Int, seconds: Double, flips: Int, mismatches: Int
+
+        public init(pairs: Int, score: Int, seconds: Double, flips: Int, mismatches: Int) {
+            (self.pairs, self.score, self.seconds, self.flips, self.mismatches) = (pairs, score, seconds, flips, mismatches)
+        }
+    }
+
+    public func create(_ id: GameID, learner: LearnerID, of accountID: AccountID, language: Language, kind: String, state: Data,
+                       offline: Bool) async throws -> Stored {
+        try await database.withConnection { connection in
+            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
+            let rows = try await connection.query("""
+                INSERT INTO games (id, learner_id, language, kind, state, offline)
+                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(kind), \(String(decoding: state, as: UTF8.self))::jsonb, \(offline))
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger).collect()
+            guard let row = rows.first else { throw ParlaError(.internalError) }
+            return try Self.stored(row).0
+        }
+    }
+
+    public func game(_ id: GameID, learner: LearnerID, of accountID: AccountID) async throws -> Stored {
+        try await database.withConnection { connection in
+            try await Self.game(id, learner: learner, of: accountID, on: connection, logger: database.logger).0
+        }
+    }
+
+    /// Lets `step` decide the game's next state (and its result once
+    /// finished) and writes it unless another flip came first, then tries
+    /// again. Returns the game and what `step` said.
+    public func update<Outcome: Sendable>(_ id: GameID, learner: LearnerID, of accountID: AccountID,
+                                          _ step: @Sendable (Stored) throws -> (state: Data, finish: Finish?, outcome: Outcome))
+        async throws -> (Stored, Outcome) {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            for _ in 0..<5 {
+                var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
+                let (state, finish, outcome) = try step(stored)
+                let rows = try await connection.query("""
+                    UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
+                        finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,
+                        pairs = \(finish?.pairs), score = \(finish?.score), seconds = \(finish?.seconds), flips = \(finish?.flips),
+                        mismatches = \(finish?.mismatches)
+                    WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
+                    """, logger: logger).collect()
+                guard let row = rows.first else { continue }
+                stored.state = state
+                stored.finishedAt = try row.decode(Date?.self)
+                return (stored, outcome)
+            }
+            throw ParlaError(.gameBusy)
+        }
+    }
+
+    static func game(_ id: GameID, learner: LearnerID, of accountID: AccountID, on connection: PostgresConnection, logger: Logger)
+        async throws -> (Stored, Int) {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: Self.columns) FROM games
+            WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
+              AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
+            """, logger: logger).collect()
+        guard let row = rows.first else { throw ParlaError(.gameNotFound) }
+        return try stored(row)
+    }
+
+    static let columns = "id, language, kind, state::text, started_at, finished_at, version"
+
+    static func stored(_ row: PostgresRow) throws -> (Stored, Int) {
+        let (id, code, kind, state, startedAt, finishedAt, version) = try row.decode((UUID, String, String, String, Date, Date?, Int).self)
+        guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
+        return (Stored(id: GameID(id), language: language, kind: kind, state: Data(state.utf8), startedAt: startedAt, finishedAt: finishedAt),
+                version)
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaTestSupport
+import PostgresNIO
+import Testing
+
+/// The card-matching game through HTTP against real PostgreSQL (main seed
+/// T5.1-T5.6) and the replay of offline games.
+@Suite("games: card matching")
+struct GameTests {
+    typealias JSON = [String: any Sendable]
+
+    /// The concepts a card's text can name (its French word or English
+    /// translation): two cards pair when theirs meet.
+    static func concepts(of card: JSON) throws -> Set<String> {
+        let text = try #require(card["text"] as? String)
+        let language: Language = card["face"] as? String == "word" ? .french : .english
+        let matches = Set(TeacherModeTests.corpus.concepts.filter { $0.localization(language)?.word == text }.map(\.key))
+        #expect(!matches.isEmpty, "no word \(text)")
+        return matches
+    }
+
+    /// The positions of each pair, from the cards' faces.
+    static func pairs(_ faces: [Int: Set<String>]) -> [[Int]] {
+        var left = faces.keys.sorted(), pairs: [[Int]] = []
+        while let first = left.first {
+            left.removeFirst()
+            guard let partner = left.firstIndex(where: { !faces[$0]!.isDisjoint(with: faces[first]!) }) else { continue }
+            pairs.append([first, left.remove(at: partner)])
+        }
+        return pairs
+    }
+
+    func start(_ client: Client, _ learner: Client.SignedUp, pairs: Int, offline: Bool = false, faces: String = "wordTranslation")
+        async throws -> Client.Reply {
+        try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                              json: ["language": "fr", "kind": "matching", "pairs": pairs, "faces": faces, "offline": offline])
+    }
+
+    func flip(_ client: Client, _ learner: Client.SignedUp, _ game: String, _ position: Int) async throws -> Client.Reply {
+        try await client.post("/v1/learners/\(learner.learnerID)/games/\(game)/flips", token: learner.token, json: ["position": position])
+    }
+
+    @Test("T5.1-T5.6: cards dealt face down; flips reveal, match (both stay up) or mismatch (both turn back); the last pair ends the game")
+    func play() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            // T5.1: the game starts with every card face down, nothing revealed.
+            let started = try await start(client, learner, pairs: 6)
+            #expect(started.status == 201, "\(started.text)")
+            let id = try #require(started.json["id"] as? String)
+            let cards = try #require(started.json["cards"] as? [JSON])
+            #expect(cards.count == 12 && started.json["pairs"] as? Int == 6 && started.json["status"] as? String == "inProgress")
+            #expect(cards.allSatisfy { $0["state"] as? String == "faceDown" && $0["text"] == nil && $0["face"] == nil })
+
+            // T5.2: a flip reveals that card, and only that one.
+            let first = try await flip(client, learner, id, 0)
+            #expect(first.status == 200, "\(first.text)")
+            #expect(first.json["outcome"] as? String == "revealed" && first.json["message"] as? String == "Now find its partner.")
+            let shown = try #require((first.json["cards"] as? [JSON])?.first)
+            #expect(shown["position"] as? Int == 0 && shown["text"] != nil)
+            let board = try #require((first.json["game"] as? JSON)?["cards"] as? [JSON])
+            #expect(board.filter { $0["state"] as? String != "faceDown" }.compactMap { $0["position"] as? Int } == [0])
+            #expect(try await flip(client, learner, id, 0).code == "card_already_up")
+            #expect(try await flip(client, learner, id, 12).code == "card_not_found")
+
+            // Learn every face, a turn at a time (T5.3: the second flip reveals the second card).
+            var faces: [Int: Set<String>] = [0: try Self.concepts(of: shown)]
+            var matched: Set<Int> = [], mismatches = 0, flips = 1
+            var pending: Int? = 0
+            for position in 1..<12 {
+                let reply = try await flip(client, learner, id, position)
+                flips += 1
+                let card = try #require((reply.json["cards"] as? [JSON])?.last)
+                faces[position] = try Self.concepts(of: card)
+                if let open = pending {
+                    pending = nil
+                    switch reply.json["outcome"] as? String {
+                    case "match":  // T5.4
+                        #expect(!faces[open]!.isDisjoint(with: faces[position]!))
+                        matched.formUnion([open, position])
+                        let states = (reply.json["game"] as? JSON)?["cards"] as? [JSON] ?? []
+                        #expect(states.filter { $0["state"] as? String == "matched" }.count == matched.count)
+                    case "mismatch":  // T5.5
+                        mismatches += 1
+                        #expect(faces[open]!.isDisjoint(with: faces[position]!))
+                        #expect(reply.json["message"] as? String == "Not a pair. Remember where they are!")
+                        #expect((reply.json["cards"] as? [JSON])?.count == 2)
+                        let states = (reply.json["game"] as? JSON)?["cards"] as? [JSON] ?? []
+                        #expect(states.first { $0["position"] as? Int == open }?["state"] as? String == "faceDown")
+                    default: Issue.record("unexpected outcome: \(reply.text)")
+                    }
+                } else {
+                    pending = position
+                }
+            }
+            // Then every pair left, a turn each; the last ends the game (T5.6).
+            var last: JSON = [:]
+            for positions in Self.pairs(faces) {
+                guard !matched.contains(positions[0]) else { continue }
+                _ = try await flip(client, learner, id, positions[0])
+                last = try await flip(client, learner, id, positions[1]).json
+                #expect(last["outcome"] as? String == "match")
+                flips += 2
+                matched.formUnion(positions)
+            }
+            #expect(mismatches > 0)
+            #expect(last["feedback"] as? String == "finished" && last["message"] as? String == "All pairs found! Great memory.")
+            let game = try #require(last["game"] as? JSON)
+            #expect(game["status"] as? String == "finished" && game["finishedAt"] != nil && game["matchedPairs"] as? Int == 6)
+            let result = try #require(game["result"] as? JSON)
+            #expect(result["flips"] as? Int == flips && result["mismatches"] as? Int == mismatches)
+            let seconds = try #require(result["seconds"] as? Double)
+            #expect(result["score"] as? Int == max(0, 600 - 20 * mismatches - Int(seconds)))
+            #expect(try await flip(client, learner, id, 0).code == "game_finished")
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+                "SELECT score, flips FROM games WHERE id = \(UUID(uuidString: id)!) AND finished_at IS NOT NULL")
+            #expect(try rows.map { try $0.decode((Int, Int).self).1 } == [flips])
+        }
+    }
+
+    @Test("an offline game's log is replayed; forged logs are refused; the same log twice counts once")
+    func offline() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            /// A new offline game and a perfect log of it, `gap` seconds between flips.
+            func game(gap: Double = 1) async throws -> (id: String, log: [JSON]) {
+                let reply = try await start(client, learner, pairs: 3, offline: true)
+                let cards = try #require(reply.json["cards"] as? [JSON])
+                #expect(cards.allSatisfy { $0["text"] != nil }, "an offline game shows its faces")
+                var faces: [Int: Set<String>] = [:]
+                for card in cards { faces[card["position"] as! Int] = try Self.concepts(of: card) }
+                let order = Self.pairs(faces).flatMap { $0 }
+                #expect(order.count == cards.count)
+                return (try #require(reply.json["id"] as? String), order.enumerated().map { ["position": $1, "at": Double($0) * gap] })
+            }
+            func submit(_ id: String, _ log: [JSON]) async throws -> Client.Reply {
+                try await client.post("/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
+            }
+            let (id, log) = try await game()
+            let reply = try await submit(id, log)
+            #expect(reply.status == 200, "\(reply.text)")
+            let result = try #require(reply.json["result"] as? JSON)
+            #expect(result["seconds"] as? Double == 5 && result["flips"] as? Int == 6 && result["mismatches"] as? Int == 0)
+            #expect(result["score"] as? Int == 295)
+            // Sent again (a retry), or sent with other flips: the game stays as it was.
+            let again = try await submit(id, Array(log.reversed()))
+            #expect(again.status == 200 && (again.json["result"] as? JSON)?["score"] as? Int == 295)
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, "SELECT count(*)::int FROM games WHERE finished_at IS NOT NULL")
+            #expect(try rows.first?.decode(Int.self) == 1)
+            #expect(try await flip(client, learner, id, 0).status >= 400)
+
+            // Forged: faster than a person, an unknown card, the same card twice, unfinished.
+            let (fast, fastLog) = try await game(gap: 0.05)
+            let tooFast = try await submit(fast, fastLog)
+            #expect(tooFast.status == 422 && tooFast.code == "game_rejected")
+            #expect((tooFast.json["errors"] as? [JSON])?.first?["code"] as? String == "flip_too_fast")
+            let (unknown, unknownLog) = try await game()
+            var forged = unknownLog
+            forged[2]["position"] = 99
+            #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_not_found")
+            forged = unknownLog
+            forged[1]["position"] = forged[0]["position"]
+            #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_already_up")
+            #expect((try await submit(unknown, Array(unknownLog.prefix(4))).json["errors"] as? [JSON])?.first?["code"] as? String
+                == "game_unfinished")
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
+                .json["status"] as? String == "inProgress")
+        }
+    }
+
+    @Test("bad requests get clear codes")
+    func refused() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            #expect(try await start(client, learner, pairs: 1).code == "validation_failed")
+            #expect(try await start(client, learner, pairs: 19).code == "validation_failed")
+            let list = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                                             json: ["language": "fr", "kind": "matching", "wordListId": "nope", "faces": "wordTranslation"])
+            #expect(list.code == "word_list_not_found")
+            let fromList = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                                                 json: ["language": "fr", "kind": "matching", "wordListId": "animals", "pairs": 4,
+                                                        "faces": "wordTranslation"])
+            #expect(fromList.status == 201, "\(fromList.text)")
+            let id = try #require(fromList.json["id"] as? String)
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(id)", token: other.token).code == "game_not_found")
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(UUID())", token: learner.token).code == "game_not_found")
+            #expect(try await client.post("/v1/learners/\(other.learnerID)/games", token: learner.token,
+                                          json: ["language": "fr", "kind": "matching"]).code == "learner_not_found")
+        }
+    }
+}
