@@ -175,6 +175,7 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
+    let catalogs = LessonCatalogs()
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
@@ -187,9 +188,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
-                               scorer: scorer, catalogs: LessonCatalogs()),
+                               scorer: scorer, catalogs: catalogs),
         games: GameService(games: GameStore(database: database), lessons: LessonStore(database: database), learners: learners,
-                           content: content))
+                           content: content, catalogs: catalogs))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

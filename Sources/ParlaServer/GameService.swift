@@ -14,6 +14,13 @@ struct GameService: Sendable {
     let lessons: LessonStore
     let learners: LearnerStore
     let content: ContentService
+    let catalogs: LessonCatalogs
+    let scheduler = MemoryScheduler()
+    /// A pair found within this many seconds of turning its first card is
+    /// fluent recall (the speed factor's limit).
+    static let pairTimeLimit = 10.0
+    /// A mismatch of two words the learner has met counts as half a wrong answer.
+    static let mismatchWeight = 0.5
 
     struct View: Sendable {
         var id: GameID
@@ -86,9 +93,18 @@ struct GameService: Sendable {
         try view(try await games.game(id, learner: learner, of: caller.accountID), learner: learner)
     }
 
-    /// Turns a card over, timed by the server from the game's start.
+    /// Turns a card over, timed by the server from the game's start. A pair
+    /// found is a right answer about its word for the learning model (its
+    /// memory, the vocabulary ability, or listening for word-and-audio
+    /// decks); a mismatch of two words the learner has met before is half a
+    /// wrong answer about the first, and leaves memory alone (a slip of
+    /// place, not of meaning, as often as not).
     func flip(_ caller: Caller, learner: LearnerID, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
+        let language = try await games.game(id, learner: learner, of: caller.accountID).language
+        let learning = try await lessons.learning(learner: learner, language: language)
+        let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
+        let catalog = try catalogs.catalog(language, content: content)
         let (stored, outcome) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
             var state = try JSONDecoder().decode(State.self, from: stored.state)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -98,7 +114,24 @@ struct GameService: Sendable {
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), outcome)
+            let turn = state.game.flips.suffix(2).map(\.at)
+            let seconds = turn.count == 2 ? turn[1] - turn[0] : nil
+            let skill: Skill = state.game.deal.faces == .wordAudio ? .listening : .vocabulary
+            func write(_ concept: String, correct: Bool, weight: Double, remember: Bool) -> [LearningWrite] {
+                guard let item = catalog.item(LessonItemID(.word, concept)) else { return [] }
+                return [LessonService.learning(item: item, skill: skill, correct: correct, responseTime: seconds, timeLimit: Self.pairTimeLimit,
+                                               optionCount: 0, learning: learning, learned: difficulties[item.id], weight: weight,
+                                               remember: remember, at: now, scheduler: scheduler)]
+            }
+            let learned: [LearningWrite] = switch outcome {
+            case .revealed: []
+            case .match(let card, _): write(card.concept, correct: true, weight: 1, remember: true)
+            case .mismatch(let first, let second)
+                where learning.cards["word:\(first.concept)"] != nil && learning.cards["word:\(second.concept)"] != nil:
+                write(first.concept, correct: false, weight: Self.mismatchWeight, remember: false)
+            case .mismatch: []
+            }
+            return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
         return (try view(stored, learner: learner), outcome)
     }
@@ -108,10 +141,15 @@ struct GameService: Sendable {
     /// sent again for a finished game changes nothing.
     func submit(_ caller: Caller, learner: LearnerID, game id: GameID, flips: [MatchingFlip]) async throws -> View {
         guard flips.count <= 2000 else { throw ParlaError.validation([FieldError("flips", .validationFailed)]) }
+        let now = Date()
+        let language = try await games.game(id, learner: learner, of: caller.accountID).language
+        let learning = try await lessons.learning(learner: learner, language: language)
+        let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
+        let catalog = try catalogs.catalog(language, content: content)
         let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
             let state = try JSONDecoder().decode(State.self, from: stored.state)
             // Already finished: the same submission again counts once.
-            if state.game.isFinished { return (stored.state, nil, ()) }
+            if state.game.isFinished { return (stored.state, nil, [], ()) }
             var game: MatchingGame
             do throws(MatchingRejection) {
                 game = try MatchingGame.replay(state.game.deal, flips: flips)
@@ -119,7 +157,18 @@ struct GameService: Sendable {
                 throw Self.rejection(error)
             }
             game.offline = state.game.offline
-            return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), ())
+            // Each pair found teaches as in a live game (turns are consecutive flips).
+            let skill: Skill = game.deal.faces == .wordAudio ? .listening : .vocabulary
+            let learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> LearningWrite? in
+                let (first, second) = (game.flips[index], game.flips[index + 1])
+                let concept = game.deal.cards[first.position].concept
+                guard concept == game.deal.cards[second.position].concept,
+                      let item = catalog.item(LessonItemID(.word, concept)) else { return nil }
+                return LessonService.learning(item: item, skill: skill, correct: true, responseTime: second.at - first.at,
+                                              timeLimit: Self.pairTimeLimit, optionCount: 0, learning: learning, learned: difficulties[item.id],
+                                              at: now, scheduler: scheduler)
+            }
+            return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
         return try view(stored, learner: learner)
     }

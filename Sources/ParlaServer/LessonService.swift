@@ -179,32 +179,47 @@ struct LessonService: Sendable {
     /// the learner's memory of the item.
     private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, learning: LessonStore.Learning,
                        learned stored: ItemDifficulty?, at now: Date) -> LessonStore.Record {
-        let skill = learned.type.skill
+        let write = Self.learning(item: item, skill: learned.type.skill, correct: learned.correct, responseTime: learned.responseTime,
+                                  timeLimit: learned.type.timeLimitSeconds,
+                                  optionCount: learned.type.isChoice ? ChoiceQuestionMaker.optionCount : 0, learning: learning,
+                                  learned: stored, at: now, scheduler: scheduler)
+        return LessonStore.Record(
+            questionID: question, itemID: write.itemID, questionType: learned.type.rawValue, skill: write.skill,
+            areaKind: item.area.rawValue, areaID: item.areaID, level: item.level, correct: learned.correct, tries: learned.tries,
+            responseMilliseconds: Int((learned.responseTime * 1000).rounded()), card: write.card!, lapse: write.lapse,
+            ability: write.ability, abilityChange: write.abilityChange, snapshots: write.snapshots,
+            initialDifficulty: write.initialDifficulty, difficultyChange: write.difficultyChange)
+    }
+
+    /// What one answer teaches the model, for lessons and games alike: the
+    /// ability of `skill` and the item's difficulty move by the practice
+    /// model (scaled by `weight`, 1 for an ordinary answer), and with
+    /// `remember` the memory of the item is reviewed (FSRS, graded by
+    /// correctness and speed against a third of `timeLimit`).
+    static func learning(item: LessonItem, skill: Skill, correct: Bool, responseTime: Double?, timeLimit: Double, optionCount: Int,
+                         learning: LessonStore.Learning, learned stored: ItemDifficulty?, weight: Double = 1, remember: Bool = true,
+                         at now: Date, scheduler: MemoryScheduler) -> LearningWrite {
         let abilities = Self.abilities(learning)
         let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: Self.fallbackTheta(abilities))
         let practice = PracticeItem(id: item.id.description, difficulty: stored?.difficulty ?? item.initialDifficulty,
-                                    responses: stored?.responses ?? 0,
-                                    timeLimitSeconds: learned.type.timeLimitSeconds,
-                                    optionCount: learned.type.isChoice ? ChoiceQuestionMaker.optionCount : 0)
-        let update = AbilityModel.update(ability, item: practice, correct: learned.correct, responseTime: learned.responseTime)
+                                    responses: stored?.responses ?? 0, timeLimitSeconds: timeLimit, optionCount: optionCount)
+        let update = AbilityModel.update(ability, item: practice, correct: correct, responseTime: responseTime)
+        let abilityChange = update.abilityChange * weight
         let previous = learning.cards[item.id.description].map(Self.card)
-        let rating = Rating.grade(correct: learned.correct, responseTime: learned.responseTime,
-                                  expectedTime: learned.type.timeLimitSeconds / 3)
+        let rating = Rating.grade(correct: correct, responseTime: responseTime ?? .nan, expectedTime: timeLimit / 3)
         let card = scheduler.review(previous ?? MemoryCard(due: now), rating: rating, at: now)
         var after = abilities.filter { $0.skill != skill }
-        after.append(update.ability)
+        after.append(SkillAbility(skill: skill, theta: ability.theta + abilityChange, responses: ability.responses + 1))
         // Today's value of the skill and of the whole: the other skills did not move.
         let snapshots = ProficiencyReport(abilities: after).snapshots(on: now).filter { $0.skill == nil || $0.skill == skill }
-        return LessonStore.Record(
-            questionID: question, itemID: item.id.description, questionType: learned.type.rawValue, skill: skill,
-            areaKind: item.area.rawValue, areaID: item.areaID, level: item.level, correct: learned.correct, tries: learned.tries,
-            responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
-            card: .init(phase: card.phase.rawValue, step: card.step, stability: card.stability, difficulty: card.difficulty, due: card.due,
-                        lastReview: card.lastReview),
-            lapse: previous?.phase == .review && rating == .again,
-            ability: .init(skill: skill, theta: update.ability.theta, responses: update.ability.responses), abilityChange: update.abilityChange,
+        return LearningWrite(
+            itemID: item.id.description,
+            card: remember ? .init(phase: card.phase.rawValue, step: card.step, stability: card.stability, difficulty: card.difficulty,
+                                   due: card.due, lastReview: card.lastReview) : nil,
+            lapse: remember && previous?.phase == .review && rating == .again, skill: skill,
+            ability: .init(skill: skill, theta: ability.theta + abilityChange, responses: ability.responses + 1), abilityChange: abilityChange,
             snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) },
-            initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange)
+            initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange * weight)
     }
 
     private func view(_ stored: LessonStore.Stored, caller: Caller, learner: LearnerID) async throws -> View {

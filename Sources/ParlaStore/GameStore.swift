@@ -52,13 +52,31 @@ public struct GameStore: Sendable {
     /// finished) and writes it unless another flip came first, then tries
     /// again. Returns the game and what `step` said.
     public func update<Outcome: Sendable>(_ id: GameID, learner: LearnerID, of accountID: AccountID,
-                                          _ step: @Sendable (Stored) throws -> (state: Data, finish: Finish?, outcome: Outcome))
+                                          _ step: @Sendable (Stored) throws -> (state: Data, finish: Finish?, learning: [LearningWrite],
+                                                                                outcome: Outcome))
         async throws -> (Stored, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
             for _ in 0..<5 {
                 var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
-                let (state, finish, outcome) = try step(stored)
+                let (state, finish, learning, outcome) = try step(stored)
+                if let written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
+                                                 language: stored.language, on: connection, logger: logger) {
+                    stored.state = state
+                    stored.finishedAt = written
+                    return (stored, outcome)
+                }
+            }
+            throw ParlaError(.gameBusy)
+        }
+    }
+
+    /// The game's new state, its result and what it taught, in one
+    /// transaction, unless the game moved on since `version`: then nothing
+    /// (nil) and the caller tries again.
+    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [LearningWrite], learner: LearnerID,
+                       language: Language, on connection: PostgresConnection, logger: Logger) async throws -> Date?? {
+        try await connection.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query("""
                     UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
                         finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,
@@ -66,12 +84,9 @@ public struct GameStore: Sendable {
                         mismatches = \(finish?.mismatches)
                     WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
                     """, logger: logger).collect()
-                guard let row = rows.first else { continue }
-                stored.state = state
-                stored.finishedAt = try row.decode(Date?.self)
-                return (stored, outcome)
-            }
-            throw ParlaError(.gameBusy)
+                guard let row = rows.first else { return nil }
+                for write in learning { try await write.write(learner: learner, language: language, on: connection, logger: logger) }
+                return .some(try row.decode(Date?.self))
         }
     }
 

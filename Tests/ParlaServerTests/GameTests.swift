@@ -118,6 +118,13 @@ struct GameTests {
             let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
                 "SELECT score, flips FROM games WHERE id = \(UUID(uuidString: id)!) AND finished_at IS NOT NULL")
             #expect(try rows.map { try $0.decode((Int, Int).self).1 } == [flips])
+            // Every pair found was a right answer about its word (the learner knew none before: mismatches teach nothing).
+            let learnt = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT (SELECT responses FROM abilities WHERE skill = 'vocabulary' AND learner_id = \(UUID(uuidString: learner.learnerID)!)),
+                       (SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%')
+                """)
+            let (responses, remembered) = try #require(learnt.first).decode((Int, Int).self)
+            #expect(responses == 6 && remembered == 6)
         }
     }
 
