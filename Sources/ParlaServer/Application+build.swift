@@ -190,7 +190,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
                                scorer: scorer, catalogs: catalogs),
         games: GameService(games: GameStore(database: database), lessons: LessonStore(database: database), learners: learners,
-                           content: content, catalogs: catalogs))
+                           content: content, catalogs: catalogs),
+        leaderboards: LeaderboardStore(database: database, cipher: cipher))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

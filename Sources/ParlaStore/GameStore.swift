@@ -61,7 +61,7 @@ public struct GameStore: Sendable {
                 var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
                 let (state, finish, learning, outcome) = try step(stored)
                 if let written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
-                                                 language: stored.language, on: connection, logger: logger) {
+                                                 language: stored.language, kind: stored.kind, on: connection, logger: logger) {
                     stored.state = state
                     stored.finishedAt = written
                     return (stored, outcome)
@@ -71,11 +71,11 @@ public struct GameStore: Sendable {
         }
     }
 
-    /// The game's new state, its result and what it taught, in one
-    /// transaction, unless the game moved on since `version`: then nothing
+    /// The game's new state, its result (on the leaderboards too) and what
+    /// it taught, in one transaction, unless the game moved on since `version`: then nothing
     /// (nil) and the caller tries again.
     private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [LearningWrite], learner: LearnerID,
-                       language: Language, on connection: PostgresConnection, logger: Logger) async throws -> Date?? {
+                       language: Language, kind: String, on connection: PostgresConnection, logger: Logger) async throws -> Date?? {
         try await connection.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query("""
                     UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
@@ -86,7 +86,13 @@ public struct GameStore: Sendable {
                     """, logger: logger).collect()
                 guard let row = rows.first else { return nil }
                 for write in learning { try await write.write(learner: learner, language: language, on: connection, logger: logger) }
-                return .some(try row.decode(Date?.self))
+                let finishedAt = try row.decode(Date?.self)
+                // The result goes on the leaderboards in the same transaction.
+                if let finish, let finishedAt {
+                    try await LeaderboardStore.record(learner: learner, language: language, kind: kind, score: finish.score,
+                                                      seconds: finish.seconds, at: finishedAt, on: connection, logger: logger)
+                }
+                return .some(finishedAt)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaTestSupport
+import ParlaStore
 import PostgresNIO
 import Testing
 
@@ -200,5 +201,97 @@ struct GameTests {
             #expect(try await client.post("/v1/learners/\(other.learnerID)/games", token: learner.token,
                                           json: ["language": "fr", "kind": "matching"]).code == "learner_not_found")
         }
+    }
+}
+
+@Suite("games: leaderboards")
+struct LeaderboardTests {
+    typealias JSON = [String: any Sendable]
+
+    /// Plays a 3-pair offline game perfectly, `gap` seconds between flips:
+    /// 5 × gap seconds, score 300 - that.
+    func play(_ client: Client, _ learner: Client.SignedUp, gap: Double) async throws -> String {
+        let reply = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                                          json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
+        let cards = try #require(reply.json["cards"] as? [JSON])
+        var faces: [Int: Set<String>] = [:]
+        for card in cards { faces[card["position"] as! Int] = try GameTests.concepts(of: card) }
+        let log = GameTests.pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0) * gap] as JSON }
+        let id = try #require(reply.json["id"] as? String)
+        let submitted = try await client.post("/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
+        #expect(submitted.status == 200, "\(submitted.text)")
+        return id
+    }
+
+    func board(_ client: Client, _ asker: Client.SignedUp, _ query: String) async throws -> JSON {
+        let reply = try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(asker.learnerID)&" + query, token: asker.token)
+        #expect(reply.status == 200, "\(reply.text)")
+        return reply.json
+    }
+
+    @Test("best score and best time per learner; ties share a rank; the asker's own rank and neighbours; the same result counts once")
+    func ranks() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let bob = try await client.signUp(email: "bob@example.com")
+            let cat = try await client.signUp(email: "cat@example.com")
+            let annGame = try await play(client, ann, gap: 1)  // 5 s, 295
+            _ = try await play(client, bob, gap: 1)            // a tie
+            _ = try await play(client, cat, gap: 2)            // 10 s, 290
+            _ = try await play(client, ann, gap: 3)            // worse: Ann's best stays
+            // The same log again changes nothing.
+            _ = try await client.post("/v1/learners/\(ann.learnerID)/games/\(annGame)/log", token: ann.token, json: ["flips": [JSON]()])
+
+            for metric in ["score", "time"] {
+                for scope in ["global", "week"] {
+                    let page = try await board(client, cat, "metric=\(metric)&scope=\(scope)")
+                    #expect(page["total"] as? Int == 3)
+                    let entries = try #require(page["entries"] as? [JSON])
+                    #expect(entries.compactMap { $0["rank"] as? Int } == [1, 1, 3], "\(metric) \(scope)")
+                    #expect(entries.compactMap { $0["score"] as? Int } == [295, 295, 290])
+                    #expect(entries.compactMap { $0["seconds"] as? Double } == [5, 5, 10])
+                    #expect((page["own"] as? JSON)?["rank"] as? Int == 3)
+                    #expect((page["own"] as? JSON)?["displayName"] as? String != nil)
+                }
+            }
+            // Outside the top: the asker's own row and the two just above.
+            let short = try await board(client, cat, "limit=1")
+            #expect((short["entries"] as? [JSON])?.count == 1)
+            #expect((short["own"] as? JSON)?["rank"] as? Int == 3)
+            let neighbours = try #require(short["neighbours"] as? [JSON])
+            #expect(neighbours.compactMap { $0["rank"] as? Int } == [1, 1])
+            #expect(Set(neighbours.compactMap { $0["learnerId"] as? String }) == [ann.learnerID, bob.learnerID])
+            // Ann in the middle of a tie: Bob beside her, Cat below.
+            let middle = try await board(client, ann, "metric=time")
+            #expect((middle["own"] as? JSON)?["rank"] as? Int == 1)
+            #expect(Set((middle["neighbours"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
+
+            // The counts behind the ranks agree with the entries.
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'score'),
+                       (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time'),
+                       (SELECT count(*)::int FROM leaderboard_entries)
+                """)
+            let (scores, times, entries) = try #require(rows.first).decode((Int, Int, Int).self)
+            #expect(scores == entries && times == entries && entries == 6)
+
+            // Another account's learner cannot ask for its rank; bad limits are refused.
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(ann.learnerID)", token: cat.token).code
+                == "learner_not_found")
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr&limit=500", token: cat.token).code == "validation_failed")
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr").status == 401)
+        }
+    }
+
+    @Test("weeks are ISO weeks in UTC: the board rolls over at Monday 00:00")
+    func weeks() {
+        func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+        #expect(LeaderboardStore.week(of: date("2026-11-22T23:59:59Z")) == "2026-W47")
+        #expect(LeaderboardStore.week(of: date("2026-11-23T00:00:00Z")) == "2026-W48")
+        #expect(LeaderboardStore.week(of: date("2026-12-31T12:00:00Z")) == "2026-W53")
+        #expect(LeaderboardStore.week(of: date("2027-01-03T23:00:00Z")) == "2026-W53")
+        #expect(LeaderboardStore.week(of: date("2027-01-04T00:00:00Z")) == "2027-W01")
+        #expect(LeaderboardStore.periods(of: date("2026-11-23T00:00:00Z")) == ["all", "2026-W48"])
     }
 }

@@ -19,6 +19,7 @@ struct APIHandler: APIProtocol {
     let proficiency: ProficiencyService
     let lessons: LessonService
     let games: GameService
+    let leaderboards: LeaderboardStore
 
     var language: Language { RequestScope.here.language }
 

@@ -4,6 +4,7 @@ import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaGames
+import ParlaStore
 
 extension APIHandler {
     func startGame(_ input: Operations.StartGame.Input) async throws -> Operations.StartGame.Output {
@@ -90,5 +91,29 @@ extension Components.Schemas.Game {
                   status: game.isFinished ? .finished : .inProgress, offline: game.offline, cards: cards, flips: game.flips.count,
                   mismatches: game.mismatches, matchedPairs: game.matched.count / 2, startedAt: view.startedAt, finishedAt: view.finishedAt,
                   result: result)
+    }
+}
+
+extension APIHandler {
+    func getLeaderboard(_ input: Operations.GetLeaderboard.Input) async throws -> Operations.GetLeaderboard.Output {
+        let caller = try await caller()
+        let language = try content.language(input.query.language.rawValue)
+        let learner: LearnerID? = try input.query.learnerId.map { try parseID($0, orElse: .learnerNotFound) }
+        if let learner, try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
+        let limit = input.query.limit ?? 10
+        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
+        let week = input.query.scope == .week
+        let period = week ? LeaderboardStore.week(of: Date()) : "all"
+        let metric: LeaderboardStore.Metric = input.query.metric == .time ? .time : .score
+        let page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric,
+                                               limit: limit, learner: learner)
+        func row(_ row: LeaderboardStore.Row) -> Components.Schemas.LeaderboardRow {
+            .init(rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
+                  seconds: row.seconds)
+        }
+        return .ok(.init(body: .json(.init(
+            kind: .matching, language: .init(rawValue: language.code) ?? .en, scope: week ? .week : .global, period: period,
+            metric: metric == .time ? .time : .score, total: page.total, entries: page.top.map(row), own: page.own.map(row),
+            neighbours: page.neighbours.map(row)))))
     }
 }
