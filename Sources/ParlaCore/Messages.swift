@@ -462,6 +462,36 @@ extension ErrorCode {
             it: "Il registro finisce prima che tutte le coppie siano trovate.",
             de: "Das Protokoll endet, bevor alle Paare gefunden sind.",
             es: "El registro termina antes de encontrar todas las parejas.")
+        case .friendCodeNotFound: LocalizedText(
+            en: "No learner has this friend code. Check it and try again.",
+            fr: "Aucun apprenant n'a ce code ami. Vérifiez-le et réessayez.",
+            it: "Nessuno studente ha questo codice amico. Controllalo e riprova.",
+            de: "Niemand hat diesen Freundescode. Prüfe ihn und versuch es noch einmal.",
+            es: "Ningún estudiante tiene este código de amigo. Compruébalo e inténtalo de nuevo.")
+        case .cannotBefriendSelf: LocalizedText(
+            en: "This is your own friend code: give it to a friend instead.",
+            fr: "C'est votre propre code ami : donnez-le plutôt à un ami.",
+            it: "Questo è il tuo codice amico: dallo invece a un amico.",
+            de: "Das ist dein eigener Freundescode: Gib ihn lieber einem Freund.",
+            es: "Este es tu propio código de amigo: dáselo mejor a un amigo.")
+        case .alreadyFriends: LocalizedText(
+            en: "You are already friends.",
+            fr: "Vous êtes déjà amis.",
+            it: "Siete già amici.",
+            de: "Ihr seid schon befreundet.",
+            es: "Ya sois amigos.")
+        case .friendRequestNotFound: LocalizedText(
+            en: "There is no friend request from this learner.",
+            fr: "Il n'y a pas de demande d'ami de cet apprenant.",
+            it: "Non c'è nessuna richiesta di amicizia da questo studente.",
+            de: "Es gibt keine Freundschaftsanfrage von diesem Lernenden.",
+            es: "No hay ninguna solicitud de amistad de este estudiante.")
+        case .friendNotFound: LocalizedText(
+            en: "This learner is not among your friends or requests.",
+            fr: "Cet apprenant n'est ni parmi vos amis ni parmi vos demandes.",
+            it: "Questo studente non è tra i tuoi amici né tra le richieste.",
+            de: "Dieser Lernende ist weder unter deinen Freunden noch unter deinen Anfragen.",
+            es: "Este estudiante no está entre tus amigos ni entre tus solicitudes.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",

@@ -135,6 +135,12 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case flipTooFast = "flip_too_fast"
     case flipOutOfOrder = "flip_out_of_order"
     case gameUnfinished = "game_unfinished"
+    // Friends
+    case friendCodeNotFound = "friend_code_not_found"
+    case cannotBefriendSelf = "cannot_befriend_self"
+    case alreadyFriends = "already_friends"
+    case friendRequestNotFound = "friend_request_not_found"
+    case friendNotFound = "friend_not_found"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -147,11 +153,13 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
              .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-             .placementNotFound, .lessonNotFound, .gameNotFound: 404
+             .placementNotFound, .lessonNotFound, .gameNotFound,
+             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
-             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp: 409
+             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
+             .alreadyFriends: 409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
@@ -164,7 +172,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
              .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound,
              .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
-             .flipTooFast, .flipOutOfOrder, .gameUnfinished:
+             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
             422
         }
     }

@@ -147,6 +147,24 @@ public struct LeaderboardStore: Sendable {
         }
     }
 
+    /// A board among a few learners (a learner and their friends): read
+    /// whole and ranked here, ties sharing a rank.
+    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID,
+                     among members: [LearnerID]) async throws -> Page {
+        try await database.withConnection { connection in
+            let board = Board(language: language, kind: kind, period: period, metric: metric)
+            let everyone = Array(Set(members + [learner]).map(\.uuid).prefix(2000))
+            var ranked = try await rows(board.where + " AND e.learner_id = ANY($4) ORDER BY \(board.order)", board, on: connection,
+                                        logger: database.logger) { $0.append(everyone) }
+            for index in ranked.indices { ranked[index].rank = 1 + ranked.filter { board.isBetter($0, than: ranked[index]) }.count }
+            guard let mine = ranked.firstIndex(where: { $0.learner == learner }) else {
+                return Page(top: Array(ranked.prefix(limit)), own: nil, neighbours: [], total: ranked.count)
+            }
+            let neighbours = ranked[max(0, mine - 2)..<min(ranked.count, mine + 3)].filter { $0.learner != learner }
+            return Page(top: Array(ranked.prefix(limit)), own: ranked[mine], neighbours: neighbours, total: ranked.count)
+        }
+    }
+
     /// 1 + the learners in better buckets (+ for times, those better within
     /// the same bucket): a sum over at most a few thousand count rows.
     func rank(of row: Row, _ board: Board, on connection: PostgresConnection, logger: Logger) async throws -> Int {

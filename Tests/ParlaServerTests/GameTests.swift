@@ -295,3 +295,81 @@ struct LeaderboardTests {
         #expect(LeaderboardStore.periods(of: date("2026-11-23T00:00:00Z")) == ["all", "2026-W48"])
     }
 }
+
+@Suite("games: friends")
+struct FriendTests {
+    typealias JSON = [String: any Sendable]
+
+    func circle(_ client: Client, _ learner: Client.SignedUp) async throws -> JSON {
+        try await client.get("/v1/learners/\(learner.learnerID)/friends", token: learner.token).json
+    }
+
+    func ask(_ client: Client, _ from: Client.SignedUp, _ code: String) async throws -> Client.Reply {
+        try await client.post("/v1/learners/\(from.learnerID)/friends", token: from.token, json: ["friendCode": code])
+    }
+
+    @Test("friend codes, requests accepted, declined or mutual, removal from either side; friends-only boards show only friends")
+    func friends() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let bob = try await client.signUp(email: "bob@example.com")
+            let cat = try await client.signUp(email: "cat@example.com")
+            let annCode = try #require(try await circle(client, ann)["friendCode"] as? String)
+            let bobCode = try #require(try await circle(client, bob)["friendCode"] as? String)
+            let catCode = try #require(try await circle(client, cat)["friendCode"] as? String)
+            #expect(annCode.count == 10 && Set([annCode, bobCode, catCode]).count == 3)
+
+            // Ann asks Bob; Bob sees it waiting and accepts.
+            let asked = try await ask(client, ann, bobCode.lowercased())
+            #expect(asked.status == 201 && asked.json["status"] as? String == "requested", "\(asked.text)")
+            #expect(try await ask(client, ann, bobCode).json["status"] as? String == "requested")  // again: nothing new
+            #expect(((try await circle(client, ann))["outgoing"] as? [JSON])?.count == 1)
+            let waiting = try #require((try await circle(client, bob))["incoming"] as? [JSON])
+            #expect(waiting.first?["learnerId"] as? String == ann.learnerID && waiting.first?["displayName"] as? String != nil)
+            #expect(try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:]).status
+                == 204)
+            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.first?["learnerId"] as? String == bob.learnerID)
+            #expect(try await ask(client, bob, annCode).code == "already_friends")
+
+            // Cat asks Ann, who declines; then both ask each other: friends at once.
+            _ = try await ask(client, cat, annCode)
+            #expect(try await client.post("/v1/learners/\(ann.learnerID)/friends/\(cat.learnerID)/decline", token: ann.token, json: [:]).status
+                == 204)
+            #expect(((try await circle(client, ann))["incoming"] as? [JSON])?.isEmpty == true)
+            _ = try await ask(client, cat, annCode)
+            #expect(try await ask(client, ann, catCode).json["status"] as? String == "accepted")
+            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.count == 2)
+
+            // Errors.
+            #expect(try await ask(client, ann, annCode).code == "cannot_befriend_self")
+            #expect(try await ask(client, ann, "NOPE123456").code == "friend_code_not_found")
+            #expect(try await client.post("/v1/learners/\(ann.learnerID)/friends/\(bob.learnerID)/accept", token: ann.token, json: [:]).code
+                == "friend_request_not_found")
+            #expect(try await client.get("/v1/learners/\(ann.learnerID)/friends", token: bob.token).code == "learner_not_found")
+
+            // Friends-only boards: Ann's shows her friends Bob and Cat, never Dan; Bob's shows Bob and his one friend, Ann, who has not played.
+            let leaderboards = LeaderboardTests()
+            _ = try await leaderboards.play(client, bob, gap: 1)
+            _ = try await leaderboards.play(client, cat, gap: 2)
+            let dan = try await client.signUp(email: "dan@example.com")
+            _ = try await leaderboards.play(client, dan, gap: 0.5)  // the best, but nobody's friend
+            let annBoard = try await leaderboards.board(client, ann, "scope=friends")
+            #expect(Set((annBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
+            #expect(annBoard["total"] as? Int == 2 && annBoard["own"] == nil)
+            let bobBoard = try await leaderboards.board(client, bob, "scope=friends")
+            #expect((bobBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [bob.learnerID])
+            #expect((bobBoard["own"] as? JSON)?["rank"] as? Int == 1)
+            let global = try await leaderboards.board(client, bob, "scope=global")
+            #expect((global["own"] as? JSON)?["rank"] as? Int == 2)
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr&scope=friends", token: ann.token).code == "validation_failed")
+
+            // Removal from either side.
+            #expect(try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).status == 204)
+            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.count == 1)
+            #expect(try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).code == "friend_not_found")
+            let after = try await leaderboards.board(client, ann, "scope=friends")
+            #expect((after["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [cat.learnerID])
+        }
+    }
+}

@@ -20,6 +20,7 @@ struct APIHandler: APIProtocol {
     let lessons: LessonService
     let games: GameService
     let leaderboards: LeaderboardStore
+    let friends: FriendStore
 
     var language: Language { RequestScope.here.language }
 

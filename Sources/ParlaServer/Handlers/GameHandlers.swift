@@ -105,15 +105,72 @@ extension APIHandler {
         let week = input.query.scope == .week
         let period = week ? LeaderboardStore.week(of: Date()) : "all"
         let metric: LeaderboardStore.Metric = input.query.metric == .time ? .time : .score
-        let page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric,
+        let page: LeaderboardStore.Page
+        if input.query.scope == .friends {
+            guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
+            page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric, limit: limit,
+                                               learner: learner, among: try await friends.friends(of: learner))
+        } else {
+            page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric,
                                                limit: limit, learner: learner)
+        }
         func row(_ row: LeaderboardStore.Row) -> Components.Schemas.LeaderboardRow {
             .init(rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
                   seconds: row.seconds)
         }
         return .ok(.init(body: .json(.init(
-            kind: .matching, language: .init(rawValue: language.code) ?? .en, scope: week ? .week : .global, period: period,
+            kind: .matching, language: .init(rawValue: language.code) ?? .en, scope: input.query.scope == .friends ? .friends : week ? .week : .global,
+            period: period,
             metric: metric == .time ? .time : .score, total: page.total, entries: page.top.map(row), own: page.own.map(row),
             neighbours: page.neighbours.map(row)))))
+    }
+}
+
+extension APIHandler {
+    func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let circle = try await friends.circle(of: learner, account: caller.accountID)
+        func person(_ person: FriendStore.Person) -> Components.Schemas.Friend {
+            .init(learnerId: person.learner.description, displayName: person.displayName, avatarId: person.avatarID, since: person.since)
+        }
+        return .ok(.init(body: .json(.init(friendCode: circle.friendCode, friends: circle.friends.map(person),
+                                           incoming: circle.incoming.map(person), outgoing: circle.outgoing.map(person)))))
+    }
+
+    func addFriend(_ input: Operations.AddFriend.Input) async throws -> Operations.AddFriend.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let code = form.friendCode.trimmingCharacters(in: .whitespaces)
+        guard (1...32).contains(code.count) else { throw ParlaError(.friendCodeNotFound) }
+        switch try await friends.request(from: learner, account: caller.accountID, code: code) {
+        case .requested(let other): return .created(.init(body: .json(.init(status: .requested, learnerId: other.description))))
+        case .accepted(let other): return .created(.init(body: .json(.init(status: .accepted, learnerId: other.description))))
+        }
+    }
+
+    func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendNotFound)
+        try await friends.remove(learner, account: caller.accountID, other: other)
+        return .noContent(.init())
+    }
+
+    func acceptFriend(_ input: Operations.AcceptFriend.Input) async throws -> Operations.AcceptFriend.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendRequestNotFound)
+        try await friends.respond(learner, account: caller.accountID, to: other, accept: true)
+        return .noContent(.init())
+    }
+
+    func declineFriend(_ input: Operations.DeclineFriend.Input) async throws -> Operations.DeclineFriend.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendRequestNotFound)
+        try await friends.respond(learner, account: caller.accountID, to: other, accept: false)
+        return .noContent(.init())
     }
 }

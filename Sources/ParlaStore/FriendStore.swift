@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import ParlaCore
+import PostgresNIO
+
+/// Friends between learners: codes, requests, acceptances, removals.
+public struct FriendStore: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
+
+    public struct Person: Sendable, Equatable {
+        public var learner: LearnerID
+        public var displayName: String
+        public var avatarID: String
+        public var since: Date
+    }
+
+    public struct Circle: Sendable {
+        public var friendCode: String
+        public var friends: [Person]
+        /// Requests others sent, waiting for this learner's answer.
+        public var incoming: [Person]
+        /// Requests this learner sent, waiting.
+        public var outgoing: [Person]
+    }
+
+    public enum RequestResult: Sendable { case requested(LearnerID), accepted(LearnerID) }
+
+    public func circle(of learner: LearnerID, account: AccountID) async throws -> Circle {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            let codes = try await connection.query("""
+                SELECT friend_code FROM learners WHERE id = \(learner.uuid) AND account_id = \(account.uuid)
+                """, logger: logger).collect()
+            guard let code = try codes.first?.decode(String.self) else { throw ParlaError(.learnerNotFound) }
+            var circle = Circle(friendCode: code, friends: [], incoming: [], outgoing: [])
+            for row in try await connection.query("""
+                SELECT o.id, o.display_name, o.avatar_id, f.status, f.requester_id = \(learner.uuid), coalesce(f.accepted_at, f.requested_at)
+                FROM friendships f JOIN learners o ON o.id = CASE WHEN f.requester_id = \(learner.uuid) THEN f.addressee_id ELSE f.requester_id END
+                WHERE f.requester_id = \(learner.uuid) OR f.addressee_id = \(learner.uuid)
+                ORDER BY 6, 1
+                """, logger: logger).collect() {
+                let (id, name, avatar, status, mine, since) = try row.decode((UUID, ByteBuffer, String, String, Bool, Date).self)
+                let person = Person(learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                                    avatarID: avatar, since: since)
+                if status == "accepted" { circle.friends.append(person) } else if mine { circle.outgoing.append(person) } else {
+                    circle.incoming.append(person)
+                }
+            }
+            return circle
+        }
+    }
+
+    /// Sends a request to the learner whose code it is; when that learner
+    /// had already asked, the two are friends at once.
+    public func request(from learner: LearnerID, account: AccountID, code: String) async throws -> RequestResult {
+        try await database.withTransaction { connection in
+            let logger = database.logger
+            try await connection.requireLearner(learner, of: account, logger: logger)
+            let found = try await connection.query("SELECT id FROM learners WHERE friend_code = \(code.uppercased())", logger: logger).collect()
+            guard let other = try found.first.map({ LearnerID(try $0.decode(UUID.self)) }) else { throw ParlaError(.friendCodeNotFound) }
+            guard other != learner else { throw ParlaError(.cannotBefriendSelf) }
+            let existing = try await connection.query("""
+                SELECT requester_id, status FROM friendships
+                WHERE (requester_id = \(learner.uuid) AND addressee_id = \(other.uuid)) OR (requester_id = \(other.uuid) AND addressee_id = \(learner.uuid))
+                FOR UPDATE
+                """, logger: logger).collect()
+            if let (requester, status) = try existing.first?.decode((UUID, String).self) {
+                if status == "accepted" { throw ParlaError(.alreadyFriends) }
+                if requester == learner.uuid { return .requested(other) }
+                try await connection.query("""
+                    UPDATE friendships SET status = 'accepted', accepted_at = now()
+                    WHERE requester_id = \(other.uuid) AND addressee_id = \(learner.uuid)
+                    """, logger: logger)
+                return .accepted(other)
+            }
+            try await connection.query("""
+                INSERT INTO friendships (requester_id, addressee_id, status) VALUES (\(learner.uuid), \(other.uuid), 'pending')
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+            return .requested(other)
+        }
+    }
+
+    /// Accepts or declines `other`'s pending request to `learner`.
+    public func respond(_ learner: LearnerID, account: AccountID, to other: LearnerID, accept: Bool) async throws {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            try await connection.requireLearner(learner, of: account, logger: logger)
+            let rows = accept
+                ? try await connection.query("""
+                    UPDATE friendships SET status = 'accepted', accepted_at = now()
+                    WHERE requester_id = \(other.uuid) AND addressee_id = \(learner.uuid) AND status = 'pending' RETURNING 1
+                    """, logger: logger).collect()
+                : try await connection.query("""
+                    DELETE FROM friendships WHERE requester_id = \(other.uuid) AND addressee_id = \(learner.uuid) AND status = 'pending'
+                    RETURNING 1
+                    """, logger: logger).collect()
+            guard !rows.isEmpty else { throw ParlaError(.friendRequestNotFound) }
+        }
+    }
+
+    /// Ends a friendship, or withdraws a request, from either side.
+    public func remove(_ learner: LearnerID, account: AccountID, other: LearnerID) async throws {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            try await connection.requireLearner(learner, of: account, logger: logger)
+            let rows = try await connection.query("""
+                DELETE FROM friendships
+                WHERE (requester_id = \(learner.uuid) AND addressee_id = \(other.uuid)) OR (requester_id = \(other.uuid) AND addressee_id = \(learner.uuid))
+                RETURNING 1
+                """, logger: logger).collect()
+            guard !rows.isEmpty else { throw ParlaError(.friendNotFound) }
+        }
+    }
+
+    /// The learner's accepted friends.
+    public func friends(of learner: LearnerID) async throws -> [LearnerID] {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT CASE WHEN requester_id = \(learner.uuid) THEN addressee_id ELSE requester_id END FROM friendships
+                WHERE (requester_id = \(learner.uuid) OR addressee_id = \(learner.uuid)) AND status = 'accepted'
+                """, logger: database.logger).collect().map { LearnerID(try $0.decode(UUID.self)) }
+        }
+    }
+}
