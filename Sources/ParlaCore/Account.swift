@@ -60,11 +60,15 @@ public struct Learner: Sendable, Equatable {
     /// Whether the learner's speech recordings are kept with their scores
     /// (off by default: a voice is personal data).
     public var keepRecordings: Bool
+    /// Whether anyone may see the learner's public profile (off by
+    /// default: then only friends may).
+    public var publicProfile: Bool
 
     public init(id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
                 nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
-                keepRecordings: Bool = false) {
+                keepRecordings: Bool = false, publicProfile: Bool = false) {
         self.keepRecordings = keepRecordings
+        self.publicProfile = publicProfile
         self.id = id
         self.accountID = accountID
         self.displayName = displayName

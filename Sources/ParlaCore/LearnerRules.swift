@@ -7,10 +7,12 @@ public struct LearnerForm: Sendable {
     public var nativeLanguage: String?
     public var targetLanguages: [String]?
     public var keepRecordings: Bool?
+    public var publicProfile: Bool?
     public init(displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
-                nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil) {
+                nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil, publicProfile: Bool? = nil) {
         (self.displayName, self.age, self.removeAge, self.avatarID) = (displayName, age, removeAge, avatarID)
         (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
+        self.publicProfile = publicProfile
     }
 }
 
@@ -23,6 +25,7 @@ public struct LearnerFields: Sendable, Equatable {
     public var nativeLanguage: Language?
     public var targetLanguages: [Language]?
     public var keepRecordings: Bool?
+    public var publicProfile: Bool?
     public init() {}
 }
 
@@ -39,6 +42,7 @@ public enum LearnerRules {
         }
         fields.removeAge = form.removeAge == true
         fields.keepRecordings = form.keepRecordings
+        fields.publicProfile = form.publicProfile
         if let avatar = form.avatarID {
             if Avatar.isKnown(avatar) { fields.avatarID = avatar } else { errors.add("avatarId", .invalidAvatar) }
         }

@@ -492,6 +492,12 @@ extension ErrorCode {
             it: "Questo studente non è tra i tuoi amici né tra le richieste.",
             de: "Dieser Lernende ist weder unter deinen Freunden noch unter deinen Anfragen.",
             es: "Este estudiante no está entre tus amigos ni entre tus solicitudes.")
+        case .profileNotFound: LocalizedText(
+            en: "There is no profile here you may see: it is private to the learner's friends.",
+            fr: "Il n'y a pas ici de profil visible pour vous : il est réservé aux amis de l'apprenant.",
+            it: "Non c'è nessun profilo visibile per te: è riservato agli amici dello studente.",
+            de: "Hier gibt es kein Profil, das du sehen darfst: Es ist nur für Freunde des Lernenden sichtbar.",
+            es: "Aquí no hay ningún perfil que puedas ver: es privado para los amigos del estudiante.")
         case .contentUnavailable: LocalizedText(
             en: "The learning content is not loaded yet. Please try again shortly.",
             fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",

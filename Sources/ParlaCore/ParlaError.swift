@@ -141,6 +141,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case alreadyFriends = "already_friends"
     case friendRequestNotFound = "friend_request_not_found"
     case friendNotFound = "friend_not_found"
+    case profileNotFound = "profile_not_found"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
@@ -154,7 +155,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
              .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
              .placementNotFound, .lessonNotFound, .gameNotFound,
-             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound: 404
+             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound: 404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,

@@ -192,7 +192,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         games: GameService(games: GameStore(database: database), lessons: LessonStore(database: database), learners: learners,
                            content: content, catalogs: catalogs),
         leaderboards: LeaderboardStore(database: database, cipher: cipher),
-        friends: FriendStore(database: database, cipher: cipher))
+        friends: FriendStore(database: database, cipher: cipher),
+        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher),
+                                 leaderboards: LeaderboardStore(database: database, cipher: cipher)))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

@@ -28,7 +28,8 @@ struct LearnerService: Sendable {
         return try await learners.create(LearnerStore.NewLearner(
             displayName: name!, age: fields.age, avatarID: fields.avatarID ?? Avatar.defaultID,
             nativeLanguage: fields.nativeLanguage ?? account.uiLanguage,
-            targetLanguages: fields.targetLanguages ?? [], keepRecordings: fields.keepRecordings ?? false), accountID: caller.accountID)
+            targetLanguages: fields.targetLanguages ?? [], keepRecordings: fields.keepRecordings ?? false,
+            publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
     }
 
     func update(_ caller: Caller, _ id: LearnerID, _ form: LearnerForm) async throws -> Learner {

@@ -109,10 +109,10 @@ public struct AccountStore: Sendable {
     /// select them (learner columns in `LearnerStore.LearnerColumns` order).
     static let profileColumns = """
         a.first_name, a.last_name, a.email, a.ui_language, a.terms_version, a.terms_accepted_at, a.created_at,
-        l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.created_at,
+        l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
         p.media_type, p.width, p.height
         """
-    static let profileColumnCount = 18
+    static let profileColumnCount = 19
 
     private func profile(_ rows: [PostgresRandomAccessRow], accountID: AccountID) throws -> (Account, [Learner])? {
         guard let first = rows.first else { return nil }
@@ -126,8 +126,8 @@ public struct AccountStore: Sendable {
             guard let id = try row[7].decode(UUID?.self) else { return nil }
             return try LearnerStore.learner((id, row[8].decode(ByteBuffer.self), row[9].decode(Int16?.self), row[10].decode(String.self),
                                              row[11].decode(String.self), row[12].decode([String].self), row[13].decode(Bool.self),
-                                             row[14].decode(Date.self), row[15].decode(String?.self), row[16].decode(Int?.self),
-                                             row[17].decode(Int?.self)),
+                                             row[14].decode(Bool.self), row[15].decode(Date.self), row[16].decode(String?.self),
+                                             row[17].decode(Int?.self), row[18].decode(Int?.self)),
                                             accountID: accountID, cipher: cipher)
         }
         return (account, learners)

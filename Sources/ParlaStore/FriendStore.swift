@@ -116,6 +116,67 @@ public struct FriendStore: Sendable {
         }
     }
 
+    /// What others may see of a learner: name, avatar, the level of each
+    /// course, and whether the profile is public.
+    public struct PublicCard: Sendable {
+        public var learner: LearnerID
+        public var displayName: String
+        public var avatarID: String
+        public var isPublic: Bool
+        public var levels: [(language: Language, level: CEFRLevel?)]
+    }
+
+    /// `target`'s card if `viewer` (one of `account`'s learners) may see it:
+    /// its own, a friend's, or a public one. Nil otherwise, as for a learner
+    /// that does not exist.
+    public func card(of target: LearnerID, viewer: LearnerID, account: AccountID) async throws -> PublicCard? {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            try await connection.requireLearner(viewer, of: account, logger: logger)
+            let rows = try await connection.query("""
+                SELECT l.display_name, l.avatar_id, l.public_profile,
+                       l.id = \(viewer.uuid) OR EXISTS (SELECT 1 FROM friendships f WHERE f.status = 'accepted'
+                           AND ((f.requester_id = l.id AND f.addressee_id = \(viewer.uuid)) OR (f.addressee_id = l.id AND f.requester_id = \(viewer.uuid))))
+                FROM learners l WHERE l.id = \(target.uuid)
+                """, logger: logger).collect()
+            guard let (name, avatar, isPublic, close) = try rows.first?.decode((ByteBuffer, String, Bool, Bool).self), isPublic || close else {
+                return nil
+            }
+            let levels = try await connection.query("""
+                SELECT language, level FROM courses WHERE learner_id = \(target.uuid) ORDER BY created_at
+                """, logger: logger).collect().compactMap { row -> (Language, CEFRLevel?)? in
+                    let (code, level) = try row.decode((String, String?).self)
+                    return Language(rawValue: code).map { ($0, level.flatMap(CEFRLevel.init(rawValue:))) }
+                }
+            return PublicCard(learner: target, displayName: try cipher.openText(Array(buffer: name), as: .displayName), avatarID: avatar,
+                              isPublic: isPublic, levels: levels)
+        }
+    }
+
+    /// The share of learners in `language`'s courses at or below `level`, 0-100.
+    public func levelPercentile(_ level: CEFRLevel, language: Language) async throws -> Double {
+        try await database.withConnection { connection in
+            let rows = try await connection.query("""
+                SELECT count(*) FILTER (WHERE level <= \(level.rawValue))::int, count(*)::int FROM courses
+                WHERE language = \(language.code) AND level IS NOT NULL
+                """, logger: database.logger).collect()
+            guard let (atOrBelow, total) = try rows.first?.decode((Int, Int).self), total > 0 else { return 100 }
+            return 100 * Double(atOrBelow) / Double(total)
+        }
+    }
+
+    /// The game kinds and languages a learner has results in (all time).
+    public func boards(of learner: LearnerID) async throws -> [(language: Language, kind: String)] {
+        try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT language, kind FROM leaderboard_entries WHERE learner_id = \(learner.uuid) AND period = 'all' ORDER BY 1, 2
+                """, logger: database.logger).collect().compactMap { row in
+                    let (code, kind) = try row.decode((String, String).self)
+                    return Language(rawValue: code).map { ($0, kind) }
+                }
+        }
+    }
+
     /// The learner's accepted friends.
     public func friends(of learner: LearnerID) async throws -> [LearnerID] {
         try await database.withConnection { connection in

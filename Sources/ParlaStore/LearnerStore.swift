@@ -22,10 +22,12 @@ public struct LearnerStore: Sendable {
         public var nativeLanguage: Language
         public var targetLanguages: [Language]
         public var keepRecordings: Bool
+        public var publicProfile: Bool
         public init(displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language],
-                    keepRecordings: Bool = false) {
+                    keepRecordings: Bool = false, publicProfile: Bool = false) {
             (self.displayName, self.age, self.avatarID) = (displayName, age, avatarID)
             (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
+            self.publicProfile = publicProfile
         }
     }
 
@@ -43,7 +45,7 @@ public struct LearnerStore: Sendable {
     /// Prepared once per connection: the profile screen reads it on every launch.
     struct LearnersOfAccount: KeyedStatement {
         static let sql = """
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.created_at,
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
                    p.media_type, p.width, p.height
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             WHERE l.account_id = $1 ORDER BY l.created_at, l.id
@@ -86,14 +88,15 @@ public struct LearnerStore: Sendable {
         let age = new.age.map { Int16($0) }
         let targets = new.targetLanguages.map(\.code)
         let rows = try await connection.query("""
-            INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages, keep_recordings)
+            INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages, keep_recordings,
+                                  public_profile)
             VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets),
-                    \(new.keepRecordings))
+                    \(new.keepRecordings), \(new.publicProfile))
             RETURNING created_at
             """, logger: database.logger).collect()
         return Learner(id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
                        nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
-                       createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings)
+                       createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings, publicProfile: new.publicProfile)
     }
 
     /// Applies the validated fields; nil ones stay as they are.
@@ -110,6 +113,7 @@ public struct LearnerStore: Sendable {
                     native_language = COALESCE(\(changes.nativeLanguage?.code), native_language),
                     target_languages = COALESCE(\(targets), target_languages),
                     keep_recordings = COALESCE(\(changes.keepRecordings), keep_recordings),
+                    public_profile = COALESCE(\(changes.publicProfile), public_profile),
                     updated_at = now()
                 WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
                 RETURNING id
@@ -185,7 +189,7 @@ public struct LearnerStore: Sendable {
 
     private func find(_ id: LearnerID, of accountID: AccountID, on connection: PostgresConnection) async throws -> Learner? {
         try await connection.query("""
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.created_at,
+            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
                    p.media_type, p.width, p.height
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
@@ -197,10 +201,10 @@ public struct LearnerStore: Sendable {
     }
 
     /// The columns of `learners` (and its picture) every learner query selects, in order.
-    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Bool, Date, String?, Int?, Int?)
+    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Bool, Bool, Date, String?, Int?, Int?)
 
     static func learner(_ columns: LearnerColumns, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
-        let (id, name, age, avatar, native, targets, keepRecordings, created, pictureType, width, height) = columns
+        let (id, name, age, avatar, native, targets, keepRecordings, publicProfile, created, pictureType, width, height) = columns
         var picture: PictureInfo?
         if let pictureType, let format = ImageFormat(rawValue: pictureType), let width, let height {
             picture = PictureInfo(mediaType: format, width: width, height: height)
@@ -208,6 +212,6 @@ public struct LearnerStore: Sendable {
         return Learner(id: LearnerID(id), accountID: accountID, displayName: try cipher.openText(name.bytes, as: .displayName),
                        age: age.map(Int.init), avatarID: avatar, nativeLanguage: Language(rawValue: native) ?? .english,
                        targetLanguages: targets.compactMap(Language.init(rawValue:)), picture: picture, createdAt: created,
-                       keepRecordings: keepRecordings)
+                       keepRecordings: keepRecordings, publicProfile: publicProfile)
     }
 }

@@ -373,3 +373,55 @@ struct FriendTests {
         }
     }
 }
+
+@Suite("games: public profiles")
+struct PublicProfileTests {
+    typealias JSON = [String: any Sendable]
+
+    @Test("friends see each other's profile and compare; a private profile of a non-friend is never shown; a public one is")
+    func visibility() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let bob = try await client.signUp(email: "bob@example.com")
+            let cat = try await client.signUp(email: "cat@example.com")
+            let bobCode = try #require(try await client.get("/v1/learners/\(bob.learnerID)/friends", token: bob.token).json["friendCode"] as? String)
+            _ = try await client.post("/v1/learners/\(ann.learnerID)/friends", token: ann.token, json: ["friendCode": bobCode])
+            _ = try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:])
+            _ = try await client.post("/v1/learners/\(bob.learnerID)/courses", token: bob.token, json: ["language": "fr", "start": "beginning"])
+            _ = try await LeaderboardTests().play(client, bob, gap: 1)
+            _ = try await LeaderboardTests().play(client, cat, gap: 2)
+
+            // A friend's profile: name, level with its percentile, best results with ranks.
+            let seen = try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
+            #expect(seen.status == 200, "\(seen.text)")
+            #expect(seen.json["public"] as? Bool == false && seen.json["displayName"] as? String != nil)
+            let level = try #require((seen.json["levels"] as? [JSON])?.first)
+            #expect(level["language"] as? String == "fr" && level["level"] as? String == "A1" && level["percentile"] as? Double == 100)
+            let best = try #require((seen.json["bests"] as? [JSON])?.first)
+            #expect(best["score"] as? Int == 295 && best["scoreRank"] as? Int == 1 && best["players"] as? Int == 2)
+            #expect(best["scorePercentile"] as? Double == 100 && best["seconds"] as? Double == 5)
+
+            // Not a friend, not public: not shown, as if it did not exist.
+            let hidden = try await client.get("/v1/learners/\(cat.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
+            #expect(hidden.status == 404 && hidden.code == "profile_not_found")
+            #expect(try await client.get("/v1/learners/\(ann.learnerID)/compare/\(cat.learnerID)", token: ann.token).code == "profile_not_found")
+            // Once Cat makes it public, anyone may see it; her own rank is second of two.
+            let patched = try await client.patch("/v1/learners/\(cat.learnerID)", token: cat.token, json: ["publicProfile": true])
+            #expect(patched.json["publicProfile"] as? Bool == true, "\(patched.text)")
+            let shown = try await client.get("/v1/learners/\(cat.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
+            #expect(shown.status == 200 && shown.json["public"] as? Bool == true)
+            let catBest = try #require((shown.json["bests"] as? [JSON])?.first)
+            #expect(catBest["scoreRank"] as? Int == 2 && catBest["scorePercentile"] as? Double == 50)
+
+            // Side by side with a friend.
+            let compared = try await client.get("/v1/learners/\(ann.learnerID)/compare/\(bob.learnerID)", token: ann.token)
+            #expect(compared.status == 200, "\(compared.text)")
+            #expect((compared.json["learner"] as? JSON)?["learnerId"] as? String == ann.learnerID)
+            #expect(((compared.json["other"] as? JSON)?["bests"] as? [JSON])?.count == 1)
+            // A viewer must be the caller's own learner.
+            #expect(try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: cat.token).code
+                == "learner_not_found")
+        }
+    }
+}

@@ -21,6 +21,7 @@ struct APIHandler: APIProtocol {
     let games: GameService
     let leaderboards: LeaderboardStore
     let friends: FriendStore
+    let profiles: ProfileService
 
     var language: Language { RequestScope.here.language }
 
@@ -74,7 +75,7 @@ extension Components.Schemas.Learner {
             // Until lessons and placement exist, every target language is
             // "not started"; the proficiency model fills in the level.
             progress: learner.targetLanguages.map { .init(language: .init($0), status: .notStarted) },
-            keepRecordings: learner.keepRecordings, createdAt: learner.createdAt)
+            keepRecordings: learner.keepRecordings, publicProfile: learner.publicProfile, createdAt: learner.createdAt)
     }
 }
 

@@ -174,3 +174,40 @@ extension APIHandler {
         return .noContent(.init())
     }
 }
+
+extension APIHandler {
+    func getPublicProfile(_ input: Operations.GetPublicProfile.Input) async throws -> Operations.GetPublicProfile.Output {
+        let caller = try await caller()
+        let target: LearnerID = try parseID(input.path.learnerId, orElse: .profileNotFound)
+        let viewer: LearnerID = try input.query.viewerId.map { try parseID($0, orElse: .learnerNotFound) } ?? target
+        let profile = try await profiles.profile(caller, viewer: viewer, target: target)
+        return .ok(.init(body: .json(.init(profile))))
+    }
+
+    func compareLearners(_ input: Operations.CompareLearners.Input) async throws -> Operations.CompareLearners.Output {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .profileNotFound)
+        let mine = try await profiles.profile(caller, viewer: learner, target: learner)
+        let theirs = try await profiles.profile(caller, viewer: learner, target: other)
+        return .ok(.init(body: .json(.init(learner: .init(mine), other: .init(theirs)))))
+    }
+}
+
+extension Components.Schemas.PublicProfile {
+    init(_ profile: ProfileService.Profile) {
+        let card = profile.card
+        self.init(
+            learnerId: card.learner.description, displayName: card.displayName, avatarId: card.avatarID, _public: card.isPublic,
+            levels: card.levels.map { language, level in
+                .init(language: .init(rawValue: language.code) ?? .en, level: level.flatMap { .init(rawValue: $0.rawValue) },
+                      percentile: profile.levelPercentiles[language])
+            },
+            bests: profile.bests.map { best in
+                .init(language: .init(rawValue: best.language.code) ?? .en, kind: .matching, score: best.score.score, scoreRank: best.score.rank,
+                      scorePercentile: ProfileService.percentile(rank: best.score.rank, total: best.total), seconds: best.time.seconds,
+                      timeRank: best.time.rank, timePercentile: ProfileService.percentile(rank: best.time.rank, total: best.total),
+                      players: best.total)
+            })
+    }
+}

@@ -18,7 +18,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         let form = LearnerForm(displayName: body.displayName, age: body.age, avatarID: body.avatarId,
                                nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-                               keepRecordings: body.keepRecordings)
+                               keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
         let learner = try await learners.create(try await caller(), form)
         return .created(.init(body: .json(.init(learner))))
     }
@@ -34,7 +34,7 @@ extension APIHandler {
         let caller = try await caller()
         let form = LearnerForm(displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
                                nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-                               keepRecordings: body.keepRecordings)
+                               keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
         let learner = try await learners.update(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound), form)
         return .ok(.init(body: .json(.init(learner))))
     }
