@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlaGamesTests",
-            dependencies: ["ParlaGames", "ParlaCore"],
+            dependencies: ["ParlaGames", "ParlaCore", "ParlaLearning"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
