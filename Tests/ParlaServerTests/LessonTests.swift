@@ -73,6 +73,13 @@ struct TeacherModeTests {
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
     }
 
+    /// A new learner's lesson of translations from French, and its first question.
+    func firstTranslation(_ client: Client) async throws -> (Client.SignedUp, JSON, String, JSON) {
+        let learner = try await client.signUp()
+        let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
+        return (learner, lesson, try #require(lesson["id"] as? String), try #require(lesson["question"] as? JSON))
+    }
+
     func bar(_ lesson: JSON, _ skill: String) -> Double? {
         (lesson["proficiency"] as? [JSON])?.first { $0["skill"] as? String == skill }?["ability"] as? Double
     }
@@ -160,10 +167,7 @@ struct TeacherModeTests {
     func rightAnswer() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let learner = try await client.signUp()
-            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
-            let id = try #require(lesson["id"] as? String)
-            let question = try #require(lesson["question"] as? JSON)
+            let (learner, lesson, id, question) = try await firstTranslation(client)
             let before = try #require(bar(lesson, "vocabulary"))
             let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, option: try Self.rightOption(question))
             #expect(reply.status == 200, "\(reply.text)")
@@ -189,10 +193,7 @@ struct TeacherModeTests {
     func wrongAnswer() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let learner = try await client.signUp()
-            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
-            let id = try #require(lesson["id"] as? String)
-            let question = try #require(lesson["question"] as? JSON)
+            let (learner, lesson, id, question) = try await firstTranslation(client)
             let questionID = try #require(question["id"] as? String)
             let right = try Self.rightOption(question)
             let wrongs = try #require(question["options"] as? [JSON]).compactMap { $0["id"] as? String }.filter { $0 != right }

@@ -159,19 +159,20 @@ extension APIHandler {
     }
 
     func acceptFriend(_ input: Operations.AcceptFriend.Input) async throws -> Operations.AcceptFriend.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendRequestNotFound)
-        try await friends.respond(learner, account: caller.accountID, to: other, accept: true)
+        try await respondToFriend(learner: input.path.learnerId, other: input.path.otherLearnerId, accept: true)
         return .noContent(.init())
     }
 
     func declineFriend(_ input: Operations.DeclineFriend.Input) async throws -> Operations.DeclineFriend.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendRequestNotFound)
-        try await friends.respond(learner, account: caller.accountID, to: other, accept: false)
+        try await respondToFriend(learner: input.path.learnerId, other: input.path.otherLearnerId, accept: false)
         return .noContent(.init())
+    }
+
+    private func respondToFriend(learner rawLearner: String, other rawOther: String, accept: Bool) async throws {
+        let caller = try await caller()
+        let learner: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
+        let other: LearnerID = try parseID(rawOther, orElse: .friendRequestNotFound)
+        try await friends.respond(learner, account: caller.accountID, to: other, accept: accept)
     }
 }
 
