@@ -30,6 +30,7 @@ bench: install-deps
 	Benchmarks/speech-http.sh
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
+	Benchmarks/leaderboards.sh
 
 clean:
 	rm -rf .build

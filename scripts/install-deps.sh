@@ -8,6 +8,7 @@ packages=(
   libssl-dev       # TLS to an external PostgreSQL
   libpq-dev        # psql and friends for operators
   wrk              # make bench
+  redis-server     # make bench: Redis sorted sets, the reference for leaderboards
   ca-certificates
   espeak-ng        # the synthetic voice of every word, definition and phrase
   opus-tools       # opusenc: audio assets are Ogg Opus

@@ -25,6 +25,9 @@ public struct LeaderboardStore: Sendable {
         public var avatarID: String
         public var score: Int
         public var seconds: Double
+        /// When the best score and the best time were set (ties go to the earlier).
+        public var scoreAt: Date
+        public var secondsAt: Date
     }
 
     public struct Page: Sendable {
@@ -134,10 +137,8 @@ public struct LeaderboardStore: Sendable {
             var neighbours: [Row] = []
             for better in [true, false] {
                 let mine = own
-                for var row in try await rows(board.where + board.beside(better: better), board, on: connection, logger: logger, binding: {
-                    if board.metric == .score { $0.append(mine.score) } else { $0.append(mine.seconds) }
-                    $0.append(mine.learner.uuid)
-                }) {
+                for var row in try await rows(board.where + board.beside(better: better), board, on: connection, logger: logger,
+                                              binding: { board.bind(mine, into: &$0) }) {
                     row.rank = try await rank(of: row, board, on: connection, logger: logger)
                     neighbours.append(row)
                 }
@@ -196,28 +197,30 @@ public struct LeaderboardStore: Sendable {
 
         /// The board's own rows; its values are bound by `rows`.
         var `where`: String { "WHERE e.language = $1 AND e.kind = $2 AND e.period = $3" }
-        var order: String {
-            metric == .score ? "e.best_score DESC, e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id"
-        }
+        /// The board's order: best first, then who got there first. The
+        /// score index is on -best_score so that one row comparison walks it.
+        var key: String { metric == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
+        var order: String { key }
 
         func isBetter(_ row: Row, than other: Row) -> Bool {
             metric == .score ? row.score > other.score : row.seconds < other.seconds
         }
 
-        /// Rows just before (`better`) or just after the row whose value is
-        /// $4 and learner $5, nearest first.
+        /// Rows just before (`better`) or just after the row whose key is
+        /// ($4, $5, $6), nearest first: one index range either way.
         func beside(better: Bool) -> String {
-            let (value, at) = metric == .score ? ("e.best_score", "score_at") : ("e.best_seconds", "seconds_at")
-            let before = (metric == .score) == better ? ">" : "<"
-            let tuple = better ? "<" : ">"
             let nearest = better
-                ? (metric == .score ? "e.best_score ASC, e.score_at DESC, e.learner_id DESC" : "e.best_seconds DESC, e.seconds_at DESC, e.learner_id DESC")
+                ? (metric == .score ? "(-e.best_score) DESC, e.score_at DESC, e.learner_id DESC"
+                                    : "e.best_seconds DESC, e.seconds_at DESC, e.learner_id DESC")
                 : order
-            return """
-                 AND (\(value) \(before) $4 OR (\(value) = $4 AND (e.\(at), e.learner_id) \(tuple)
-                     ((SELECT \(at) FROM leaderboard_entries WHERE language = $1 AND kind = $2 AND period = $3 AND learner_id = $5), $5)))
-                 ORDER BY \(nearest) LIMIT 2
-                """
+            return " AND (\(key)) \(better ? "<" : ">") ($4, $5, $6) ORDER BY \(nearest) LIMIT 2"
+        }
+
+        /// The row's place in the order, bound as $4, $5, $6.
+        func bind(_ row: Row, into bindings: inout PostgresBindings) {
+            if metric == .score { bindings.append(-row.score) } else { bindings.append(row.seconds) }
+            bindings.append(metric == .score ? row.scoreAt : row.secondsAt)
+            bindings.append(row.learner.uuid)
         }
     }
 
@@ -231,14 +234,14 @@ public struct LeaderboardStore: Sendable {
         bindings.append(board.period)
         more(&bindings)
         let query = PostgresQuery(unsafeSQL: """
-            SELECT e.learner_id, l.display_name, l.avatar_id, e.best_score, e.best_seconds
+            SELECT e.learner_id, l.display_name, l.avatar_id, e.best_score, e.best_seconds, e.score_at, e.seconds_at
             FROM leaderboard_entries e JOIN learners l ON l.id = e.learner_id
             \(clause)
             """, binds: bindings)
         return try await connection.query(query, logger: logger).collect().map { row in
-            let (id, name, avatar, score, seconds) = try row.decode((UUID, ByteBuffer, String, Int, Double).self)
+            let (id, name, avatar, score, seconds, scoreAt, secondsAt) = try row.decode((UUID, ByteBuffer, String, Int, Double, Date, Date).self)
             return Row(rank: 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
-                       avatarID: avatar, score: score, seconds: seconds)
+                       avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
     }
 }

@@ -14,7 +14,7 @@ struct Parla: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parla",
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
-        subcommands: [Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self],
+        subcommands: [Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Bench.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -12,7 +12,8 @@ CREATE TABLE leaderboard_entries (
     seconds_at   timestamptz NOT NULL,
     PRIMARY KEY (language, kind, period, learner_id)
 );
-CREATE INDEX leaderboard_by_score ON leaderboard_entries (language, kind, period, best_score DESC, score_at, learner_id);
+-- Best first: -best_score so that the board's order is one ascending row.
+CREATE INDEX leaderboard_by_score ON leaderboard_entries (language, kind, period, (-best_score), score_at, learner_id);
 CREATE INDEX leaderboard_by_time ON leaderboard_entries (language, kind, period, best_seconds, seconds_at, learner_id);
 
 -- How many learners hold each score (bucket = the score) and each time

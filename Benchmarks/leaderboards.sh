@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Leaderboards with LEARNERS (1,000,000) learners on one board: (1) at the
+# store level, `parla bench leaderboards` (64 concurrent callers, SECONDS
+# each): a page with a random learner's own rank, the rank alone, and
+# submitting a result; (2) through HTTP with wrk (64 connections): the page
+# with the caller's rank against /health on the same run; (3) the same
+# operations on Redis sorted sets with redis-benchmark (ZREVRANGE, ZREVRANK,
+# ZADD on a 1,000,000-member set), the reference. Saves the tables under
+# Benchmarks/results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LEARNERS=${LEARNERS:-1000000}
+SECONDS_EACH=${SECONDS_EACH:-20}
+PORT=${PORT:-18083}
+REDIS_PORT=${REDIS_PORT:-16391}
+. Benchmarks/server.sh
+
+mkdir -p Benchmarks/results
+result="Benchmarks/results/leaderboards-$(date -u +%Y-%m-%dT%H%M%SZ).md"
+{
+  echo "# Leaderboards, $LEARNERS learners on one board (2 cores shared by the callers, Parla and PostgreSQL)"
+  echo
+  "$BINARY" bench leaderboards --config "$work/none.json" --data-directory "$work/postgres" \
+    --learners "$LEARNERS" --callers 64 --seconds "$SECONDS_EACH"
+  echo
+} | tee "$result"
+
+start_server "$PORT"
+IFS=$'\t' read -r token learner < <(python3 Benchmarks/leaderboard_player.py "$PORT")
+cat >"$work/auth.lua" <<LUA
+wrk.headers["Authorization"] = "Bearer $token"
+LUA
+http() {
+  wrk -t2 -c64 -d"${SECONDS_EACH}s" --latency "$@" | wrk_figures
+}
+health=$(http "http://127.0.0.1:$PORT/health")
+page=$(http -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner")
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+{
+  echo "| through HTTP (wrk, 64 connections) | requests/s | p50 ms | p99 ms | non-2xx |"
+  echo "|---|---:|---:|---:|---:|"
+  echo "$health" | awk -F'\t' '{ printf "| GET /health | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo "$page" | awk -F'\t' '{ printf "| GET /v1/leaderboards/matching (top 10, own rank, neighbours) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo
+} | tee -a "$result"
+
+# Redis, the reference: one sorted set of the same size.
+redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize yes --dir "$work" >/dev/null
+trap 'redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true; cleanup' EXIT
+python3 -c "
+import random, sys
+for i in range($LEARNERS):
+    sys.stdout.write('ZADD board %d member:%d\r\n' % (random.randint(0, 799), i))
+" | redis-cli -p "$REDIS_PORT" --pipe >/dev/null
+redis() {
+  redis-benchmark -p "$REDIS_PORT" -c 64 -n "$1" -r "$LEARNERS" --csv "${@:2}" | tail -1 |
+    python3 -c 'import csv, sys; row = next(csv.reader(sys.stdin)); print("%.0f\t%s\t%s" % (float(row[1]), row[4], row[6]))'
+}
+{
+  echo "| Redis 7 sorted set, redis-benchmark (64 clients) | requests/s | p50 ms | p99 ms |"
+  echo "|---|---:|---:|---:|"
+  redis 200000 ZREVRANGE board 0 9 WITHSCORES | awk -F'\t' '{ printf "| ZREVRANGE board 0 9 WITHSCORES (top 10) | %s | %s | %s |\n", $1, $2, $3 }'
+  redis 200000 ZREVRANK board member:__rand_int__ | awk -F'\t' '{ printf "| ZREVRANK (one rank) | %s | %s | %s |\n", $1, $2, $3 }'
+  redis 200000 ZADD board GT __rand_int__ member:__rand_int__ | awk -F'\t' '{ printf "| ZADD GT (submit a best) | %s | %s | %s |\n", $1, $2, $3 }'
+} | tee -a "$result"
+echo "saved to $result"

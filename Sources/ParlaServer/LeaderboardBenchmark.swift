@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import ParlaCore
+import ParlaStore
+import PostgresNIO
+
+/// The leaderboard benchmark at the store level (`parla bench
+/// leaderboards`): fills a board with `learners` learners (once per data
+/// directory), then `callers` concurrent callers read a page with a random
+/// learner's own rank, then submit results, each for `seconds`.
+public struct LeaderboardBenchmark: Sendable {
+    public struct Figures: Sendable {
+        public var operation: String
+        public var calls: Int
+        public var perSecond: Double
+        public var p50: Double, p99: Double, max: Double
+    }
+
+    public static let language = Language.french
+    public static let kind = "matching"
+
+    /// Fills the board (if it has fewer than `learners`) and measures; the
+    /// figures are in milliseconds.
+    public static func run(_ settings: ServerSettings, learners: Int, callers: Int, seconds: Double, logger: Logger) async throws
+        -> (seeded: Double?, figures: [Figures]) {
+        var settings = settings
+        settings.databaseMaxConnections = max(settings.databaseMaxConnections, min(callers, 32))
+        return try await withDatabase(settings, logger: logger) { database, cipher in
+            _ = try await database.migrate()
+            let seeded = try await seed(database, cipher: cipher, learners: learners, logger: logger)
+            let store = LeaderboardStore(database: database, cipher: cipher)
+            let ids = try await database.withConnection { connection in
+                try await connection.query("""
+                    SELECT learner_id FROM leaderboard_entries WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
+                    """, logger: logger).collect().map { LearnerID(try $0.decode(UUID.self)) }
+            }
+            let read = try await measure("page with the caller's rank (top 10, own rank, 4 neighbours)", callers: callers, seconds: seconds) { random in
+                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
+                                         learner: ids[Int(random.next() % UInt64(ids.count))])
+            }
+            let rank = try await measure("rank alone (one learner's place)", callers: callers, seconds: seconds) { random in
+                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 0,
+                                         learner: ids[Int(random.next() % UInt64(ids.count))])
+            }
+            let submit = try await measure("submit a result (all time and this week)", callers: callers, seconds: seconds) { random in
+                let learner = ids[Int(random.next() % UInt64(ids.count))]
+                try await store.record(learner: learner, language: language, kind: kind, score: Int(random.next() % 800),
+                                       seconds: 20 + Double(random.next() % 2800) / 10, at: Date())
+            }
+            return (seeded, [read, rank, submit])
+        }
+    }
+
+    /// Learners under one bench account, each with a random best score and
+    /// time, all time and this week, and the counts the ranks read. Seconds
+    /// taken, or nil when the board was already full.
+    static func seed(_ database: Database, cipher: PersonalDataCipher, learners: Int, logger: Logger) async throws -> Double? {
+        let start = Date()
+        let present = try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT count(*)::int FROM leaderboard_entries WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
+                """, logger: logger).collect().first?.decode(Int.self) ?? 0
+        }
+        guard present < learners else { return nil }
+        try await database.withTransaction { connection in
+            let account = UUID()
+            let blank = ByteBuffer(bytes: try cipher.seal("-", as: .firstName))
+            let name = ByteBuffer(bytes: try cipher.seal("Bench player", as: .displayName))
+            var index = ByteBuffer()
+            index.writeBytes((0..<32).map { _ in UInt8.random(in: 0...255) })
+            try await connection.query("""
+                INSERT INTO accounts (id, first_name, last_name, email, email_index, password_hash, ui_language, terms_version, terms_accepted_at)
+                VALUES (\(account), \(blank), \(blank), \(blank), \(index), '!', 'en', 'bench', now())
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                SELECT gen_random_uuid(), \(account), \(name), 'cap-explorer', 'en' FROM generate_series(1, \(learners - present))
+                """, logger: logger)
+            let week = LeaderboardStore.week(of: Date())
+            try await connection.query("""
+                INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+                SELECT \(language.code), \(kind), p.period, l.id, (random() * 800)::int, now(), 20 + round((random() * 280)::numeric, 1)::float8, now()
+                FROM learners l CROSS JOIN (VALUES ('all'), (\(week))) AS p (period) WHERE l.account_id = \(account)
+                """, logger: logger)
+            try await connection.query("""
+                DELETE FROM leaderboard_counts WHERE language = \(language.code) AND kind = \(kind)
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO leaderboard_counts (language, kind, period, metric, bucket, entries)
+                SELECT language, kind, period, 'score', best_score, count(*) FROM leaderboard_entries
+                WHERE language = \(language.code) AND kind = \(kind) GROUP BY language, kind, period, best_score
+                UNION ALL
+                SELECT language, kind, period, 'time', floor(best_seconds * 10)::int, count(*) FROM leaderboard_entries
+                WHERE language = \(language.code) AND kind = \(kind) GROUP BY language, kind, period, floor(best_seconds * 10)::int
+                """, logger: logger)
+        }
+        try await database.withConnection { connection in
+            try await connection.query("ANALYZE leaderboard_entries", logger: logger)
+            try await connection.query("ANALYZE leaderboard_counts", logger: logger)
+        }
+        return Date().timeIntervalSince(start)
+    }
+
+    /// `callers` tasks calling `operation` as fast as they can for `seconds`.
+    static func measure(_ name: String, callers: Int, seconds: Double,
+                        _ operation: @escaping @Sendable (inout SystemRandomNumberGenerator) async throws -> Void) async throws -> Figures {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<callers {
+                group.addTask {
+                    var random = SystemRandomNumberGenerator()
+                    var mine: [Double] = []
+                    while ContinuousClock.now < deadline {
+                        let start = ContinuousClock.now
+                        try await operation(&random)
+                        let elapsed = ContinuousClock.now - start
+                        mine.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                    }
+                    return mine
+                }
+            }
+            var all: [Double] = []
+            for try await part in group { all += part }
+            return all.sorted()
+        }
+        func percentile(_ p: Double) -> Double {
+            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, max(0, Int((p * Double(latencies.count)).rounded(.up)) - 1))]
+        }
+        return Figures(operation: name, calls: latencies.count, perSecond: Double(latencies.count) / seconds,
+                       p50: percentile(0.5), p99: percentile(0.99), max: latencies.last ?? .nan)
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import ParlaServer
+
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmarks that call the stores directly (make bench runs them).",
+        subcommands: [Leaderboards.self])
+
+    struct Leaderboards: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fill a leaderboard with --learners learners (once), then measure reading a page with a learner's rank and submitting results.",
+            discussion: "Prints a Markdown table: calls per second and latency (ms) with --callers concurrent callers for --seconds each.")
+
+        @Option(help: "Learners on the board.") var learners = 1_000_000
+        @Option(help: "Concurrent callers.") var callers = 64
+        @Option(help: "Seconds per operation.") var seconds = 20.0
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let settings = ServerSettings(config: try await options.reader())
+            let logger = LogSetup.bootstrap(settings)
+            let (seeded, figures) = try await LeaderboardBenchmark.run(settings, learners: learners, callers: callers, seconds: seconds,
+                                                                       logger: logger)
+            if let seeded { print("Seeded \(learners) learners in \(String(format: "%.0f", seeded)) s.\n") }
+            print("| operation (store level, \(callers) callers, \(learners) learners) | calls | calls/s | p50 ms | p99 ms | max ms |")
+            print("|---|---:|---:|---:|---:|---:|")
+            for row in figures {
+                print("| \(row.operation) | \(row.calls) | " + String(format: "%.0f | %.2f | %.2f | %.1f |", row.perSecond, row.p50, row.p99, row.max))
+            }
+        }
+    }
+}
