@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech",
+                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
