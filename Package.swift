@@ -44,7 +44,7 @@ let package = Package(
         // and gaps, FSRS-6 memory. Pure: no I/O, no frameworks.
         .target(name: "ParlaLearning", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
         // Teacher mode's questions and answer checking, from the content. Pure.
-        .target(name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning"], swiftSettings: swiftSettings),
+        .target(name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning", "ParlaGames"], swiftSettings: swiftSettings),
         // Card matching: seeded deal, flip rules, log replay, scoring. Pure.
         .target(name: "ParlaGames", dependencies: ["ParlaCore", "ParlaLearning"], swiftSettings: swiftSettings),
         // The OpenAPI contract; types and the server protocol are generated at build time.
@@ -157,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParlaTeachingTests",
-            dependencies: ["ParlaTeaching", "ParlaContent", "ParlaCore", "ParlaLearning"],
+            dependencies: ["ParlaTeaching", "ParlaContent", "ParlaCore", "ParlaLearning", "ParlaGames"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,7 +3,9 @@
 # store level, `parla bench leaderboards` (64 concurrent callers, SECONDS
 # each): a page with a random learner's own rank, the rank alone, and
 # submitting a result; (2) through HTTP with wrk (64 connections): the page
-# with the caller's rank against /health on the same run; (3) the same
+# with the caller's rank and submitting a finished game's log (GAMES games
+# prepared by Benchmarks/game_logs.py, each submitted once) against /health
+# on the same run; (3) the same
 # operations on Redis sorted sets with redis-benchmark (ZREVRANGE, ZREVRANK,
 # ZADD on a 1,000,000-member set), the reference. Saves the tables under
 # Benchmarks/results/.
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 
 LEARNERS=${LEARNERS:-1000000}
 SECONDS_EACH=${SECONDS_EACH:-20}
+GAMES=${GAMES:-12000}
 PORT=${PORT:-18083}
 REDIS_PORT=${REDIS_PORT:-16391}
 . Benchmarks/server.sh
@@ -34,14 +37,17 @@ LUA
 http() {
   wrk -t2 -c64 -d"${SECONDS_EACH}s" --latency "$@" | wrk_figures
 }
+python3 Benchmarks/game_logs.py "$PORT" 32 "$GAMES" "$work/games.tsv"
 health=$(http "http://127.0.0.1:$PORT/health")
 page=$(http -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner")
+submit=$(GAME_LOGS="$work/games.tsv" WRK_THREADS=2 http -s Benchmarks/submit_logs.lua "http://127.0.0.1:$PORT")
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 {
   echo "| through HTTP (wrk, 64 connections) | requests/s | p50 ms | p99 ms | non-2xx |"
   echo "|---|---:|---:|---:|---:|"
   echo "$health" | awk -F'\t' '{ printf "| GET /health | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo "$page" | awk -F'\t' '{ printf "| GET /v1/leaderboards/matching (top 10, own rank, neighbours) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo "$submit" | awk -F'\t' '{ printf "| POST …/games/{id}/log (submit a finished 8-pair game: replay, learning, leaderboards) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo
 } | tee -a "$result"
 

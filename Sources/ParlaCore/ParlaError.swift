@@ -122,6 +122,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case lessonFinished = "lesson_finished"
     case notCurrentQuestion = "not_current_question"
     case optionAlreadyTried = "option_already_tried"
+    case targetNotFound = "target_not_found"
     case answerKindMismatch = "answer_kind_mismatch"
     case lessonUnavailable = "lesson_unavailable"
     // Games
@@ -171,7 +172,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound,
+             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
              .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
              .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
             422

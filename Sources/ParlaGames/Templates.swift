@@ -34,13 +34,16 @@ public struct SequencingTask: Codable, Sendable, Equatable {
     public var isComplete: Bool { placed.count == order.count }
 
     /// `count` items of `ordered` (concept and text, in their one right
-    /// order), keeping that order as the answer; nil when too few differ.
-    public static func make(from ordered: [(concept: String, text: String)], count: Int = 4,
+    /// order), keeping that order as the answer, with `including` among them
+    /// when given; nil when too few differ.
+    public static func make(from ordered: [(concept: String, text: String)], count: Int = 4, including: String? = nil,
                             using generator: inout some RandomNumberGenerator) -> SequencingTask? {
         var seen: Set<String> = [], distinct: [(Int, String, String)] = []
         for (index, entry) in ordered.enumerated() where seen.insert(folded(entry.text)).inserted { distinct.append((index, entry.concept, entry.text)) }
         guard distinct.count >= count, count >= 2 else { return nil }
-        let chosen = distinct.shuffled(using: &generator).prefix(count).sorted { $0.0 < $1.0 }
+        if let including, !distinct.contains(where: { $0.1 == including }) { return nil }
+        let shuffled = distinct.shuffled(using: &generator)
+        let chosen = (shuffled.filter { $0.1 == including } + shuffled.filter { $0.1 != including }).prefix(count).sorted { $0.0 < $1.0 }
         let ids = ["a", "b", "c", "d", "e", "f"].prefix(count)
         let inOrder = zip(ids, chosen).map { Item(id: $0, concept: $1.1, text: $1.2) }
         var shown = inOrder.shuffled(using: &generator)
@@ -88,10 +91,11 @@ public struct DragMatchingTask: Codable, Sendable, Equatable {
 
     public var isComplete: Bool { matched.count == items.count }
 
-    /// `count` pairs from `candidates`, or nil when too few can be told apart.
-    public static func make(from candidates: [MatchingCandidate], count: Int = 4, faces: MatchingFaces,
+    /// `count` pairs from `candidates`, the first `preferred` of them taken
+    /// first, or nil when too few can be told apart.
+    public static func make(from candidates: [MatchingCandidate], count: Int = 4, faces: MatchingFaces, preferred: Int = 0,
                             using generator: inout some RandomNumberGenerator) -> DragMatchingTask? {
-        guard let concepts = MatchingDeal.choose(candidates, pairs: count, faces: faces, using: &generator) else { return nil }
+        guard let concepts = MatchingDeal.choose(candidates, pairs: count, faces: faces, preferred: preferred, using: &generator) else { return nil }
         let items = zip(["a", "b", "c", "d", "e", "f"], concepts).map { Card(id: $0, concept: $1) }
         var order = concepts.shuffled(using: &generator)
         if order == concepts, order.count > 1 { order.swapAt(0, 1) }

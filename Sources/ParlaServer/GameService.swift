@@ -68,7 +68,7 @@ struct GameService: Sendable {
             preferred = due.count
             concepts = due + snapshot.corpus.concepts
         }
-        let alike = Self.soundsAlike(snapshot.corpus, language)
+        let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
         let candidates = concepts.compactMap { concept -> MatchingCandidate? in
             guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { return nil }
             let translation = concept.localization(native).flatMap { $0.isDisabled ? nil : $0.word }
@@ -101,11 +101,9 @@ struct GameService: Sendable {
     /// place, not of meaning, as often as not).
     func flip(_ caller: Caller, learner: LearnerID, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
-        let language = try await games.game(id, learner: learner, of: caller.accountID).language
-        let learning = try await lessons.learning(learner: learner, language: language)
-        let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
-        let catalog = try catalogs.catalog(language, content: content)
-        let (stored, outcome) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, outcome) = try await games.update(id, learner: learner, of: caller.accountID) { stored, learning in
+            let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             var state = try JSONDecoder().decode(State.self, from: stored.state)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let outcome: FlipOutcome
@@ -142,11 +140,9 @@ struct GameService: Sendable {
     func submit(_ caller: Caller, learner: LearnerID, game id: GameID, flips: [MatchingFlip]) async throws -> View {
         guard flips.count <= 2000 else { throw ParlaError.validation([FieldError("flips", .validationFailed)]) }
         let now = Date()
-        let language = try await games.game(id, learner: learner, of: caller.accountID).language
-        let learning = try await lessons.learning(learner: learner, language: language)
-        let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
-        let catalog = try catalogs.catalog(language, content: content)
-        let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored in
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored, learning in
+            let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             let state = try JSONDecoder().decode(State.self, from: stored.state)
             // Already finished: the same submission again counts once.
             if state.game.isFinished { return (stored.state, nil, [], ()) }
@@ -181,12 +177,6 @@ struct GameService: Sendable {
 
     static func finish(_ result: MatchingResult) -> GameStore.Finish {
         .init(pairs: result.pairs, score: result.score, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches)
-    }
-
-    static func soundsAlike(_ corpus: Corpus, _ language: Language) -> [String: Set<String>] {
-        var alike: [String: Set<String>] = [:]
-        for group in corpus.homophones[language] ?? [] { for key in group { alike[key, default: []].formUnion(group.filter { $0 != key }) } }
-        return alike
     }
 
     static func code(for rejection: MatchingRejection) -> ErrorCode {

@@ -147,7 +147,9 @@ struct LessonService: Sendable {
             var known = difficulties[lesson.language] ?? [:]
             // An item gone from the content since it was asked teaches nothing, but the lesson goes on.
             if let item = catalog.item(learned.item) {
-                let update = learn(learned, item: item, question: question, learning: learning, learned: known[item.id], at: now)
+                // A template teaches each of its words: one answer row per item placed.
+                let answerID = learned.type.isTemplate ? "\(question)/\(item.id.key)" : question
+                let update = learn(learned, item: item, question: answerID, learning: learning, learned: known[item.id], at: now)
                 record = update
                 learning.abilities.removeAll { $0.skill == update.skill }
                 learning.abilities.append(update.ability)
@@ -155,7 +157,8 @@ struct LessonService: Sendable {
                 known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.difficultyChange,
                                        responses: (known[item.id]?.responses ?? 0) + 1)
             }
-            if lesson.questions.count < lesson.length {
+            // The next question once this one is done (a template takes several drops).
+            if lesson.current == nil, lesson.questions.count < lesson.length {
                 var random = Self.random(stored.id, step: lesson.questions.count)
                 var state = state(learning, abilities: Self.abilities(learning), catalog: catalog)
                 state.difficulties = known.mapValues(\.difficulty)
@@ -269,6 +272,7 @@ struct LessonService: Sendable {
         case .notCurrentQuestion: .notCurrentQuestion
         case .optionNotFound: .optionNotFound
         case .optionAlreadyTried: .optionAlreadyTried
+        case .targetNotFound: .targetNotFound
         case .wrongAnswerKind: .answerKindMismatch
         }
     }

@@ -36,8 +36,8 @@ struct ProfileService: Sendable {
         }
         var bests: [Best] = []
         for (language, kind) in try await friends.boards(of: target) {
-            let score = try await leaderboards.page(language: language, kind: kind, period: "all", metric: .score, limit: 0, learner: target)
-            let time = try await leaderboards.page(language: language, kind: kind, period: "all", metric: .time, limit: 0, learner: target)
+            let score = try await leaderboards.standing(language: language, kind: kind, period: "all", metric: .score, learner: target)
+            let time = try await leaderboards.standing(language: language, kind: kind, period: "all", metric: .time, learner: target)
             guard let bestScore = score.own, let bestTime = time.own else { continue }
             bests.append(Best(language: language, kind: kind, score: bestScore, time: bestTime, total: score.total))
         }

@@ -49,17 +49,19 @@ public struct GameStore: Sendable {
     }
 
     /// Lets `step` decide the game's next state (and its result once
-    /// finished) and writes it unless another flip came first, then tries
-    /// again. Returns the game and what `step` said.
+    /// finished) from the game and the learner's model as they are now, and
+    /// writes it unless another flip came first, then reads both again and
+    /// tries again. Returns the game and what `step` said.
     public func update<Outcome: Sendable>(_ id: GameID, learner: LearnerID, of accountID: AccountID,
-                                          _ step: @Sendable (Stored) throws -> (state: Data, finish: Finish?, learning: [LearningWrite],
-                                                                                outcome: Outcome))
+                                          _ step: @Sendable (Stored, LessonStore.Learning) throws
+                                              -> (state: Data, finish: Finish?, learning: [LearningWrite], outcome: Outcome))
         async throws -> (Stored, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
             for _ in 0..<5 {
                 var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
-                let (state, finish, learning, outcome) = try step(stored)
+                let model = try await LessonStore.learning(learner: learner, language: stored.language, on: connection, logger: logger)
+                let (state, finish, learning, outcome) = try step(stored, model)
                 if let written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
                                                  language: stored.language, kind: stored.kind, on: connection, logger: logger) {
                     stored.state = state

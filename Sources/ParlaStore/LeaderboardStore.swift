@@ -16,6 +16,10 @@ public struct LeaderboardStore: Sendable {
         case score
         /// Fewer seconds is better.
         case time
+
+        /// What ranks: the score, or the tenth of a second (times a tenth
+        /// apart share a rank, as they share what the board shows).
+        func bucket(of row: Row) -> Int { self == .score ? row.score : LeaderboardStore.bucket(seconds: row.seconds) }
     }
 
     public struct Row: Sendable, Equatable {
@@ -66,86 +70,69 @@ public struct LeaderboardStore: Sendable {
 
     static func record(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date,
                        on connection: PostgresConnection, logger: Logger) async throws {
-        // Count changes are applied in one order (period, metric, bucket) so
-        // that two games finishing at once never wait on each other in a circle.
-        var changes: [(period: String, metric: Metric, bucket: Int, delta: Int)] = []
-        for period in periods(of: date) {
-            let rows = try await connection.query("""
-                SELECT best_score, best_seconds FROM leaderboard_entries
-                WHERE language = \(language.code) AND kind = \(kind) AND period = \(period) AND learner_id = \(learner.uuid)
-                FOR UPDATE
-                """, logger: logger).collect()
-            if let (best, fastest) = try rows.first?.decode((Int, Double).self) {
-                if score > best { changes += [(period, .score, best, -1), (period, .score, score, 1)] }
-                if seconds < fastest {
-                    changes += [(period, .time, bucket(seconds: fastest), -1), (period, .time, bucket(seconds: seconds), 1)]
-                }
-                try await connection.query("""
-                    UPDATE leaderboard_entries SET
-                        best_score = GREATEST(best_score, \(score)),
-                        score_at = CASE WHEN \(score) > best_score THEN \(date) ELSE score_at END,
-                        best_seconds = LEAST(best_seconds, \(seconds)),
-                        seconds_at = CASE WHEN \(seconds) < best_seconds THEN \(date) ELSE seconds_at END
-                    WHERE language = \(language.code) AND kind = \(kind) AND period = \(period) AND learner_id = \(learner.uuid)
-                    """, logger: logger)
-            } else {
-                changes += [(period, .score, score, 1), (period, .time, bucket(seconds: seconds), 1)]
-                try await connection.query("""
-                    INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
-                    VALUES (\(language.code), \(kind), \(period), \(learner.uuid), \(score), \(date), \(seconds), \(date))
-                    """, logger: logger)
-            }
+        // One statement for both periods; the trigger of migration 0016 moves
+        // the counts. Rows that would not improve are not touched.
+        try await connection.execute(RecordResult(language: language.code, kind: kind, week: week(of: date), learner: learner.uuid,
+                                                  score: score, seconds: seconds, at: date), logger: logger)
+    }
+
+    struct RecordResult: PostgresPreparedStatement {
+        static let sql = """
+            INSERT INTO leaderboard_entries AS e (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+            VALUES ($1, $2, 'all', $4, $5, $7, $6, $7), ($1, $2, $3, $4, $5, $7, $6, $7)
+            ON CONFLICT (language, kind, period, learner_id) DO UPDATE SET
+                best_score = GREATEST(e.best_score, excluded.best_score),
+                score_at = CASE WHEN excluded.best_score > e.best_score THEN excluded.score_at ELSE e.score_at END,
+                best_seconds = LEAST(e.best_seconds, excluded.best_seconds),
+                seconds_at = CASE WHEN excluded.best_seconds < e.best_seconds THEN excluded.seconds_at ELSE e.seconds_at END
+            WHERE excluded.best_score > e.best_score OR excluded.best_seconds < e.best_seconds
+            """
+        typealias Row = ()
+        var language: String, kind: String, week: String, learner: UUID, score: Int, seconds: Double, at: Date
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(language)
+            bindings.append(kind)
+            bindings.append(week)
+            bindings.append(learner)
+            bindings.append(score)
+            bindings.append(seconds)
+            bindings.append(at)
+            return bindings
         }
-        let ordered = changes.filter { $0.delta != 0 }.sorted { ($0.period, $0.metric.rawValue, $0.bucket) < ($1.period, $1.metric.rawValue, $1.bucket) }
-        for change in ordered {
-            try await connection.query("""
-                INSERT INTO leaderboard_counts (language, kind, period, metric, bucket, entries)
-                VALUES (\(language.code), \(kind), \(change.period), \(change.metric.rawValue), \(change.bucket), \(max(change.delta, 0)))
-                ON CONFLICT (language, kind, period, metric, bucket) DO UPDATE SET entries = leaderboard_counts.entries + \(change.delta)
-                """, logger: logger)
-        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     // MARK: Reading
 
     /// The top `limit` of a board with their ranks (ties share one), the
-    /// total, and `learner`'s own row with its neighbours.
+    /// total, and `learner`'s own row with its neighbours: one statement.
     public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page {
-        try await database.withConnection { connection in
-            let logger = database.logger
-            let board = Board(language: language, kind: kind, period: period, metric: metric)
-            let top = try await rows(board.where + " ORDER BY \(board.order) LIMIT $4", board, on: connection, logger: logger) {
-                $0.append(limit)
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
+        let rows = try await database.withConnection { connection in
+            switch metric {
+            case .score: try await collect(ScorePage(board: board), on: connection)
+            case .time: try await collect(TimePage(board: board), on: connection)
             }
-            // Within a prefix of the order, a row's rank is 1 + the rows strictly better above it.
-            var ranked: [Row] = []
-            for row in top {
-                var row = row
-                row.rank = 1 + ranked.filter { board.isBetter($0, than: row) }.count
-                ranked.append(row)
-            }
-            let total = try await connection.query("""
-                SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                WHERE language = \(language.code) AND kind = \(kind) AND period = \(period) AND metric = 'score'
-                """, logger: logger).collect().first?.decode(Int.self) ?? 0
-            guard let learner else { return Page(top: ranked, own: nil, neighbours: [], total: total) }
-            guard var own = try await rows(board.where + " AND e.learner_id = $4", board, on: connection, logger: logger,
-                                           binding: { $0.append(learner.uuid) }).first else {
-                return Page(top: ranked, own: nil, neighbours: [], total: total)
-            }
-            own.rank = try await rank(of: own, board, on: connection, logger: logger)
-            var neighbours: [Row] = []
-            for better in [true, false] {
-                let mine = own
-                for var row in try await rows(board.where + board.beside(better: better), board, on: connection, logger: logger,
-                                              binding: { board.bind(mine, into: &$0) }) {
-                    row.rank = try await rank(of: row, board, on: connection, logger: logger)
-                    neighbours.append(row)
-                }
-            }
-            neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
-            return Page(top: ranked, own: own, neighbours: neighbours, total: total)
         }
+        return try assemble(rows, metric: metric)
+    }
+
+    /// `learner`'s own row with its rank, and the board's total: what a
+    /// profile shows. One statement.
+    public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
+        -> (own: Row?, total: Int) {
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
+        let rows = try await database.withConnection { connection in
+            switch metric {
+            case .score: try await collect(ScoreStanding(board: board), on: connection)
+            case .time: try await collect(TimeStanding(board: board), on: connection)
+            }
+        }
+        let page = try assemble(rows, metric: metric)
+        return (page.own, page.total)
     }
 
     /// A board among a few learners (a learner and their friends): read
@@ -166,61 +153,138 @@ public struct LeaderboardStore: Sendable {
         }
     }
 
-    /// 1 + the learners in better buckets (+ for times, those better within
-    /// the same bucket): a sum over at most a few thousand count rows.
-    func rank(of row: Row, _ board: Board, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        switch board.metric {
-        case .score:
-            let better = try await connection.query("""
-                SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                WHERE language = \(board.language.code) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score'
-                  AND bucket > \(row.score)
-                """, logger: logger).collect().first?.decode(Int.self) ?? 0
-            return 1 + better
-        case .time:
-            let bucket = Self.bucket(seconds: row.seconds)
-            let better = try await connection.query("""
-                SELECT (SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                        WHERE language = \(board.language.code) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'time'
-                          AND bucket < \(bucket)),
-                       (SELECT count(*)::int FROM leaderboard_entries
-                        WHERE language = \(board.language.code) AND kind = \(board.kind) AND period = \(board.period)
-                          AND best_seconds >= \(Double(bucket) / 10) AND best_seconds < \(row.seconds))
-                """, logger: logger).collect().first?.decode((Int, Int).self) ?? (0, 0)
-            return 1 + better.0 + better.1
+    func collect(_ statement: some BoardStatement, on connection: PostgresConnection) async throws -> [BoardRow] {
+        var rows: [BoardRow] = []
+        for try await row in try await connection.execute(statement, logger: database.logger) { rows.append(row) }
+        return rows
+    }
+
+    /// A page from the rows of `BoardSQL`: each shown row tagged with its
+    /// part, or one row of nulls carrying the total when nothing is shown.
+    func assemble(_ rows: [BoardRow], metric: Metric) throws -> Page {
+        var page = Page(top: [], own: nil, neighbours: [], total: rows.first?.total ?? 0)
+        for row in rows {
+            guard let part = row.part, let id = row.learner, let name = row.displayName, let avatar = row.avatarID,
+                  let score = row.score, let seconds = row.seconds, let scoreAt = row.scoreAt, let secondsAt = row.secondsAt
+            else { continue }
+            var shown = Row(rank: row.rank ?? 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                            avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
+            switch part {
+            case 0:
+                // The top is the board's first rows in order: a row ties
+                // with the one before it or is ranked by its place.
+                if let previous = page.top.last {
+                    shown.rank = metric.bucket(of: previous) == metric.bucket(of: shown) ? previous.rank : page.top.count + 1
+                } else {
+                    shown.rank = 1
+                }
+                page.top.append(shown)
+            case 1: page.own = shown
+            default: page.neighbours.append(shown)
+            }
+        }
+        page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
+        return page
+    }
+
+    /// The values every board statement binds: $1 language, $2 kind,
+    /// $3 period, then $4 the limit (pages only) and the learner.
+    struct BoardKey: Sendable {
+        var language: String, kind: String, period: String, limit: Int?, learner: UUID?
+    }
+
+    typealias BoardRow = (part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
+                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int)
+
+    protocol BoardStatement: PostgresPreparedStatement where Row == BoardRow {
+        var board: BoardKey { get }
+    }
+
+    struct ScorePage: BoardStatement {
+        static let sql = BoardSQL.statement(.score, page: true)
+        var board: BoardKey
+    }
+
+    struct TimePage: BoardStatement {
+        static let sql = BoardSQL.statement(.time, page: true)
+        var board: BoardKey
+    }
+
+    struct ScoreStanding: BoardStatement {
+        static let sql = BoardSQL.statement(.score, page: false)
+        var board: BoardKey
+    }
+
+    struct TimeStanding: BoardStatement {
+        static let sql = BoardSQL.statement(.time, page: false)
+        var board: BoardKey
+    }
+
+    /// The statements behind pages and standings, made from the metric
+    /// only. The top's ranks follow from its order (see `assemble`); the
+    /// others' are summed from the counts.
+    enum BoardSQL {
+        static func statement(_ metric: Metric, page: Bool) -> String {
+            let learner = page ? "$5" : "$4"
+            let onBoard = "e.language = $1 AND e.kind = $2 AND e.period = $3"
+            let columns = "e.learner_id, e.best_score, e.score_at, e.best_seconds, e.seconds_at"
+            // The board's order, best first then who got there first, as one
+            // row so that a row comparison walks the index (-best_score for scores).
+            let (key, ownKey, reversed) = metric == .score
+                ? ("(-e.best_score), e.score_at, e.learner_id", "(-o.best_score), o.score_at, o.learner_id",
+                   "(-e.best_score) DESC, e.score_at DESC, e.learner_id DESC")
+                : ("e.best_seconds, e.seconds_at, e.learner_id", "o.best_seconds, o.seconds_at, o.learner_id",
+                   "e.best_seconds DESC, e.seconds_at DESC, e.learner_id DESC")
+            let counts = "FROM leaderboard_counts c WHERE c.language = $1 AND c.kind = $2 AND c.period = $3 AND c.metric = '\(metric.rawValue)'"
+            // 1 + the learners in better blocks of 64 buckets + those in
+            // better buckets of the row's own block (migration 0016).
+            let bucket = metric == .score ? "s.best_score" : "floor(s.best_seconds * 10)::integer"
+            let (betterBlocks, betterInBlock) = metric == .score
+                ? ("c.bucket > \(bucket) / 64", "c.bucket > \(bucket) AND c.bucket < (\(bucket) / 64 + 1) * 64")
+                : ("c.bucket < \(bucket) / 64", "c.bucket >= \(bucket) / 64 * 64 AND c.bucket < \(bucket)")
+            let rank = """
+                1 + (SELECT coalesce(sum(c.entries), 0) \(counts) AND c.span = 64 AND \(betterBlocks))
+                  + (SELECT coalesce(sum(c.entries), 0) \(counts) AND c.span = 1 AND \(betterInBlock))
+                """
+            let pageParts = page ? """
+                ,
+                above AS (
+                    SELECT n.* FROM own o CROSS JOIN LATERAL (
+                        SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) < (\(ownKey))
+                        ORDER BY \(reversed) LIMIT 2) n),
+                below AS (
+                    SELECT n.* FROM own o CROSS JOIN LATERAL (
+                        SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) > (\(ownKey))
+                        ORDER BY \(key) LIMIT 2) n),
+                top AS (
+                    SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) ORDER BY \(key) LIMIT $4)
+                """ : ""
+            let shown = page
+                ? "SELECT 0 AS part, * FROM top UNION ALL SELECT 1, * FROM own UNION ALL SELECT 2, * FROM above UNION ALL SELECT 2, * FROM below"
+                : "SELECT 1 AS part, * FROM own"
+            return """
+                WITH own AS (
+                    SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
+                shown AS (\(shown))
+                SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
+                       CASE WHEN s.part > 0 THEN (\(rank))::integer END, t.total
+                FROM (SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64) t
+                LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
+                """
         }
     }
 
-    /// A board's rows, by a condition and an order made from enums only.
+    /// A board's rows, for the few-learner boards, by a condition and an
+    /// order made from enums only.
     struct Board {
         var language: Language, kind: String, period: String, metric: Metric
 
         /// The board's own rows; its values are bound by `rows`.
         var `where`: String { "WHERE e.language = $1 AND e.kind = $2 AND e.period = $3" }
-        /// The board's order: best first, then who got there first. The
-        /// score index is on -best_score so that one row comparison walks it.
-        var key: String { metric == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
-        var order: String { key }
+        var order: String { metric == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
 
         func isBetter(_ row: Row, than other: Row) -> Bool {
-            metric == .score ? row.score > other.score : row.seconds < other.seconds
-        }
-
-        /// Rows just before (`better`) or just after the row whose key is
-        /// ($4, $5, $6), nearest first: one index range either way.
-        func beside(better: Bool) -> String {
-            let nearest = better
-                ? (metric == .score ? "(-e.best_score) DESC, e.score_at DESC, e.learner_id DESC"
-                                    : "e.best_seconds DESC, e.seconds_at DESC, e.learner_id DESC")
-                : order
-            return " AND (\(key)) \(better ? "<" : ">") ($4, $5, $6) ORDER BY \(nearest) LIMIT 2"
-        }
-
-        /// The row's place in the order, bound as $4, $5, $6.
-        func bind(_ row: Row, into bindings: inout PostgresBindings) {
-            if metric == .score { bindings.append(-row.score) } else { bindings.append(row.seconds) }
-            bindings.append(metric == .score ? row.scoreAt : row.secondsAt)
-            bindings.append(row.learner.uuid)
+            metric == .score ? row.score > other.score : metric.bucket(of: row) < metric.bucket(of: other)
         }
     }
 
@@ -243,5 +307,23 @@ public struct LeaderboardStore: Sendable {
             return Row(rank: 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
                        avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
+    }
+}
+
+extension LeaderboardStore.BoardStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(board.language)
+        bindings.append(board.kind)
+        bindings.append(board.period)
+        if let limit = board.limit { bindings.append(limit) }
+        if let learner = board.learner { bindings.append(learner) } else { bindings.appendNull() }
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> LeaderboardStore.BoardRow {
+        let (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total) =
+            try row.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int).self)
+        return (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total)
     }
 }

@@ -50,11 +50,7 @@ public struct ChoiceQuestionMaker: Sendable {
         var lists: [String: [String]] = [:]
         for list in corpus.wordLists { for word in list.words { lists[word.key, default: []].append(list.id) } }
         listsOf = lists
-        var alike: [Language: [String: Set<String>]] = [:]
-        for (language, groups) in corpus.homophones {
-            for group in groups { for key in group { alike[language, default: [:]][key, default: []].formUnion(group.filter { $0 != key }) } }
-        }
-        soundsAlike = alike
+        soundsAlike = Dictionary(uniqueKeysWithValues: corpus.homophones.keys.map { ($0, LessonCatalog.soundsAlike(corpus, $0)) })
     }
 
     public static let optionCount = 4

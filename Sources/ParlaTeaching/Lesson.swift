@@ -1,6 +1,7 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaGames
 import ParlaLearning
 
 /// A question of a lesson as stored: what was asked, what is right, and
@@ -16,6 +17,8 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
 
     public struct Try: Codable, Sendable, Equatable {
         public var optionID: String?
+        /// For a drag-matching drop: the target the item was dropped on.
+        public var targetID: String?
         public var text: String?
         public var correct: Bool
         public var feedback: String
@@ -44,15 +47,47 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     public var isNew: Bool
     public var servedAt: Date
     public var tries: [Try] = []
+    /// A sequencing question's task: its options are the items, boxes are
+    /// filled in order.
+    public var sequencing: SequencingTask?
+    /// A drag-matching question's task: its options are the items to drag,
+    /// `targets` where they go.
+    public var dragMatching: DragMatchingTask?
+    public var targets: [Option]?
 
-    public var isResolved: Bool { tries.last?.correct == true }
-    public var disabledOptionIDs: [String] { tries.compactMap { $0.correct ? nil : $0.optionID } }
+    public init(id: String, item: LessonItemID, type: QuestionType, prompt: String?, options: [Option], correctOptionID: String?,
+                accepted: [String], translation: String?, isNew: Bool, servedAt: Date) {
+        (self.id, self.item, self.type, self.prompt, self.options, self.correctOptionID) = (id, item, type, prompt, options, correctOptionID)
+        (self.accepted, self.translation, self.isNew, self.servedAt) = (accepted, translation, isNew, servedAt)
+    }
+
+    /// Answered right, or for a template every item in place.
+    public var isResolved: Bool {
+        if let sequencing { return sequencing.isComplete }
+        if let dragMatching { return dragMatching.isComplete }
+        return tries.last?.correct == true
+    }
+
+    /// Options that can no longer be chosen: tried wrong, or (templates)
+    /// already in place.
+    public var disabledOptionIDs: [String] {
+        if let sequencing { return sequencing.placed }
+        if let dragMatching { return dragMatching.items.map(\.id).filter { dragMatching.matched[$0] != nil } }
+        return tries.compactMap { $0.correct ? nil : $0.optionID }
+    }
+
+    /// Targets already taken by their items.
+    public var filledTargetIDs: [String] { dragMatching.map { Array($0.matched.values).sorted() } ?? [] }
     /// The first try decides what the learning model records.
     public var firstTryCorrect: Bool? { tries.first?.correct }
     public var skill: Skill { type.skill }
 
     /// The right answer as the learner reads it once they have found it.
     public var correctAnswer: String? {
+        // A sequence's answer is its items in order.
+        if let sequencing {
+            return sequencing.order.compactMap { id in options.first { $0.id == id }?.text }.joined(separator: ", ")
+        }
         // A picture's answer is the option itself: there is no text to show.
         if let correctOptionID { return options.first { $0.id == correctOptionID }?.text }
         return accepted.first
@@ -65,6 +100,9 @@ public enum LessonAnswer: Sendable, Equatable {
     case text(String)
     /// A recording the speech scorer has judged.
     case recording(passed: Bool, feedback: String)
+    /// A template's item dropped in the active box (sequencing) or on a
+    /// target (drag matching).
+    case drop(item: String, target: String?)
 }
 
 /// Why an answer cannot be taken.
@@ -73,6 +111,8 @@ public enum LessonAnswerError: Error, Sendable, Equatable {
     case notCurrentQuestion
     case optionNotFound
     case optionAlreadyTried
+    /// A drop on a target that does not exist or is already taken.
+    case targetNotFound
     /// A text to a choice question, an option to a typed one, and so on.
     case wrongAnswerKind
 }
@@ -158,6 +198,18 @@ public struct Lesson: Codable, Sendable, Equatable {
             tried.text = String(text.prefix(200))
         case (.recording(let passed, let code), .repetition):
             (correct, feedback, expected) = (passed, code, nil)
+        case (.option(let item), .sequencing), (.drop(let item, nil), .sequencing):
+            guard var task = question.sequencing else { throw .wrongAnswerKind }
+            correct = try Self.templateMove { () throws(TemplateRejection) -> Bool in try task.drop(item) }
+            (feedback, expected) = (correct ? "correct" : "wrong", nil)
+            question.sequencing = task
+            tried.optionID = item
+        case (.drop(let item, let target?), .dragMatching):
+            guard var task = question.dragMatching else { throw .wrongAnswerKind }
+            correct = try Self.templateMove { () throws(TemplateRejection) -> Bool in try task.drop(item, on: target) }
+            (feedback, expected) = (correct ? "correct" : "wrong", nil)
+            question.dragMatching = task
+            (tried.optionID, tried.targetID) = (item, target)
         default:
             throw .wrongAnswerKind
         }
@@ -168,14 +220,40 @@ public struct Lesson: Codable, Sendable, Equatable {
             let claimed = claimedMilliseconds.map { Double(max(0, $0)) / 1000 } ?? measured
             responseTimes[question.id] = max(min(claimed, measured), measured - Self.clientAllowance)
         }
+        let before = question.tries
         question.tries.append(tried)
         questions[questions.count - 1] = question
         var outcome = AnswerOutcome(correct: correct, feedback: feedback, expected: expected, learned: nil)
-        if correct {
+        if correct, question.type.isTemplate, let item = tried.optionID {
+            // Each item placed teaches its own word: right if it went in at
+            // the first drop since the last placement, timed from that one.
+            let sinceLast = before.reversed().prefix { !$0.correct }
+            let started = before.last(where: \.correct)?.at ?? question.servedAt
+            let concept = question.sequencing?.items.first { $0.id == item }?.concept
+                ?? question.dragMatching?.items.first { $0.id == item }?.concept
+            if let concept {
+                outcome.learned = .init(item: LessonItemID(.word, concept), type: question.type, correct: sinceLast.isEmpty,
+                                        responseTime: max(0, now.timeIntervalSince(started)), tries: sinceLast.count + 1, isNew: false)
+            }
+        } else if correct {
             outcome.learned = .init(item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,
                                     responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew)
         }
         return outcome
+    }
+
+    /// A template's move, its rejections as answer errors.
+    static func templateMove(_ move: () throws(TemplateRejection) -> Bool) throws(LessonAnswerError) -> Bool {
+        do throws(TemplateRejection) {
+            return try move()
+        } catch {
+            switch error {
+            case .unknownItem: throw .optionNotFound
+            case .unknownTarget: throw .targetNotFound
+            case .alreadyPlaced: throw .optionAlreadyTried
+            case .complete: throw .finished
+            }
+        }
     }
 
     /// Adds what the learner is told beyond right or wrong to the last try.

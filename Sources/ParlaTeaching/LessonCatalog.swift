@@ -18,6 +18,12 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
     case gapFill
     /// A phrase heard and read; say it.
     case repetition
+    /// Four words of a list with one order (numbers by value), shown out of
+    /// order; drop each into the next box (seed 001, "Discover Sequencing").
+    case sequencing
+    /// Four words and their translations; drop each word on its own
+    /// (seed 001, "Discover Matching").
+    case dragMatching
 
     /// The skill whose ability the answer moves.
     public var skill: Skill {
@@ -25,12 +31,15 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .listening: .listening
         case .gapFill: .grammar
         case .repetition: .speaking
-        case .translationToTarget, .translationFromTarget, .picture, .typedTranslation: .vocabulary
+        case .translationToTarget, .translationFromTarget, .picture, .typedTranslation, .sequencing, .dragMatching: .vocabulary
         }
     }
 
     /// Whether the learner picks one of the options.
-    public var isChoice: Bool { self != .typedTranslation && self != .repetition }
+    public var isChoice: Bool { !isTemplate && self != .typedTranslation && self != .repetition }
+
+    /// Whether the learner drops items one at a time, each drop a try.
+    public var isTemplate: Bool { self == .sequencing || self == .dragMatching }
 
     /// The choice-question kind that builds it, for the four word choices.
     var choiceKind: ChoiceQuestion.Kind? {
@@ -52,11 +61,15 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .gapFill: 30
         case .typedTranslation: 40
         case .repetition: 60
+        // Per drop: each placement is timed from the one before.
+        case .sequencing, .dragMatching: 20
         }
     }
 
     /// Types that need the learner's own language to differ from the one learnt.
-    var needsTranslation: Bool { self == .translationToTarget || self == .translationFromTarget || self == .typedTranslation }
+    var needsTranslation: Bool {
+        self == .translationToTarget || self == .translationFromTarget || self == .typedTranslation || self == .dragMatching
+    }
 }
 
 /// What a learner learns and is asked about: `word:<concept>`,
@@ -124,6 +137,12 @@ public struct LessonCatalog: Sendable {
     /// The concepts each word (folded) names, per language: a typed
     /// translation accepts every word the prompt can mean.
     let meanings: [Language: [String: [String]]]
+    /// The lists whose words have one order, by list id, with their words
+    /// in it: what sequencing draws from.
+    let ordered: [String: [Concept]]
+
+    /// Lists whose words have exactly one order: numbers, by value.
+    public static let orderedLists: Set<String> = ["numbers"]
 
     /// `isAvailable` says which assets exist: a word is asked by ear only
     /// with its audio, by picture only with its picture (assets are made in
@@ -137,7 +156,8 @@ public struct LessonCatalog: Sendable {
             for concept in list.words where concepts[concept.key] == nil {
                 guard let localization = concept.localization(language), !localization.isDisabled, localization.word != nil else { continue }
                 concepts[concept.key] = concept
-                var types: [QuestionType] = [.translationToTarget, .translationFromTarget, .typedTranslation]
+                var types: [QuestionType] = [.translationToTarget, .translationFromTarget, .typedTranslation, .dragMatching]
+                if Self.orderedLists.contains(list.id) { types.append(.sequencing) }
                 if isAvailable(.word(concept: concept.key, language)) { types.append(.listening) }
                 if isAvailable(.picture(concept.picture)) { types.append(.picture) }
                 items.append(LessonItem(
@@ -167,6 +187,9 @@ public struct LessonCatalog: Sendable {
             }
         }
         self.meanings = meanings
+        self.ordered = Dictionary(corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
+            (list.id, list.words.filter { $0.localization(language).map { !$0.isDisabled && $0.word != nil } ?? false })
+        }, uniquingKeysWith: { first, _ in first })
         var byType: [QuestionType: [Int]] = [:]
         for (position, item) in items.enumerated() { for type in item.types { byType[type, default: []].append(position) } }
         self.byType = byType
@@ -176,6 +199,13 @@ public struct LessonCatalog: Sendable {
         self.phrases = phrases
         self.exercises = exercises
         self.choices = ChoiceQuestionMaker(corpus: corpus)
+    }
+
+    /// Each concept's words that sound alike in `language`.
+    public static func soundsAlike(_ corpus: Corpus, _ language: Language) -> [String: Set<String>] {
+        var alike: [String: Set<String>] = [:]
+        for group in corpus.homophones[language] ?? [] { for key in group { alike[key, default: []].formUnion(group.filter { $0 != key }) } }
+        return alike
     }
 
     public func item(_ id: LessonItemID) -> LessonItem? { index[id].map { items[$0] } }

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaGames
 import ParlaLearning
 
 /// What the learning model knows when the next question is chosen.
@@ -157,6 +158,38 @@ public struct QuestionPlanner: Sendable {
             guard !accepted.isEmpty else { return nil }
             return LessonQuestion(id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
                                   accepted: accepted, translation: nil, isNew: isNew, servedAt: now)
+        case (.word, .sequencing):
+            // Four words of the item's ordered list, the item among them.
+            guard let list = catalog.ordered.first(where: { $0.value.contains { $0.key == item.id.key } })?.value else { return nil }
+            let entries = list.compactMap { concept in ChoiceQuestionMaker.word(concept, target).map { (concept: concept.key, text: $0) } }
+            guard let task = SequencingTask.make(from: entries, including: item.id.key, using: &generator) else { return nil }
+            var question = LessonQuestion(id: id, item: item.id, type: type, prompt: nil,
+                                          options: task.items.map { .init(id: $0.id, text: $0.text, concept: nil) },
+                                          correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
+            question.sequencing = task
+            return question
+        case (.word, .dragMatching):
+            // The item and three words of its list (or any), none like another.
+            guard let concept = catalog.concept(item.id.key) else { return nil }
+            let alike = catalog.choices.soundsAlike[target] ?? [:]
+            let mates = catalog.choices.listsOf[concept.key, default: []].flatMap { list in
+                catalog.corpus.wordLists.first { $0.id == list }?.words ?? []
+            }.filter { $0.key != concept.key }.shuffled(using: &generator)
+            let pool = [concept] + (mates + catalog.corpus.wordLists.flatMap(\.words)).filter { $0.key != concept.key && catalog.concept($0.key) != nil }
+            let candidates = pool.compactMap { concept -> MatchingCandidate? in
+                guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
+                return MatchingCandidate(concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
+                                         soundsLike: alike[concept.key] ?? [])
+            }
+            guard candidates.first?.concept == concept.key,
+                  let task = DragMatchingTask.make(from: candidates, faces: .wordTranslation, preferred: 1 + mates.count, using: &generator) else { return nil }
+            let words = Dictionary(candidates.map { ($0.concept, $0) }, uniquingKeysWith: { first, _ in first })
+            var question = LessonQuestion(id: id, item: item.id, type: type, prompt: nil,
+                                          options: task.items.map { .init(id: $0.id, text: words[$0.concept]?.word, concept: nil) },
+                                          correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
+            question.dragMatching = task
+            question.targets = task.targets.map { .init(id: $0.id, text: words[$0.concept]?.translation, concept: nil) }
+            return question
         case (.word, _):
             guard let kind = type.choiceKind, let concept = catalog.concept(item.id.key),
                   let choice = catalog.choices.question(kind, about: concept, native: native, target: target, using: &generator)

@@ -2,7 +2,7 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaTestSupport
-import ParlaStore
+@testable import ParlaStore
 import PostgresNIO
 import Testing
 
@@ -269,8 +269,8 @@ struct LeaderboardTests {
 
             // The counts behind the ranks agree with the entries.
             let rows = try await TestDatabase.shared.rows(in: app.databaseURL, """
-                SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'score'),
-                       (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time'),
+                SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'score' AND span = 1),
+                       (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time' AND span = 64),
                        (SELECT count(*)::int FROM leaderboard_entries)
                 """)
             let (scores, times, entries) = try #require(rows.first).decode((Int, Int, Int).self)
@@ -281,6 +281,78 @@ struct LeaderboardTests {
                 == "learner_not_found")
             #expect(try await client.get("/v1/leaderboards/matching?language=fr&limit=500", token: cat.token).code == "validation_failed")
             #expect(try await client.get("/v1/leaderboards/matching?language=fr").status == 401)
+        }
+    }
+
+    /// The rank the board statement gives a learner, and a full ranking's.
+    func ranks(_ url: String, metric: LeaderboardStore.Metric, learner: UUID) async throws -> (statement: Int?, counted: Int?) {
+        var binds = PostgresBindings()
+        binds.append("fr")
+        binds.append("matching")
+        binds.append("all")
+        binds.append(learner)
+        let statement = try await TestDatabase.shared.rows(in: url, PostgresQuery(unsafeSQL: LeaderboardStore.BoardSQL.statement(metric, page: false),
+                                                                                  binds: binds))
+        let better = metric == .score ? "o.best_score > e.best_score" : "floor(o.best_seconds * 10) < floor(e.best_seconds * 10)"
+        let counted = try await TestDatabase.shared.rows(in: url, PostgresQuery(unsafeSQL: """
+            SELECT 1 + (SELECT count(*)::int FROM leaderboard_entries o WHERE o.language = 'fr' AND o.kind = 'matching' AND o.period = 'all'
+                        AND \(better))
+            FROM leaderboard_entries e WHERE e.language = 'fr' AND e.kind = 'matching' AND e.period = 'all' AND e.learner_id = $1
+            """, binds: { var b = PostgresBindings(); b.append(learner); return b }()))
+        return (try statement.first?.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int).self).8,
+                try counted.first?.decode(Int.self))
+    }
+
+    @Test("ranks from the counts agree with a full ranking, across blocks, after improvements and deletions")
+    func countsFollowTheEntries() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let owner = try await client.signUp(email: "owner@example.com")
+            let url = app.databaseURL
+            // 600 learners with scores over many blocks of 64 and times that
+            // share tenths, written row by row so that the trigger counts them.
+            try await TestDatabase.shared.execute(in: url, """
+                WITH made AS (
+                    INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                    SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
+                    FROM learners, generate_series(1, 600) WHERE id = \(UUID(uuidString: owner.learnerID)!)
+                    RETURNING id)
+                INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+                SELECT 'fr', 'matching', 'all', id, (abs(hashtext(id::text)) % 1500), now(), (abs(hashtext(id::text || 't')) % 30000) / 100.0, now()
+                FROM made
+                """)
+            // Improvements, some across a block, and departures.
+            try await TestDatabase.shared.execute(in: url, """
+                UPDATE leaderboard_entries SET best_score = best_score + 70, best_seconds = best_seconds / 2
+                WHERE abs(hashtext(learner_id::text || 'u')) % 4 = 0
+                """)
+            try await TestDatabase.shared.execute(in: url, """
+                DELETE FROM learners WHERE id IN (SELECT learner_id FROM leaderboard_entries WHERE abs(hashtext(learner_id::text || 'd')) % 10 = 0)
+                """)
+            // The counts at both spans are exactly a recount of the entries.
+            let drift = try await TestDatabase.shared.rows(in: url, """
+                WITH recount AS (
+                    SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span AS bucket,
+                           count(*)::int AS entries
+                    FROM leaderboard_entries e CROSS JOIN (VALUES ('score'), ('time')) AS m (metric) CROSS JOIN (VALUES (1), (64)) AS s (span)
+                    GROUP BY 1, 2, 3, 4, 5, 6),
+                kept AS (SELECT language, kind, period, metric, span, bucket, entries FROM leaderboard_counts WHERE entries > 0)
+                SELECT (SELECT count(*)::int FROM (SELECT * FROM recount EXCEPT SELECT * FROM kept) a),
+                       (SELECT count(*)::int FROM (SELECT * FROM kept EXCEPT SELECT * FROM recount) b),
+                       (SELECT count(*)::int FROM leaderboard_entries)
+                """)
+            let (missing, extra, entries) = try #require(drift.first).decode((Int, Int, Int).self)
+            #expect(missing == 0 && extra == 0)
+            #expect(entries > 450 && entries < 600)
+            let learners = try await TestDatabase.shared.rows(in: url, """
+                SELECT learner_id FROM leaderboard_entries ORDER BY abs(hashtext(learner_id::text || 's')) LIMIT 40
+                """).map { try $0.decode(UUID.self) }
+            for learner in learners {
+                for metric in LeaderboardStore.Metric.allCases {
+                    let (statement, counted) = try await ranks(url, metric: metric, learner: learner)
+                    #expect(statement != nil && statement == counted, "\(metric) \(learner)")
+                }
+            }
         }
     }
 

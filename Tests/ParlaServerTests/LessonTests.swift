@@ -300,6 +300,109 @@ struct TeacherModeTests {
         }
     }
 
+    /// The concept a template's word (French) or translation (English) shows.
+    static func concept(_ text: String?, _ language: Language) throws -> String {
+        let fold = PlacementQuestion.folded
+        let matches = corpus.concepts.filter { $0.localization(language)?.word.map(fold) == text.map(fold) }.map(\.key)
+        guard let first = matches.first else { throw TestFailure("no \(language) word \(text ?? "-")") }
+        return first
+    }
+
+    func drop(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, item: String, target: String? = nil)
+        async throws -> Client.Reply {
+        var json: JSON = ["questionId": question, "optionId": item, "responseTimeMs": 1500]
+        if let target { json["targetId"] = target }
+        return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
+    }
+
+    @Test("seed 001 templates in a lesson: sequencing and drag matching, one drop at a time; each placed word is learnt")
+    func templates() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let numbers = try #require(Self.corpus.wordLists.first { $0.id == "numbers" }).words.map(\.key)
+            let learner = try await client.signUp()
+
+            // Sequencing: numbers in order, one box at a time.
+            var lesson = try await start(client, learner, length: 2, types: ["sequencing"]).json
+            let id = try #require(lesson["id"] as? String)
+            var question = try #require(lesson["question"] as? JSON)
+            #expect(question["type"] as? String == "sequencing" && question["prompt"] == nil)
+            let items = try #require(question["options"] as? [JSON])
+            #expect(items.count == 4 && (question["placed"] as? [JSON])?.isEmpty == true)
+            let order = try items.sorted {
+                numbers.firstIndex(of: try Self.concept($0["text"] as? String, .french))!
+                    < numbers.firstIndex(of: try Self.concept($1["text"] as? String, .french))!
+            }.map { $0["id"] as! String }
+            let qid = try #require(question["id"] as? String)
+            // The second item first: it pops back, nothing is learnt, the bar stays.
+            let wrong = try await drop(client, learner, lesson: id, question: qid, item: order[1])
+            #expect(wrong.status == 200 && wrong.json["correct"] as? Bool == false && wrong.json["feedback"] as? String == "wrong")
+            #expect(bar(try #require(wrong.json["lesson"] as? JSON), "vocabulary") == bar(lesson, "vocabulary"))
+            for (index, item) in order.enumerated() {
+                let reply = try await drop(client, learner, lesson: id, question: qid, item: item)
+                #expect(reply.json["correct"] as? Bool == true, "\(reply.text)")
+                lesson = try #require(reply.json["lesson"] as? JSON)
+                if index < 3 {
+                    question = try #require(lesson["question"] as? JSON)
+                    #expect(question["id"] as? String == qid)
+                    #expect((question["placed"] as? [JSON])?.compactMap { $0["optionId"] as? String } == Array(order.prefix(index + 1)))
+                    #expect((question["options"] as? [JSON])?.filter { $0["disabled"] as? Bool == true }.count == index + 1)
+                    #expect(try await drop(client, learner, lesson: id, question: qid, item: item).code == "option_already_tried")
+                } else {
+                    #expect(reply.json["correctAnswer"] as? String != nil)
+                }
+            }
+            // The next question comes once all four are in place.
+            question = try #require(lesson["question"] as? JSON)
+            #expect(question["id"] as? String == "q2" && question["type"] as? String == "sequencing")
+            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT question_id, item_id, correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!) ORDER BY answered_at, question_id
+                """)
+            let answers = try rows.map { try $0.decode((String, String, Bool, Int).self) }
+            #expect(answers.count == 4 && answers.allSatisfy { $0.0.hasPrefix("q1/") && $0.1.hasPrefix("word:") })
+            #expect(answers.filter { !$0.2 }.count == 1 && answers.first { !$0.2 }?.3 == 2)
+            let cards = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%'
+                """)
+            #expect(try cards.first?.decode(Int.self) == 4)
+
+            // Drag matching: each word onto its translation.
+            let other = try await client.signUp(email: "drag@example.com")
+            lesson = try await start(client, other, length: 1, types: ["dragMatching"]).json
+            let dragID = try #require(lesson["id"] as? String)
+            question = try #require(lesson["question"] as? JSON)
+            #expect(question["type"] as? String == "dragMatching")
+            let words = try #require(question["options"] as? [JSON])
+            let targets = try #require(question["targets"] as? [JSON])
+            #expect(words.count == 4 && targets.count == 4)
+            let dragQuestion = try #require(question["id"] as? String)
+            var pairs: [(String, String)] = []
+            for word in words {
+                let concept = try Self.concept(word["text"] as? String, .french)
+                let target = try #require(try targets.first { try Self.concept($0["text"] as? String, .english) == concept })
+                pairs.append((word["id"] as! String, target["id"] as! String))
+            }
+            #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: "nowhere").code
+                == "target_not_found")
+            #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0).code == "answer_kind_mismatch")
+            let miss = try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: pairs[1].1)
+            #expect(miss.json["correct"] as? Bool == false)
+            for (index, (word, target)) in pairs.enumerated() {
+                let reply = try await drop(client, other, lesson: dragID, question: dragQuestion, item: word, target: target)
+                #expect(reply.json["correct"] as? Bool == true, "\(reply.text)")
+                let after = try #require(reply.json["lesson"] as? JSON)
+                if index < 3 {
+                    let filled = ((after["question"] as? JSON)?["targets"] as? [JSON])?.filter { $0["filled"] as? Bool == true }
+                    #expect(filled?.count == index + 1)
+                } else {
+                    #expect(after["status"] as? String == "finished")
+                    let summary = try #require(after["summary"] as? JSON)
+                    #expect(summary["questions"] as? Int == 1)
+                }
+            }
+        }
+    }
+
     @Test("a lesson ends with a summary; a learner who always answers right climbs, one who always answers wrong never does")
     func climbAndSummary() async throws {
         let app = try await TestApp.make()

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaGames
 import ParlaLearning
 @testable import ParlaTeaching
 import Testing
@@ -164,19 +165,30 @@ struct QuestionPlannerTests {
             lesson.questions.append(question)
             clock += 8
             let right = answers(question)
-            if !right, let wrong = question.options.first(where: { $0.id != question.correctOptionID }) {
-                _ = try lesson.answer(.option(wrong.id), to: question.id, at: clock, claimedMilliseconds: nil)
+            var outcomes: [AnswerOutcome] = []
+            if question.type.isTemplate {
+                // Every drop in turn, a wrong one first when answering wrong.
+                if !right { _ = try lesson.answer(TemplateTests.wrongDrop(question), to: question.id, at: clock, claimedMilliseconds: nil) }
+                for drop in TemplateTests.rightDrops(question) {
+                    outcomes.append(try lesson.answer(drop, to: question.id, at: clock, claimedMilliseconds: nil))
+                }
+                #expect(lesson.current == nil)
+            } else {
+                if !right, let wrong = question.options.first(where: { $0.id != question.correctOptionID }) {
+                    _ = try lesson.answer(.option(wrong.id), to: question.id, at: clock, claimedMilliseconds: nil)
+                }
+                let answer: LessonAnswer = switch question.type {
+                case .typedTranslation: .text(question.accepted[0])
+                case .repetition: .recording(passed: true, feedback: "good")
+                default: .option(question.correctOptionID!)
+                }
+                if !right, !question.type.isChoice {
+                    let failed: LessonAnswer = question.type == .repetition ? .recording(passed: false, feedback: "wrong_phrase") : .text("zzz")
+                    _ = try lesson.answer(failed, to: question.id, at: clock, claimedMilliseconds: nil)
+                }
+                outcomes.append(try lesson.answer(answer, to: question.id, at: clock, claimedMilliseconds: nil))
             }
-            let answer: LessonAnswer = switch question.type {
-            case .typedTranslation: .text(question.accepted[0])
-            case .repetition: .recording(passed: true, feedback: "good")
-            default: .option(question.correctOptionID!)
-            }
-            if !right, !question.type.isChoice {
-                let failed: LessonAnswer = question.type == .repetition ? .recording(passed: false, feedback: "wrong_phrase") : .text("zzz")
-                _ = try lesson.answer(failed, to: question.id, at: clock, claimedMilliseconds: nil)
-            }
-            let outcome = try lesson.answer(answer, to: question.id, at: clock, claimedMilliseconds: nil)
+            for outcome in outcomes {
             let learned = try #require(outcome.learned)
             let skill = learned.type.skill
             let item = try #require(catalog.item(learned.item))
@@ -187,6 +199,7 @@ struct QuestionPlannerTests {
             state.abilities[skill] = update.ability.theta
             let rating = Rating.grade(correct: learned.correct, responseTime: learned.responseTime, expectedTime: learned.type.timeLimitSeconds / 3)
             state.cards[learned.item] = MemoryScheduler().review(state.cards[learned.item] ?? MemoryCard(due: clock), rating: rating, at: clock)
+            }
         }
         return (lesson, state)
     }
@@ -281,6 +294,118 @@ struct QuestionPlannerTests {
         for skill in [Skill.vocabulary, .speaking] {
             #expect(right.ability(skill) > -1, "\(skill)")
             #expect(wrong.ability(skill) <= -1, "\(skill)")
+        }
+    }
+}
+
+@Suite("templates in lessons")
+struct TemplateTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The drops that solve a template question, in order.
+    static func rightDrops(_ question: LessonQuestion) -> [LessonAnswer] {
+        if let task = question.sequencing { return task.order.map { .drop(item: $0, target: nil) } }
+        guard let task = question.dragMatching else { return [] }
+        return task.items.map { item in .drop(item: item.id, target: task.targets.first { $0.concept == item.concept }!.id) }
+    }
+
+    /// A drop that pops back.
+    static func wrongDrop(_ question: LessonQuestion) -> LessonAnswer {
+        if let task = question.sequencing { return .drop(item: task.order[1], target: nil) }
+        let task = question.dragMatching!
+        return .drop(item: task.items[0].id, target: task.targets.first { $0.concept != task.items[0].concept }!.id)
+    }
+
+    func lesson(_ language: Language, _ type: QuestionType) -> Lesson {
+        Lesson(language: language, native: language == .english ? .french : .english, length: 3, types: [type], focus: [],
+               gapWeights: [:], startAbilities: [])
+    }
+
+    @Test("sequencing: four numbers with the item among them, one right order, read from the list; every language",
+          arguments: Language.allCases)
+    func sequencing(_ language: Language) throws {
+        let catalog = Content.catalog(language)
+        let planner = QuestionPlanner(catalog: catalog)
+        let numbers = try #require(Content.corpus.wordLists.first { $0.id == "numbers" }).words.map(\.key)
+        var generator = SimulationRandom(seed: 11)
+        let items = catalog.items.filter { $0.types.contains(.sequencing) }
+        #expect(items.count >= 20 && items.allSatisfy { numbers.contains($0.id.key) })
+        for item in items {
+            let question = try #require(planner.question(.sequencing, about: item, in: lesson(language, .sequencing), isNew: true, at: Self.now,
+                                                         using: &generator))
+            let task = try #require(question.sequencing)
+            #expect(question.options.count == 4 && question.options.map(\.id) == task.items.map(\.id))
+            #expect(task.items.contains { $0.concept == item.id.key })
+            let values = task.order.map { id in numbers.firstIndex(of: task.items.first { $0.id == id }!.concept)! }
+            #expect(values == values.sorted() && Set(values).count == 4)
+            #expect(task.items.map(\.id) != task.order)
+            #expect(question.correctOptionID == nil && question.prompt == nil)
+        }
+    }
+
+    @Test("drag matching: four words and four translations, each word one target, no two alike; every language", arguments: Language.allCases)
+    func dragMatching(_ language: Language) throws {
+        let catalog = Content.catalog(language)
+        let planner = QuestionPlanner(catalog: catalog)
+        var generator = SimulationRandom(seed: 12)
+        let native: Language = language == .english ? .french : .english
+        let fold = { (text: String?) in text?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        var built = 0
+        for item in catalog.items.filter({ $0.types.contains(.dragMatching) }).prefix(200) {
+            guard let question = planner.question(.dragMatching, about: item, in: lesson(language, .dragMatching), isNew: true, at: Self.now,
+                                                  using: &generator) else { continue }
+            built += 1
+            let task = try #require(question.dragMatching)
+            let targets = try #require(question.targets)
+            #expect(task.items.contains { $0.concept == item.id.key })
+            #expect(Set(question.options.compactMap { fold($0.text) }).count == 4 && Set(targets.compactMap { fold($0.text) }).count == 4)
+            for (option, card) in zip(question.options, task.items) {
+                // The word shown is the concept's word; its one target shows its translation.
+                let concept = try #require(catalog.concept(card.concept))
+                #expect(option.text == concept.localization(language)?.word)
+                let matching = targets.filter { target in task.targets.first { $0.id == target.id }?.concept == card.concept }
+                #expect(matching.count == 1 && matching.first?.text == concept.localization(native)?.word)
+            }
+        }
+        #expect(built >= 190, "\(built) of 200")
+    }
+
+    @Test("a wrong drop pops back and is a try; each item placed teaches its word; the question ends with the last")
+    func drops() throws {
+        for type in [QuestionType.sequencing, .dragMatching] {
+            let catalog = Content.catalog(.french)
+            let planner = QuestionPlanner(catalog: catalog)
+            var generator = SimulationRandom(seed: 13)
+            var lesson = lesson(.french, type)
+            let item = try #require(catalog.items.first { $0.types.contains(type) })
+            let question = try #require(planner.question(type, about: item, in: lesson, isNew: true, at: Self.now, using: &generator))
+            lesson.questions.append(question)
+            let wrong = try lesson.answer(Self.wrongDrop(question), to: question.id, at: Self.now + 3, claimedMilliseconds: nil)
+            #expect(!wrong.correct && wrong.learned == nil && lesson.current != nil)
+            var learned: [AnswerOutcome.Learned] = []
+            for (index, drop) in Self.rightDrops(question).enumerated() {
+                let outcome = try lesson.answer(drop, to: question.id, at: Self.now + 5 + Double(index) * 2, claimedMilliseconds: nil)
+                #expect(outcome.correct)
+                learned.append(try #require(outcome.learned))
+                // Placed items cannot be dropped again.
+                if index < 3 {
+                    #expect(throws: LessonAnswerError.optionAlreadyTried) { try lesson.answer(drop, to: question.id, at: Self.now + 6, claimedMilliseconds: nil) }
+                }
+            }
+            #expect(lesson.current == nil && lesson.questions[0].isResolved)
+            // The wrong drop was at the first item: it counts wrong, the rest right, each timed from the drop before.
+            #expect(learned.map(\.correct) == [false, true, true, true])
+            #expect(learned.map(\.responseTime) == [5, 2, 2, 2])
+            #expect(Set(learned.map(\.item)).count == 4 && learned.allSatisfy { $0.type == type && $0.item.kind == .word })
+            // A drop needs the right form: a target for drag matching, none for sequencing.
+            var other = self.lesson(.french, type)
+            other.questions.append(question)
+            if type == .dragMatching {
+                #expect(throws: LessonAnswerError.wrongAnswerKind) { try other.answer(.drop(item: "a", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil) }
+                #expect(throws: LessonAnswerError.targetNotFound) { try other.answer(.drop(item: "a", target: "9"), to: question.id, at: Self.now, claimedMilliseconds: nil) }
+            } else {
+                #expect(throws: LessonAnswerError.optionNotFound) { try other.answer(.drop(item: "z", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil) }
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ extension APIHandler {
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let answer: LessonAnswer
         switch (form.optionId, form.text) {
-        case (let option?, nil): answer = .option(option)
+        case (let option?, nil): answer = form.targetId.map { .drop(item: option, target: $0) } ?? .option(option)
         case (nil, let text?):
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParlaError(.emptyText) }
             answer = .text(String(text.prefix(200)))
@@ -106,7 +106,14 @@ extension Components.Schemas.LessonQuestion {
         self.init(id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
                   skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
                   hint: question.type == .repetition ? question.translation : nil, options: options,
-                  tries: question.tries.count, timeLimitSeconds: question.type.timeLimitSeconds)
+                  targets: question.targets.map { targets in
+                      let filled = Set(question.filledTargetIDs)
+                      return targets.map { .init(id: $0.id, text: $0.text ?? "", filled: filled.contains($0.id)) }
+                  },
+                  placed: question.type.isTemplate
+                      ? question.tries.filter(\.correct).compactMap { drop in drop.optionID.map { PlacedPayloadPayload(optionId: $0, targetId: drop.targetID) } }
+                      : nil,
+                  tries: question.tries.filter { !$0.correct }.count, timeLimitSeconds: question.type.timeLimitSeconds)
     }
 }
 
