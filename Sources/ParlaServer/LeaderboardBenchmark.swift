@@ -105,6 +105,38 @@ public struct LeaderboardBenchmark: Sendable {
         return Date().timeIntervalSince(start)
     }
 
+    /// pgbench scripts running the page and standing statements as the
+    /// store does, for a random learner of the board (numbered in
+    /// `leaderboard_bench_players`, made here): the SQL's own rate, without
+    /// our client.
+    public static func writePgbenchScripts(_ settings: ServerSettings, learners: Int, to directory: String, logger: Logger) async throws {
+        try await withDatabase(settings, logger: logger) { database, _ in
+            try await database.withConnection { connection in
+                let exists = try await connection.query("SELECT to_regclass('leaderboard_bench_players') IS NOT NULL", logger: logger)
+                    .collect().first?.decode(Bool.self) ?? false
+                guard !exists else { return }
+                try await connection.query("""
+                    CREATE TABLE leaderboard_bench_players AS
+                    SELECT row_number() OVER (ORDER BY learner_id)::int AS n, learner_id FROM leaderboard_entries
+                    WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
+                    """, logger: logger)
+                try await connection.query("ALTER TABLE leaderboard_bench_players ADD PRIMARY KEY (n)", logger: logger)
+            }
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let learner = "(SELECT learner_id FROM leaderboard_bench_players WHERE n = :n)"
+        for (name, page) in [("page", true), ("standing", false)] {
+            var sql = LeaderboardStore.statement(.score, page: page)
+            for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [("$3", "'all'"), ("$2", "'\(kind)'"),
+                                                                                                    ("$1", "'\(language.code)'")] {
+                sql = sql.replacingOccurrences(of: parameter, with: value)
+            }
+            // pgbench reads one statement per line unless it ends in a backslash.
+            let script = "\\set n random(1, \(learners))\n" + sql.split(separator: "\n").joined(separator: " ") + ";\n"
+            try script.write(toFile: directory + "/\(name).sql", atomically: true, encoding: .utf8)
+        }
+    }
+
     /// `callers` tasks calling `operation` as fast as they can for `seconds`.
     static func measure(_ name: String, callers: Int, seconds: Double,
                         _ operation: @escaping @Sendable (inout SystemRandomNumberGenerator) async throws -> Void) async throws -> Figures {

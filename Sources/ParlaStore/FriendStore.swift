@@ -157,8 +157,8 @@ public struct FriendStore: Sendable {
     public func levelPercentile(_ level: CEFRLevel, language: Language) async throws -> Double {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
-                SELECT count(*) FILTER (WHERE level <= \(level.rawValue))::int, count(*)::int FROM courses
-                WHERE language = \(language.code) AND level IS NOT NULL
+                SELECT coalesce(sum(learners) FILTER (WHERE level <= \(level.rawValue)), 0)::int, coalesce(sum(learners), 0)::int
+                FROM course_level_counts WHERE language = \(language.code)
                 """, logger: database.logger).collect()
             guard let (atOrBelow, total) = try rows.first?.decode((Int, Int).self), total > 0 else { return 100 }
             return 100 * Double(atOrBelow) / Double(total)

@@ -87,7 +87,9 @@ public struct GameStore: Sendable {
                     WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
                     """, logger: logger).collect()
                 guard let row = rows.first else { return nil }
-                for write in learning { try await write.write(learner: learner, language: language, on: connection, logger: logger) }
+                for write in learning.sorted(by: { $0.itemID < $1.itemID }) {
+                    try await write.write(learner: learner, language: language, on: connection, logger: logger)
+                }
                 let finishedAt = try row.decode(Date?.self)
                 // The result goes on the leaderboards in the same transaction.
                 if let finish, let finishedAt {

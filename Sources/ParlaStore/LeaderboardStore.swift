@@ -220,6 +220,11 @@ public struct LeaderboardStore: Sendable {
         var board: BoardKey
     }
 
+    /// The statement behind a page (top, own row, neighbours) or a standing
+    /// (own row alone), for benchmarks that run it without the store.
+    /// Binds $1 language, $2 kind, $3 period, then the limit (pages) and the learner.
+    public static func statement(_ metric: Metric, page: Bool) -> String { BoardSQL.statement(metric, page: page) }
+
     /// The statements behind pages and standings, made from the metric
     /// only. The top's ranks follow from its order (see `assemble`); the
     /// others' are summed from the counts.

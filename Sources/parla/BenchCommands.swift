@@ -15,11 +15,17 @@ struct Bench: AsyncParsableCommand {
         @Option(help: "Learners on the board.") var learners = 1_000_000
         @Option(help: "Concurrent callers.") var callers = 64
         @Option(help: "Seconds per operation.") var seconds = 20.0
+        @Option(help: "Only write pgbench scripts of the page and standing statements to this folder (after a run has filled the board).")
+        var pgbenchScripts: String?
         @OptionGroup var options: ConfigurationOptions
 
         func run() async throws {
             let settings = ServerSettings(config: try await options.reader())
             let logger = LogSetup.bootstrap(settings)
+            if let pgbenchScripts {
+                try await LeaderboardBenchmark.writePgbenchScripts(settings, learners: learners, to: pgbenchScripts, logger: logger)
+                return
+            }
             let (seeded, figures) = try await LeaderboardBenchmark.run(settings, learners: learners, callers: callers, seconds: seconds,
                                                                        logger: logger)
             if let seeded { print("Seeded \(learners) learners in \(String(format: "%.0f", seeded)) s.\n") }

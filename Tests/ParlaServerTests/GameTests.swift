@@ -474,6 +474,20 @@ struct PublicProfileTests {
             #expect(best["score"] as? Int == 295 && best["scoreRank"] as? Int == 1 && best["players"] as? Int == 2)
             #expect(best["scorePercentile"] as? Double == 100 && best["seconds"] as? Double == 5)
 
+            // Levels are counted as courses start, move and go (migration 0017):
+            // with Cat at B1, Bob's A1 is at or above half the French courses.
+            _ = try await client.post("/v1/learners/\(cat.learnerID)/courses", token: cat.token, json: ["language": "fr", "start": "beginning"])
+            try await TestDatabase.shared.execute(in: app.databaseURL,
+                "UPDATE courses SET level = 'B1' WHERE learner_id = \(UUID(uuidString: cat.learnerID)!)")
+            let moved = try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
+            #expect((moved.json["levels"] as? [JSON])?.first?["percentile"] as? Double == 50)
+            let drift = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT count(*)::int FROM (
+                    (SELECT language, level, count(*)::int FROM courses WHERE level IS NOT NULL GROUP BY 1, 2)
+                    EXCEPT (SELECT language, level, learners FROM course_level_counts WHERE learners > 0)) d
+                """)
+            #expect(try drift.first?.decode(Int.self) == 0)
+
             // Not a friend, not public: not shown, as if it did not exist.
             let hidden = try await client.get("/v1/learners/\(cat.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
             #expect(hidden.status == 404 && hidden.code == "profile_not_found")
