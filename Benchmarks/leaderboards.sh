@@ -49,6 +49,13 @@ print("%.0f\t%d\t%.2f\t%.2f" % (len(latencies) / seconds, len(latencies), latenc
   echo "|---|---:|---:|---:|---:|"
   pgbench_run "$work/pgbench/page.sql" | awk -F'\t' '{ printf "| page with the caller'"'"'s rank | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   pgbench_run "$work/pgbench/standing.sql" | awk -F'\t' '{ printf "| rank alone | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  # The floors: a primary-key read of one entry, and a statement that reads nothing.
+  printf '%s\n' '\set n random(1, '"$LEARNERS"')' \
+    "SELECT best_score FROM leaderboard_entries WHERE language = 'fr' AND kind = 'matching' AND period = 'all' AND learner_id = (SELECT learner_id FROM leaderboard_bench_players WHERE n = :n);" \
+    >"$work/pgbench/entry.sql"
+  echo 'SELECT 1;' >"$work/pgbench/one.sql"
+  pgbench_run "$work/pgbench/entry.sql" | awk -F'\t' '{ printf "| floor: one entry by primary key | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/one.sql" | awk -F'\t' '{ printf "| floor: SELECT 1 | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo
 } | tee -a "$result"
 IFS=$'\t' read -r token learner < <(python3 Benchmarks/leaderboard_player.py "$PORT")
