@@ -153,16 +153,32 @@ struct GameService: Sendable {
                 throw Self.rejection(error)
             }
             game.offline = state.game.offline
-            // Each pair found teaches as in a live game (turns are consecutive flips).
+            // Each pair found teaches as in a live game (turns are consecutive
+            // flips), each from the model as the pairs before left it.
             let skill: Skill = game.deal.faces == .wordAudio ? .listening : .vocabulary
-            let learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> LearningWrite? in
+            var model = learning
+            var learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> LearningWrite? in
                 let (first, second) = (game.flips[index], game.flips[index + 1])
                 let concept = game.deal.cards[first.position].concept
                 guard concept == game.deal.cards[second.position].concept,
                       let item = catalog.item(LessonItemID(.word, concept)) else { return nil }
-                return LessonService.learning(item: item, skill: skill, correct: true, responseTime: second.at - first.at,
-                                              timeLimit: Self.pairTimeLimit, optionCount: 0, learning: learning, learned: difficulties[item.id],
-                                              at: now, scheduler: scheduler)
+                let write = LessonService.learning(item: item, skill: skill, correct: true, responseTime: second.at - first.at,
+                                                   timeLimit: Self.pairTimeLimit, optionCount: 0, learning: model,
+                                                   learned: difficulties[item.id], at: now, scheduler: scheduler)
+                model.abilities.removeAll { $0.skill == write.skill }
+                model.abilities.append(write.ability)
+                if let card = write.card { model.cards[write.itemID] = card }
+                return write
+            }
+            // The writes go in item order (for their locks), so what each
+            // would insert for a learner with no stored ability must not
+            // depend on the pairs before it: the ability before the game plus
+            // its own change. Today's history is where the last pair left it.
+            let before = LessonService.abilities(learning)
+            for index in learned.indices {
+                let base = before.first { $0.skill == learned[index].skill } ?? SkillAbility(skill: learned[index].skill)
+                learned[index].ability = .init(skill: base.skill, theta: base.theta + learned[index].abilityChange, responses: base.responses + 1)
+                if index < learned.count - 1 { learned[index].snapshots = [] }
             }
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }

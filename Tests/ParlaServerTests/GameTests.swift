@@ -159,6 +159,14 @@ struct GameTests {
             #expect(again.status == 200 && (again.json["result"] as? JSON)?["score"] as? Int == 295)
             let rows = try await TestDatabase.shared.rows(in: app.databaseURL, "SELECT count(*)::int FROM games WHERE finished_at IS NOT NULL")
             #expect(try rows.first?.decode(Int.self) == 1)
+            // Its three pairs moved the ability three times, and today's history shows where it ended.
+            let model = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT a.responses, a.theta, h.theta FROM abilities a
+                JOIN ability_history h ON h.learner_id = a.learner_id AND h.language = a.language AND h.skill = a.skill
+                WHERE a.learner_id = \(UUID(uuidString: learner.learnerID)!) AND a.skill = 'vocabulary'
+                """)
+            let (responses, theta, history) = try #require(model.first).decode((Int, Double, Double).self)
+            #expect(responses == 3 && abs(theta - history) < 1e-9, "ability \(theta), history \(history)")
             #expect(try await flip(client, learner, id, 0).status >= 400)
 
             // Forged: faster than a person, an unknown card, the same card twice, unfinished.
