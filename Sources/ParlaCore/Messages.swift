@@ -391,11 +391,11 @@ extension ErrorCode {
             de: "Diese Antwort hast du schon versucht. Wähle eine andere.",
             es: "Ya has probado esta respuesta. Elige otra.")
         case .targetNotFound: LocalizedText(
-            en: "Drop the word on one of the question's free targets.",
-            fr: "Déposez le mot sur l'une des cibles libres de la question.",
-            it: "Trascina la parola su uno dei bersagli liberi della domanda.",
-            de: "Lege das Wort auf eines der freien Ziele der Frage.",
-            es: "Suelta la palabra sobre uno de los destinos libres de la pregunta.")
+            en: "Drop the word on one of the question's targets.",
+            fr: "Déposez le mot sur l'une des cibles de la question.",
+            it: "Trascina la parola su uno dei bersagli della domanda.",
+            de: "Lege das Wort auf eines der Ziele der Frage.",
+            es: "Suelta la palabra sobre uno de los destinos de la pregunta.")
         case .answerKindMismatch: LocalizedText(
             en: "This question needs another kind of answer: an option, a typed text or a recording.",
             fr: "Cette question attend un autre type de réponse : une option, un texte saisi ou un enregistrement.",

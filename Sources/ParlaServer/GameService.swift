@@ -19,6 +19,8 @@ struct GameService: Sendable {
     /// A pair found within this many seconds of turning its first card is
     /// fluent recall (the speed factor's limit).
     static let pairTimeLimit = 10.0
+    /// Seconds from a game's start after which no flip is accepted.
+    static let longestGame = 86_400.0
     /// A mismatch of two words the learner has met counts as half a wrong answer.
     static let mismatchWeight = 0.5
 
@@ -138,7 +140,10 @@ struct GameService: Sendable {
     /// start): replayed, and refused if it could not have been played. A log
     /// sent again for a finished game changes nothing.
     func submit(_ caller: Caller, learner: LearnerID, game id: GameID, flips: [MatchingFlip]) async throws -> View {
-        guard flips.count <= 2000 else { throw ParlaError.validation([FieldError("flips", .validationFailed)]) }
+        // A game is played within a day: later (or stranger) times are not a game's.
+        guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= Self.longestGame }) else {
+            throw ParlaError.validation([FieldError("flips", .validationFailed)])
+        }
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
         let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored, learning in

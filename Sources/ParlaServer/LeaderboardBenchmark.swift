@@ -114,7 +114,12 @@ public struct LeaderboardBenchmark: Sendable {
             try await database.withConnection { connection in
                 let exists = try await connection.query("SELECT to_regclass('leaderboard_bench_players') IS NOT NULL", logger: logger)
                     .collect().first?.decode(Bool.self) ?? false
-                guard !exists else { return }
+                if exists {
+                    let count = try await connection.query("SELECT count(*)::int FROM leaderboard_bench_players", logger: logger)
+                        .collect().first?.decode(Int.self) ?? 0
+                    guard count != learners else { return }
+                    try await connection.query("DROP TABLE leaderboard_bench_players", logger: logger)
+                }
                 try await connection.query("""
                     CREATE TABLE leaderboard_bench_players AS
                     SELECT row_number() OVER (ORDER BY learner_id)::int AS n, learner_id FROM leaderboard_entries

@@ -139,14 +139,16 @@ struct LessonService: Sendable {
                 throw ParlaError(Self.code(for: error))
             }
             lesson.annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
-            guard let learned = outcome.learned else {
+            // A wrong try, or a template's item still to place: the same question again.
+            guard outcome.learned != nil || lesson.current == nil else {
                 return (.init(state: try Self.encode(lesson), finished: false, record: nil), lesson)
             }
             var learning = learning
             var record: LessonStore.Record?
             var known = difficulties[lesson.language] ?? [:]
-            // An item gone from the content since it was asked teaches nothing, but the lesson goes on.
-            if let item = catalog.item(learned.item) {
+            // An item gone from the content since it was asked teaches nothing, but the lesson goes on;
+            // so does a template's last item, which could go only one place.
+            if let learned = outcome.learned, let item = catalog.item(learned.item) {
                 // A template teaches each of its words: one answer row per item placed.
                 let answerID = learned.type.isTemplate ? "\(question)/\(item.id.key)" : question
                 let update = learn(learned, item: item, question: answerID, learning: learning, learned: known[item.id], at: now)
@@ -184,7 +186,7 @@ struct LessonService: Sendable {
                        learned stored: ItemDifficulty?, at now: Date) -> LessonStore.Record {
         let write = Self.learning(item: item, skill: learned.type.skill, correct: learned.correct, responseTime: learned.responseTime,
                                   timeLimit: learned.type.timeLimitSeconds,
-                                  optionCount: learned.type.isChoice ? ChoiceQuestionMaker.optionCount : 0, learning: learning,
+                                  optionCount: learned.optionCount, learning: learning,
                                   learned: stored, at: now, scheduler: scheduler)
         return LessonStore.Record(
             questionID: question, itemID: write.itemID, questionType: learned.type.rawValue, skill: write.skill,

@@ -175,6 +175,13 @@ extension PSQLError {
     var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
 }
 
+/// PostgreSQL chose this transaction to end a deadlock (SQLSTATE 40P01):
+/// nothing of it was written, and trying again is safe.
+func isDeadlock(_ error: any Error) -> Bool {
+    if let error = error as? PostgresTransactionError { return (error.closureError ?? error.commitError).map(isDeadlock) ?? false }
+    return (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
+}
+
 extension ByteBuffer {
     var bytes: [UInt8] { Array(readableBytesView) }
 }

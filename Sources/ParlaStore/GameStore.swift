@@ -62,8 +62,15 @@ public struct GameStore: Sendable {
                 var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
                 let model = try await LessonStore.learning(learner: learner, language: stored.language, on: connection, logger: logger)
                 let (state, finish, learning, outcome) = try step(stored, model)
-                if let written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
-                                                 language: stored.language, kind: stored.kind, on: connection, logger: logger) {
+                let written: Date??
+                do {
+                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
+                                              language: stored.language, kind: stored.kind, on: connection, logger: logger)
+                } catch where isDeadlock(error) {
+                    // The same learner's lesson or other game took the rows in another order: read again.
+                    continue
+                }
+                if let written {
                     stored.state = state
                     stored.finishedAt = written
                     return (stored, outcome)

@@ -255,26 +255,28 @@ public struct LeaderboardStore: Sendable {
                 ,
                 above AS (
                     SELECT n.* FROM own o CROSS JOIN LATERAL (
-                        SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) < (\(ownKey))
+                        SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) < (\(ownKey))
                         ORDER BY \(reversed) LIMIT 2) n),
                 below AS (
                     SELECT n.* FROM own o CROSS JOIN LATERAL (
-                        SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) > (\(ownKey))
+                        SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND (\(key)) > (\(ownKey))
                         ORDER BY \(key) LIMIT 2) n),
                 top AS (
-                    SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) ORDER BY \(key) LIMIT $4)
+                    SELECT \(columns), row_number() OVER (ORDER BY \(key)) AS place FROM leaderboard_entries e WHERE \(onBoard)
+                    ORDER BY \(key) LIMIT $4)
                 """ : ""
             let shown = page
                 ? "SELECT 0 AS part, * FROM top UNION ALL SELECT 1, * FROM own UNION ALL SELECT 2, * FROM above UNION ALL SELECT 2, * FROM below"
                 : "SELECT 1 AS part, * FROM own"
             return """
                 WITH own AS (
-                    SELECT \(columns) FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
+                    SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
                 shown AS (\(shown))
                 SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
                        CASE WHEN s.part > 0 THEN (\(rank))::integer END, t.total
                 FROM (SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64) t
                 LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
+                ORDER BY s.part, s.place
                 """
         }
     }

@@ -186,8 +186,14 @@ public struct LessonStore: Sendable {
                 var learning = Learning(abilities: Self.abilities(json: abilities), cards: Self.cards(json: cards),
                                         courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
                 let (change, outcome) = try step(stored, learning)
-                let written = try await write(change, lesson: id, version: version, learner: learner, language: language,
+                let written: (Date, Date?)?
+                do {
+                    written = try await write(change, lesson: id, version: version, learner: learner, language: language,
                                               on: connection, logger: logger)
+                } catch where isDeadlock(error) {
+                    // A game of the same learner took the rows in another order: read again.
+                    continue
+                }
                 guard let (touchedAt, finishedAt) = written else { continue }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record {

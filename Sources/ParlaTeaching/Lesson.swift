@@ -111,7 +111,8 @@ public enum LessonAnswerError: Error, Sendable, Equatable {
     case notCurrentQuestion
     case optionNotFound
     case optionAlreadyTried
-    /// A drop on a target that does not exist or is already taken.
+    /// A drop on a target the question does not have (a taken one is
+    /// `optionAlreadyTried`).
     case targetNotFound
     /// A text to a choice question, an option to a typed one, and so on.
     case wrongAnswerKind
@@ -124,8 +125,9 @@ public struct AnswerOutcome: Sendable, Equatable {
     public var feedback: String
     /// For an "almost": how it is spelt.
     public var expected: String?
-    /// Set when the question is resolved by this answer: what the learning
-    /// model records, which is the first try's result and time.
+    /// What the learning model records: set when the question is resolved
+    /// by this answer (the first try's result and time), or for a template
+    /// when an item is placed (that item's word).
     public var learned: Learned?
 
     public struct Learned: Sendable, Equatable {
@@ -135,6 +137,9 @@ public struct AnswerOutcome: Sendable, Equatable {
         public var responseTime: Double
         public var tries: Int
         public var isNew: Bool
+        /// The places or options it could have gone to: the chance of a
+        /// right guess is one in this (0: no guessing, as in typing).
+        public var optionCount: Int
     }
 }
 
@@ -225,19 +230,28 @@ public struct Lesson: Codable, Sendable, Equatable {
         questions[questions.count - 1] = question
         var outcome = AnswerOutcome(correct: correct, feedback: feedback, expected: expected, learned: nil)
         if correct, question.type.isTemplate, let item = tried.optionID {
-            // Each item placed teaches its own word: right if it went in at
-            // the first drop since the last placement, timed from that one.
-            let sinceLast = before.reversed().prefix { !$0.correct }
+            // Each item placed teaches its own word, timed from the drop
+            // before. Sequencing: right if it went in at the first drop for
+            // its box. Drag matching: right unless this item was dropped
+            // wrong before. The last item can only go one place: it teaches
+            // nothing.
+            let placedBefore = before.filter(\.correct).count
+            let remaining = question.options.count - placedBefore
+            let wrongs = question.type == .sequencing
+                ? before.reversed().prefix { !$0.correct }.count
+                : before.filter { !$0.correct && $0.optionID == item }.count
             let started = before.last(where: \.correct)?.at ?? question.servedAt
             let concept = question.sequencing?.items.first { $0.id == item }?.concept
                 ?? question.dragMatching?.items.first { $0.id == item }?.concept
-            if let concept {
-                outcome.learned = .init(item: LessonItemID(.word, concept), type: question.type, correct: sinceLast.isEmpty,
-                                        responseTime: max(0, now.timeIntervalSince(started)), tries: sinceLast.count + 1, isNew: false)
+            if let concept, remaining > 1 {
+                outcome.learned = .init(item: LessonItemID(.word, concept), type: question.type, correct: wrongs == 0,
+                                        responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
+                                        optionCount: remaining)
             }
         } else if correct {
             outcome.learned = .init(item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,
-                                    responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew)
+                                    responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew,
+                                    optionCount: question.type.isChoice ? question.options.count : 0)
         }
         return outcome
     }

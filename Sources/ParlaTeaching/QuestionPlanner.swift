@@ -181,8 +181,11 @@ public struct QuestionPlanner: Sendable {
                 return MatchingCandidate(concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
                                          soundsLike: alike[concept.key] ?? [])
             }
+            // The item and its list's words come first, the rest after.
+            let mateKeys = Set(mates.map(\.key))
+            let preferred = 1 + candidates.dropFirst().prefix { mateKeys.contains($0.concept) }.count
             guard candidates.first?.concept == concept.key,
-                  let task = DragMatchingTask.make(from: candidates, faces: .wordTranslation, preferred: 1 + mates.count, using: &generator) else { return nil }
+                  let task = DragMatchingTask.make(from: candidates, faces: .wordTranslation, preferred: preferred, using: &generator) else { return nil }
             let words = Dictionary(candidates.map { ($0.concept, $0) }, uniquingKeysWith: { first, _ in first })
             var question = LessonQuestion(id: id, item: item.id, type: type, prompt: nil,
                                           options: task.items.map { .init(id: $0.id, text: words[$0.concept]?.word, concept: nil) },

@@ -183,6 +183,10 @@ struct GameTests {
             #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_already_up")
             #expect((try await submit(unknown, Array(unknownLog.prefix(4))).json["errors"] as? [JSON])?.first?["code"] as? String
                 == "game_unfinished")
+            // Times a game could not take are refused, not stored.
+            forged = unknownLog
+            forged[5]["at"] = 1e19
+            #expect(try await submit(unknown, forged).code == "validation_failed")
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
                 .json["status"] as? String == "inProgress")
         }

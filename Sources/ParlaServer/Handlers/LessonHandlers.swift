@@ -141,7 +141,7 @@ extension Components.Schemas.LessonAnswerResult {
         let ability = view.abilities.first { $0.skill == question.skill } ?? SkillAbility(skill: question.skill)
         self.init(correct: last.correct, feedback: .init(rawValue: last.feedback) ?? .wrong,
                   message: Wording.answerFeedback(last.feedback).text(in: language), expected: last.expected,
-                  correctOptionId: last.correct ? question.correctOptionID : nil, correctAnswer: last.correct ? question.correctAnswer : nil,
+                  correctOptionId: last.correct ? question.correctOptionID : nil, correctAnswer: question.isResolved ? question.correctAnswer : nil,
                   translation: last.correct ? question.translation : nil, score: last.score, wordsToPractise: last.wordsToPractise,
                   proficiency: .init(ability), lesson: try .init(view, snapshot))
     }
