@@ -4,23 +4,17 @@ pairs (word and translation) through the API, pairs each deck's cards by the
 words in Corpora/wordlists, and writes one line per game to OUT:
 `path<TAB>token<TAB>log JSON`, the log a player would send, a flip every
 0.4 s. Usage: game_logs.py PORT ACCOUNTS GAMES OUT"""
+import functools
 import glob
 import json
 import re
 import sys
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+import parla_api
+
 port, accounts, games, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-BASE = f"http://127.0.0.1:{port}"
-
-
-def call(method, path, body=None, token=None):
-    request = urllib.request.Request(BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request) as reply:
-        return json.loads(reply.read() or b"{}")
-
+call = functools.partial(parla_api.call, port)
 
 # Which concepts a French word or an English word can stand for.
 concepts = {"fr": {}, "en": {}}

@@ -2,19 +2,12 @@
 HTTP API (finding pairs by trying, as a player who sees nothing in advance
 would), so that the learner has a place on the board. Prints the token and
 the learner id, tab-separated."""
-import json
+import functools
 import sys
-import urllib.request
 
-BASE = f"http://127.0.0.1:{sys.argv[1]}"
+import parla_api
 
-
-def call(method, path, body=None, token=None):
-    request = urllib.request.Request(BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
-    with urllib.request.urlopen(request) as reply:
-        return json.loads(reply.read() or b"{}")
-
+call = functools.partial(parla_api.call, int(sys.argv[1]))
 
 account = call("POST", "/v1/accounts", {"firstName": "Bench", "lastName": "Mark", "email": "board@example.com",
                                         "password": "benchmark password", "acceptTerms": True})
