@@ -170,9 +170,7 @@ struct GameService: Sendable {
                 let write = LessonService.learning(item: item, skill: skill, correct: true, responseTime: second.at - first.at,
                                                    timeLimit: Self.pairTimeLimit, optionCount: 0, learning: model,
                                                    learned: difficulties[item.id], at: now, scheduler: scheduler)
-                model.abilities.removeAll { $0.skill == write.skill }
-                model.abilities.append(write.ability)
-                if let card = write.card { model.cards[write.itemID] = card }
+                model.apply(write.ability, card: write.card, item: write.itemID)
                 return write
             }
             // The writes go in item order (for their locks), so what each

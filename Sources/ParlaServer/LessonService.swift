@@ -153,9 +153,7 @@ struct LessonService: Sendable {
                 let answerID = learned.type.isTemplate ? "\(question)/\(item.id.key)" : question
                 let update = learn(learned, item: item, question: answerID, learning: learning, learned: known[item.id], at: now)
                 record = update
-                learning.abilities.removeAll { $0.skill == update.skill }
-                learning.abilities.append(update.ability)
-                learning.cards[item.id.description] = update.card
+                learning.apply(update.ability, card: update.card, item: item.id.description)
                 known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.difficultyChange,
                                        responses: (known[item.id]?.responses ?? 0) + 1)
             }

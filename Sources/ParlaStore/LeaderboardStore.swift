@@ -4,7 +4,7 @@ import ParlaCore
 import PostgresNIO
 
 /// Leaderboards: best score and best time per learner, language, game kind
-/// and period, with ranks that never scan the entries (see migration 0013).
+/// and period, with ranks that never scan the entries (migrations 0013 and 0016).
 public struct LeaderboardStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
@@ -20,6 +20,22 @@ public struct LeaderboardStore: Sendable {
         /// What ranks: the score, or the tenth of a second (times a tenth
         /// apart share a rank, as they share what the board shows).
         func bucket(of row: Row) -> Int { self == .score ? row.score : LeaderboardStore.bucket(seconds: row.seconds) }
+
+        /// The board's order over entries `e`, best first then who got
+        /// there first, as one row so that a row comparison walks the index
+        /// (-best_score for scores).
+        var order: String { self == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
+
+        /// Ranks for rows in board order from the first: a row ties with
+        /// the one before it, or is ranked by its place.
+        func ranked(_ rows: [Row]) -> [Row] {
+            var ranked: [Row] = []
+            for var row in rows {
+                row.rank = ranked.last.map { bucket(of: $0) == bucket(of: row) ? $0.rank : ranked.count + 1 } ?? 1
+                ranked.append(row)
+            }
+            return ranked
+        }
     }
 
     public struct Row: Sendable, Equatable {
@@ -142,9 +158,8 @@ public struct LeaderboardStore: Sendable {
         try await database.withConnection { connection in
             let board = Board(language: language, kind: kind, period: period, metric: metric)
             let everyone = Array(Set(members + [learner]).map(\.uuid).prefix(2000))
-            var ranked = try await rows(board.where + " AND e.learner_id = ANY($4) ORDER BY \(board.order)", board, on: connection,
-                                        logger: database.logger) { $0.append(everyone) }
-            for index in ranked.indices { ranked[index].rank = 1 + ranked.filter { board.isBetter($0, than: ranked[index]) }.count }
+            let ranked = metric.ranked(try await rows(board.where + " AND e.learner_id = ANY($4) ORDER BY \(metric.order)", board,
+                                                      on: connection, logger: database.logger) { $0.append(everyone) })
             guard let mine = ranked.firstIndex(where: { $0.learner == learner }) else {
                 return Page(top: Array(ranked.prefix(limit)), own: nil, neighbours: [], total: ranked.count)
             }
@@ -167,22 +182,16 @@ public struct LeaderboardStore: Sendable {
             guard let part = row.part, let id = row.learner, let name = row.displayName, let avatar = row.avatarID,
                   let score = row.score, let seconds = row.seconds, let scoreAt = row.scoreAt, let secondsAt = row.secondsAt
             else { continue }
-            var shown = Row(rank: row.rank ?? 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+            let shown = Row(rank: row.rank ?? 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
                             avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
             switch part {
-            case 0:
-                // The top is the board's first rows in order: a row ties
-                // with the one before it or is ranked by its place.
-                if let previous = page.top.last {
-                    shown.rank = metric.bucket(of: previous) == metric.bucket(of: shown) ? previous.rank : page.top.count + 1
-                } else {
-                    shown.rank = 1
-                }
-                page.top.append(shown)
+            case 0: page.top.append(shown)
             case 1: page.own = shown
             default: page.neighbours.append(shown)
             }
         }
+        // The top is the board's first rows in order: ranked by place.
+        page.top = metric.ranked(page.top)
         page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
         return page
     }
@@ -233,13 +242,9 @@ public struct LeaderboardStore: Sendable {
             let learner = page ? "$5" : "$4"
             let onBoard = "e.language = $1 AND e.kind = $2 AND e.period = $3"
             let columns = "e.learner_id, e.best_score, e.score_at, e.best_seconds, e.seconds_at"
-            // The board's order, best first then who got there first, as one
-            // row so that a row comparison walks the index (-best_score for scores).
-            let (key, ownKey, reversed) = metric == .score
-                ? ("(-e.best_score), e.score_at, e.learner_id", "(-o.best_score), o.score_at, o.learner_id",
-                   "(-e.best_score) DESC, e.score_at DESC, e.learner_id DESC")
-                : ("e.best_seconds, e.seconds_at, e.learner_id", "o.best_seconds, o.seconds_at, o.learner_id",
-                   "e.best_seconds DESC, e.seconds_at DESC, e.learner_id DESC")
+            let key = metric.order
+            let ownKey = key.replacingOccurrences(of: "e.", with: "o.")
+            let reversed = key.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) + " DESC" }.joined(separator: ", ")
             let counts = "FROM leaderboard_counts c WHERE c.language = $1 AND c.kind = $2 AND c.period = $3 AND c.metric = '\(metric.rawValue)'"
             // 1 + the learners in better blocks of 64 buckets + those in
             // better buckets of the row's own block (migration 0016).
@@ -288,11 +293,6 @@ public struct LeaderboardStore: Sendable {
 
         /// The board's own rows; its values are bound by `rows`.
         var `where`: String { "WHERE e.language = $1 AND e.kind = $2 AND e.period = $3" }
-        var order: String { metric == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
-
-        func isBetter(_ row: Row, than other: Row) -> Bool {
-            metric == .score ? row.score > other.score : metric.bucket(of: row) < metric.bucket(of: other)
-        }
     }
 
     /// Rows of `board` matching `clause` (which follows the board's WHERE),

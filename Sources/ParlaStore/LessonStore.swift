@@ -46,6 +46,14 @@ public struct LessonStore: Sendable {
         public var cards: [String: Card]
         /// The course's level, to start abilities from when there are none.
         public var courseLevel: CEFRLevel?
+
+        /// The model after an answer: the skill's new ability and, when the
+        /// answer reviewed it, the item's new memory.
+        public mutating func apply(_ ability: AbilityStore.Ability, card: Card?, item: String) {
+            abilities.removeAll { $0.skill == ability.skill }
+            abilities.append(ability)
+            if let card { cards[item] = card }
+        }
     }
 
     /// A resolved question's record and every update it causes.
@@ -197,9 +205,7 @@ public struct LessonStore: Sendable {
                 guard let (touchedAt, finishedAt) = written else { continue }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record {
-                    learning.abilities.removeAll { $0.skill == record.skill }
-                    learning.abilities.append(record.ability)
-                    learning.cards[record.itemID] = record.card
+                    learning.apply(record.ability, card: record.card, item: record.itemID)
                 }
                 return (stored, learning, outcome)
             }
