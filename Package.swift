@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [
-                "ParlaStore",
+                "ParlaStore", "ParlaLearning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

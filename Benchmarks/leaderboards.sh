@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Leaderboards with LEARNERS (1,000,000) learners on one board: (1) at the
 # store level, `parla bench leaderboards` (64 concurrent callers, SECONDS
-# each): a page with a random learner's own rank, the rank alone, and
-# submitting a result; (2) through HTTP with wrk (64 connections): the page
+# each): the rank alone and a page with a random learner's own rank, ranked
+# in memory (LeaderboardRanks) and from the SQL counts, and submitting a
+# result; (2) through HTTP with wrk (64 connections): the page
 # with the caller's rank and submitting a finished game's log (GAMES games
 # prepared by Benchmarks/game_logs.py, each submitted once) against /health
 # on the same run; (3) the same
@@ -49,6 +50,7 @@ print("%.0f\t%d\t%.2f\t%.2f" % (len(latencies) / seconds, len(latencies), latenc
   echo "|---|---:|---:|---:|---:|"
   pgbench_run "$work/pgbench/page.sql" | awk -F'\t' '{ printf "| page with the caller'"'"'s rank | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   pgbench_run "$work/pgbench/standing.sql" | awk -F'\t' '{ printf "| rank alone | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/page-unranked.sql" | awk -F'\t' '{ printf "| page without ranks (they come from memory) | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   # The floors: a primary-key read of one entry, and a statement that reads nothing.
   printf '%s\n' '\set n random(1, '"$LEARNERS"')' \
     "SELECT best_score FROM leaderboard_entries WHERE language = 'fr' AND kind = 'matching' AND period = 'all' AND learner_id = (SELECT learner_id FROM leaderboard_bench_players WHERE n = :n);" \
@@ -67,7 +69,11 @@ http() {
 }
 python3 Benchmarks/game_logs.py "$PORT" 32 "$GAMES" "$work/games.tsv"
 health=$(http "http://127.0.0.1:$PORT/health")
+# The first page asks for the board's ranks to be loaded into memory:
+# that happens before the clock starts, as it would once in a server's life.
+wrk -t2 -c8 -d5s -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner" >/dev/null
 page=$(http -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner")
+resident=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
 submit=$(GAME_LOGS="$work/games.tsv" WRK_THREADS=2 http -s Benchmarks/submit_logs.lua "http://127.0.0.1:$PORT")
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 {
@@ -76,6 +82,8 @@ kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
   echo "$health" | awk -F'\t' '{ printf "| GET /health | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo "$page" | awk -F'\t' '{ printf "| GET /v1/leaderboards/matching (top 10, own rank, neighbours) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo "$submit" | awk -F'\t' '{ printf "| POST …/games/{id}/log (submit a finished 8-pair game: replay, learning, leaderboards) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo
+  echo "The server's resident memory with the board's ranks loaded: $resident MB."
   echo
 } | tee -a "$result"
 

@@ -26,6 +26,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
     services.append(database.client)
     services.append(hasher)
+    let ranks = LeaderboardRanks(database: database, logger: logger)
+    services.append(ranks)
 
     let catalog = ContentCatalog()
     let assets = AssetStore(directory: settings.assetDirectory)
@@ -35,7 +37,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
     let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-                                 scorer: scorer, logger: logger)
+                                 scorer: scorer, ranks: ranks, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -152,7 +154,8 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 }
 
 func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, logger: Logger) throws -> Router<BasicRequestContext> {
+                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, ranks: LeaderboardRanks,
+                 logger: Logger) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
@@ -176,6 +179,7 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
+    let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: ranks)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
@@ -189,12 +193,11 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         proficiency: proficiency,
         lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
                                scorer: scorer, catalogs: catalogs),
-        games: GameService(games: GameStore(database: database), lessons: LessonStore(database: database), learners: learners,
+        games: GameService(games: GameStore(database: database, leaderboards: leaderboards), lessons: LessonStore(database: database), learners: learners,
                            content: content, catalogs: catalogs),
-        leaderboards: LeaderboardStore(database: database, cipher: cipher),
+        leaderboards: leaderboards,
         friends: FriendStore(database: database, cipher: cipher),
-        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher),
-                                 leaderboards: LeaderboardStore(database: database, cipher: cipher)))
+        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain.

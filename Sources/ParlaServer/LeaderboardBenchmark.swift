@@ -16,38 +16,61 @@ public struct LeaderboardBenchmark: Sendable {
         public var p50: Double, p99: Double, max: Double
     }
 
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
     public static let language = Language.french
     public static let kind = "matching"
 
     /// Fills the board (if it has fewer than `learners`) and measures; the
     /// figures are in milliseconds.
     public static func run(_ settings: ServerSettings, learners: Int, callers: Int, seconds: Double, logger: Logger) async throws
-        -> (seeded: Double?, figures: [Figures]) {
+        -> (seeded: Double?, loaded: Double, figures: [Figures]) {
         var settings = settings
         settings.databaseMaxConnections = max(settings.databaseMaxConnections, min(callers, 32))
         return try await withDatabase(settings, logger: logger) { database, cipher in
             _ = try await database.migrate()
             let seeded = try await seed(database, cipher: cipher, learners: learners, logger: logger)
-            let store = LeaderboardStore(database: database, cipher: cipher)
             let ids = try await database.withConnection { connection in
                 try await connection.query("""
                     SELECT learner_id FROM leaderboard_entries WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
                     """, logger: logger).collect().map { LearnerID(try $0.decode(UUID.self)) }
             }
-            let read = try await measure("page with the caller's rank (top 10, own rank, 4 neighbours)", callers: callers, seconds: seconds) { random in
-                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                                         learner: ids[Int(random.next() % UInt64(ids.count))])
+            // The ranks in memory, as a server keeps them, loaded before the clock starts.
+            let ranks = LeaderboardRanks(database: database, logger: logger)
+            let listening = Task { try await ranks.run() }
+            defer { listening.cancel() }
+            let loadStart = ContinuousClock.now
+            guard await ranks.waitUntilLoaded(language: language.code, kind: kind, period: "all", seconds: 120) else {
+                throw Failed(description: "the board's ranks did not load into memory within 120 s")
             }
-            let rank = try await measure("rank alone (one learner's place)", callers: callers, seconds: seconds) { random in
-                _ = try await store.standing(language: language, kind: kind, period: "all", metric: .score,
-                                             learner: ids[Int(random.next() % UInt64(ids.count))])
+            let loaded = ContinuousClock.now - loadStart
+            let store = LeaderboardStore(database: database, cipher: cipher, ranks: ranks)
+            let fromCounts = LeaderboardStore(database: database, cipher: cipher)
+            @Sendable func learner(_ random: inout SystemRandomNumberGenerator) -> LearnerID { ids[Int(random.next() % UInt64(ids.count))] }
+            let rank = try await measure("rank alone (one learner's place, from memory)", callers: callers, seconds: seconds) { random in
+                _ = try await store.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
-            let submit = try await measure("submit a result (all time and this week)", callers: callers, seconds: seconds) { random in
-                let learner = ids[Int(random.next() % UInt64(ids.count))]
-                try await store.record(learner: learner, language: language, kind: kind, score: Int(random.next() % 800),
+            let read = try await measure("page with the caller's rank (top 10, own rank, 4 neighbours; ranks from memory)", callers: callers,
+                                         seconds: seconds) { random in
+                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner(&random))
+            }
+            let readCounts = try await measure("page with the caller's rank, ranks from the SQL counts", callers: callers,
+                                               seconds: seconds) { random in
+                _ = try await fromCounts.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
+                                              learner: learner(&random))
+            }
+            let rankCounts = try await measure("rank alone, from the SQL counts", callers: callers, seconds: seconds) { random in
+                _ = try await fromCounts.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
+            }
+            let submit = try await measure("submit a result (all time and this week; counts and memory follow)", callers: callers,
+                                           seconds: seconds) { random in
+                try await store.record(learner: learner(&random), language: language, kind: kind, score: Int(random.next() % 800),
                                        seconds: 20 + Double(random.next() % 2800) / 10, at: Date())
             }
-            return (seeded, [read, rank, submit])
+            return (seeded, Double(loaded.components.seconds) + Double(loaded.components.attoseconds) / 1e18,
+                    [rank, read, readCounts, rankCounts, submit])
         }
     }
 
@@ -77,9 +100,10 @@ public struct LeaderboardBenchmark: Sendable {
                 SELECT gen_random_uuid(), \(account), \(name), 'cap-explorer', 'en' FROM generate_series(1, \(learners - present))
                 """, logger: logger)
             let week = LeaderboardStore.week(of: Date())
-            // Row by row, the trigger would move the counts a million times:
-            // it is off for the bulk load, and the counts are made once after.
-            try await connection.query("ALTER TABLE leaderboard_entries DISABLE TRIGGER leaderboard_counts_follow", logger: logger)
+            // Row by row, the triggers would move the counts and announce
+            // the change a million times: they are off for the bulk load, the
+            // counts are made once after, and ranks in memory load after.
+            try await connection.query("ALTER TABLE leaderboard_entries DISABLE TRIGGER USER", logger: logger)
             try await connection.query("""
                 INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
                 SELECT \(language.code), \(kind), p.period, l.id, (random() * 800)::int, now(), 20 + round((random() * 280)::numeric, 1)::float8, now()
@@ -96,7 +120,7 @@ public struct LeaderboardBenchmark: Sendable {
                 WHERE e.language = \(language.code) AND e.kind = \(kind)
                 GROUP BY 1, 2, 3, 4, 5, 6
                 """, logger: logger)
-            try await connection.query("ALTER TABLE leaderboard_entries ENABLE TRIGGER leaderboard_counts_follow", logger: logger)
+            try await connection.query("ALTER TABLE leaderboard_entries ENABLE TRIGGER USER", logger: logger)
         }
         try await database.withConnection { connection in
             try await connection.query("ANALYZE leaderboard_entries", logger: logger)
@@ -105,7 +129,8 @@ public struct LeaderboardBenchmark: Sendable {
         return Date().timeIntervalSince(start)
     }
 
-    /// pgbench scripts running the page and standing statements as the
+    /// pgbench scripts running the page and standing statements (and the
+    /// page without ranks, as for boards ranked in memory) as the
     /// store does, for a random learner of the board (numbered in
     /// `leaderboard_bench_players`, made here): the SQL's own rate, without
     /// our client.
@@ -130,8 +155,8 @@ public struct LeaderboardBenchmark: Sendable {
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let learner = "(SELECT learner_id FROM leaderboard_bench_players WHERE n = :n)"
-        for (name, page) in [("page", true), ("standing", false)] {
-            var sql = LeaderboardStore.statement(.score, page: page)
+        for (name, page, ranked) in [("page", true, true), ("standing", false, true), ("page-unranked", true, false)] {
+            var sql = LeaderboardStore.statement(.score, page: page, ranked: ranked)
             for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [("$3", "'all'"), ("$2", "'\(kind)'"),
                                                                                                     ("$1", "'\(language.code)'")] {
                 sql = sql.replacingOccurrences(of: parameter, with: value)

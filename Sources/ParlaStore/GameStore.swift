@@ -7,8 +7,9 @@ import PostgresNIO
 /// and writes it back only if no other flip came first.
 public struct GameStore: Sendable {
     let database: Database
+    let leaderboards: LeaderboardStore
 
-    public init(database: Database) { self.database = database }
+    public init(database: Database, leaderboards: LeaderboardStore) { (self.database, self.leaderboards) = (database, leaderboards) }
 
     public struct Stored: Sendable {
         public var id: GameID
@@ -71,6 +72,10 @@ public struct GameStore: Sendable {
                     continue
                 }
                 if let written {
+                    if let finish, let written {
+                        leaderboards.recorded(learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
+                                              seconds: finish.seconds, at: written)
+                    }
                     stored.state = state
                     stored.finishedAt = written
                     return (stored, outcome)

@@ -4,12 +4,17 @@ import ParlaCore
 import PostgresNIO
 
 /// Leaderboards: best score and best time per learner, language, game kind
-/// and period, with ranks that never scan the entries (migrations 0013 and 0016).
+/// and period, with ranks that never scan the entries: from this server's
+/// memory (`LeaderboardRanks`) once a board is loaded there, and from the
+/// counts in SQL until then (migrations 0013, 0016 and 0018).
 public struct LeaderboardStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
+    let ranks: LeaderboardRanks?
 
-    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
+    public init(database: Database, cipher: PersonalDataCipher, ranks: LeaderboardRanks? = nil) {
+        (self.database, self.cipher, self.ranks) = (database, cipher, ranks)
+    }
 
     public enum Metric: String, Sendable, CaseIterable {
         /// Higher is better.
@@ -82,20 +87,51 @@ public struct LeaderboardStore: Sendable {
             try await Self.record(learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date,
                                   on: connection, logger: database.logger)
         }
+        recorded(learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date)
+    }
+
+    /// A result this server committed (`record(..., on:)`), into its ranks
+    /// in memory at once, so that its caller reads it back at once; the
+    /// notification of the same change follows and changes nothing.
+    public func recorded(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) {
+        guard let ranks else { return }
+        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: BoardRanks.bucket(seconds: seconds))
+        for period in Self.periods(of: date) {
+            ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best))
+        }
     }
 
     static func record(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date,
                        on connection: PostgresConnection, logger: Logger) async throws {
-        // One statement for both periods; the trigger of migration 0016 moves
-        // the counts. Rows that would not improve are not touched.
+        // One statement for both periods, in key order (the week,
+        // "2026-W48", sorts before "all"), as `removeEntries` takes them;
+        // the trigger of migration 0016 moves the counts. Rows that would
+        // not improve are not touched.
         try await connection.execute(RecordResult(language: language.code, kind: kind, week: week(of: date), learner: learner.uuid,
                                                   score: score, seconds: seconds, at: date), logger: logger)
+    }
+
+    /// Removes the entries of the learners `condition` selects (before the
+    /// learners themselves go), one by one in key order: a cascade would
+    /// take them in the table's order, and their counts could then wait in
+    /// a circle with a result being recorded at the same moment.
+    static func removeEntries(ofLearners condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
+        let keys = try await connection.query(PostgresQuery(unsafeSQL: """
+            SELECT language, kind, period, learner_id FROM leaderboard_entries WHERE learner_id IN (\(condition.sql))
+            ORDER BY language, kind, period, learner_id FOR UPDATE
+            """, binds: condition.binds), logger: logger).collect()
+        for key in keys {
+            let (language, kind, period, learner) = try key.decode((String, String, String, UUID).self)
+            try await connection.query("""
+                DELETE FROM leaderboard_entries WHERE language = \(language) AND kind = \(kind) AND period = \(period) AND learner_id = \(learner)
+                """, logger: logger)
+        }
     }
 
     struct RecordResult: PostgresPreparedStatement {
         static let sql = """
             INSERT INTO leaderboard_entries AS e (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
-            VALUES ($1, $2, 'all', $4, $5, $7, $6, $7), ($1, $2, $3, $4, $5, $7, $6, $7)
+            VALUES ($1, $2, $3, $4, $5, $7, $6, $7), ($1, $2, 'all', $4, $5, $7, $6, $7)
             ON CONFLICT (language, kind, period, learner_id) DO UPDATE SET
                 best_score = GREATEST(e.best_score, excluded.best_score),
                 score_at = CASE WHEN excluded.best_score > e.best_score THEN excluded.score_at ELSE e.score_at END,
@@ -124,16 +160,26 @@ public struct LeaderboardStore: Sendable {
     // MARK: Reading
 
     /// The top `limit` of a board with their ranks (ties share one), the
-    /// total, and `learner`'s own row with its neighbours: one statement.
+    /// total, and `learner`'s own row with its neighbours: one statement,
+    /// ranked from memory when the board is loaded there.
     public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
+        if let ranks, ranks.isLoaded(board.id) {
+            let rows = try await database.withConnection { connection in
+                switch metric {
+                case .score: try await collect(ScorePageUnranked(board: board), on: connection)
+                case .time: try await collect(TimePageUnranked(board: board), on: connection)
+                }
+            }
+            if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return page }
+        }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScorePage(board: board), on: connection)
             case .time: try await collect(TimePage(board: board), on: connection)
             }
         }
-        return try assemble(rows, metric: metric)
+        return ranked(try assemble(rows), metric: metric)
     }
 
     /// `learner`'s own row with its rank, and the board's total: what a
@@ -141,14 +187,32 @@ public struct LeaderboardStore: Sendable {
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int) {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
+        if let ranks, ranks.isLoaded(board.id) {
+            let rows = try await database.withConnection { connection in
+                try await collect(StandingUnranked(board: board), on: connection)
+            }
+            if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return (page.own, page.total) }
+        }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScoreStanding(board: board), on: connection)
             case .time: try await collect(TimeStanding(board: board), on: connection)
             }
         }
-        let page = try assemble(rows, metric: metric)
+        let page = ranked(try assemble(rows), metric: metric)
         return (page.own, page.total)
+    }
+
+    /// `learner`'s rank and the board's total, nil when they have no entry:
+    /// from memory, without a query, once the board is loaded there.
+    public func rank(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
+        -> (rank: Int, total: Int)? {
+        let board = BoardID(language: language.code, kind: kind, period: period)
+        if let ranks, let found = ranks.withBoard(board, { board in (board.rank(metric, of: learner.uuid), board.total) }) {
+            return found.0.map { ($0, found.1) }
+        }
+        let standing = try await standing(language: language, kind: kind, period: period, metric: metric, learner: learner)
+        return standing.own.map { ($0.rank, standing.total) }
     }
 
     /// A board among a few learners (a learner and their friends): read
@@ -176,7 +240,8 @@ public struct LeaderboardStore: Sendable {
 
     /// A page from the rows of `BoardSQL`: each shown row tagged with its
     /// part, or one row of nulls carrying the total when nothing is shown.
-    func assemble(_ rows: [BoardRow], metric: Metric) throws -> Page {
+    /// Ranks are as the statement gave them (none for the top).
+    func assemble(_ rows: [BoardRow]) throws -> Page {
         var page = Page(top: [], own: nil, neighbours: [], total: rows.first?.total ?? 0)
         for row in rows {
             guard let part = row.part, let id = row.learner, let name = row.displayName, let avatar = row.avatarID,
@@ -190,16 +255,41 @@ public struct LeaderboardStore: Sendable {
             default: page.neighbours.append(shown)
             }
         }
-        // The top is the board's first rows in order: ranked by place.
+        return page
+    }
+
+    /// The statement's ranks completed: the top, the board's first rows in
+    /// order, is ranked by place.
+    func ranked(_ page: Page, metric: Metric) -> Page {
+        var page = page
         page.top = metric.ranked(page.top)
         page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
         return page
     }
 
+    /// Every row ranked from the board in memory, with its total; nil if
+    /// the board left memory meanwhile.
+    func ranked(_ page: Page, metric: Metric, board: BoardID, in ranks: LeaderboardRanks) -> Page? {
+        var page = page
+        return ranks.withBoard(board) { ranks in
+            func rank(_ row: inout Row) { row.rank = ranks.rank(metric, bucket: metric.bucket(of: row)) }
+            for index in page.top.indices { rank(&page.top[index]) }
+            for index in page.neighbours.indices { rank(&page.neighbours[index]) }
+            if page.own != nil { rank(&page.own!) }
+            page.total = ranks.total
+            page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
+            return page
+        }
+    }
+
+    typealias BoardID = LeaderboardRanks.BoardID
+
     /// The values every board statement binds: $1 language, $2 kind,
     /// $3 period, then $4 the limit (pages only) and the learner.
     struct BoardKey: Sendable {
         var language: String, kind: String, period: String, limit: Int?, learner: UUID?
+
+        var id: BoardID { BoardID(language: language, kind: kind, period: period) }
     }
 
     typealias BoardRow = (part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
@@ -229,16 +319,35 @@ public struct LeaderboardStore: Sendable {
         var board: BoardKey
     }
 
+    // The same without ranks or total, for boards ranked in memory (a
+    // standing is then the same for both metrics).
+    struct ScorePageUnranked: BoardStatement {
+        static let sql = BoardSQL.statement(.score, page: true, ranked: false)
+        var board: BoardKey
+    }
+
+    struct TimePageUnranked: BoardStatement {
+        static let sql = BoardSQL.statement(.time, page: true, ranked: false)
+        var board: BoardKey
+    }
+
+    struct StandingUnranked: BoardStatement {
+        static let sql = BoardSQL.statement(.score, page: false, ranked: false)
+        var board: BoardKey
+    }
+
     /// The statement behind a page (top, own row, neighbours) or a standing
     /// (own row alone), for benchmarks that run it without the store.
     /// Binds $1 language, $2 kind, $3 period, then the limit (pages) and the learner.
-    public static func statement(_ metric: Metric, page: Bool) -> String { BoardSQL.statement(metric, page: page) }
+    public static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
+        BoardSQL.statement(metric, page: page, ranked: ranked)
+    }
 
     /// The statements behind pages and standings, made from the metric
     /// only. The top's ranks follow from its order (see `assemble`); the
     /// others' are summed from the counts.
     enum BoardSQL {
-        static func statement(_ metric: Metric, page: Bool) -> String {
+        static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
             let learner = page ? "$5" : "$4"
             let onBoard = "e.language = $1 AND e.kind = $2 AND e.period = $3"
             let columns = "e.learner_id, e.best_score, e.score_at, e.best_seconds, e.seconds_at"
@@ -278,8 +387,8 @@ public struct LeaderboardStore: Sendable {
                     SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
                 shown AS (\(shown))
                 SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
-                       CASE WHEN s.part > 0 THEN (\(rank))::integer END, t.total
-                FROM (SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64) t
+                       \(ranked ? "CASE WHEN s.part > 0 THEN (\(rank))::integer END" : "NULL::integer"), t.total
+                FROM (\(ranked ? "SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64" : "SELECT 0 AS total")) t
                 LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
                 ORDER BY s.part, s.place
                 """

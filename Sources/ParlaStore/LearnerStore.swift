@@ -137,6 +137,7 @@ public struct LearnerStore: Sendable {
             let (count, exists) = try row.decode((Int, Bool).self)
             guard exists else { throw ParlaError(.learnerNotFound) }
             guard count > 1 else { throw ParlaError(.lastLearner) }
+            try await LeaderboardStore.removeEntries(ofLearners: "SELECT \(id.uuid)::uuid", on: connection, logger: database.logger)
             try await connection.query("DELETE FROM learners WHERE id = \(id.uuid)", logger: database.logger)
         }
     }

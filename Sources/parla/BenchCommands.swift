@@ -26,9 +26,10 @@ struct Bench: AsyncParsableCommand {
                 try await LeaderboardBenchmark.writePgbenchScripts(settings, learners: learners, to: pgbenchScripts, logger: logger)
                 return
             }
-            let (seeded, figures) = try await LeaderboardBenchmark.run(settings, learners: learners, callers: callers, seconds: seconds,
+            let (seeded, loaded, figures) = try await LeaderboardBenchmark.run(settings, learners: learners, callers: callers, seconds: seconds,
                                                                        logger: logger)
             if let seeded { print("Seeded \(learners) learners in \(String(format: "%.0f", seeded)) s.\n") }
+            print("Ranks loaded into memory in \(String(format: "%.1f", loaded)) s.\n")
             print("| operation (store level, \(callers) callers, \(learners) learners) | calls | calls/s | p50 ms | p99 ms | max ms |")
             print("|---|---:|---:|---:|---:|---:|")
             for row in figures {

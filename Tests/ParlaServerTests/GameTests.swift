@@ -288,6 +288,21 @@ struct LeaderboardTests {
             let (scores, times, entries) = try #require(rows.first).decode((Int, Int, Int).self)
             #expect(scores == entries && times == entries && entries == 6)
 
+            // A learner who leaves takes their entries, and their counts, with them.
+            #expect(try await client.delete("/v1/me", token: bob.token, json: ["password": bob.password]).status == 204)
+            for scope in ["global", "week"] {
+                let page = try await board(client, cat, "metric=score&scope=\(scope)")
+                #expect(page["total"] as? Int == 2)
+                #expect((page["entries"] as? [JSON])?.compactMap { $0["rank"] as? Int } == [1, 2])
+                #expect((page["own"] as? JSON)?["rank"] as? Int == 2)
+            }
+            let left = try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time' AND span = 1),
+                       (SELECT count(*)::int FROM leaderboard_entries)
+                """)
+            let (counted, kept) = try #require(left.first).decode((Int, Int).self)
+            #expect(counted == 4 && kept == 4)
+
             // Another account's learner cannot ask for its rank; bad limits are refused.
             #expect(try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(ann.learnerID)", token: cat.token).code
                 == "learner_not_found")

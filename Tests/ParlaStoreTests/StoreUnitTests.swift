@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParlaLearning
 @testable import ParlaStore
 import PostgresNIO
 import Testing
@@ -83,5 +84,87 @@ struct DatabaseURLTests {
         for bad in ["mysql://x@y/z", "postgres://db.internal/parla", "not a url"] {
             #expect(throws: (any Error).self) { try PostgresClient.Configuration(url: bad) }
         }
+    }
+}
+
+@Suite("leaderboard ranks in memory")
+struct BoardRanksTests {
+    @Test("counts per bucket answer 'how many at most b' like a recount, in the tree and past it")
+    func bucketCounts() {
+        var random = SimulationRandom(seed: 7)
+        var counts = BucketCounts()
+        var held: [Int] = []
+        for step in 0..<4000 {
+            if held.isEmpty || random.next() % 3 != 0 {
+                // Mostly small buckets, sometimes past the tree's limit.
+                let bucket = random.next() % 50 == 0 ? BucketCounts.treeLimit + Int(random.next() % 1000) : Int(random.next() % 5000)
+                held.append(bucket)
+                counts.add(bucket, 1)
+            } else {
+                let bucket = held.remove(at: Int(random.next() % UInt64(held.count)))
+                counts.add(bucket, -1)
+            }
+            if step % 97 == 0 {
+                for probe in [-1, 0, 1, 63, 64, 1023, 1024, 2047, 4999, 5000, BucketCounts.treeLimit - 1, BucketCounts.treeLimit,
+                              BucketCounts.treeLimit + 500, Int(Int32.max)] {
+                    #expect(counts.atMost(probe) == held.filter { $0 <= probe }.count, "step \(step), at most \(probe)")
+                }
+                #expect(counts.total == held.count)
+            }
+        }
+    }
+
+    @Test("a board's ranks equal a full ranking; changes applied twice or out of order leave the same board")
+    func boardRanks() {
+        var random = SimulationRandom(seed: 11)
+        let learners = (0..<300).map { _ in UUID() }
+        var changes: [(UUID, BoardRanks.Best?)] = []
+        for _ in 0..<2000 {
+            let learner = learners[Int(random.next() % 300)]
+            changes.append((learner, random.next() % 40 == 0 ? nil
+                : BoardRanks.Best(score: Int32(random.next() % 1500), tenths: Int32(random.next() % 3000))))
+        }
+        // What each change means on its own: the best so far, until a departure.
+        var expected: [UUID: BoardRanks.Best] = [:]
+        var board = BoardRanks()
+        for (learner, best) in changes {
+            if let best {
+                let old = expected[learner]
+                expected[learner] = old.map { .init(score: max($0.score, best.score), tenths: min($0.tenths, best.tenths)) } ?? best
+                board.improve(learner, to: best)
+            } else {
+                expected[learner] = nil
+                board.remove(learner)
+            }
+        }
+        #expect(board.learners == expected)
+        #expect(board.total == expected.count)
+        for (learner, best) in expected {
+            #expect(board.rank(.score, of: learner) == 1 + expected.values.filter { $0.score > best.score }.count)
+            #expect(board.rank(.time, of: learner) == 1 + expected.values.filter { $0.tenths < best.tenths }.count)
+        }
+        // Improvements alone commute and repeat harmlessly.
+        let improvements = changes.filter { $0.1 != nil }
+        var forward = BoardRanks(), backward = BoardRanks()
+        for (learner, best) in improvements { forward.improve(learner, to: best!) }
+        for (learner, best) in (improvements + improvements).reversed() { backward.improve(learner, to: best!) }
+        #expect(forward.learners == backward.learners)
+        for learner in learners {
+            #expect(forward.rank(.score, of: learner) == backward.rank(.score, of: learner))
+            #expect(forward.rank(.time, of: learner) == backward.rank(.time, of: learner))
+        }
+        #expect(board.rank(.score, of: UUID()) == nil)
+    }
+
+    @Test("notifications read as changes; anything else is refused")
+    func changes() {
+        let learner = UUID()
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\tall\t\(learner)\t295\t50")
+            == .init(board: .init(language: "fr", kind: "matching", period: "all"), learner: learner, best: .init(score: 295, tenths: 50)))
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\t2026-W48\t\(learner)\t-\t-")?.best == nil)
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\t2026-W48\t\(learner)\t-\t-") != nil)
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\tall\tnot-a-uuid\t1\t2") == nil)
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\tall\t\(learner)\t1") == nil)
+        #expect(LeaderboardRanks.Change(payload: "fr\tmatching\tall\t\(learner)\tx\t2") == nil)
     }
 }

@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import ParlaCore
+import ParlaTestSupport
+@testable import ParlaStore
+import PostgresNIO
+import Testing
+
+/// The ranks each server keeps in memory, against real PostgreSQL: two
+/// servers' worth (their own pools and listeners) on one database, changed
+/// through the store, through plain SQL and by learners leaving.
+@Suite("games: leaderboard ranks in memory")
+struct LeaderboardRankTests {
+    static let board = LeaderboardRanks.BoardID(language: "fr", kind: "matching", period: "all")
+    let logger = Logger(label: "parla.tests.ranks")
+
+    /// A server's leaderboard part on the database at `url`: its pool and
+    /// its ranks, running for the length of `body`.
+    func withServer<Value: Sendable>(_ url: String, _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
+        let database = Database(configuration: try .init(url: url), maximumConnections: 4, logger: logger)
+        let ranks = LeaderboardRanks(database: database, logger: logger)
+        let pool = Task { await database.client.run() }
+        let listening = Task { try await ranks.run() }
+        defer {
+            listening.cancel()
+            pool.cancel()
+        }
+        let cipher = try PersonalDataCipher(masterKey: PersonalDataCipher.key(base64: TestApp.dataKey))
+        return try await body(LeaderboardStore(database: database, cipher: cipher, ranks: ranks), ranks)
+    }
+
+    /// Every learner's rank by score and by time, and the total, from a
+    /// full ranking in SQL: what memory must say.
+    func expected(_ url: String) async throws -> (ranks: [UUID: [Int]], total: Int) {
+        let rows = try await TestDatabase.shared.rows(in: url, """
+            SELECT learner_id, (rank() OVER (ORDER BY best_score DESC))::int,
+                   (rank() OVER (ORDER BY floor(best_seconds * 10)))::int
+            FROM leaderboard_entries WHERE language = 'fr' AND kind = 'matching' AND period = 'all'
+            """)
+        var ranks: [UUID: [Int]] = [:]
+        for row in rows {
+            let (learner, score, time) = try row.decode((UUID, Int, Int).self)
+            ranks[learner] = [score, time]
+        }
+        return (ranks, rows.count)
+    }
+
+    /// Whether `ranks` holds the board, exactly as the table ranks it.
+    func agrees(_ ranks: LeaderboardRanks, with url: String) async throws -> Bool {
+        let (expected, total) = try await expected(url)
+        let held = ranks.withBoard(Self.board) { board in
+            (board.total, Dictionary(uniqueKeysWithValues: board.learners.keys.map { ($0, [board.rank(.score, of: $0)!, board.rank(.time, of: $0)!]) }))
+        }
+        guard let (heldTotal, heldRanks) = held else { return false }
+        return heldTotal == total && heldRanks == expected
+    }
+
+    /// Tries `condition` until it holds, for up to `seconds`.
+    func eventually(_ seconds: Double = 15, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+
+    @Test("both servers' ranks follow results, direct changes and departures, and load again after a lost connection")
+    func ranksFollowTheTable() async throws {
+        let app = try await TestApp.make()
+        let url = app.databaseURL
+        try await app.run { client in
+            let owner = try await client.signUp(email: "owner@example.com")
+            // 300 learners; some times past a day, beyond the tree.
+            try await TestDatabase.shared.execute(in: url, """
+                WITH made AS (
+                    INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                    SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
+                    FROM learners, generate_series(1, 300) WHERE id = \(UUID(uuidString: owner.learnerID)!)
+                    RETURNING id)
+                INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+                SELECT 'fr', 'matching', 'all', id, abs(hashtext(id::text)) % 900, now(),
+                       CASE WHEN abs(hashtext(id::text || 'x')) % 17 = 0 THEN 110000 + abs(hashtext(id::text || 'y')) % 5000
+                            ELSE (abs(hashtext(id::text || 't')) % 3000) / 10.0 END, now()
+                FROM made
+                """)
+            try await withServer(url) { one, oneRanks in
+                try await withServer(url) { two, twoRanks in
+                    #expect(await oneRanks.waitUntilLoaded(language: "fr", kind: "matching", period: "all"))
+                    #expect(await twoRanks.waitUntilLoaded(language: "fr", kind: "matching", period: "all"))
+                    #expect(try await agrees(oneRanks, with: url))
+                    #expect(try await agrees(twoRanks, with: url))
+
+                    // Through the store on one server: its own ranks have it at once.
+                    let learners = try await expected(url).ranks.keys.sorted { $0.uuidString < $1.uuidString }
+                    try await one.record(learner: LearnerID(learners[0]), language: .french, kind: "matching", score: 5000, seconds: 0.05,
+                                         at: Date())
+                    let first = try await one.rank(language: .french, kind: "matching", period: "all", metric: .score,
+                                                   learner: LearnerID(learners[0]))
+                    #expect(first?.rank == 1)
+                    for (index, learner) in learners[1..<40].enumerated() {
+                        try await one.record(learner: LearnerID(learner), language: .french, kind: "matching", score: index * 25,
+                                             seconds: Double(index) * 3.05, at: Date())
+                    }
+                    // Plain SQL: improvements, departures, newcomers.
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE leaderboard_entries SET best_score = best_score + 64, best_seconds = best_seconds / 3
+                        WHERE abs(hashtext(learner_id::text || 'u')) % 4 = 0
+                        """)
+                    try await TestDatabase.shared.execute(in: url, """
+                        DELETE FROM learners WHERE id IN (SELECT learner_id FROM leaderboard_entries
+                                                          WHERE abs(hashtext(learner_id::text || 'd')) % 10 = 0)
+                        """)
+                    try await TestDatabase.shared.execute(in: url, """
+                        WITH made AS (
+                            INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                            SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
+                            FROM learners, generate_series(1, 30) WHERE id = \(UUID(uuidString: owner.learnerID)!)
+                            RETURNING id)
+                        INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+                        SELECT 'fr', 'matching', 'all', id, abs(hashtext(id::text)) % 900, now(), 12.34, now() FROM made
+                        """)
+                    #expect(try await eventually { try await agrees(oneRanks, with: url) })
+                    #expect(try await eventually { try await agrees(twoRanks, with: url) })
+
+                    // A page ranked in memory is the page ranked from the counts.
+                    let fromCounts = LeaderboardStore(database: two.database, cipher: two.cipher)
+                    let (expected, total) = try await expected(url)
+                    for learner in expected.keys.sorted(by: { $0.uuidString < $1.uuidString }).prefix(8) {
+                        for metric in LeaderboardStore.Metric.allCases {
+                            let memory = try await two.page(language: .french, kind: "matching", period: "all", metric: metric, limit: 5,
+                                                            learner: LearnerID(learner))
+                            let counted = try await fromCounts.page(language: .french, kind: "matching", period: "all", metric: metric,
+                                                                    limit: 5, learner: LearnerID(learner))
+                            #expect(memory.total == total && counted.total == total)
+                            #expect(memory.own == counted.own && memory.own?.rank == expected[learner]?[metric == .score ? 0 : 1])
+                            #expect(memory.top.map(\.rank) == counted.top.map(\.rank))
+                            #expect(memory.neighbours.map(\.learner) == counted.neighbours.map(\.learner))
+                            #expect(memory.neighbours.map(\.rank) == counted.neighbours.map(\.rank))
+                        }
+                    }
+
+                    // Both listeners cut off: a change made meanwhile is not
+                    // missed, as each server drops its boards and loads them again.
+                    let cut = try await TestDatabase.shared.rows(in: url, """
+                        SELECT count(*)::int FROM pg_stat_activity
+                        WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pg_terminate_backend(pid)
+                        """)
+                    #expect(try cut.first?.decode(Int.self) ?? 0 >= 2)  // and the HTTP server's own
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE leaderboard_entries SET best_score = best_score + 500 WHERE abs(hashtext(learner_id::text || 'v')) % 3 = 0
+                        """)
+                    #expect(try await eventually { try await agrees(oneRanks, with: url) })
+                    #expect(try await eventually { try await agrees(twoRanks, with: url) })
+                }
+            }
+        }
+    }
+}
