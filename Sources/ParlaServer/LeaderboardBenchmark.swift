@@ -32,10 +32,15 @@ public struct LeaderboardBenchmark: Sendable {
         return try await withDatabase(settings, logger: logger) { database, cipher in
             _ = try await database.migrate()
             let seeded = try await seed(database, cipher: cipher, learners: learners, logger: logger)
-            let ids = try await database.withConnection { connection in
+            // Each learner with their account, which a page checks.
+            let players = try await database.withConnection { connection in
                 try await connection.query("""
-                    SELECT learner_id FROM leaderboard_entries WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
-                    """, logger: logger).collect().map { LearnerID(try $0.decode(UUID.self)) }
+                    SELECT e.learner_id, l.account_id FROM leaderboard_entries e JOIN learners l ON l.id = e.learner_id
+                    WHERE e.language = \(language.code) AND e.kind = \(kind) AND e.period = 'all'
+                    """, logger: logger).collect().map { row in
+                        let (learner, account) = try row.decode((UUID, UUID).self)
+                        return (LearnerID(learner), AccountID(account))
+                    }
             }
             // The ranks in memory, as a server keeps them, loaded before the clock starts.
             let ranks = LeaderboardRanks(database: database, logger: logger)
@@ -48,18 +53,23 @@ public struct LeaderboardBenchmark: Sendable {
             let loaded = ContinuousClock.now - loadStart
             let store = LeaderboardStore(database: database, cipher: cipher, ranks: ranks)
             let fromCounts = LeaderboardStore(database: database, cipher: cipher)
-            @Sendable func learner(_ random: inout SystemRandomNumberGenerator) -> LearnerID { ids[Int(random.next() % UInt64(ids.count))] }
+            @Sendable func player(_ random: inout SystemRandomNumberGenerator) -> (LearnerID, AccountID) {
+                players[Int(random.next() % UInt64(players.count))]
+            }
+            @Sendable func learner(_ random: inout SystemRandomNumberGenerator) -> LearnerID { player(&random).0 }
             let rank = try await measure("rank alone (one learner's place, from memory)", callers: callers, seconds: seconds) { random in
                 _ = try await store.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
             let read = try await measure("page with the caller's rank (top 10, own rank, 4 neighbours; ranks from memory)", callers: callers,
                                          seconds: seconds) { random in
-                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner(&random))
+                let (learner, account) = player(&random)
+                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner, of: account)
             }
             let readCounts = try await measure("page with the caller's rank, ranks from the SQL counts", callers: callers,
                                                seconds: seconds) { random in
-                _ = try await fromCounts.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                                              learner: learner(&random))
+                let (learner, account) = player(&random)
+                _ = try await fromCounts.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner,
+                                              of: account)
             }
             let rankCounts = try await measure("rank alone, from the SQL counts", callers: callers, seconds: seconds) { random in
                 _ = try await fromCounts.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
@@ -157,7 +167,8 @@ public struct LeaderboardBenchmark: Sendable {
         let learner = "(SELECT learner_id FROM leaderboard_bench_players WHERE n = :n)"
         for (name, page, ranked) in [("page", true, true), ("standing", false, true), ("page-unranked", true, false)] {
             var sql = LeaderboardStore.statement(.score, page: page, ranked: ranked)
-            for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [("$3", "'all'"), ("$2", "'\(kind)'"),
+            let account = "(SELECT account_id FROM learners WHERE id = \(learner))"
+            for (parameter, value) in (page ? [("$6", account), ("$5", learner), ("$4", "10")] : [("$4", learner)]) + [("$3", "'all'"), ("$2", "'\(kind)'"),
                                                                                                     ("$1", "'\(language.code)'")] {
                 sql = sql.replacingOccurrences(of: parameter, with: value)
             }

@@ -161,9 +161,13 @@ public struct LeaderboardStore: Sendable {
 
     /// The top `limit` of a board with their ranks (ties share one), the
     /// total, and `learner`'s own row with its neighbours: one statement,
-    /// ranked from memory when the board is loaded there.
-    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page {
-        let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
+    /// ranked from memory when the board is loaded there. The same
+    /// statement says whether `learner` is one of `account`'s
+    /// (`learner_not_found` if not).
+    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?,
+                     of account: AccountID) async throws -> Page {
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid,
+                             account: account.uuid)
         if let ranks, ranks.isLoaded(board.id) {
             let rows = try await database.withConnection { connection in
                 switch metric {
@@ -171,6 +175,7 @@ public struct LeaderboardStore: Sendable {
                 case .time: try await collect(TimePageUnranked(board: board), on: connection)
                 }
             }
+            try Self.requireOwned(rows, learner: learner)
             if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return page }
         }
         let rows = try await database.withConnection { connection in
@@ -179,6 +184,7 @@ public struct LeaderboardStore: Sendable {
             case .time: try await collect(TimePage(board: board), on: connection)
             }
         }
+        try Self.requireOwned(rows, learner: learner)
         return ranked(try assemble(rows), metric: metric)
     }
 
@@ -186,7 +192,7 @@ public struct LeaderboardStore: Sendable {
     /// profile shows. One statement.
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int) {
-        let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid, account: nil)
         if let ranks, ranks.isLoaded(board.id) {
             let rows = try await database.withConnection { connection in
                 try await collect(StandingUnranked(board: board), on: connection)
@@ -230,6 +236,11 @@ public struct LeaderboardStore: Sendable {
             let neighbours = ranked[max(0, mine - 2)..<min(ranked.count, mine + 3)].filter { $0.learner != learner }
             return Page(top: Array(ranked.prefix(limit)), own: ranked[mine], neighbours: neighbours, total: ranked.count)
         }
+    }
+
+    /// A page's statement found `learner` among the asking account's.
+    static func requireOwned(_ rows: [BoardRow], learner: LearnerID?) throws {
+        if learner != nil, rows.first?.owned != true { throw ParlaError(.learnerNotFound) }
     }
 
     func collect(_ statement: some BoardStatement, on connection: PostgresConnection) async throws -> [BoardRow] {
@@ -285,15 +296,16 @@ public struct LeaderboardStore: Sendable {
     typealias BoardID = LeaderboardRanks.BoardID
 
     /// The values every board statement binds: $1 language, $2 kind,
-    /// $3 period, then $4 the limit (pages only) and the learner.
+    /// $3 period, then $4 the limit (pages only), the learner, and (pages
+    /// only) the asking account.
     struct BoardKey: Sendable {
-        var language: String, kind: String, period: String, limit: Int?, learner: UUID?
+        var language: String, kind: String, period: String, limit: Int?, learner: UUID?, account: UUID?
 
         var id: BoardID { BoardID(language: language, kind: kind, period: period) }
     }
 
     typealias BoardRow = (part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
-                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int)
+                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, owned: Bool?)
 
     protocol BoardStatement: PostgresPreparedStatement where Row == BoardRow {
         var board: BoardKey { get }
@@ -338,7 +350,8 @@ public struct LeaderboardStore: Sendable {
 
     /// The statement behind a page (top, own row, neighbours) or a standing
     /// (own row alone), for benchmarks that run it without the store.
-    /// Binds $1 language, $2 kind, $3 period, then the limit (pages) and the learner.
+    /// Binds $1 language, $2 kind, $3 period, then the limit (pages), the
+    /// learner and the account (pages).
     public static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
         BoardSQL.statement(metric, page: page, ranked: ranked)
     }
@@ -387,7 +400,8 @@ public struct LeaderboardStore: Sendable {
                     SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
                 shown AS (\(shown))
                 SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
-                       \(ranked ? "CASE WHEN s.part > 0 THEN (\(rank))::integer END" : "NULL::integer"), t.total
+                       \(ranked ? "CASE WHEN s.part > 0 THEN (\(rank))::integer END" : "NULL::integer"), t.total,
+                       \(page ? "EXISTS (SELECT 1 FROM learners a WHERE a.id = $5 AND a.account_id = $6)" : "NULL::boolean")
                 FROM (\(ranked ? "SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64" : "SELECT 0 AS total")) t
                 LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
                 ORDER BY s.part, s.place
@@ -434,12 +448,15 @@ extension LeaderboardStore.BoardStatement {
         bindings.append(board.period)
         if let limit = board.limit { bindings.append(limit) }
         if let learner = board.learner { bindings.append(learner) } else { bindings.appendNull() }
+        if board.limit != nil {
+            if let account = board.account { bindings.append(account) } else { bindings.appendNull() }
+        }
         return bindings
     }
 
     func decodeRow(_ row: PostgresRow) throws -> LeaderboardStore.BoardRow {
-        let (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total) =
-            try row.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int).self)
-        return (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total)
+        let (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total, owned) =
+            try row.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int, Bool?).self)
+        return (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total, owned)
     }
 }

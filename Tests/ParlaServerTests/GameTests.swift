@@ -326,7 +326,7 @@ struct LeaderboardTests {
                         AND \(better))
             FROM leaderboard_entries e WHERE e.language = 'fr' AND e.kind = 'matching' AND e.period = 'all' AND e.learner_id = $1
             """, binds: { var b = PostgresBindings(); b.append(learner); return b }()))
-        return (try statement.first?.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int).self).8,
+        return (try statement.first?.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int, Bool?).self).8,
                 try counted.first?.decode(Int.self))
     }
 

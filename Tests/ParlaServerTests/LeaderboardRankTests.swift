@@ -124,14 +124,15 @@ struct LeaderboardRankTests {
                     #expect(try await eventually { try await agrees(twoRanks, with: url) })
 
                     // A page ranked in memory is the page ranked from the counts.
+                    let account = try #require(AccountID(owner.accountID))
                     let fromCounts = LeaderboardStore(database: two.database, cipher: two.cipher)
                     let (expected, total) = try await expected(url)
                     for learner in expected.keys.sorted(by: { $0.uuidString < $1.uuidString }).prefix(8) {
                         for metric in LeaderboardStore.Metric.allCases {
                             let memory = try await two.page(language: .french, kind: "matching", period: "all", metric: metric, limit: 5,
-                                                            learner: LearnerID(learner))
+                                                            learner: LearnerID(learner), of: account)
                             let counted = try await fromCounts.page(language: .french, kind: "matching", period: "all", metric: metric,
-                                                                    limit: 5, learner: LearnerID(learner))
+                                                                    limit: 5, learner: LearnerID(learner), of: account)
                             #expect(memory.total == total && counted.total == total)
                             #expect(memory.own == counted.own && memory.own?.rank == expected[learner]?[metric == .score ? 0 : 1])
                             #expect(memory.top.map(\.rank) == counted.top.map(\.rank))

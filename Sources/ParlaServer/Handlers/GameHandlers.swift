@@ -99,7 +99,6 @@ extension APIHandler {
         let caller = try await caller()
         let language = try content.language(input.query.language.rawValue)
         let learner: LearnerID? = try input.query.learnerId.map { try parseID($0, orElse: .learnerNotFound) }
-        if let learner, try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
         let limit = input.query.limit ?? 10
         guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
         let week = input.query.scope == .week
@@ -108,11 +107,12 @@ extension APIHandler {
         let page: LeaderboardStore.Page
         if input.query.scope == .friends {
             guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
+            if try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
             page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric, limit: limit,
                                                learner: learner, among: try await friends.friends(of: learner))
         } else {
             page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric,
-                                               limit: limit, learner: learner)
+                                               limit: limit, learner: learner, of: caller.accountID)
         }
         func row(_ row: LeaderboardStore.Row) -> Components.Schemas.LeaderboardRow {
             .init(rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
