@@ -14,7 +14,8 @@ import Synchronization
 /// improve a best or remove a learner, so applying one twice or out of
 /// order is harmless. Until a board is loaded, or whenever the listening
 /// connection is lost (changes may have been missed: every board is dropped
-/// and loaded again), callers get nil and read the ranks from SQL.
+/// and loaded again), callers get nil and read the ranks from SQL. A board
+/// nobody asked for in `idleLimit` leaves memory (last week's, say).
 public final class LeaderboardRanks: Service, Sendable {
     static let channel = "leaderboard_entries"
 
@@ -54,6 +55,7 @@ public final class LeaderboardRanks: Service, Sendable {
     /// place; only ever touched under the lock.
     final class Loaded: @unchecked Sendable {
         var ranks: BoardRanks
+        var lastUsed = ContinuousClock.now
         init(_ ranks: BoardRanks) { self.ranks = ranks }
     }
 
@@ -71,13 +73,15 @@ public final class LeaderboardRanks: Service, Sendable {
 
     let database: Database
     let logger: Logger
+    let idleLimit: Duration
     private let state = Mutex(State())
     private let loads: AsyncStream<BoardID>
     private let requestLoad: AsyncStream<BoardID>.Continuation
 
-    public init(database: Database, logger: Logger) {
+    public init(database: Database, logger: Logger, idleLimit: Duration = .seconds(30 * 60)) {
         self.database = database
         self.logger = logger
+        self.idleLimit = idleLimit
         (loads, requestLoad) = AsyncStream.makeStream(of: BoardID.self)
     }
 
@@ -88,7 +92,9 @@ public final class LeaderboardRanks: Service, Sendable {
     func withBoard<Value>(_ board: BoardID, _ body: (BoardRanks) -> Value) -> Value? {
         let (value, load): (Value?, Bool) = state.withLock { state in
             switch state.boards[board] {
-            case .ready(let loaded)?: return (body(loaded.ranks), false)
+            case .ready(let loaded)?:
+                loaded.lastUsed = .now
+                return (body(loaded.ranks), false)
             case .loading?: return (nil, false)
             case nil:
                 guard state.listening else { return (nil, false) }
@@ -98,6 +104,11 @@ public final class LeaderboardRanks: Service, Sendable {
         }
         if load { requestLoad.yield(board) }
         return value
+    }
+
+    /// How many boards are in memory.
+    var loadedBoards: Int {
+        state.withLock { $0.boards.values.filter { if case .ready = $0 { true } else { false } }.count }
     }
 
     /// Whether `board` is in memory (and it is asked for when not).
@@ -151,6 +162,7 @@ public final class LeaderboardRanks: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.listen() }
                 group.addTask { await self.loadBoards() }
+                group.addTask { await self.forgetIdleBoards() }
             }
         }
     }
@@ -184,6 +196,19 @@ public final class LeaderboardRanks: Service, Sendable {
                 state.departed = []
             }
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Drops the boards nobody asked for in `idleLimit`.
+    private func forgetIdleBoards() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: idleLimit / 4)
+            let now = ContinuousClock.now
+            state.withLock { state in
+                state.boards = state.boards.filter { _, slot in
+                    if case .ready(let loaded) = slot { now - loaded.lastUsed < idleLimit } else { true }
+                }
+            }
         }
     }
 

@@ -16,9 +16,10 @@ struct LeaderboardRankTests {
 
     /// A server's leaderboard part on the database at `url`: its pool and
     /// its ranks, running for the length of `body`.
-    func withServer<Value: Sendable>(_ url: String, _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
+    func withServer<Value: Sendable>(_ url: String, idleLimit: Duration = .seconds(600),
+                                     _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
         let database = Database(configuration: try .init(url: url), maximumConnections: 4, logger: logger)
-        let ranks = LeaderboardRanks(database: database, logger: logger)
+        let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit)
         let pool = Task { await database.client.run() }
         let listening = Task { try await ranks.run() }
         defer {
@@ -156,5 +157,18 @@ struct LeaderboardRankTests {
                 }
             }
         }
+    }
+
+    @Test("a board nobody asks for leaves memory, and comes back when asked for")
+    func idleBoardsLeave() async throws {
+        let url = try await TestDatabase.shared.newDatabase()
+        try await withServer(url, idleLimit: .milliseconds(400)) { _, ranks in
+            #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))
+            #expect(ranks.loadedBoards == 1)
+            let forgotten = try await eventually { ranks.loadedBoards == 0 }
+            #expect(forgotten)
+            #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))
+        }
+        try await TestDatabase.shared.dropDatabase(url: url)
     }
 }
