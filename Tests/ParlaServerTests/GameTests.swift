@@ -311,6 +311,21 @@ struct LeaderboardTests {
         }
     }
 
+    /// Adds `count` learners to `owner`'s account, each on the French
+    /// all-time board with a score and a time made from their `id` by the
+    /// SQL expressions given; row by row, so that the triggers see them.
+    static func addPlayers(_ url: String, owner: Client.SignedUp, count: Int, score: String, seconds: String) async throws {
+        try await TestDatabase.shared.execute(in: url, """
+            WITH made AS (
+                INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
+                FROM learners, generate_series(1, \(count)) WHERE id = \(UUID(uuidString: owner.learnerID)!)
+                RETURNING id)
+            INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
+            SELECT 'fr', 'matching', 'all', id, \(unescaped: score), now(), \(unescaped: seconds), now() FROM made
+            """)
+    }
+
     /// The rank the board statement gives a learner, and a full ranking's.
     func ranks(_ url: String, metric: LeaderboardStore.Metric, learner: UUID) async throws -> (statement: Int?, counted: Int?) {
         var binds = PostgresBindings()
@@ -338,16 +353,8 @@ struct LeaderboardTests {
             let url = app.databaseURL
             // 600 learners with scores over many blocks of 64 and times that
             // share tenths, written row by row so that the trigger counts them.
-            try await TestDatabase.shared.execute(in: url, """
-                WITH made AS (
-                    INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
-                    SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
-                    FROM learners, generate_series(1, 600) WHERE id = \(UUID(uuidString: owner.learnerID)!)
-                    RETURNING id)
-                INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
-                SELECT 'fr', 'matching', 'all', id, (abs(hashtext(id::text)) % 1500), now(), (abs(hashtext(id::text || 't')) % 30000) / 100.0, now()
-                FROM made
-                """)
+            try await Self.addPlayers(url, owner: owner, count: 600, score: "abs(hashtext(id::text)) % 1500",
+                                      seconds: "(abs(hashtext(id::text || 't')) % 30000) / 100.0")
             // Improvements, some across a block, and departures.
             try await TestDatabase.shared.execute(in: url, """
                 UPDATE leaderboard_entries SET best_score = best_score + 70, best_seconds = best_seconds / 2

@@ -73,17 +73,9 @@ struct LeaderboardRankTests {
         try await app.run { client in
             let owner = try await client.signUp(email: "owner@example.com")
             // 300 learners; some times past a day, beyond the tree.
-            try await TestDatabase.shared.execute(in: url, """
-                WITH made AS (
-                    INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
-                    SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
-                    FROM learners, generate_series(1, 300) WHERE id = \(UUID(uuidString: owner.learnerID)!)
-                    RETURNING id)
-                INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
-                SELECT 'fr', 'matching', 'all', id, abs(hashtext(id::text)) % 900, now(),
-                       CASE WHEN abs(hashtext(id::text || 'x')) % 17 = 0 THEN 110000 + abs(hashtext(id::text || 'y')) % 5000
-                            ELSE (abs(hashtext(id::text || 't')) % 3000) / 10.0 END, now()
-                FROM made
+            try await LeaderboardTests.addPlayers(url, owner: owner, count: 300, score: "abs(hashtext(id::text)) % 900", seconds: """
+                CASE WHEN abs(hashtext(id::text || 'x')) % 17 = 0 THEN 110000 + abs(hashtext(id::text || 'y')) % 5000
+                     ELSE (abs(hashtext(id::text || 't')) % 3000) / 10.0 END
                 """)
             try await withServer(url) { one, oneRanks in
                 try await withServer(url) { two, twoRanks in
@@ -112,15 +104,8 @@ struct LeaderboardRankTests {
                         DELETE FROM learners WHERE id IN (SELECT learner_id FROM leaderboard_entries
                                                           WHERE abs(hashtext(learner_id::text || 'd')) % 10 = 0)
                         """)
-                    try await TestDatabase.shared.execute(in: url, """
-                        WITH made AS (
-                            INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
-                            SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
-                            FROM learners, generate_series(1, 30) WHERE id = \(UUID(uuidString: owner.learnerID)!)
-                            RETURNING id)
-                        INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
-                        SELECT 'fr', 'matching', 'all', id, abs(hashtext(id::text)) % 900, now(), 12.34, now() FROM made
-                        """)
+                    try await LeaderboardTests.addPlayers(url, owner: owner, count: 30, score: "abs(hashtext(id::text)) % 900",
+                                                          seconds: "12.34")
                     #expect(try await eventually { try await agrees(oneRanks, with: url) })
                     #expect(try await eventually { try await agrees(twoRanks, with: url) })
 
