@@ -8,6 +8,7 @@ struct AccountService: Sendable {
     let learners: LearnerStore
     let hasher: PasswordHasher
     let termsVersion: String
+    let leaderboards: LeaderboardStore
 
     /// After this many failed sign-ins for one email within the window, the
     /// email is refused until the oldest failure leaves the window.
@@ -87,7 +88,7 @@ struct AccountService: Sendable {
     func delete(_ caller: Caller, password: String?) async throws {
         guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
         try await checkPassword(password, of: caller.accountID)
-        try await accounts.delete(caller.accountID)
+        leaderboards.removed(try await accounts.delete(caller.accountID))
     }
 
     private func checkPassword(_ password: String, of accountID: AccountID) async throws {

@@ -183,8 +183,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
-        accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion),
-        learners: LearnerService(learners: learners, accounts: accounts),
+        accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
+                                 leaderboards: leaderboards),
+        learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
         speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
                               content: content),

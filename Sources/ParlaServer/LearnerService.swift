@@ -6,6 +6,7 @@ import ParlaStore
 struct LearnerService: Sendable {
     let learners: LearnerStore
     let accounts: AccountStore
+    let leaderboards: LeaderboardStore
 
     func list(_ caller: Caller) async throws -> [Learner] {
         try await learners.learners(of: caller.accountID)
@@ -39,7 +40,7 @@ struct LearnerService: Sendable {
     }
 
     func delete(_ caller: Caller, _ id: LearnerID) async throws {
-        try await learners.delete(id, of: caller.accountID)
+        leaderboards.removed(try await learners.delete(id, of: caller.accountID))
     }
 
     /// The learner's picture, or its built-in default (the same one every time).

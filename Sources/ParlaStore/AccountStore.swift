@@ -234,14 +234,16 @@ public struct AccountStore: Sendable {
 
     /// Erases the account; its sessions, learners and everything under them
     /// go with it (ON DELETE CASCADE), and so does its throttling history.
-    public func delete(_ id: AccountID) async throws {
+    /// Returns its learners that were on leaderboards.
+    public func delete(_ id: AccountID) async throws -> [LearnerID] {
         try await database.withTransaction { connection in
-            try await LeaderboardStore.removeEntries(ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)", on: connection,
-                                                     logger: database.logger)
+            let ranked = try await LeaderboardStore.removeEntries(ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)",
+                                                                  on: connection, logger: database.logger)
             try await connection.query("""
                 WITH gone AS (DELETE FROM accounts WHERE id = \(id.uuid) RETURNING email_index)
                 DELETE FROM login_failures WHERE email_index IN (SELECT email_index FROM gone)
                 """, logger: database.logger)
+            return ranked
         }
     }
 

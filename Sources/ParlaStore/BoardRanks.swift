@@ -74,9 +74,10 @@ struct BucketCounts: Sendable {
 }
 
 /// One board's ranks in memory (a language, game kind and period): each
-/// learner's best score and best time, and how many hold each. Changes are
-/// "learner's best is now at least this", so applying one twice, or two in
-/// either order, leaves the same board (a best only ever improves).
+/// learner's best score and best time, and how many hold each. A change is
+/// either "the learner's best is now this" (`set`, from the table, in
+/// commit order) or "at least this" (`improve`: applying one twice, or two
+/// in either order, leaves the same board).
 struct BoardRanks: Sendable {
     /// A learner's best score and best time in tenths of a second.
     struct Best: Sendable, Equatable {
@@ -95,8 +96,12 @@ struct BoardRanks: Sendable {
     /// The learner's best improves to `best` where it is better (a higher
     /// score, a shorter time), or is set if they had none.
     mutating func improve(_ learner: UUID, to best: Best) {
+        set(learner, to: learners[learner].map { Best(score: max($0.score, best.score), tenths: min($0.tenths, best.tenths)) } ?? best)
+    }
+
+    /// The learner's best is `new`, better or worse than before.
+    mutating func set(_ learner: UUID, to new: Best) {
         let old = learners[learner]
-        let new = old.map { Best(score: max($0.score, best.score), tenths: min($0.tenths, best.tenths)) } ?? best
         guard new != old else { return }
         if let old {
             scores.add(Int(old.score), -1)

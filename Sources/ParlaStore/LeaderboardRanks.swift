@@ -10,14 +10,22 @@ import Synchronization
 ///
 /// A board is loaded on first use, after this server listens on the
 /// entries' channel (migration 0018), so that every change committed after
-/// the load's snapshot also arrives as a notification. Changes only ever
-/// improve a best or remove a learner, so applying one twice or out of
-/// order is harmless. Until a board is loaded, or whenever the listening
-/// connection is lost (changes may have been missed: every board is dropped
-/// and loaded again), callers get nil and read the ranks from SQL. A board
-/// nobody asked for in `idleLimit` leaves memory (last week's, say).
+/// the load's snapshot also arrives as a notification; the notifications
+/// that arrive while it loads are applied after it, in commit order, each
+/// setting a learner's values as the table has them then. This server's
+/// own results are applied at once after their commit as improvements
+/// (harmless twice, or before their notification).
+///
+/// Until a board is loaded, or whenever notifications may have been missed
+/// (the listening connection is lost, a heartbeat does not come back, a
+/// notification cannot be read: every board is dropped and loaded again),
+/// callers get nil and read the ranks from SQL. A board nobody asked for in
+/// `idleLimit` leaves memory (last week's, say).
 public final class LeaderboardRanks: Service, Sendable {
     static let channel = "leaderboard_entries"
+    /// What each server sends on the channel every `heartbeatInterval`: a
+    /// listener that hears none for three intervals is deaf, and starts again.
+    static let heartbeat = "heartbeat"
 
     /// A board: one language, game kind and period.
     struct BoardID: Hashable, Sendable {
@@ -29,6 +37,9 @@ public final class LeaderboardRanks: Service, Sendable {
         var board: BoardID
         var learner: UUID
         var best: BoardRanks.Best?
+        /// An improvement this server applies after its own commit (the
+        /// table's notifications set values as they are).
+        var improvesOnly = false
 
         /// "language kind period learner score tenths", tab-separated, or
         /// "-" for score and tenths when the entry was deleted.
@@ -42,7 +53,9 @@ public final class LeaderboardRanks: Service, Sendable {
             best = BoardRanks.Best(score: score, tenths: tenths)
         }
 
-        init(board: BoardID, learner: UUID, best: BoardRanks.Best?) { (self.board, self.learner, self.best) = (board, learner, best) }
+        init(board: BoardID, learner: UUID, best: BoardRanks.Best?, improvesOnly: Bool = false) {
+            (self.board, self.learner, self.best, self.improvesOnly) = (board, learner, best, improvesOnly)
+        }
     }
 
     enum Slot {
@@ -74,15 +87,18 @@ public final class LeaderboardRanks: Service, Sendable {
     let database: Database
     let logger: Logger
     let idleLimit: Duration
+    let heartbeatInterval: Duration
     private let state = Mutex(State())
-    private let loads: AsyncStream<BoardID>
-    private let requestLoad: AsyncStream<BoardID>.Continuation
+    /// Boards asked for, with the generation they were asked for in.
+    private let loads: AsyncStream<(BoardID, Int)>
+    private let requestLoad: AsyncStream<(BoardID, Int)>.Continuation
 
-    public init(database: Database, logger: Logger, idleLimit: Duration = .seconds(30 * 60)) {
+    public init(database: Database, logger: Logger, idleLimit: Duration = .seconds(30 * 60), heartbeatInterval: Duration = .seconds(10)) {
         self.database = database
         self.logger = logger
         self.idleLimit = idleLimit
-        (loads, requestLoad) = AsyncStream.makeStream(of: BoardID.self)
+        self.heartbeatInterval = heartbeatInterval
+        (loads, requestLoad) = AsyncStream.makeStream(of: (BoardID, Int).self)
     }
 
     // MARK: Reading
@@ -90,19 +106,19 @@ public final class LeaderboardRanks: Service, Sendable {
     /// `body` with the board's ranks, or nil (and the board is asked for)
     /// when they are not in memory.
     func withBoard<Value>(_ board: BoardID, _ body: (BoardRanks) -> Value) -> Value? {
-        let (value, load): (Value?, Bool) = state.withLock { state in
+        let (value, load): (Value?, Int?) = state.withLock { state in
             switch state.boards[board] {
             case .ready(let loaded)?:
                 loaded.lastUsed = .now
-                return (body(loaded.ranks), false)
-            case .loading?: return (nil, false)
+                return (body(loaded.ranks), nil)
+            case .loading?: return (nil, nil)
             case nil:
-                guard state.listening else { return (nil, false) }
+                guard state.listening else { return (nil, nil) }
                 state.boards[board] = .loading(generation: state.generation, waiting: [])
-                return (nil, true)
+                return (nil, state.generation)
             }
         }
-        if load { requestLoad.yield(board) }
+        if let load { requestLoad.yield((board, load)) }
         return value
     }
 
@@ -134,12 +150,27 @@ public final class LeaderboardRanks: Service, Sendable {
         state.withLock { Self.apply(change, to: &$0) }
     }
 
+    /// Learners this server removed (with their entries): gone from every
+    /// board now, as their notifications will say.
+    func remove(_ learners: [UUID]) {
+        state.withLock { state in
+            for learner in learners {
+                state.departed.insert(learner)
+                for board in Array(state.boards.keys) {
+                    Self.apply(Change(board: board, learner: learner, best: nil), to: &state)
+                }
+            }
+        }
+    }
+
     static func apply(_ change: Change, to state: inout State) {
         if change.best == nil { state.departed.insert(change.learner) }
         switch state.boards[change.board] {
         case .ready(let loaded)?:
             apply(change, to: &loaded.ranks, departed: state.departed)
         case .loading(let generation, var waiting)?:
+            // Out of the dictionary while it grows, so it is not copied.
+            state.boards[change.board] = nil
             waiting.append(change)
             state.boards[change.board] = .loading(generation: generation, waiting: waiting)
         case nil:
@@ -148,10 +179,11 @@ public final class LeaderboardRanks: Service, Sendable {
     }
 
     static func apply(_ change: Change, to ranks: inout BoardRanks, departed: Set<UUID>) {
-        if let best = change.best {
+        guard let best = change.best else { return ranks.remove(change.learner) }
+        if change.improvesOnly {
             if !departed.contains(change.learner) { ranks.improve(change.learner, to: best) }
         } else {
-            ranks.remove(change.learner)
+            ranks.set(change.learner, to: best)
         }
     }
 
@@ -167,6 +199,17 @@ public final class LeaderboardRanks: Service, Sendable {
         }
     }
 
+    /// When the listener last heard anything.
+    final class LastHeard: Sendable {
+        let instant = Mutex(ContinuousClock.now)
+        func now() { instant.withLock { $0 = .now } }
+    }
+
+    /// Why listening starts again.
+    struct Deaf: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Listens on the entries' channel, again after each lost connection.
     private func listen() async {
         while !Task.isCancelled {
@@ -177,12 +220,21 @@ public final class LeaderboardRanks: Service, Sendable {
                             $0.listening = true
                             $0.generation += 1
                         }
-                        for try await notification in notifications {
-                            guard let change = Change(payload: notification.payload) else {
-                                logger.warning("leaderboard change not understood", metadata: ["payload": "\(notification.payload)"])
-                                continue
+                        let lastHeard = LastHeard()
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                for try await notification in notifications {
+                                    lastHeard.now()
+                                    if notification.payload == Self.heartbeat { continue }
+                                    guard let change = Change(payload: notification.payload) else {
+                                        throw Deaf(description: "a notification could not be read: \(notification.payload.prefix(200))")
+                                    }
+                                    self.apply(change)
+                                }
+                                throw Deaf(description: "the notifications ended")
                             }
-                            apply(change)
+                            group.addTask { try await self.beat(lastHeard) }
+                            try await group.next()
                         }
                     }
                 }
@@ -196,6 +248,20 @@ public final class LeaderboardRanks: Service, Sendable {
                 state.departed = []
             }
             try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Sends a heartbeat on the channel every interval, from another
+    /// connection, and gives up when nothing came back for three.
+    private func beat(_ lastHeard: LastHeard) async throws {
+        while true {
+            try await Task.sleep(for: heartbeatInterval)
+            _ = try? await database.withConnection { connection in
+                try await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
+            }
+            if ContinuousClock.now - lastHeard.instant.withLock({ $0 }) > heartbeatInterval * 3 {
+                throw Deaf(description: "no heartbeat came back")
+            }
         }
     }
 
@@ -214,15 +280,21 @@ public final class LeaderboardRanks: Service, Sendable {
 
     /// Loads the boards asked for, one at a time.
     private func loadBoards() async {
-        for await board in loads {
+        for await (board, asked) in loads {
             guard !Task.isCancelled else { return }
+            // Only the load asked for while listening now: one asked for
+            // before a lost connection began before changes that were missed.
+            func current(_ state: State) -> Bool {
+                guard case .loading(let generation, _)? = state.boards[board] else { return false }
+                return generation == asked && asked == state.generation && state.listening
+            }
+            guard state.withLock({ current($0) }) else { continue }
             let started = ContinuousClock.now
             do {
                 let loaded = Loaded(try await read(board))
                 let learners = loaded.ranks.total
                 let kept = state.withLock { state -> Bool in
-                    guard case .loading(let generation, let waiting)? = state.boards[board], generation == state.generation,
-                          state.listening else { return false }
+                    guard current(state), case .loading(_, let waiting)? = state.boards[board] else { return false }
                     for change in waiting { Self.apply(change, to: &loaded.ranks, departed: state.departed) }
                     state.boards[board] = .ready(loaded)
                     return true
@@ -233,7 +305,7 @@ public final class LeaderboardRanks: Service, Sendable {
             } catch {
                 logger.warning("leaderboard ranks not loaded", metadata: ["error": "\(error)"])
                 state.withLock { state in
-                    if case .loading? = state.boards[board] { state.boards[board] = nil }
+                    if current(state) { state.boards[board] = nil }
                 }
             }
         }

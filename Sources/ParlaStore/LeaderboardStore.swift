@@ -97,7 +97,8 @@ public struct LeaderboardStore: Sendable {
         guard let ranks else { return }
         let best = BoardRanks.Best(score: Int32(clamping: score), tenths: BoardRanks.bucket(seconds: seconds))
         for period in Self.periods(of: date) {
-            ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best))
+            ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
+                              improvesOnly: true))
         }
     }
 
@@ -112,20 +113,42 @@ public struct LeaderboardStore: Sendable {
     }
 
     /// Removes the entries of the learners `condition` selects (before the
-    /// learners themselves go), one by one in key order: a cascade would
-    /// take them in the table's order, and their counts could then wait in
-    /// a circle with a result being recorded at the same moment.
-    static func removeEntries(ofLearners condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
+    /// learners themselves go), inside the caller's transaction, and says
+    /// whose they were. The entries and then their counts are locked in key
+    /// order first, the order in which recording a result takes them (the
+    /// week, "2026-W48", sorts before "all"): a cascade would take them in
+    /// the table's order, and could wait in a circle with a result being
+    /// recorded at the same moment.
+    static func removeEntries(ofLearners condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
+        -> [LearnerID] {
         let keys = try await connection.query(PostgresQuery(unsafeSQL: """
             SELECT language, kind, period, learner_id FROM leaderboard_entries WHERE learner_id IN (\(condition.sql))
             ORDER BY language, kind, period, learner_id FOR UPDATE
             """, binds: condition.binds), logger: logger).collect()
+        guard !keys.isEmpty else { return [] }
+        try await connection.query(PostgresQuery(unsafeSQL: """
+            SELECT 1 FROM leaderboard_counts c
+            WHERE (c.language, c.kind, c.period, c.metric, c.span, c.bucket) IN (
+                SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span
+                FROM leaderboard_entries e, (VALUES ('score'), ('time')) AS m (metric), (VALUES (1), (64)) AS s (span)
+                WHERE e.learner_id IN (\(condition.sql)))
+            ORDER BY c.language, c.kind, c.period, c.metric, c.span, c.bucket FOR UPDATE OF c
+            """, binds: condition.binds), logger: logger)
+        var learners: Set<UUID> = []
         for key in keys {
             let (language, kind, period, learner) = try key.decode((String, String, String, UUID).self)
             try await connection.query("""
                 DELETE FROM leaderboard_entries WHERE language = \(language) AND kind = \(kind) AND period = \(period) AND learner_id = \(learner)
                 """, logger: logger)
+            learners.insert(learner)
         }
+        return learners.map(LearnerID.init)
+    }
+
+    /// Learners this server removed (`removeEntries`, committed): out of
+    /// its ranks in memory at once.
+    public func removed(_ learners: [LearnerID]) {
+        if !learners.isEmpty { ranks?.remove(learners.map(\.uuid)) }
     }
 
     struct RecordResult: PostgresPreparedStatement {

@@ -126,7 +126,8 @@ public struct LearnerStore: Sendable {
     }
 
     /// Deletes a learner and everything under it; the last one stays.
-    public func delete(_ id: LearnerID, of accountID: AccountID) async throws {
+    /// Returns them if they were on leaderboards.
+    public func delete(_ id: LearnerID, of accountID: AccountID) async throws -> [LearnerID] {
         try await database.withTransaction { connection in
             let owned = try await connection.query("""
                 SELECT (SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)),
@@ -137,8 +138,10 @@ public struct LearnerStore: Sendable {
             let (count, exists) = try row.decode((Int, Bool).self)
             guard exists else { throw ParlaError(.learnerNotFound) }
             guard count > 1 else { throw ParlaError(.lastLearner) }
-            try await LeaderboardStore.removeEntries(ofLearners: "SELECT \(id.uuid)::uuid", on: connection, logger: database.logger)
+            let ranked = try await LeaderboardStore.removeEntries(ofLearners: "SELECT \(id.uuid)::uuid", on: connection,
+                                                                  logger: database.logger)
             try await connection.query("DELETE FROM learners WHERE id = \(id.uuid)", logger: database.logger)
+            return ranked
         }
     }
 

@@ -16,10 +16,10 @@ struct LeaderboardRankTests {
 
     /// A server's leaderboard part on the database at `url`: its pool and
     /// its ranks, running for the length of `body`.
-    func withServer<Value: Sendable>(_ url: String, idleLimit: Duration = .seconds(600),
+    func withServer<Value: Sendable>(_ url: String, idleLimit: Duration = .seconds(600), heartbeat: Duration = .seconds(10),
                                      _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
         let database = Database(configuration: try .init(url: url), maximumConnections: 4, logger: logger)
-        let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit)
+        let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit, heartbeatInterval: heartbeat)
         let pool = Task { await database.client.run() }
         let listening = Task { try await ranks.run() }
         defer {
@@ -95,10 +95,14 @@ struct LeaderboardRankTests {
                         try await one.record(learner: LearnerID(learner), language: .french, kind: "matching", score: index * 25,
                                              seconds: Double(index) * 3.05, at: Date())
                     }
-                    // Plain SQL: improvements, departures, newcomers.
+                    // Plain SQL: improvements, corrections for the worse, departures, newcomers.
                     try await TestDatabase.shared.execute(in: url, """
                         UPDATE leaderboard_entries SET best_score = best_score + 64, best_seconds = best_seconds / 3
                         WHERE abs(hashtext(learner_id::text || 'u')) % 4 = 0
+                        """)
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE leaderboard_entries SET best_score = best_score / 2, best_seconds = best_seconds * 2 + 1
+                        WHERE abs(hashtext(learner_id::text || 'w')) % 5 = 0
                         """)
                     try await TestDatabase.shared.execute(in: url, """
                         DELETE FROM learners WHERE id IN (SELECT learner_id FROM leaderboard_entries
@@ -142,6 +146,22 @@ struct LeaderboardRankTests {
                 }
             }
         }
+    }
+
+    @Test("heartbeats keep a listener listening; a notification it cannot read makes it start again")
+    func heartbeats() async throws {
+        let url = try await TestDatabase.shared.newDatabase()
+        try await withServer(url, heartbeat: .milliseconds(250)) { _, ranks in
+            #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))
+            // Six heartbeats later, nothing was dropped.
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(ranks.loadedBoards == 1)
+            try await TestDatabase.shared.execute(in: url, "SELECT pg_notify('leaderboard_entries', 'not a change')")
+            let dropped = try await eventually { ranks.loadedBoards == 0 }
+            #expect(dropped)
+            #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))
+        }
+        try await TestDatabase.shared.dropDatabase(url: url)
     }
 
     @Test("a board nobody asks for leaves memory, and comes back when asked for")

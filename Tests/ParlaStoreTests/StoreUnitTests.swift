@@ -154,6 +154,12 @@ struct BoardRanksTests {
             #expect(forward.rank(.time, of: learner) == backward.rank(.time, of: learner))
         }
         #expect(board.rank(.score, of: UUID()) == nil)
+        // A correction for the worse is set as it is.
+        let first = expected.keys.sorted { $0.uuidString < $1.uuidString }[0]
+        board.set(first, to: .init(score: 0, tenths: 99_999))
+        #expect(board.learners[first] == .init(score: 0, tenths: 99_999))
+        #expect(board.rank(.score, of: first) == 1 + expected.filter { $0.key != first && $0.value.score > 0 }.count)
+        #expect(board.rank(.time, of: first) == 1 + expected.filter { $0.key != first && $0.value.tenths < 99_999 }.count)
     }
 
     @Test("notifications read as changes; anything else is refused")
