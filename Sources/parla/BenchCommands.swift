@@ -33,7 +33,7 @@ struct Bench: AsyncParsableCommand {
             print("| operation (store level, \(callers) callers, \(learners) learners) | calls | calls/s | p50 ms | p99 ms | max ms |")
             print("|---|---:|---:|---:|---:|---:|")
             for row in figures {
-                print("| \(row.operation) | \(row.calls) | " + String(format: "%.0f | %.2f | %.2f | %.1f |", row.perSecond, row.p50, row.p99, row.max))
+                print("| \(row.operation) | \(row.calls) | " + String(format: "%.0f | %.3f | %.3f | %.1f |", row.perSecond, row.p50, row.p99, row.max))
             }
         }
     }
