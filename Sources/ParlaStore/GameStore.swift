@@ -54,7 +54,7 @@ public struct GameStore: Sendable {
     /// writes it unless another flip came first, then reads both again and
     /// tries again. Returns the game and what `step` said.
     public func update<Outcome: Sendable>(_ id: GameID, learner: LearnerID, of accountID: AccountID,
-                                          _ step: @Sendable (Stored, LessonStore.Learning) throws
+                                          _ step: @Sendable (Stored, LessonStore.Learning) async throws
                                               -> (state: Data, finish: Finish?, learning: [LearningWrite], outcome: Outcome))
         async throws -> (Stored, Outcome) {
         try await database.withConnection { connection in
@@ -62,11 +62,11 @@ public struct GameStore: Sendable {
             for _ in 0..<5 {
                 var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
                 let model = try await LessonStore.learning(learner: learner, language: stored.language, on: connection, logger: logger)
-                let (state, finish, learning, outcome) = try step(stored, model)
+                let (state, finish, learning, outcome) = try await step(stored, model)
                 let written: Date??
                 do {
-                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, learner: learner,
-                                              language: stored.language, kind: stored.kind, on: connection, logger: logger)
+                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, read: model,
+                                              learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
                 } catch where isDeadlock(error) {
                     // The same learner's lesson or other game took the rows in another order: read again.
                     continue
@@ -86,11 +86,29 @@ public struct GameStore: Sendable {
     }
 
     /// The game's new state, its result (on the leaderboards too) and what
-    /// it taught, in one transaction, unless the game moved on since `version`: then nothing
-    /// (nil) and the caller tries again.
-    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [LearningWrite], learner: LearnerID,
-                       language: Language, kind: String, on connection: PostgresConnection, logger: Logger) async throws -> Date?? {
+    /// it taught, in one transaction, unless the game moved on since
+    /// `version`, or a card it reviews had another review since the model
+    /// was `read` (a lesson at the same moment): then nothing (nil) and the
+    /// caller tries again.
+    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [LearningWrite], read model: LessonStore.Learning,
+                       learner: LearnerID, language: Language, kind: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> Date?? {
         try await connection.withTransaction(logger: logger) { connection in
+                // The cards this reviews, locked in item order (as the writes
+                // go), must be as read.
+                let reviewed = learning.filter { $0.card != nil }.map(\.itemID).sorted()
+                if !reviewed.isEmpty {
+                    var now: [String: Int] = [:]
+                    for row in try await connection.query("""
+                        SELECT item_id, reviews FROM memory_cards
+                        WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND item_id = ANY(\(reviewed))
+                        ORDER BY item_id FOR UPDATE
+                        """, logger: logger).collect() {
+                        let (item, reviews) = try row.decode((String, Int).self)
+                        now[item] = reviews
+                    }
+                    if reviewed.contains(where: { now[$0] ?? 0 != model.cards[$0]?.reviews ?? 0 }) { return nil }
+                }
                 let rows = try await connection.query("""
                     UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
                         finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,

@@ -32,10 +32,13 @@ public struct LessonStore: Sendable {
         public var difficulty: Double?
         public var due: Date
         public var lastReview: Date?
+        /// Reviews of the card as read: an answer computed from it is
+        /// written only if the card has had no other review since.
+        public var reviews: Int
 
-        public init(phase: Int, step: Int?, stability: Double?, difficulty: Double?, due: Date, lastReview: Date?) {
-            (self.phase, self.step, self.stability, self.difficulty, self.due, self.lastReview) =
-                (phase, step, stability, difficulty, due, lastReview)
+        public init(phase: Int, step: Int?, stability: Double?, difficulty: Double?, due: Date, lastReview: Date?, reviews: Int = 0) {
+            (self.phase, self.step, self.stability, self.difficulty, self.due, self.lastReview, self.reviews) =
+                (phase, step, stability, difficulty, due, lastReview, reviews)
         }
     }
 
@@ -52,7 +55,10 @@ public struct LessonStore: Sendable {
         public mutating func apply(_ ability: AbilityStore.Ability, card: Card?, item: String) {
             abilities.removeAll { $0.skill == ability.skill }
             abilities.append(ability)
-            if let card { cards[item] = card }
+            if var card {
+                card.reviews = (cards[item]?.reviews ?? 0) + 1
+                cards[item] = card
+            }
         }
     }
 
@@ -167,7 +173,7 @@ public struct LessonStore: Sendable {
     /// lock while Swift decides. Returns the lesson and what the model knows
     /// after the change.
     public func update<Outcome: Sendable>(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
-                                          _ step: @Sendable (Stored, Learning) throws -> (Change, Outcome))
+                                          _ step: @Sendable (Stored, Learning) async throws -> (Change, Outcome))
         async throws -> (Stored, Learning, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
@@ -177,7 +183,8 @@ public struct LessonStore: Sendable {
                       (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
                          FROM abilities a WHERE a.learner_id = lessons.learner_id AND a.language = lessons.language),
                       (SELECT coalesce(json_agg(json_build_array(c.item_id, c.phase, c.step, c.stability, c.difficulty,
-                                                                 extract(epoch FROM c.due), extract(epoch FROM c.last_review))), '[]')::text
+                                                                 extract(epoch FROM c.due), extract(epoch FROM c.last_review),
+                                                                 c.reviews)), '[]')::text
                          FROM memory_cards c WHERE c.learner_id = lessons.learner_id AND c.language = lessons.language),
                       (SELECT level FROM courses k WHERE k.learner_id = lessons.learner_id AND k.language = lessons.language)
                     FROM lessons
@@ -193,15 +200,18 @@ public struct LessonStore: Sendable {
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var learning = Learning(abilities: Self.abilities(json: abilities), cards: Self.cards(json: cards),
                                         courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
-                let (change, outcome) = try step(stored, learning)
+                let (change, outcome) = try await step(stored, learning)
                 let written: (Date, Date?)?
                 do {
                     written = try await write(change, lesson: id, version: version, learner: learner, language: language,
+                                              cardReviews: change.record.flatMap { learning.cards[$0.itemID]?.reviews } ?? 0,
                                               on: connection, logger: logger)
                 } catch where isDeadlock(error) {
                     // A game of the same learner took the rows in another order: read again.
                     continue
                 }
+                // Nil: another answer to this lesson, or another review of
+                // this card (a game at the same moment), came first.
                 guard let (touchedAt, finishedAt) = written else { continue }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record {
@@ -240,8 +250,10 @@ public struct LessonStore: Sendable {
 
     /// The lesson's new state and, with a record, every update it causes,
     /// as one statement that does nothing unless the lesson is still at
-    /// `version`. Nil when it was not.
-    private func write(_ change: Change, lesson: LessonID, version: Int, learner: LearnerID, language: Language,
+    /// `version` and the record's card still has the `cardReviews` it was
+    /// computed from (its row locked first, so that a review committing
+    /// meanwhile is seen). Nil when either moved on.
+    private func write(_ change: Change, lesson: LessonID, version: Int, learner: LearnerID, language: Language, cardReviews: Int,
                        on connection: PostgresConnection, logger: Logger) async throws -> (Date, Date?)? {
         let state = String(decoding: change.state, as: UTF8.self)
         let updated: PostgresQuery = """
@@ -259,7 +271,10 @@ public struct LessonStore: Sendable {
             WITH updated AS (
                 UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
                     finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
-                WHERE id = \(lesson.uuid) AND version = \(version) RETURNING touched_at, finished_at
+                WHERE id = \(lesson.uuid) AND version = \(version)
+                  AND coalesce((SELECT m.reviews FROM memory_cards m WHERE m.learner_id = \(learner.uuid) AND m.language = \(language.code)
+                                  AND m.item_id = \(record.itemID) FOR UPDATE), 0) = \(cardReviews)
+                RETURNING touched_at, finished_at
             ), answer AS (
                 INSERT INTO lesson_answers (lesson_id, question_id, learner_id, language, item_id, question_type, skill, area_kind, area_id,
                                             level, correct, tries, response_ms)
@@ -314,12 +329,13 @@ public struct LessonStore: Sendable {
     static func cards(json: String) -> [String: Card] {
         let rows = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
         var cards: [String: Card] = [:]
-        for row in rows where row.count == 7 {
+        for row in rows where row.count == 8 {
             guard let item = row[0] as? String, let phase = (row[1] as? NSNumber)?.intValue, let due = (row[5] as? NSNumber)?.doubleValue
             else { continue }
             cards[item] = Card(phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
                                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
-                               lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
+                               lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) },
+                               reviews: (row[7] as? NSNumber)?.intValue ?? 0)
         }
         return cards
     }
@@ -344,12 +360,13 @@ public struct LessonStore: Sendable {
             }
         var cards: [String: Card] = [:]
         for row in try await connection.query("""
-            SELECT item_id, phase, step, stability, difficulty, due, last_review FROM memory_cards
+            SELECT item_id, phase, step, stability, difficulty, due, last_review, reviews FROM memory_cards
             WHERE learner_id = \(learner.uuid) AND language = \(language.code)
             """, logger: logger).collect() {
-            let (item, phase, step, stability, difficulty, due, lastReview) =
-                try row.decode((String, Int16, Int?, Double?, Double?, Date, Date?).self)
-            cards[item] = Card(phase: Int(phase), step: step, stability: stability, difficulty: difficulty, due: due, lastReview: lastReview)
+            let (item, phase, step, stability, difficulty, due, lastReview, reviews) =
+                try row.decode((String, Int16, Int?, Double?, Double?, Date, Date?, Int).self)
+            cards[item] = Card(phase: Int(phase), step: step, stability: stability, difficulty: difficulty, due: due, lastReview: lastReview,
+                               reviews: reviews)
         }
         let level = try await connection.query("""
             SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)

@@ -1,9 +1,11 @@
 import Foundation
+import Logging
 import ParlaContent
 import ParlaCore
 import ParlaTestSupport
 @testable import ParlaStore
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// The card-matching game through HTTP against real PostgreSQL (main seed
@@ -212,6 +214,105 @@ struct GameTests {
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(UUID())", token: learner.token).code == "game_not_found")
             #expect(try await client.post("/v1/learners/\(other.learnerID)/games", token: learner.token,
                                           json: ["language": "fr", "kind": "matching"]).code == "learner_not_found")
+        }
+    }
+}
+
+@Suite("games: what a pair teaches")
+struct GameLearningTests {
+    /// Counts the calls of a step that may run again.
+    final class Calls: Sendable {
+        let count = Mutex(0)
+        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    }
+
+    @Test("a pair's review is not written over a review of the same card that came first (a lesson's, at the same moment)")
+    func reviewsAreNotLost() async throws {
+        let app = try await TestApp.make()
+        let url = app.databaseURL
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let reply = try await client.post("/v1/learners/\(ann.learnerID)/games", token: ann.token,
+                                              json: ["language": "fr", "kind": "matching", "pairs": 2, "faces": "wordTranslation"])
+            let game = try #require((reply.json["id"] as? String).flatMap(GameID.init))
+            let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
+            try await TestDatabase.shared.execute(in: url, """
+                INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
+                VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
+                """)
+            let logger = Logger(label: "parla.tests.games")
+            let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: logger)
+            let pool = Task { await database.client.run() }
+            defer { pool.cancel() }
+            let cipher = try PersonalDataCipher(masterKey: PersonalDataCipher.key(base64: TestApp.dataKey))
+            let store = GameStore(database: database, leaderboards: LeaderboardStore(database: database, cipher: cipher))
+            let calls = Calls()
+            // Between the first read and its write, another review of the
+            // card commits: the pair is decided again from the card as it is then.
+            let (_, decidedFrom) = try await store.update(game, learner: learner, of: account) { stored, model in
+                if calls.next() == 1 {
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+                        """)
+                }
+                let read = model.cards["w.test"]
+                let card = LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(),
+                                            lastReview: Date())
+                let write = LearningWrite(itemID: "w.test", card: card, lapse: false, skill: .vocabulary,
+                                          ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [],
+                                          initialDifficulty: 0, difficultyChange: 0)
+                return (stored.state, nil, [write], read?.reviews)
+            }
+            #expect(calls.count.withLock { $0 } == 2)
+            #expect(decidedFrom == 4)
+            let rows = try await TestDatabase.shared.rows(in: url, """
+                SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+                """)
+            let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
+            #expect(reviews == 5 && stability == 21)
+        }
+    }
+
+    @Test("a lesson answer's review is not written over a review of the same card that came first (a game's, at the same moment)")
+    func lessonReviewsAreNotLost() async throws {
+        let app = try await TestApp.make()
+        let url = app.databaseURL
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let reply = try await client.post("/v1/learners/\(ann.learnerID)/lessons", token: ann.token, json: ["language": "fr"])
+            let lesson = try #require((reply.json["id"] as? String).flatMap(LessonID.init))
+            let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
+            try await TestDatabase.shared.execute(in: url, """
+                INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
+                VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
+                """)
+            let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: Logger(label: "parla.tests.lessons"))
+            let pool = Task { await database.client.run() }
+            defer { pool.cancel() }
+            let calls = Calls()
+            let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: learner, of: account) { stored, model in
+                if calls.next() == 1 {
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+                        """)
+                }
+                let read = model.cards["w.test"]
+                let card = LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(),
+                                            lastReview: Date())
+                let record = LessonStore.Record(
+                    questionID: "q1", itemID: "w.test", questionType: "wordToTranslation", skill: .vocabulary, areaKind: "topic",
+                    areaID: "test", level: .a1, correct: true, tries: 1, responseMilliseconds: 900, card: card, lapse: false,
+                    ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [], initialDifficulty: 0,
+                    difficultyChange: 0)
+                return (LessonStore.Change(state: stored.state, finished: false, record: record), read?.reviews)
+            }
+            #expect(calls.count.withLock { $0 } == 2)
+            #expect(decidedFrom == 4)
+            let rows = try await TestDatabase.shared.rows(in: url, """
+                SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+                """)
+            let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
+            #expect(reviews == 5 && stability == 21)
         }
     }
 }
