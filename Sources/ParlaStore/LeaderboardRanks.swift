@@ -233,7 +233,8 @@ public final class LeaderboardRanks: Service, Sendable {
                                 }
                                 throw Deaf(description: "the notifications ended")
                             }
-                            group.addTask { try await self.beat(lastHeard) }
+                            group.addTask { try await self.beat(on: connection) }
+                            group.addTask { try await self.watch(lastHeard) }
                             try await group.next()
                         }
                     }
@@ -251,14 +252,21 @@ public final class LeaderboardRanks: Service, Sendable {
         }
     }
 
-    /// Sends a heartbeat on the channel every interval, from another
-    /// connection, and gives up when nothing came back for three.
-    private func beat(_ lastHeard: LastHeard) async throws {
+    /// Sends a heartbeat on the channel every interval, on the listening
+    /// connection itself (no wait for the pool): it comes back to every
+    /// listener, this one too.
+    private func beat(on connection: PostgresConnection) async throws {
         while true {
             try await Task.sleep(for: heartbeatInterval)
-            _ = try? await database.withConnection { connection in
-                try await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
-            }
+            _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
+        }
+    }
+
+    /// Gives up on a listener that heard nothing for three heartbeats,
+    /// apart from sending them (which may hang on a dead connection).
+    private func watch(_ lastHeard: LastHeard) async throws {
+        while true {
+            try await Task.sleep(for: heartbeatInterval)
             if ContinuousClock.now - lastHeard.instant.withLock({ $0 }) > heartbeatInterval * 3 {
                 throw Deaf(description: "no heartbeat came back")
             }

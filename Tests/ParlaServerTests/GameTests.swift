@@ -226,6 +226,37 @@ struct GameLearningTests {
         func next() -> Int { count.withLock { $0 += 1; return $0 } }
     }
 
+    /// The learner's card for the word "w.test": 3 reviews, stability 10.
+    static func seedCard(_ url: String, _ learner: LearnerID) async throws {
+        try await TestDatabase.shared.execute(in: url, """
+            INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
+            VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
+            """)
+    }
+
+    /// Another review of the card commits (stability 20), as a lesson's or
+    /// a game's at the same moment would.
+    static func reviewElsewhere(_ url: String, _ learner: LearnerID) async throws {
+        try await TestDatabase.shared.execute(in: url, """
+            UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+            """)
+    }
+
+    /// The answer's new card, decided from the card as read: one more stability.
+    static func answer(from read: LessonStore.Card?) -> LessonStore.Card {
+        LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(), lastReview: Date())
+    }
+
+    /// Whether both reviews count (5) and the answer was decided from the
+    /// other review's result (21).
+    static func bothReviewsKept(_ url: String, _ learner: LearnerID) async throws -> Bool {
+        let rows = try await TestDatabase.shared.rows(in: url, """
+            SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
+            """)
+        let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
+        return reviews == 5 && stability == 21
+    }
+
     @Test("a pair's review is not written over a review of the same card that came first (a lesson's, at the same moment)")
     func reviewsAreNotLost() async throws {
         let app = try await TestApp.make()
@@ -236,10 +267,7 @@ struct GameLearningTests {
                                               json: ["language": "fr", "kind": "matching", "pairs": 2, "faces": "wordTranslation"])
             let game = try #require((reply.json["id"] as? String).flatMap(GameID.init))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
-            try await TestDatabase.shared.execute(in: url, """
-                INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
-                VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
-                """)
+            try await Self.seedCard(url, learner)
             let logger = Logger(label: "parla.tests.games")
             let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: logger)
             let pool = Task { await database.client.run() }
@@ -250,14 +278,9 @@ struct GameLearningTests {
             // Between the first read and its write, another review of the
             // card commits: the pair is decided again from the card as it is then.
             let (_, decidedFrom) = try await store.update(game, learner: learner, of: account) { stored, model in
-                if calls.next() == 1 {
-                    try await TestDatabase.shared.execute(in: url, """
-                        UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
-                        """)
-                }
+                if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                 let read = model.cards["w.test"]
-                let card = LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(),
-                                            lastReview: Date())
+                let card = Self.answer(from: read)
                 let write = LearningWrite(itemID: "w.test", card: card, lapse: false, skill: .vocabulary,
                                           ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [],
                                           initialDifficulty: 0, difficultyChange: 0)
@@ -265,11 +288,7 @@ struct GameLearningTests {
             }
             #expect(calls.count.withLock { $0 } == 2)
             #expect(decidedFrom == 4)
-            let rows = try await TestDatabase.shared.rows(in: url, """
-                SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
-                """)
-            let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
-            #expect(reviews == 5 && stability == 21)
+            #expect(try await Self.bothReviewsKept(url, learner))
         }
     }
 
@@ -282,23 +301,15 @@ struct GameLearningTests {
             let reply = try await client.post("/v1/learners/\(ann.learnerID)/lessons", token: ann.token, json: ["language": "fr"])
             let lesson = try #require((reply.json["id"] as? String).flatMap(LessonID.init))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
-            try await TestDatabase.shared.execute(in: url, """
-                INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
-                VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
-                """)
+            try await Self.seedCard(url, learner)
             let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: Logger(label: "parla.tests.lessons"))
             let pool = Task { await database.client.run() }
             defer { pool.cancel() }
             let calls = Calls()
             let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: learner, of: account) { stored, model in
-                if calls.next() == 1 {
-                    try await TestDatabase.shared.execute(in: url, """
-                        UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
-                        """)
-                }
+                if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                 let read = model.cards["w.test"]
-                let card = LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(),
-                                            lastReview: Date())
+                let card = Self.answer(from: read)
                 let record = LessonStore.Record(
                     questionID: "q1", itemID: "w.test", questionType: "wordToTranslation", skill: .vocabulary, areaKind: "topic",
                     areaID: "test", level: .a1, correct: true, tries: 1, responseMilliseconds: 900, card: card, lapse: false,
@@ -308,11 +319,7 @@ struct GameLearningTests {
             }
             #expect(calls.count.withLock { $0 } == 2)
             #expect(decidedFrom == 4)
-            let rows = try await TestDatabase.shared.rows(in: url, """
-                SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
-                """)
-            let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
-            #expect(reviews == 5 && stability == 21)
+            #expect(try await Self.bothReviewsKept(url, learner))
         }
     }
 }
