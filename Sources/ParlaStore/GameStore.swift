@@ -72,9 +72,9 @@ public struct GameStore: Sendable {
                     continue
                 }
                 if let written {
-                    if let finish, let written {
+                    if let finish, let finishedAt = written {
                         leaderboards.recorded(learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
-                                              seconds: finish.seconds, at: written)
+                                              seconds: finish.seconds, at: finishedAt)
                     }
                     stored.state = state
                     stored.finishedAt = written

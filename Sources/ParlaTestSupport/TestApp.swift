@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import ParlaServer
+import ParlaStore
 import Synchronization
 
 /// A Parla server on a database of its own, driven through HTTP.
@@ -14,6 +15,11 @@ public struct TestApp: Sendable {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
     }()
+
+    /// The cipher of every test server, for tests that call stores directly.
+    public static func cipher() throws -> PersonalDataCipher {
+        try PersonalDataCipher(masterKey: PersonalDataCipher.key(base64: dataKey))
+    }
 
     /// The project's root directory.
     public static let projectDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

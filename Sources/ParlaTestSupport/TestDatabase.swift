@@ -54,10 +54,26 @@ public actor TestDatabase {
     /// The project's own Corpora, imported once into the template, so that
     /// every test database starts with the real content.
     private func importContent(_ configuration: PostgresClient.Configuration) async throws {
-        let database = Database(configuration: configuration, maximumConnections: 1, logger: logger)
-        let client = Task { await database.client.run() }
-        defer { client.cancel() }
-        _ = try await ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory).run(into: ContentStore(database: database), logger: logger)
+        let logger = logger
+        try await Self.withPool(configuration, connections: 1, logger: logger) { database in
+            _ = try await ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory)
+                .run(into: ContentStore(database: database), logger: logger)
+        }
+    }
+
+    /// A pool of its own on a database (as a second server would have),
+    /// running for the length of `body`: for tests that call stores directly.
+    public static func withPool<Value: Sendable>(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger,
+                                                 _ body: (Database) async throws -> Value) async throws -> Value {
+        let database = Database(configuration: configuration, maximumConnections: connections, logger: logger)
+        let pool = Task { await database.client.run() }
+        defer { pool.cancel() }
+        return try await body(database)
+    }
+
+    public static func withPool<Value: Sendable>(_ url: String, connections: Int, logger: Logger,
+                                                 _ body: (Database) async throws -> Value) async throws -> Value {
+        try await withPool(try PostgresClient.Configuration(url: url), connections: connections, logger: logger, body)
     }
 
     public func execute(in url: String, _ query: PostgresQuery) async throws {

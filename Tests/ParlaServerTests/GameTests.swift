@@ -269,26 +269,24 @@ struct GameLearningTests {
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
             try await Self.seedCard(url, learner)
             let logger = Logger(label: "parla.tests.games")
-            let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: logger)
-            let pool = Task { await database.client.run() }
-            defer { pool.cancel() }
-            let cipher = try PersonalDataCipher(masterKey: PersonalDataCipher.key(base64: TestApp.dataKey))
-            let store = GameStore(database: database, leaderboards: LeaderboardStore(database: database, cipher: cipher))
-            let calls = Calls()
-            // Between the first read and its write, another review of the
-            // card commits: the pair is decided again from the card as it is then.
-            let (_, decidedFrom) = try await store.update(game, learner: learner, of: account) { stored, model in
-                if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
-                let read = model.cards["w.test"]
-                let card = Self.answer(from: read)
-                let write = LearningWrite(itemID: "w.test", card: card, lapse: false, skill: .vocabulary,
-                                          ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [],
-                                          initialDifficulty: 0, difficultyChange: 0)
-                return (stored.state, nil, [write], read?.reviews)
+            try await TestDatabase.withPool(url, connections: 2, logger: logger) { database in
+                let store = GameStore(database: database, leaderboards: LeaderboardStore(database: database, cipher: try TestApp.cipher()))
+                let calls = Calls()
+                // Between the first read and its write, another review of the
+                // card commits: the pair is decided again from the card as it is then.
+                let (_, decidedFrom) = try await store.update(game, learner: learner, of: account) { stored, model in
+                    if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
+                    let read = model.cards["w.test"]
+                    let card = Self.answer(from: read)
+                    let write = LearningWrite(itemID: "w.test", card: card, lapse: false, skill: .vocabulary,
+                                              ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [],
+                                              initialDifficulty: 0, difficultyChange: 0)
+                    return (stored.state, nil, [write], read?.reviews)
+                }
+                #expect(calls.count.withLock { $0 } == 2)
+                #expect(decidedFrom == 4)
+                #expect(try await Self.bothReviewsKept(url, learner))
             }
-            #expect(calls.count.withLock { $0 } == 2)
-            #expect(decidedFrom == 4)
-            #expect(try await Self.bothReviewsKept(url, learner))
         }
     }
 
@@ -302,24 +300,23 @@ struct GameLearningTests {
             let lesson = try #require((reply.json["id"] as? String).flatMap(LessonID.init))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
             try await Self.seedCard(url, learner)
-            let database = Database(configuration: try .init(url: url), maximumConnections: 2, logger: Logger(label: "parla.tests.lessons"))
-            let pool = Task { await database.client.run() }
-            defer { pool.cancel() }
-            let calls = Calls()
-            let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: learner, of: account) { stored, model in
-                if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
-                let read = model.cards["w.test"]
-                let card = Self.answer(from: read)
-                let record = LessonStore.Record(
-                    questionID: "q1", itemID: "w.test", questionType: "wordToTranslation", skill: .vocabulary, areaKind: "topic",
-                    areaID: "test", level: .a1, correct: true, tries: 1, responseMilliseconds: 900, card: card, lapse: false,
-                    ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [], initialDifficulty: 0,
-                    difficultyChange: 0)
-                return (LessonStore.Change(state: stored.state, finished: false, record: record), read?.reviews)
+            try await TestDatabase.withPool(url, connections: 2, logger: Logger(label: "parla.tests.lessons")) { database in
+                let calls = Calls()
+                let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: learner, of: account) { stored, model in
+                    if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
+                    let read = model.cards["w.test"]
+                    let card = Self.answer(from: read)
+                    let record = LessonStore.Record(
+                        questionID: "q1", itemID: "w.test", questionType: "wordToTranslation", skill: .vocabulary, areaKind: "topic",
+                        areaID: "test", level: .a1, correct: true, tries: 1, responseMilliseconds: 900, card: card, lapse: false,
+                        ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [], initialDifficulty: 0,
+                        difficultyChange: 0)
+                    return (LessonStore.Change(state: stored.state, finished: false, record: record), read?.reviews)
+                }
+                #expect(calls.count.withLock { $0 } == 2)
+                #expect(decidedFrom == 4)
+                #expect(try await Self.bothReviewsKept(url, learner))
             }
-            #expect(calls.count.withLock { $0 } == 2)
-            #expect(decidedFrom == 4)
-            #expect(try await Self.bothReviewsKept(url, learner))
         }
     }
 }

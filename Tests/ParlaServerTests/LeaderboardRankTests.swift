@@ -18,16 +18,12 @@ struct LeaderboardRankTests {
     /// its ranks, running for the length of `body`.
     func withServer<Value: Sendable>(_ url: String, idleLimit: Duration = .seconds(600), heartbeat: Duration = .seconds(10),
                                      _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
-        let database = Database(configuration: try .init(url: url), maximumConnections: 4, logger: logger)
-        let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit, heartbeatInterval: heartbeat)
-        let pool = Task { await database.client.run() }
-        let listening = Task { try await ranks.run() }
-        defer {
-            listening.cancel()
-            pool.cancel()
+        try await TestDatabase.withPool(url, connections: 4, logger: logger) { database in
+            let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit, heartbeatInterval: heartbeat)
+            let listening = Task { try await ranks.run() }
+            defer { listening.cancel() }
+            return try await body(LeaderboardStore(database: database, cipher: try TestApp.cipher(), ranks: ranks), ranks)
         }
-        let cipher = try PersonalDataCipher(masterKey: PersonalDataCipher.key(base64: TestApp.dataKey))
-        return try await body(LeaderboardStore(database: database, cipher: cipher, ranks: ranks), ranks)
     }
 
     /// Every learner's rank by score and by time, and the total, from a
