@@ -220,3 +220,28 @@ public struct PlacementQuestion: Sendable, Equatable, Codable {
         option.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// The concepts each word names, per language, words compared as options
+/// are (`PlacementQuestion.folded`). One word can name several ("neuf" is
+/// nine and new): a question that pairs a word with a meaning must allow
+/// for every one of them.
+public struct WordSenses: Sendable {
+    private let byLanguage: [Language: [String: [String]]]
+
+    /// Only words a learner sees count: a disabled localization names nothing.
+    public init(_ concepts: some Sequence<Concept>) {
+        var senses: [Language: [String: [String]]] = [:]
+        for concept in concepts.sorted(by: { $0.key < $1.key }) {
+            for language in Language.allCases {
+                guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { continue }
+                senses[language, default: [:]][PlacementQuestion.folded(word), default: []].append(concept.key)
+            }
+        }
+        byLanguage = senses
+    }
+
+    /// The keys of the concepts `word` names in `language`, in key order.
+    public func concepts(named word: String, in language: Language) -> [String] {
+        byLanguage[language]?[PlacementQuestion.folded(word)] ?? []
+    }
+}

@@ -179,10 +179,35 @@ public struct MatchingCandidate: Sendable, Equatable {
     public var hasAudio: Bool
     /// Concepts whose word sounds the same.
     public var soundsLike: Set<String>
+    /// Every concept the word names ("neuf": nine and new), this one included.
+    public var wordMeans: Set<String>
+    /// Every concept the translation names, this one included.
+    public var translationMeans: Set<String>
 
-    public init(concept: String, word: String, translation: String?, picture: String?, hasAudio: Bool, soundsLike: Set<String> = []) {
+    public init(concept: String, word: String, translation: String?, picture: String?, hasAudio: Bool, soundsLike: Set<String> = [],
+                wordMeans: Set<String> = [], translationMeans: Set<String> = []) {
         (self.concept, self.word, self.translation, self.picture, self.hasAudio, self.soundsLike) =
             (concept, word, translation, picture, hasAudio, soundsLike)
+        self.wordMeans = wordMeans.union([concept])
+        self.translationMeans = translationMeans.union([concept])
+    }
+
+    /// True when the two could be confused on the faces shown: one's word
+    /// or translation or picture or sound could stand for the other's.
+    func clashes(with other: MatchingCandidate, on faces: MatchingFaces) -> Bool {
+        let folded = SequencingTask.folded
+        if concept == other.concept || folded(word) == folded(other.word) { return true }
+        switch faces {
+        case .wordTranslation:
+            // A word may go on a translation when some concept has both.
+            return translation.map(folded) == other.translation.map(folded)
+                || !wordMeans.isDisjoint(with: other.translationMeans) || !other.wordMeans.isDisjoint(with: translationMeans)
+        case .wordPicture:
+            // A picture shows its own concept, which the other word may also name.
+            return picture == other.picture || wordMeans.contains(other.concept) || other.wordMeans.contains(concept)
+        case .wordAudio:
+            return soundsLike.contains(other.concept) || other.soundsLike.contains(concept)
+        }
     }
 
     func canShow(_ faces: MatchingFaces) -> Bool {
@@ -198,21 +223,15 @@ extension MatchingDeal {
     /// Picks `pairs` concepts from `candidates` (in order of preference,
     /// the first `preferred` of them always tried first) whose cards can
     /// never be confused: no two words alike, no two translations or
-    /// pictures alike, no two that sound alike when heard. Nil when too few.
+    /// pictures alike, no two that sound alike when heard, no word that
+    /// could also mean another's translation or picture. Nil when too few.
     public static func choose(_ candidates: [MatchingCandidate], pairs: Int, faces: MatchingFaces, preferred: Int = 0,
                               using generator: inout some RandomNumberGenerator) -> [String]? {
         let usable = candidates.filter { $0.canShow(faces) }
         let first = Array(usable.prefix(preferred)), rest = Array(usable.dropFirst(preferred)).shuffled(using: &generator)
         var chosen: [MatchingCandidate] = []
-        func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         for candidate in first + rest where chosen.count < pairs {
-            let clashes = chosen.contains { other in
-                folded(other.word) == folded(candidate.word)
-                    || (faces == .wordTranslation && other.translation.map(folded) == candidate.translation.map(folded))
-                    || (faces == .wordPicture && other.picture == candidate.picture)
-                    || (faces == .wordAudio && (other.soundsLike.contains(candidate.concept) || candidate.soundsLike.contains(other.concept)))
-                    || other.concept == candidate.concept
-            }
+            let clashes = chosen.contains { $0.clashes(with: candidate, on: faces) }
             if !clashes { chosen.append(candidate) }
         }
         return chosen.count == pairs ? chosen.map(\.concept) : nil

@@ -66,6 +66,7 @@ public struct SequencingTask: Codable, Sendable, Equatable {
         return true
     }
 
+    /// Two words equal this way would read as one to a learner.
     static func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
 }
 

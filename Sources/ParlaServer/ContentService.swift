@@ -19,6 +19,9 @@ final class ContentCatalog: Sendable {
         let lists: [String: WordList]
         let phrases: [String: Phrase]
         let notes: [String: GrammarNote]
+        /// The concepts each word names: a game never pairs a word with a
+        /// picture or translation it could also mean.
+        let senses: WordSenses
         /// The asset filling each slot, by the slot's name.
         let assets: [String: String]
 
@@ -33,6 +36,7 @@ final class ContentCatalog: Sendable {
             lists = Dictionary(corpus.wordLists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             phrases = Dictionary(corpus.phrases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             notes = Dictionary(corpus.grammarNotes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            senses = WordSenses(corpus.concepts)
         }
 
         /// Where a client fetches the asset of a slot, if the content has one.

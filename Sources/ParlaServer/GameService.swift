@@ -77,7 +77,9 @@ struct GameService: Sendable {
             return MatchingCandidate(concept: concept.key, word: word, translation: translation,
                                      picture: snapshot.assetPath(.picture(concept.picture)),
                                      hasAudio: snapshot.assetPath(.word(concept: concept.key, language)) != nil,
-                                     soundsLike: alike[concept.key] ?? [])
+                                     soundsLike: alike[concept.key] ?? [],
+                                     wordMeans: Set(snapshot.senses.concepts(named: word, in: language)),
+                                     translationMeans: Set(translation.map { snapshot.senses.concepts(named: $0, in: native) } ?? []))
         }
         let gameID = GameID.generate()
         var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))

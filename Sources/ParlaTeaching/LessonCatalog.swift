@@ -134,9 +134,10 @@ public struct LessonCatalog: Sendable {
     let phrases: [String: Phrase]
     let exercises: [String: (note: GrammarNote, exercise: GrammarExercise)]
     let choices: ChoiceQuestionMaker
-    /// The concepts each word (folded) names, per language: a typed
-    /// translation accepts every word the prompt can mean.
-    let meanings: [Language: [String: [String]]]
+    /// The concepts each word names, per language: a typed translation
+    /// accepts every word the prompt can mean, and a matching question
+    /// never pairs a word with a meaning it also has.
+    let senses: WordSenses
     /// The lists whose words have one order, by list id, with their words
     /// in it: what sequencing draws from.
     let ordered: [String: [Concept]]
@@ -179,14 +180,7 @@ public struct LessonCatalog: Sendable {
                                         types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
             }
         }
-        var meanings: [Language: [String: [String]]] = [:]
-        for native in Language.allCases {
-            for concept in concepts.values.sorted(by: { $0.key < $1.key }) {
-                guard let word = ChoiceQuestionMaker.word(concept, native) else { continue }
-                meanings[native, default: [:]][PlacementQuestion.folded(word), default: []].append(concept.key)
-            }
-        }
-        self.meanings = meanings
+        self.senses = WordSenses(concepts.values)
         self.ordered = Dictionary(corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
             (list.id, list.words.filter { $0.localization(language).map { !$0.isDisabled && $0.word != nil } ?? false })
         }, uniquingKeysWith: { first, _ in first })
@@ -214,7 +208,7 @@ public struct LessonCatalog: Sendable {
     public func concept(_ key: String) -> Concept? { concepts[key] }
     /// The concepts whose word in `language` reads as `word`.
     public func concepts(named word: String, in language: Language) -> [Concept] {
-        (meanings[language]?[PlacementQuestion.folded(word)] ?? []).compactMap { concepts[$0] }
+        senses.concepts(named: word, in: language).compactMap { concepts[$0] }
     }
     public func phrase(_ id: String) -> Phrase? { phrases[id] }
     public func exercise(_ id: String) -> (note: GrammarNote, exercise: GrammarExercise)? { exercises[id] }

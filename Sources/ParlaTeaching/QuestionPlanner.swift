@@ -179,7 +179,9 @@ public struct QuestionPlanner: Sendable {
             let candidates = pool.compactMap { concept -> MatchingCandidate? in
                 guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
                 return MatchingCandidate(concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
-                                         soundsLike: alike[concept.key] ?? [])
+                                         soundsLike: alike[concept.key] ?? [],
+                                         wordMeans: Set(catalog.senses.concepts(named: word, in: target)),
+                                         translationMeans: Set(catalog.senses.concepts(named: meaning, in: native)))
             }
             // The item and its list's words come first, the rest after.
             let mateKeys = Set(mates.map(\.key))

@@ -77,4 +77,33 @@ struct TemplateTests {
         }
         #expect(task.isComplete)
     }
+
+    @Test("a word that also names another card's meaning never shares a deal with it (\"neuf\" is nine and new)")
+    func wordsOfTwoMeanings() throws {
+        let candidates = [
+            MatchingCandidate(concept: "nine", word: "neuf", translation: "nine", picture: "p-nine", hasAudio: true, wordMeans: ["new"]),
+            MatchingCandidate(concept: "new", word: "nouveau", translation: "new", picture: "p-new", hasAudio: true),
+            // "glace" is ice cream and ice; "ice" is what "glaçon" is shown as.
+            MatchingCandidate(concept: "ice-cream", word: "glace", translation: "ice cream", picture: "p-ice-cream", hasAudio: true,
+                              wordMeans: ["ice"]),
+            MatchingCandidate(concept: "ice-cube", word: "glaçon", translation: "ice", picture: "p-ice-cube", hasAudio: true,
+                              translationMeans: ["ice"]),
+            MatchingCandidate(concept: "dog", word: "chien", translation: "dog", picture: "p-dog", hasAudio: true),
+            MatchingCandidate(concept: "cow", word: "vache", translation: "cow", picture: "p-cow", hasAudio: true),
+            MatchingCandidate(concept: "horse", word: "cheval", translation: "horse", picture: "p-horse", hasAudio: true),
+        ]
+        var generator = SimulationRandom(seed: 9)
+        var seen: [MatchingFaces: Set<Set<String>>] = [:]
+        for faces in MatchingFaces.allCases {
+            for _ in 0..<300 {
+                let chosen = Set(try #require(MatchingDeal.choose(candidates, pairs: 4, faces: faces, using: &generator)))
+                seen[faces, default: []].insert(chosen)
+                if faces == .wordTranslation { #expect(!chosen.isSuperset(of: ["ice-cream", "ice-cube"]), "\(chosen)") }
+                if faces != .wordAudio { #expect(!chosen.isSuperset(of: ["nine", "new"]), "\(faces): \(chosen)") }
+            }
+        }
+        // Heard, two different words cannot be confused: both may come.
+        #expect(seen[.wordAudio, default: []].contains { $0.isSuperset(of: ["nine", "new"]) })
+        #expect(seen[.wordPicture, default: []].contains { $0.isSuperset(of: ["ice-cream", "ice-cube"]) })
+    }
 }

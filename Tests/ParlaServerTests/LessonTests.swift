@@ -301,11 +301,13 @@ struct TeacherModeTests {
     }
 
     /// The concept a template's word (French) or translation (English) shows.
-    static func concept(_ text: String?, _ language: Language) throws -> String {
+    /// Every concept a shown word can stand for: a word can name several
+    /// ("neuf" is nine and new), and the test must not guess which.
+    static func concepts(_ text: String?, _ language: Language) throws -> Set<String> {
         let fold = PlacementQuestion.folded
         let matches = corpus.concepts.filter { $0.localization(language)?.word.map(fold) == text.map(fold) }.map(\.key)
-        guard let first = matches.first else { throw TestFailure("no \(language) word \(text ?? "-")") }
-        return first
+        guard !matches.isEmpty else { throw TestFailure("no \(language) word \(text ?? "-")") }
+        return Set(matches)
     }
 
     func drop(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, item: String, target: String? = nil)
@@ -329,10 +331,11 @@ struct TeacherModeTests {
             #expect(question["type"] as? String == "sequencing" && question["prompt"] == nil)
             let items = try #require(question["options"] as? [JSON])
             #expect(items.count == 4 && (question["placed"] as? [JSON])?.isEmpty == true)
-            let order = try items.sorted {
-                numbers.firstIndex(of: try Self.concept($0["text"] as? String, .french))!
-                    < numbers.firstIndex(of: try Self.concept($1["text"] as? String, .french))!
-            }.map { $0["id"] as! String }
+            let position = { (item: JSON) throws -> Int in
+                let named = try Self.concepts(item["text"] as? String, .french)
+                return try #require(numbers.firstIndex { named.contains($0) })
+            }
+            let order = try items.sorted { try position($0) < position($1) }.map { $0["id"] as! String }
             let qid = try #require(question["id"] as? String)
             // The second item first: it pops back, nothing is learnt, the bar stays.
             let wrong = try await drop(client, learner, lesson: id, question: qid, item: order[1])
@@ -381,8 +384,11 @@ struct TeacherModeTests {
             let dragQuestion = try #require(question["id"] as? String)
             var pairs: [(String, String)] = []
             for word in words {
-                let concept = try Self.concept(word["text"] as? String, .french)
-                let target = try #require(try targets.first { try Self.concept($0["text"] as? String, .english) == concept })
+                // The one target that translates the word: exactly one, as the question promises.
+                let named = try Self.concepts(word["text"] as? String, .french)
+                let fitting = try targets.filter { !named.isDisjoint(with: try Self.concepts($0["text"] as? String, .english)) }
+                #expect(fitting.count == 1, "\(word) fits \(fitting)")
+                let target = try #require(fitting.first)
                 pairs.append((word["id"] as! String, target["id"] as! String))
             }
             #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: "nowhere").code

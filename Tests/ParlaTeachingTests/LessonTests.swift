@@ -355,11 +355,23 @@ struct TemplateTests {
         var generator = SimulationRandom(seed: 12)
         let native: Language = language == .english ? .french : .english
         let fold = { (text: String?) in text?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        // Every word and meaning a concept of the content joins.
+        let translations = Content.corpus.concepts.compactMap { concept -> (word: String?, meaning: String?)? in
+            guard let word = concept.localization(language), let meaning = concept.localization(native), !word.isDisabled, !meaning.isDisabled
+            else { return nil }
+            return (fold(word.word), fold(meaning.word))
+        }
+        let items = catalog.items.filter { $0.types.contains(.dragMatching) }
+        // Words of several meanings ("fille": girl, daughter) are asked 30 times each besides.
+        let ambiguous = items.filter { item in
+            let word = fold(catalog.concept(item.id.key)?.localization(language)?.word)
+            return translations.filter { $0.word == word }.count > 1
+        }
         var built = 0
-        for item in catalog.items.filter({ $0.types.contains(.dragMatching) }).prefix(200) {
+        for (index, item) in (Array(items.prefix(200)) + Array(repeating: ambiguous, count: 30).joined()).enumerated() {
             guard let question = planner.question(.dragMatching, about: item, in: lesson(language, .dragMatching), isNew: true, at: Self.now,
                                                   using: &generator) else { continue }
-            built += 1
+            if index < 200 { built += 1 }
             let task = try #require(question.dragMatching)
             let targets = try #require(question.targets)
             #expect(task.items.contains { $0.concept == item.id.key })
@@ -370,6 +382,11 @@ struct TemplateTests {
                 #expect(option.text == concept.localization(language)?.word)
                 let matching = targets.filter { target in task.targets.first { $0.id == target.id }?.concept == card.concept }
                 #expect(matching.count == 1 && matching.first?.text == concept.localization(native)?.word)
+                // Read as a learner reads it: no other target is a meaning the word also has ("neuf": nine, new).
+                let readable = targets.filter { target in
+                    translations.contains(where: { $0.word == fold(option.text) && $0.meaning == fold(target.text) })
+                }
+                #expect(readable.map(\.id) == matching.map(\.id), "\(option.text ?? "-"): \(readable.map(\.text))")
             }
         }
         #expect(built >= 190, "\(built) of 200")
