@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Leaderboards with LEARNERS (1,000,000) learners on one board: (1) at the
 # store level, `parla bench leaderboards` (64 concurrent callers, SECONDS
-# each): the rank alone and a page with a random learner's own rank, ranked
-# in memory (LeaderboardRanks) and from the SQL counts, and submitting a
-# result; (2) through HTTP with wrk (64 connections): the page
+# each): the rank alone and a page with a random learner's own rank, all
+# from memory (ranks, the board's order, names), with its rows from SQL
+# ranked in memory, and from the SQL counts, and submitting a result; (2) through HTTP with wrk (64 connections): the page
 # with the caller's rank and submitting a finished game's log (GAMES games
 # prepared by Benchmarks/game_logs.py, each submitted once) against /health
 # on the same run; (3) the same

@@ -26,8 +26,14 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
     services.append(database.client)
     services.append(hasher)
-    let ranks = LeaderboardRanks(database: database, logger: logger)
-    services.append(ranks)
+    // What this server keeps in memory in step with the tables, told of
+    // their changes by one listening connection.
+    let feed = ChangeFeed(database: database, logger: logger)
+    let memory = KeptInMemory(ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
+                              sessions: SessionCache(feed: feed),
+                              learners: LearnerDirectory(database: database, cipher: cipher, feed: feed))
+    services.append(feed)
+    services.append(memory.ranks)
 
     let catalog = ContentCatalog()
     let assets = AssetStore(directory: settings.assetDirectory)
@@ -37,7 +43,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
     let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-                                 scorer: scorer, ranks: ranks, logger: logger)
+                                 scorer: scorer, memory: memory, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -65,6 +71,13 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         try await catalog.reload(from: content)
     }
     return app
+}
+
+/// What a server keeps in memory in step with the tables (`ChangeFeed`).
+struct KeptInMemory: Sendable {
+    var ranks: LeaderboardRanks
+    var sessions: SessionCache
+    var learners: LearnerDirectory
 }
 
 /// The database the settings name, with the personal-data cipher that goes
@@ -154,7 +167,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 }
 
 func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, ranks: LeaderboardRanks,
+                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
                  logger: Logger) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
@@ -174,12 +187,12 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
                         body: .init(byteBuffer: ByteBuffer(bytes: text)))
     }
 
-    let accounts = AccountStore(database: database, cipher: cipher)
+    let accounts = AccountStore(database: database, cipher: cipher, sessions: memory.sessions)
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
-    let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: ranks)
+    let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
@@ -201,9 +214,10 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
         profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
-    // their header values already plain.
+    // their header values already plain. The leaderboard's fast path is
+    // innermost: only the generated handler comes after it.
     try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-                                 middlewares: [ContentAnswerCache(catalog: catalog), PlainHeaderValues()])
+                                 middlewares: [ContentAnswerCache(catalog: catalog), PlainHeaderValues(), LeaderboardFastPath(handler: handler)])
     return router
 }
 

@@ -8,9 +8,11 @@ struct Caller: Sendable {
     var sessionID: SessionID
 }
 
-/// Resolves `Authorization: Bearer <token>` against the sessions table on
-/// every request: there is no token cache, so a signed-out token fails at
-/// once on every server instance.
+/// Resolves `Authorization: Bearer <token>` against the sessions, kept in
+/// this server's memory once seen (`SessionCache`): a token signed out here
+/// fails at once, and on the other servers as soon as the sessions table's
+/// notification reaches them (at that commit; while notifications may be
+/// missed, nothing is kept and every request reads the table).
 struct Authenticator: Sendable {
     let accounts: AccountStore
 
@@ -33,10 +35,14 @@ struct Authenticator: Sendable {
     }
 
     /// `Bearer <token>`, the scheme case-insensitive (RFC 9110 §11.1).
+    /// Read byte by byte: it runs on every request.
     static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return (1...256).contains(token.utf8.count) ? token : nil
+        var utf8 = Substring(header).utf8.drop { $0 == UInt8(ascii: " ") }
+        guard utf8.count > 7, utf8.prefix(6).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+              utf8.dropFirst(6).first == UInt8(ascii: " ")
+        else { return nil }
+        utf8 = utf8.dropFirst(7).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        while let last = utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { utf8 = utf8.dropLast() }
+        return (1...256).contains(utf8.count) ? String(Substring(utf8)) : nil
     }
 }

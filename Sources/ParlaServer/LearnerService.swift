@@ -36,11 +36,14 @@ struct LearnerService: Sendable {
     func update(_ caller: Caller, _ id: LearnerID, _ form: LearnerForm) async throws -> Learner {
         let fields = try LearnerRules.validate(form)
         guard fields != LearnerFields() else { throw ParlaError(.nothingToUpdate) }
-        return try await learners.update(id, of: caller.accountID, fields)
+        let learner = try await learners.update(id, of: caller.accountID, fields)
+        leaderboards.changed(id)
+        return learner
     }
 
     func delete(_ caller: Caller, _ id: LearnerID) async throws {
         leaderboards.removed(try await learners.delete(id, of: caller.accountID))
+        leaderboards.changed(id)
     }
 
     /// The learner's picture, or its built-in default (the same one every time).

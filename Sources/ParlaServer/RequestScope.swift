@@ -30,7 +30,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let requestID = request.headers[.requestID].flatMap(Self.acceptable) ?? UUID().uuidString.lowercased()
+        let requestID = request.headers[.requestID].flatMap(Self.acceptable) ?? UUIDText.lowercase(UUID())
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
         var logger = self.logger
         logger[metadataKey: "request_id"] = .string(requestID)

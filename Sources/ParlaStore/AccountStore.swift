@@ -7,10 +7,13 @@ import PostgresNIO
 public struct AccountStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
+    /// Sessions kept in memory, when this server keeps them.
+    let sessions: SessionCache?
 
-    public init(database: Database, cipher: PersonalDataCipher) {
+    public init(database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil) {
         self.database = database
         self.cipher = cipher
+        self.sessions = sessions
     }
 
     /// What sign-up writes, already validated and normalized.
@@ -227,6 +230,7 @@ public struct AccountStore: Sendable {
                         "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
                 }
             }
+            if changes.passwordHash != nil { sessions?.ended(account: id) }
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
@@ -236,7 +240,7 @@ public struct AccountStore: Sendable {
     /// go with it (ON DELETE CASCADE), and so does its throttling history.
     /// Returns its learners that were on leaderboards.
     public func delete(_ id: AccountID) async throws -> [LearnerID] {
-        try await database.withTransaction { connection in
+        let ranked = try await database.withTransaction { connection in
             let ranked = try await LeaderboardStore.removeEntries(ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)",
                                                                   on: connection, logger: database.logger)
             try await connection.query("""
@@ -245,6 +249,8 @@ public struct AccountStore: Sendable {
                 """, logger: database.logger)
             return ranked
         }
+        sessions?.ended(account: id)
+        return ranked
     }
 
     // MARK: Sessions
@@ -280,7 +286,17 @@ public struct AccountStore: Sendable {
     /// expiry 30 days ahead; that write happens at most once a minute per
     /// session, so the hot path is a single indexed read.
     public func session(tokenHash: [UInt8]) async throws -> DeviceSession? {
-        try await database.withConnection { connection in
+        // From memory while it is kept there and has not expired: no query,
+        // but for the once-a-minute touch.
+        if let cache = sessions?.cache, let kept = cache.value(tokenHash), kept.expiresAt > Date() {
+            guard kept.lastUsedAt < Date().addingTimeInterval(-60) else { return kept }
+            try await database.withConnection { connection in try await touch(kept, on: connection) }
+            let lifetime = DeviceSession.slidingLifetime
+            cache.update(tokenHash) { $0.lastUsedAt = Date(); $0.expiresAt = Date().addingTimeInterval(lifetime) }
+            return kept
+        }
+        let stamp = sessions?.cache.stamp
+        let found = try await database.withConnection { connection in
             var found: DeviceSession?
             for try await (id, account, created, used, expires)
                 in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
@@ -290,6 +306,14 @@ public struct AccountStore: Sendable {
             if let found { try await touch(found, on: connection) }
             return found
         }
+        if let found, let cache = sessions?.cache {
+            var kept = found
+            if found.lastUsedAt < Date().addingTimeInterval(-60) {
+                (kept.lastUsedAt, kept.expiresAt) = (Date(), Date().addingTimeInterval(DeviceSession.slidingLifetime))
+            }
+            cache.keep([tokenHash: kept], since: stamp)
+        }
+        return found
     }
 
     /// Slides a session's expiry 30 days past now, at most once a minute.
@@ -330,11 +354,13 @@ public struct AccountStore: Sendable {
 
     /// Ends one of the account's sessions; false when there is no such session.
     public func deleteSession(_ id: SessionID, accountID: AccountID) async throws -> Bool {
-        try await database.withConnection { connection in
+        let deleted = try await database.withConnection { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) RETURNING id",
                 logger: database.logger).collect().count == 1
         }
+        if deleted { sessions?.ended([id.uuid]) }
+        return deleted
     }
 
     // MARK: Throttling

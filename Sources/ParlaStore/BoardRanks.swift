@@ -64,58 +64,97 @@ struct BucketCounts: Sendable {
 
     /// The index of the first element of sorted `values` greater than `value`.
     private static func firstIndex(in values: [Int], above value: Int) -> Int {
-        var (low, high) = (0, values.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] <= value { low = middle + 1 } else { high = middle }
-        }
-        return low
+        BoardOrder.firstIndex(in: values) { $0 <= value }
     }
 }
 
-/// One board's ranks in memory (a language, game kind and period): each
-/// learner's best score and best time, and how many hold each. A change is
-/// either "the learner's best is now this" (`set`, from the table, in
-/// commit order) or "at least this" (`improve`: applying one twice, or two
-/// in either order, leaves the same board).
+/// One board's ranks and order in memory (a language, game kind and
+/// period): each learner's best score and best time, how many hold each
+/// (for ranks), and the board in order (for its top and a learner's
+/// neighbours). A change is either "the learner's best is now this"
+/// (`set`, from the table, in commit order) or "at least this" (`improve`:
+/// applying one twice, or two in either order, leaves the same board).
 struct BoardRanks: Sendable {
-    /// A learner's best score and best time in tenths of a second.
+    /// A learner's best score and best time, with when each was set (in
+    /// microseconds since 2000, as PostgreSQL keeps instants: ties go to
+    /// the earlier, in the table's order exactly).
     struct Best: Sendable, Equatable {
         var score: Int32
+        /// The time's bucket, in tenths of a second.
         var tenths: Int32
+        var seconds: Double
+        var scoreAt: Int64
+        var secondsAt: Int64
+
+        /// The best of both: the higher score, the shorter time, each with
+        /// its own instant (as recording a result keeps them).
+        func improved(by other: Best) -> Best {
+            var best = self
+            if other.score > score { (best.score, best.scoreAt) = (other.score, other.scoreAt) }
+            if other.seconds < seconds { (best.seconds, best.tenths, best.secondsAt) = (other.seconds, other.tenths, other.secondsAt) }
+            return best
+        }
     }
 
     private(set) var learners: [UUID: Best] = [:]
     private var scores = BucketCounts()
     private var times = BucketCounts()
+    private var scoreOrder = BoardOrder()
+    private var timeOrder = BoardOrder()
 
     init(capacity: Int = 0) { learners.reserveCapacity(capacity) }
+
+    /// A board read whole: ordered once at the end, not entry by entry.
+    init(entries: [(UUID, Best)]) {
+        learners.reserveCapacity(entries.count)
+        var scoreMembers: [Int32: [BoardOrder.Member]] = [:], timeMembers: [Int32: [BoardOrder.Member]] = [:]
+        for (learner, best) in entries where learners.updateValue(best, forKey: learner) == nil {
+            scores.add(Int(best.score), 1)
+            times.add(Int(best.tenths), 1)
+            scoreMembers[-best.score, default: []].append(Self.member(.score, learner, best))
+            timeMembers[best.tenths, default: []].append(Self.member(.time, learner, best))
+        }
+        scoreOrder = BoardOrder(unsorted: scoreMembers)
+        timeOrder = BoardOrder(unsorted: timeMembers)
+    }
 
     var total: Int { learners.count }
 
     /// The learner's best improves to `best` where it is better (a higher
     /// score, a shorter time), or is set if they had none.
     mutating func improve(_ learner: UUID, to best: Best) {
-        set(learner, to: learners[learner].map { Best(score: max($0.score, best.score), tenths: min($0.tenths, best.tenths)) } ?? best)
+        set(learner, to: learners[learner].map { $0.improved(by: best) } ?? best)
     }
 
     /// The learner's best is `new`, better or worse than before.
     mutating func set(_ learner: UUID, to new: Best) {
         let old = learners[learner]
         guard new != old else { return }
-        if let old {
-            scores.add(Int(old.score), -1)
-            times.add(Int(old.tenths), -1)
-        }
+        if let old { leave(learner, old) }
         scores.add(Int(new.score), 1)
         times.add(Int(new.tenths), 1)
+        scoreOrder.insert(Self.member(.score, learner, new), in: -new.score)
+        timeOrder.insert(Self.member(.time, learner, new), in: new.tenths)
         learners[learner] = new
     }
 
     mutating func remove(_ learner: UUID) {
         guard let old = learners.removeValue(forKey: learner) else { return }
+        leave(learner, old)
+    }
+
+    private mutating func leave(_ learner: UUID, _ old: Best) {
         scores.add(Int(old.score), -1)
         times.add(Int(old.tenths), -1)
+        scoreOrder.remove(Self.member(.score, learner, old), from: -old.score)
+        timeOrder.remove(Self.member(.time, learner, old), from: old.tenths)
+    }
+
+    /// Where a learner stands in a metric's order: the bucket (negated for
+    /// scores, so that the better comes first), then the exact time, the
+    /// instant and the learner, as the table orders them.
+    static func member(_ metric: LeaderboardStore.Metric, _ learner: UUID, _ best: Best) -> BoardOrder.Member {
+        metric == .score ? .init(fine: 0, at: best.scoreAt, learner: learner) : .init(fine: best.seconds, at: best.secondsAt, learner: learner)
     }
 
     /// The rank of a row in `bucket` (its score, or its tenth of a second):
@@ -132,5 +171,129 @@ struct BoardRanks: Sendable {
         learners[learner].map { rank(metric, bucket: Int(metric == .score ? $0.score : $0.tenths)) }
     }
 
+    /// A learner on the board with their best and rank.
+    struct Placed: Sendable, Equatable {
+        var learner: UUID
+        var best: Best
+        var rank: Int
+    }
+
+    /// The board's first `limit` learners, `learner`'s own place and up to
+    /// two either side of it: a page, in the table's order.
+    func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?) -> (top: [Placed], own: Placed?, neighbours: [Placed]) {
+        let order = metric == .score ? scoreOrder : timeOrder
+        func placed(_ member: BoardOrder.Member) -> Placed {
+            let best = learners[member.learner]!
+            return Placed(learner: member.learner, best: best, rank: rank(metric, bucket: Int(metric == .score ? best.score : best.tenths)))
+        }
+        let top = order.first(limit).map(placed)
+        guard let learner, let best = learners[learner] else { return (top, nil, []) }
+        let own = Self.member(metric, learner, best)
+        let around = order.around(own, in: metric == .score ? -best.score : best.tenths, count: 2)
+        return (top, placed(own), around.map(placed))
+    }
+
     static func bucket(seconds: Double) -> Int32 { Int32(clamping: LeaderboardStore.bucket(seconds: min(seconds, 1e15))) }
+
+    /// Microseconds since 2000 as PostgreSQL keeps an instant, and back,
+    /// both as PostgresNIO converts them (so a date read back is equal).
+    static let epoch = Date(timeIntervalSince1970: 946_684_800)
+    static func microseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince(epoch) * 1_000_000) }
+    static func date(_ microseconds: Int64) -> Date { Date(timeInterval: Double(microseconds) / 1_000_000, since: epoch) }
+}
+
+/// A board in one metric's order: its non-empty buckets sorted, each with
+/// its learners sorted. A change moves one learner within its bucket's
+/// array, not the whole board.
+struct BoardOrder: Sendable {
+    struct Member: Sendable, Equatable {
+        /// The exact time within a bucket of tenths (0 for scores).
+        var fine: Double
+        var at: Int64
+        var learner: UUID
+
+        /// Before `other` in the table's order: PostgreSQL compares uuids byte by byte.
+        func precedes(_ other: Member) -> Bool {
+            if fine != other.fine { return fine < other.fine }
+            if at != other.at { return at < other.at }
+            return BoardOrder.precedes(learner, other.learner)
+        }
+    }
+
+    /// PostgreSQL's order of uuids: byte by byte.
+    static func precedes(_ one: UUID, _ other: UUID) -> Bool {
+        withUnsafeBytes(of: one.uuid) { mine in
+            withUnsafeBytes(of: other.uuid) { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, 16) < 0 }
+        }
+    }
+
+    /// The non-empty buckets, best first.
+    private var keys: [Int32] = []
+    private var members: [Int32: [Member]] = [:]
+
+    init() {}
+
+    init(unsorted: [Int32: [Member]]) {
+        members = unsorted.mapValues { $0.sorted { $0.precedes($1) } }
+        keys = members.keys.sorted()
+    }
+
+    mutating func insert(_ member: Member, in bucket: Int32) {
+        // The index is found without holding the array, so that it grows in place.
+        guard let at = members[bucket].map({ list in Self.firstIndex(in: list) { $0.precedes(member) } }) else {
+            keys.insert(bucket, at: Self.firstIndex(in: keys) { $0 < bucket })
+            members[bucket] = [member]
+            return
+        }
+        members[bucket]!.insert(member, at: at)
+    }
+
+    mutating func remove(_ member: Member, from bucket: Int32) {
+        guard var list = members.removeValue(forKey: bucket) else { return }
+        let at = Self.firstIndex(in: list) { $0.precedes(member) }
+        if at < list.count, list[at] == member { list.remove(at: at) }
+        if list.isEmpty {
+            let index = Self.firstIndex(in: keys) { $0 < bucket }
+            if index < keys.count, keys[index] == bucket { keys.remove(at: index) }
+        } else {
+            members[bucket] = list
+        }
+    }
+
+    /// The first `count` members.
+    func first(_ count: Int) -> [Member] {
+        var found: [Member] = []
+        for key in keys where found.count < count { found += members[key]!.prefix(count - found.count) }
+        return found
+    }
+
+    /// Up to `count` members before `member` (in `bucket`) and after it, in order.
+    func around(_ member: Member, in bucket: Int32, count: Int) -> [Member] {
+        var keyIndex = Self.firstIndex(in: keys) { $0 < bucket }
+        guard keyIndex < keys.count, keys[keyIndex] == bucket, let list = members[bucket] else { return [] }
+        let at = Self.firstIndex(in: list) { $0.precedes(member) }
+        var before = Array(list[max(0, at - count)..<at])
+        var previous = keyIndex
+        while before.count < count, previous > 0 {
+            previous -= 1
+            before = members[keys[previous]]!.suffix(count - before.count) + before
+        }
+        var after = Array(list[min(list.count, at + 1)..<min(list.count, at + 1 + count)])
+        while after.count < count, keyIndex + 1 < keys.count {
+            keyIndex += 1
+            after += members[keys[keyIndex]]!.prefix(count - after.count)
+        }
+        return before + after
+    }
+
+    /// The index of the first element of sorted `values` for which
+    /// `isBefore` is false.
+    static func firstIndex<Value>(in values: [Value], where isBefore: (Value) -> Bool) -> Int {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(values[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaCore
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -8,24 +9,19 @@ import Synchronization
 /// `leaderboard_entries`: a rank is a Fenwick-tree sum (`BoardRanks`), with
 /// no query at all.
 ///
-/// A board is loaded on first use, after this server listens on the
-/// entries' channel (migration 0018), so that every change committed after
-/// the load's snapshot also arrives as a notification; the notifications
+/// A board is loaded on first use, while this server listens for the
+/// entries' changes (`ChangeFeed`, migration 0019), so that every change
+/// committed after the load's snapshot also arrives as a notification; the notifications
 /// that arrive while it loads are applied after it, in commit order, each
 /// setting a learner's values as the table has them then. This server's
 /// own results are applied at once after their commit as improvements
 /// (harmless twice, or before their notification).
 ///
 /// Until a board is loaded, or whenever notifications may have been missed
-/// (the listening connection is lost, a heartbeat does not come back, a
-/// notification cannot be read: every board is dropped and loaded again),
-/// callers get nil and read the ranks from SQL. A board nobody asked for in
-/// `idleLimit` leaves memory (last week's, say).
-public final class LeaderboardRanks: Service, Sendable {
-    static let channel = "leaderboard_entries"
-    /// What each server sends on the channel every `heartbeatInterval`: a
-    /// listener that hears none for three intervals is deaf, and starts again.
-    static let heartbeat = "heartbeat"
+/// (every board is then dropped and loaded again), callers get nil and read
+/// the ranks from SQL. A board nobody asked for in `idleLimit` leaves
+/// memory (last week's, say).
+public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
 
     /// A board: one language, game kind and period.
     struct BoardID: Hashable, Sendable {
@@ -41,16 +37,18 @@ public final class LeaderboardRanks: Service, Sendable {
         /// table's notifications set values as they are).
         var improvesOnly = false
 
-        /// "language kind period learner score tenths", tab-separated, or
-        /// "-" for score and tenths when the entry was deleted.
-        init?(payload: String) {
-            let fields = payload.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 6, let learner = UUID(uuidString: String(fields[3])) else { return nil }
+        /// "language kind period learner score tenths seconds score_at
+        /// seconds_at" (after the kind, "entry"), or "language kind period
+        /// learner -" when the entry was deleted.
+        init?(fields: [Substring]) {
+            guard fields.count >= 5, let learner = UUIDText.parse(String(fields[3])) else { return nil }
             board = BoardID(language: String(fields[0]), kind: String(fields[1]), period: String(fields[2]))
             self.learner = learner
-            if fields[4] == "-" { best = nil; return }
-            guard let score = Int32(fields[4]), let tenths = Int32(fields[5]) else { return nil }
-            best = BoardRanks.Best(score: score, tenths: tenths)
+            if fields.count == 5, fields[4] == "-" { best = nil; return }
+            guard fields.count == 9, let score = Int32(fields[4]), let tenths = Int32(fields[5]), let seconds = Double(fields[6]),
+                  let scoreAt = Int64(fields[7]), let secondsAt = Int64(fields[8])
+            else { return nil }
+            best = BoardRanks.Best(score: score, tenths: tenths, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
 
         init(board: BoardID, learner: UUID, best: BoardRanks.Best?, improvesOnly: Bool = false) {
@@ -87,18 +85,18 @@ public final class LeaderboardRanks: Service, Sendable {
     let database: Database
     let logger: Logger
     let idleLimit: Duration
-    let heartbeatInterval: Duration
     private let state = Mutex(State())
     /// Boards asked for, with the generation they were asked for in.
     private let loads: AsyncStream<(BoardID, Int)>
     private let requestLoad: AsyncStream<(BoardID, Int)>.Continuation
 
-    public init(database: Database, logger: Logger, idleLimit: Duration = .seconds(30 * 60), heartbeatInterval: Duration = .seconds(10)) {
+    /// Subscribes to `feed`, which must run beside it.
+    public init(database: Database, feed: ChangeFeed, logger: Logger, idleLimit: Duration = .seconds(30 * 60)) {
         self.database = database
         self.logger = logger
         self.idleLimit = idleLimit
-        self.heartbeatInterval = heartbeatInterval
         (loads, requestLoad) = AsyncStream.makeStream(of: (BoardID, Int).self)
+        feed.subscribe(self)
     }
 
     // MARK: Reading
@@ -192,84 +190,35 @@ public final class LeaderboardRanks: Service, Sendable {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await self.listen() }
                 group.addTask { await self.loadBoards() }
                 group.addTask { await self.forgetIdleBoards() }
             }
         }
     }
 
-    /// When the listener last heard anything.
-    final class LastHeard: Sendable {
-        let instant = Mutex(ContinuousClock.now)
-        func now() { instant.withLock { $0 = .now } }
-    }
+    // MARK: Notifications
 
-    /// Why listening starts again.
-    struct Deaf: Error, CustomStringConvertible {
-        var description: String
-    }
+    public var changeKind: String { "entry" }
 
-    /// Listens on the entries' channel, again after each lost connection.
-    private func listen() async {
-        while !Task.isCancelled {
-            do {
-                try await database.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        state.withLock {
-                            $0.listening = true
-                            $0.generation += 1
-                        }
-                        let lastHeard = LastHeard()
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            group.addTask {
-                                for try await notification in notifications {
-                                    lastHeard.now()
-                                    if notification.payload == Self.heartbeat { continue }
-                                    guard let change = Change(payload: notification.payload) else {
-                                        throw Deaf(description: "a notification could not be read: \(notification.payload.prefix(200))")
-                                    }
-                                    self.apply(change)
-                                }
-                                throw Deaf(description: "the notifications ended")
-                            }
-                            group.addTask { try await self.beat(on: connection) }
-                            group.addTask { try await self.watch(lastHeard) }
-                            try await group.next()
-                        }
-                    }
-                }
-            } catch {
-                if !Task.isCancelled { logger.warning("leaderboard ranks lost their notifications", metadata: ["error": "\(error)"]) }
-            }
-            // Changes may have been missed: every board is read again.
-            state.withLock { state in
-                state.listening = false
-                state.boards = [:]
-                state.departed = []
-            }
-            try? await Task.sleep(for: .seconds(1))
+    public func startedListening() {
+        state.withLock {
+            $0.listening = true
+            $0.generation += 1
         }
     }
 
-    /// Sends a heartbeat on the channel every interval, on the listening
-    /// connection itself (no wait for the pool): it comes back to every
-    /// listener, this one too.
-    private func beat(on connection: PostgresConnection) async throws {
-        while true {
-            try await Task.sleep(for: heartbeatInterval)
-            _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
-        }
+    public func received(_ fields: [Substring]) -> Bool {
+        guard let change = Change(fields: fields) else { return false }
+        apply(change)
+        return true
     }
 
-    /// Gives up on a listener that heard nothing for three heartbeats,
-    /// apart from sending them (which may hang on a dead connection).
-    private func watch(_ lastHeard: LastHeard) async throws {
-        while true {
-            try await Task.sleep(for: heartbeatInterval)
-            if ContinuousClock.now - lastHeard.instant.withLock({ $0 }) > heartbeatInterval * 3 {
-                throw Deaf(description: "no heartbeat came back")
-            }
+    /// Changes may have been missed: every board is read again.
+    public func stoppedListening() {
+        state.withLock { state in
+            state.listening = false
+            state.boards = [:]
+            state.departed = []
         }
     }
 
@@ -326,15 +275,18 @@ public final class LeaderboardRanks: Service, Sendable {
                 SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
                 WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
                 """, logger: logger).collect().first?.decode(Int.self) ?? 0
-            var ranks = BoardRanks(capacity: total)
             let rows = try await connection.query("""
-                SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds) FROM leaderboard_entries
+                SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds,
+                       parla_microseconds(score_at), parla_microseconds(seconds_at)
+                FROM leaderboard_entries
                 WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
                 """, logger: logger)
-            for try await (learner, score, tenths) in rows.decode((UUID, Int32, Int32).self) {
-                ranks.improve(learner, to: BoardRanks.Best(score: score, tenths: tenths))
+            var entries: [(UUID, BoardRanks.Best)] = []
+            entries.reserveCapacity(total)
+            for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode((UUID, Int32, Int32, Double, Int64, Int64).self) {
+                entries.append((learner, BoardRanks.Best(score: score, tenths: tenths, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)))
             }
-            return ranks
+            return BoardRanks(entries: entries)
         }
     }
 }

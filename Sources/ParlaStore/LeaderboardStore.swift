@@ -11,9 +11,11 @@ public struct LeaderboardStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
     let ranks: LeaderboardRanks?
+    /// Learners' names and avatars in memory: with the ranks, a page needs no query.
+    let directory: LearnerDirectory?
 
-    public init(database: Database, cipher: PersonalDataCipher, ranks: LeaderboardRanks? = nil) {
-        (self.database, self.cipher, self.ranks) = (database, cipher, ranks)
+    public init(database: Database, cipher: PersonalDataCipher, ranks: LeaderboardRanks? = nil, directory: LearnerDirectory? = nil) {
+        (self.database, self.cipher, self.ranks, self.directory) = (database, cipher, ranks, directory)
     }
 
     public enum Metric: String, Sendable, CaseIterable {
@@ -30,6 +32,18 @@ public struct LeaderboardStore: Sendable {
         /// there first, as one row so that a row comparison walks the index
         /// (-best_score for scores).
         var order: String { self == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
+
+        /// Whether `row` comes before `other` on the board: the better, then
+        /// (a tie) who got there first, then by id, as `order` sorts them.
+        func precedes(_ row: Row, _ other: Row) -> Bool {
+            switch self {
+            case .score where row.score != other.score: return row.score > other.score
+            case .score where row.scoreAt != other.scoreAt: return row.scoreAt < other.scoreAt
+            case .time where row.seconds != other.seconds: return row.seconds < other.seconds
+            case .time where row.secondsAt != other.secondsAt: return row.secondsAt < other.secondsAt
+            default: return BoardOrder.precedes(row.learner.uuid, other.learner.uuid)
+            }
+        }
 
         /// Ranks for rows in board order from the first: a row ties with
         /// the one before it, or is ranked by its place.
@@ -95,7 +109,9 @@ public struct LeaderboardStore: Sendable {
     /// notification of the same change follows and changes nothing.
     public func recorded(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) {
         guard let ranks else { return }
-        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: BoardRanks.bucket(seconds: seconds))
+        let at = BoardRanks.microseconds(date)
+        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: BoardRanks.bucket(seconds: seconds), seconds: seconds,
+                                   scoreAt: at, secondsAt: at)
         for period in Self.periods(of: date) {
             ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
                               improvesOnly: true))
@@ -149,6 +165,13 @@ public struct LeaderboardStore: Sendable {
     /// its ranks in memory at once.
     public func removed(_ learners: [LearnerID]) {
         if !learners.isEmpty { ranks?.remove(learners.map(\.uuid)) }
+        for learner in learners { directory?.cache.drop(learner.uuid) }
+    }
+
+    /// A learner this server renamed or gave another avatar: their card
+    /// is read again (its notification follows).
+    public func changed(_ learner: LearnerID) {
+        directory?.cache.drop(learner.uuid)
     }
 
     struct RecordResult: PostgresPreparedStatement {
@@ -191,6 +214,7 @@ public struct LeaderboardStore: Sendable {
                      of account: AccountID) async throws -> Page {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid,
                              account: account.uuid)
+        if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner, of: account) { return page }
         if let ranks, ranks.isLoaded(board.id) {
             let rows = try await database.withConnection { connection in
                 switch metric {
@@ -209,6 +233,30 @@ public struct LeaderboardStore: Sendable {
         }
         try Self.requireOwned(rows, learner: learner)
         return ranked(try assemble(rows), metric: metric)
+    }
+
+    /// A page from memory alone, the board and the learners' cards both
+    /// kept there; nil when either is not (the learner checked as the
+    /// statement would: `learner_not_found` unless `account`'s).
+    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?, of account: AccountID) async throws -> Page? {
+        guard let ranks, let directory,
+              let (placed, total) = ranks.withBoard(board, { ($0.page(metric, limit: limit, learner: learner?.uuid), $0.total) })
+        else { return nil }
+        var shown = Set((placed.top + placed.neighbours).map(\.learner))
+        if let learner { shown.insert(learner.uuid) }
+        let cards = try await directory.cards(shown)
+        if let learner, cards[learner.uuid]?.account != account { throw ParlaError(.learnerNotFound) }
+        // A learner shown but gone meanwhile: the statement decides.
+        func row(_ placed: BoardRanks.Placed) -> Row? {
+            guard let card = cards[placed.learner] else { return nil }
+            return Row(rank: placed.rank, learner: LearnerID(placed.learner), displayName: card.displayName, avatarID: card.avatarID,
+                       score: Int(placed.best.score), seconds: placed.best.seconds, scoreAt: BoardRanks.date(placed.best.scoreAt),
+                       secondsAt: BoardRanks.date(placed.best.secondsAt))
+        }
+        let top = placed.top.compactMap(row), neighbours = placed.neighbours.compactMap(row), own = placed.own.flatMap(row)
+        guard top.count == placed.top.count, neighbours.count == placed.neighbours.count, (own == nil) == (placed.own == nil) else { return nil }
+        // The neighbours come in the board's order.
+        return Page(top: top, own: own, neighbours: neighbours, total: total)
     }
 
     /// `learner`'s own row with its rank, and the board's total: what a
@@ -297,7 +345,7 @@ public struct LeaderboardStore: Sendable {
     func ranked(_ page: Page, metric: Metric) -> Page {
         var page = page
         page.top = metric.ranked(page.top)
-        page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
+        page.neighbours.sort(by: metric.precedes)
         return page
     }
 
@@ -311,7 +359,7 @@ public struct LeaderboardStore: Sendable {
             for index in page.neighbours.indices { rank(&page.neighbours[index]) }
             if page.own != nil { rank(&page.own!) }
             page.total = ranks.total
-            page.neighbours.sort { ($0.rank, $0.learner.description) < ($1.rank, $1.learner.description) }
+            page.neighbours.sort(by: metric.precedes)
             return page
         }
     }

@@ -164,7 +164,7 @@ public struct PlacementStore: Sendable {
                 SELECT placement_id, item_id, correct FROM placement_responses WHERE language = \(language.code)
                 """, logger: database.logger).collect().map { row in
                     let (placement, item, correct) = try row.decode((UUID, String, Bool).self)
-                    return (placement.uuidString.lowercased(), item, correct)
+                    return (UUIDText.lowercase(placement), item, correct)
                 }
         }
     }

@@ -172,3 +172,14 @@ public final class LogRecorder: Sendable {
         }
     }
 }
+
+/// Tries `condition` until it holds, for up to `seconds`: for what another
+/// server or a notification brings, which arrives soon but not at once.
+public func eventually(_ seconds: Double = 15, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaContent
 import ParlaCore
+@testable import ParlaServer
 import ParlaTestSupport
 @testable import ParlaStore
 import PostgresNIO
@@ -419,6 +420,39 @@ struct LeaderboardTests {
     /// Adds `count` learners to `owner`'s account, each on the French
     /// all-time board with a score and a time made from their `id` by the
     /// SQL expressions given; row by row, so that the triggers see them.
+    @Test("the usual page, read and written by hand, is byte for byte what the generated code answers")
+    func fastPath() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let owner = try await client.signUp()
+            _ = try await play(client, owner, gap: 0.5)
+            // Whole and fractional times, ties in score.
+            try await Self.addPlayers(app.databaseURL, owner: owner, count: 40, score: "abs(hashtext(id::text)) % 7 * 100",
+                                      seconds: "(abs(hashtext(id::text || 't')) % 400) / CASE WHEN abs(hashtext(id::text)) % 2 = 0 THEN 1 ELSE 7 END")
+            let player = try #require(try await TestDatabase.shared.rows(in: app.databaseURL, """
+                SELECT learner_id FROM leaderboard_entries WHERE learner_id <> \(UUID(uuidString: owner.learnerID)!) LIMIT 1
+                """).first?.decode(UUID.self))
+            let queries = ["language=fr", "language=fr&learnerId=\(owner.learnerID)", "limit=3&metric=time&language=fr&learnerId=\(player)",
+                           "language=fr&scope=week&learnerId=\(owner.learnerID)", "language=fr&scope=global&metric=score&limit=100",
+                           "language=de&learnerId=\(owner.learnerID)"]
+            for query in queries {
+                let path = "/v1/leaderboards/matching?" + query
+                #expect(LeaderboardFastPath.query(path) != nil, "\(query) takes the fast path")
+                let fast = try await client.get(path, token: owner.token)
+                // An unknown parameter sends the request on to the generated code.
+                let generated = try await client.get(path + "&unknown=1", token: owner.token)
+                #expect(fast.status == 200 && generated.status == 200, "\(query): \(fast.text)")
+                #expect(fast.text == generated.text, "\(query)")
+                #expect(fast.header("Content-Type") == generated.header("Content-Type"))
+            }
+            // Without a token, or for another account's learner, the same refusals.
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr").status == 401)
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(owner.learnerID)", token: other.token).code
+                == "learner_not_found")
+        }
+    }
+
     static func addPlayers(_ url: String, owner: Client.SignedUp, count: Int, score: String, seconds: String) async throws {
         try await TestDatabase.shared.execute(in: url, """
             WITH made AS (

@@ -19,10 +19,13 @@ struct LeaderboardRankTests {
     func withServer<Value: Sendable>(_ url: String, idleLimit: Duration = .seconds(600), heartbeat: Duration = .seconds(10),
                                      _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value) async throws -> Value {
         try await TestDatabase.withPool(url, connections: 4, logger: logger) { database in
-            let ranks = LeaderboardRanks(database: database, logger: logger, idleLimit: idleLimit, heartbeatInterval: heartbeat)
-            let listening = Task { try await ranks.run() }
-            defer { listening.cancel() }
-            return try await body(LeaderboardStore(database: database, cipher: try TestApp.cipher(), ranks: ranks), ranks)
+            let feed = ChangeFeed(database: database, logger: logger, heartbeatInterval: heartbeat)
+            let ranks = LeaderboardRanks(database: database, feed: feed, logger: logger, idleLimit: idleLimit)
+            let cipher = try TestApp.cipher()
+            let directory = LearnerDirectory(database: database, cipher: cipher, feed: feed)
+            let listening = Task { try await ranks.run() }, feeding = Task { try await feed.run() }
+            defer { listening.cancel(); feeding.cancel() }
+            return try await body(LeaderboardStore(database: database, cipher: cipher, ranks: ranks, directory: directory), ranks)
         }
     }
 
@@ -50,16 +53,6 @@ struct LeaderboardRankTests {
         }
         guard let (heldTotal, heldRanks) = held else { return false }
         return heldTotal == total && heldRanks == expected
-    }
-
-    /// Tries `condition` until it holds, for up to `seconds`.
-    func eventually(_ seconds: Double = 15, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
     }
 
     @Test("both servers' ranks follow results, direct changes and departures, and load again after a lost connection")
@@ -109,29 +102,55 @@ struct LeaderboardRankTests {
                     #expect(try await eventually { try await agrees(oneRanks, with: url) })
                     #expect(try await eventually { try await agrees(twoRanks, with: url) })
 
-                    // A page ranked in memory is the page ranked from the counts.
+                    // A page from memory (ranks, order and names) is the page
+                    // the statement reads and ranks from the counts, row for row.
                     let account = try #require(AccountID(owner.accountID))
                     let fromCounts = LeaderboardStore(database: two.database, cipher: two.cipher)
-                    let (expected, total) = try await expected(url)
-                    for learner in expected.keys.sorted(by: { $0.uuidString < $1.uuidString }).prefix(8) {
-                        for metric in LeaderboardStore.Metric.allCases {
-                            let memory = try await two.page(language: .french, kind: "matching", period: "all", metric: metric, limit: 5,
-                                                            learner: LearnerID(learner), of: account)
-                            let counted = try await fromCounts.page(language: .french, kind: "matching", period: "all", metric: metric,
-                                                                    limit: 5, learner: LearnerID(learner), of: account)
-                            #expect(memory.total == total && counted.total == total)
-                            #expect(memory.own == counted.own && memory.own?.rank == expected[learner]?[metric == .score ? 0 : 1])
-                            #expect(memory.top.map(\.rank) == counted.top.map(\.rank))
-                            #expect(memory.neighbours.map(\.learner) == counted.neighbours.map(\.learner))
-                            #expect(memory.neighbours.map(\.rank) == counted.neighbours.map(\.rank))
+                    func samePages(_ count: Int) async throws {
+                        let (expected, total) = try await expected(url)
+                        for learner in expected.keys.sorted(by: { $0.uuidString < $1.uuidString }).prefix(count) {
+                            for metric in LeaderboardStore.Metric.allCases {
+                                let memory = try await two.pageInMemory(.init(language: "fr", kind: "matching", period: "all"), metric: metric,
+                                                                        limit: 5, learner: LearnerID(learner), of: account)
+                                let counted = try await fromCounts.page(language: .french, kind: "matching", period: "all", metric: metric,
+                                                                        limit: 5, learner: LearnerID(learner), of: account)
+                                #expect(memory?.total == total && counted.total == total)
+                                #expect(memory?.own == counted.own && memory?.own?.rank == expected[learner]?[metric == .score ? 0 : 1])
+                                #expect(memory?.top == counted.top)
+                                #expect(memory?.neighbours == counted.neighbours)
+                            }
                         }
+                    }
+                    try await samePages(12)
+                    // Ties in score and time, ordered by when and then by who.
+                    try await TestDatabase.shared.execute(in: url, """
+                        UPDATE leaderboard_entries SET best_score = 333, best_seconds = 33.3 + (abs(hashtext(learner_id::text)) % 3) / 100.0,
+                            score_at = timestamptz '2026-11-01 10:00:00.123456+00' + (abs(hashtext(learner_id::text || 'a')) % 2) * interval '1 microsecond',
+                            seconds_at = timestamptz '2026-11-01 10:00:00+00'
+                        WHERE abs(hashtext(learner_id::text || 't')) % 3 = 0
+                        """)
+                    #expect(try await eventually { try await agrees(twoRanks, with: url) })
+                    try await samePages(12)
+                    // A learner renamed elsewhere shows under their new name.
+                    let renamed = try #require(try await expected(url).ranks.keys.first)
+                    let rename = try await client.patch("/v1/learners/\(renamed)", token: owner.token, json: ["displayName": "Renamed"])
+                    #expect(rename.status == 200, "\(rename.text)")
+                    #expect(try await eventually {
+                        try await two.pageInMemory(.init(language: "fr", kind: "matching", period: "all"), metric: .score, limit: 5,
+                                                   learner: LearnerID(renamed), of: account)?.own?.displayName == "Renamed"
+                    })
+                    // Not the asking account's learner: refused, as the statement refuses it.
+                    await #expect(throws: ParlaError.self) {
+                        try await two.page(language: .french, kind: "matching", period: "all", metric: .score, limit: 5,
+                                           learner: LearnerID(renamed), of: AccountID.generate())
                     }
 
                     // Both listeners cut off: a change made meanwhile is not
                     // missed, as each server drops its boards and loads them again.
                     let cut = try await TestDatabase.shared.rows(in: url, """
-                        SELECT count(*)::int FROM pg_stat_activity
-                        WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pg_terminate_backend(pid)
+                        SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity
+                        WHERE datname = current_database() AND pid <> pg_backend_pid()
+                          AND (query ILIKE 'LISTEN%' OR query = 'SELECT pg_notify($1, $2)')
                         """)
                     #expect(try cut.first?.decode(Int.self) ?? 0 >= 2)  // and the HTTP server's own
                     try await TestDatabase.shared.execute(in: url, """
@@ -147,12 +166,12 @@ struct LeaderboardRankTests {
     @Test("heartbeats keep a listener listening; a notification it cannot read makes it start again")
     func heartbeats() async throws {
         let url = try await TestDatabase.shared.newDatabase()
-        try await withServer(url, heartbeat: .milliseconds(250)) { _, ranks in
+        try await withServer(url, heartbeat: .milliseconds(400)) { _, ranks in
             #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))
             // Six heartbeats later, nothing was dropped.
-            try await Task.sleep(for: .seconds(1.5))
+            try await Task.sleep(for: .seconds(2.4))
             #expect(ranks.loadedBoards == 1)
-            try await TestDatabase.shared.execute(in: url, "SELECT pg_notify('leaderboard_entries', 'not a change')")
+            try await TestDatabase.shared.execute(in: url, "SELECT pg_notify('parla_changes', E'entry\\tnot a change')")
             let dropped = try await eventually { ranks.loadedBoards == 0 }
             #expect(dropped)
             #expect(await ranks.waitUntilLoaded(language: "de", kind: "matching", period: "all"))

@@ -115,6 +115,43 @@ struct SessionTests {
         }
     }
 
+    @Test("a server that keeps a token in memory lets it go when it is signed out on another server, or deleted in SQL")
+    func endedElsewhere() async throws {
+        let app = try await TestApp.make()
+        let account = try await app.run { client in try await client.signUp(device: "Phone") }
+        let second = TestApp(databaseURL: app.databaseURL)
+        try await app.run { first in
+            try await second.run { other in
+                // Both servers have accepted (and keep) the token.
+                #expect(try await first.get("/v1/sessions", token: account.token).status == 200)
+                #expect(try await other.get("/v1/sessions", token: account.token).status == 200)
+                #expect(try await first.delete("/v1/sessions/current", token: account.token).status == 204)
+                #expect(try await first.get("/v1/sessions", token: account.token).status == 401)
+                #expect(try await eventually { try await other.get("/v1/sessions", token: account.token).status == 401 })
+
+                let tablet = try await other.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+                let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+                #expect(try await first.get("/v1/sessions", token: tabletToken).status == 200)
+                #expect(try await other.get("/v1/sessions", token: tabletToken).status == 200)
+                try await TestDatabase.shared.execute(in: app.databaseURL, "DELETE FROM sessions")
+                #expect(try await eventually { try await first.get("/v1/sessions", token: tabletToken).status == 401 })
+                #expect(try await eventually { try await other.get("/v1/sessions", token: tabletToken).status == 401 })
+
+                // A password change signs the other devices out at once on the server that made it.
+                let phone = try await first.post("/v1/sessions", json: ["email": account.email, "password": account.password])
+                let phoneToken = try #require((phone.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let laptop = try await first.post("/v1/sessions", json: ["email": account.email, "password": account.password])
+                let laptopToken = try #require((laptop.json["session"] as? [String: any Sendable])?["token"] as? String)
+                #expect(try await first.get("/v1/sessions", token: laptopToken).status == 200)
+                let change = try await first.patch("/v1/me", token: phoneToken,
+                                                   json: ["currentPassword": account.password, "newPassword": "another long password"])
+                #expect(change.status == 200, "\(change.text)")
+                #expect(try await first.get("/v1/sessions", token: laptopToken).status == 401)
+                #expect(try await first.get("/v1/sessions", token: phoneToken).status == 200)
+            }
+        }
+    }
+
     @Test("another account's session cannot be signed out")
     func foreignSession() async throws {
         try await TestApp.make().run { client in

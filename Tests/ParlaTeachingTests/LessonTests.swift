@@ -362,13 +362,13 @@ struct TemplateTests {
             return (fold(word.word), fold(meaning.word))
         }
         let items = catalog.items.filter { $0.types.contains(.dragMatching) }
-        // Words of several meanings ("fille": girl, daughter) are asked 30 times each besides.
+        // Words of several meanings ("fille": girl, daughter) are asked 8 times each besides.
         let ambiguous = items.filter { item in
             let word = fold(catalog.concept(item.id.key)?.localization(language)?.word)
             return translations.filter { $0.word == word }.count > 1
         }
         var built = 0
-        for (index, item) in (Array(items.prefix(200)) + Array(repeating: ambiguous, count: 30).joined()).enumerated() {
+        for (index, item) in (Array(items.prefix(200)) + Array(repeating: ambiguous, count: 8).joined()).enumerated() {
             guard let question = planner.question(.dragMatching, about: item, in: lesson(language, .dragMatching), isNew: true, at: Self.now,
                                                   using: &generator) else { continue }
             if index < 200 { built += 1 }

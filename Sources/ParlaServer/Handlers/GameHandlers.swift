@@ -96,34 +96,52 @@ extension Components.Schemas.Game {
 
 extension APIHandler {
     func getLeaderboard(_ input: Operations.GetLeaderboard.Input) async throws -> Operations.GetLeaderboard.Output {
-        let caller = try await caller()
-        let language = try content.language(input.query.language.rawValue)
-        let learner: LearnerID? = try input.query.learnerId.map { try parseID($0, orElse: .learnerNotFound) }
-        let limit = input.query.limit ?? 10
-        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
-        let week = input.query.scope == .week
-        let period = week ? LeaderboardStore.week(of: Date()) : "all"
-        let metric: LeaderboardStore.Metric = input.query.metric == .time ? .time : .score
-        let page: LeaderboardStore.Page
-        if input.query.scope == .friends {
-            guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
-            if try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
-            page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric, limit: limit,
-                                               learner: learner, among: try await friends.friends(of: learner))
-        } else {
-            page = try await leaderboards.page(language: language, kind: input.path.kind.rawValue, period: period, metric: metric,
-                                               limit: limit, learner: learner, of: caller.accountID)
-        }
+        let query = LeaderboardQuery(
+            kind: input.path.kind.rawValue, language: input.query.language.rawValue,
+            scope: LeaderboardQuery.Scope(rawValue: (input.query.scope ?? .global).rawValue) ?? .global,
+            metric: input.query.metric == .time ? .time : .score,
+            learner: input.query.learnerId, limit: input.query.limit ?? 10)
+        let board = try await leaderboard(query)
         func row(_ row: LeaderboardStore.Row) -> Components.Schemas.LeaderboardRow {
             .init(rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
                   seconds: row.seconds)
         }
         return .ok(.init(body: .json(.init(
-            kind: .matching, language: .init(rawValue: language.code) ?? .en, scope: input.query.scope == .friends ? .friends : week ? .week : .global,
-            period: period,
-            metric: metric == .time ? .time : .score, total: page.total, entries: page.top.map(row), own: page.own.map(row),
-            neighbours: page.neighbours.map(row)))))
+            kind: .matching, language: .init(rawValue: board.language.code)!, scope: .init(rawValue: query.scope.rawValue)!, period: board.period,
+            metric: query.metric == .time ? .time : .score, total: board.page.total, entries: board.page.top.map(row),
+            own: board.page.own.map(row), neighbours: board.page.neighbours.map(row)))))
     }
+
+    /// A leaderboard page, however the request was read (the generated
+    /// code, or `LeaderboardFastPath`).
+    func leaderboard(_ query: LeaderboardQuery) async throws -> (language: Language, period: String, page: LeaderboardStore.Page) {
+        let caller = try await caller()
+        let language = try content.language(query.language)
+        let learner: LearnerID? = try query.learner.map { try parseID($0, orElse: .learnerNotFound) }
+        guard (1...100).contains(query.limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
+        let period = query.scope == .week ? LeaderboardStore.week(of: Date()) : "all"
+        if query.scope == .friends {
+            guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
+            if try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
+            return (language, period, try await leaderboards.page(
+                language: language, kind: query.kind, period: period, metric: query.metric, limit: query.limit,
+                learner: learner, among: try await friends.friends(of: learner)))
+        }
+        return (language, period, try await leaderboards.page(language: language, kind: query.kind, period: period, metric: query.metric,
+                                                              limit: query.limit, learner: learner, of: caller.accountID))
+    }
+}
+
+/// What a leaderboard page asks for.
+struct LeaderboardQuery: Sendable, Equatable {
+    enum Scope: String, Sendable { case global, week, friends }
+    var kind: String
+    var language: String
+    var scope: Scope
+    var metric: LeaderboardStore.Metric
+    /// As asked: the learner's id is read after the caller is known.
+    var learner: String?
+    var limit: Int
 }
 
 extension APIHandler {

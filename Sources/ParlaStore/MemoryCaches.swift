@@ -1,0 +1,183 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+import Synchronization
+
+/// Rows a server keeps in memory, dropped when their table announces a
+/// change to them (`ChangeFeed`), and all dropped when changes may have
+/// been missed. Kept only while notifications flow.
+///
+/// A row read from the database is kept only if nothing was dropped since
+/// the read began (`stamp`): a change committed after the read would
+/// otherwise be announced before the row is kept, and the stale row kept
+/// for good.
+final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// When a read began: the listening generation and the drops so far.
+    struct Stamp: Equatable, Sendable {
+        var generation: Int, drops: Int
+    }
+
+    private struct State {
+        var listening = false
+        var generation = 0
+        var drops = 0
+        var values: [Key: Value] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Past this many rows, everything is dropped and kept afresh.
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func value(_ key: Key) -> Value? { state.withLock { $0.listening ? $0.values[key] : nil } }
+
+    func values(_ keys: some Sequence<Key>) -> [Key: Value] {
+        state.withLock { state in
+            guard state.listening else { return [:] }
+            var found: [Key: Value] = [:]
+            for key in keys { if let value = state.values[key] { found[key] = value } }
+            return found
+        }
+    }
+
+    /// Taken before reading rows to keep; nil when nothing may be kept.
+    var stamp: Stamp? { state.withLock { $0.listening ? Stamp(generation: $0.generation, drops: $0.drops) : nil } }
+
+    /// Keeps rows read since `stamp`, unless something was dropped meanwhile.
+    func keep(_ rows: [Key: Value], since stamp: Stamp?) {
+        state.withLock { state in
+            guard let stamp, state.listening, stamp == Stamp(generation: state.generation, drops: state.drops) else { return }
+            if state.values.count + rows.count > limit { state.values.removeAll(keepingCapacity: true) }
+            state.values.merge(rows) { _, new in new }
+        }
+    }
+
+    /// Replaces a row still kept (a session touched), never adding one.
+    func update(_ key: Key, _ change: (inout Value) -> Void) {
+        state.withLock { state in
+            if state.values[key] != nil { change(&state.values[key]!) }
+        }
+    }
+
+    func drop(where condition: (Key, Value) -> Bool) {
+        state.withLock { state in
+            state.drops += 1
+            // A scan, but no new dictionary: sessions end one at a time.
+            for key in state.values.compactMap({ condition($0.key, $0.value) ? $0.key : nil }) { state.values[key] = nil }
+        }
+    }
+
+    func drop(_ key: Key) {
+        state.withLock { state in
+            state.drops += 1
+            state.values[key] = nil
+        }
+    }
+
+    func startedListening() {
+        state.withLock { state in
+            state.listening = true
+            state.generation += 1
+            state.values = [:]
+        }
+    }
+
+    func stoppedListening() {
+        state.withLock { state in
+            state.listening = false
+            state.values = [:]
+        }
+    }
+}
+
+/// The sessions this server has seen, by token hash, so that an
+/// authenticated request needs no query. A session ended on this server is
+/// dropped at once; one ended on another server (or in SQL) as soon as its
+/// notification arrives, at that commit (migration 0019).
+public final class SessionCache: ChangeSubscriber, Sendable {
+    let cache: MemoryCache<[UInt8], DeviceSession>
+
+    public init(feed: ChangeFeed, limit: Int = 100_000) {
+        cache = MemoryCache(limit: limit)
+        feed.subscribe(self)
+    }
+
+    public var changeKind: String { "session" }
+    public func startedListening() { cache.startedListening() }
+    public func stoppedListening() { cache.stoppedListening() }
+
+    /// "session id": that session ended.
+    public func received(_ fields: [Substring]) -> Bool {
+        guard fields.count == 1, let id = UUIDText.parse(String(fields[0])) else { return false }
+        cache.drop { $1.id.uuid == id }
+        return true
+    }
+
+    /// Sessions ended here, dropped at once (their notifications follow).
+    func ended(_ sessions: some Sequence<UUID>) {
+        let ended = Set(sessions)
+        if !ended.isEmpty { cache.drop { ended.contains($1.id.uuid) } }
+    }
+
+    /// Every session of the account, dropped at once (a password change, the account's deletion).
+    func ended(account: AccountID) {
+        cache.drop { $1.accountID == account }
+    }
+}
+
+/// What a leaderboard shows of a learner, and whose they are.
+public struct LearnerCard: Sendable, Equatable {
+    public var account: AccountID
+    public var displayName: String
+    public var avatarID: String
+}
+
+/// Learners' cards this server has read, so that a leaderboard page in
+/// memory needs no query; dropped when a learner is renamed, changes
+/// avatar or is deleted (migration 0019).
+public final class LearnerDirectory: ChangeSubscriber, Sendable {
+    let cache: MemoryCache<UUID, LearnerCard>
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher, feed: ChangeFeed, limit: Int = 200_000) {
+        (self.database, self.cipher) = (database, cipher)
+        cache = MemoryCache(limit: limit)
+        feed.subscribe(self)
+    }
+
+    public var changeKind: String { "learner" }
+    public func startedListening() { cache.startedListening() }
+    public func stoppedListening() { cache.stoppedListening() }
+
+    /// "learner id": their card changed or they left.
+    public func received(_ fields: [Substring]) -> Bool {
+        guard fields.count == 1, let id = UUIDText.parse(String(fields[0])) else { return false }
+        cache.drop(id)
+        return true
+    }
+
+    /// The cards of `learners`, from memory where kept, the rest in one
+    /// query (then kept). Learners that do not exist are missing.
+    func cards(_ learners: Set<UUID>) async throws -> [UUID: LearnerCard] {
+        var found = cache.values(learners)
+        let missing = learners.subtracting(found.keys)
+        guard !missing.isEmpty else { return found }
+        let stamp = cache.stamp
+        let rows = try await database.withConnection { connection in
+            try await connection.query("""
+                SELECT id, account_id, display_name, avatar_id FROM learners WHERE id = ANY(\(Array(missing)))
+                """, logger: database.logger).collect()
+        }
+        var read: [UUID: LearnerCard] = [:]
+        for row in rows {
+            let (id, account, name, avatar) = try row.decode((UUID, UUID, ByteBuffer, String).self)
+            read[id] = LearnerCard(account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                                   avatarID: avatar)
+        }
+        cache.keep(read, since: stamp)
+        found.merge(read) { kept, _ in kept }
+        return found
+    }
+}
