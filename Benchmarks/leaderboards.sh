@@ -69,8 +69,14 @@ http() {
 }
 python3 Benchmarks/game_logs.py "$PORT" 32 "$GAMES" "$work/games.tsv"
 health=$(http "http://127.0.0.1:$PORT/health")
-# The first page asks for the board's ranks to be loaded into memory:
-# that happens before the clock starts, as it would once in a server's life.
+# The first page asks for the board to be loaded into memory (ranks, order,
+# names): that happens before the clock starts, as it would once in a
+# server's life. Until it is loaded, pages come from SQL.
+curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner"
+for _ in $(seq 1 600); do
+  curl -fsS "http://127.0.0.1:$PORT/metrics" | grep -q '^parla_leaderboard_boards_in_memory [1-9]' && break
+  sleep 0.2
+done
 wrk -t2 -c8 -d5s -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner" >/dev/null
 page=$(http -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner")
 resident=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")

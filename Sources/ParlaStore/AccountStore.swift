@@ -102,7 +102,7 @@ public struct AccountStore: Sendable {
                 id: SessionID(try first[column].decode(UUID.self)), accountID: AccountID(try first[column + 1].decode(UUID.self)),
                 deviceName: nil, createdAt: try first[column + 2].decode(Date.self), lastUsedAt: try first[column + 3].decode(Date.self),
                 expiresAt: try first[column + 4].decode(Date.self))
-            try await touch(session, on: connection)
+            guard try await touch(session, on: connection) != nil else { return nil }
             guard let (account, learners) = try profile(rows, accountID: session.accountID) else { return nil }
             return (session, account, learners)
         }
@@ -284,46 +284,50 @@ public struct AccountStore: Sendable {
 
     /// The live session a token hash belongs to. Using a session pushes its
     /// expiry 30 days ahead; that write happens at most once a minute per
-    /// session, so the hot path is a single indexed read.
+    /// session, and once this server keeps the session in memory the hot
+    /// path reads nothing.
     public func session(tokenHash: [UInt8]) async throws -> DeviceSession? {
         // From memory while it is kept there and has not expired: no query,
         // but for the once-a-minute touch.
-        if let cache = sessions?.cache, let kept = cache.value(tokenHash), kept.expiresAt > Date() {
+        if let sessions, let kept = sessions.session(tokenHash), kept.expiresAt > Date() {
             guard kept.lastUsedAt < Date().addingTimeInterval(-60) else { return kept }
-            try await database.withConnection { connection in try await touch(kept, on: connection) }
-            let lifetime = DeviceSession.slidingLifetime
-            cache.update(tokenHash) { $0.lastUsedAt = Date(); $0.expiresAt = Date().addingTimeInterval(lifetime) }
-            return kept
+            guard let touched = try await database.withConnection({ connection in try await touch(kept, on: connection) }) else {
+                sessions.cache.drop(tokenHash)
+                return nil
+            }
+            sessions.cache.update(tokenHash) { $0 = touched }
+            return touched
         }
         let stamp = sessions?.cache.stamp
-        let found = try await database.withConnection { connection in
+        let found = try await database.withConnection { connection -> DeviceSession? in
             var found: DeviceSession?
             for try await (id, account, created, used, expires)
                 in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
                 found = DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
                                       createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
-            if let found { try await touch(found, on: connection) }
-            return found
+            guard let found else { return nil }
+            return try await touch(found, on: connection)
         }
-        if let found, let cache = sessions?.cache {
-            var kept = found
-            if found.lastUsedAt < Date().addingTimeInterval(-60) {
-                (kept.lastUsedAt, kept.expiresAt) = (Date(), Date().addingTimeInterval(DeviceSession.slidingLifetime))
-            }
-            cache.keep([tokenHash: kept], since: stamp)
-        }
+        if let found, let sessions { sessions.cache.keep([tokenHash: found], since: stamp) }
         return found
     }
 
-    /// Slides a session's expiry 30 days past now, at most once a minute.
-    private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws {
-        guard session.lastUsedAt < Date().addingTimeInterval(-60) else { return }
+    /// Slides a session's expiry 30 days past now, at most once a minute:
+    /// the session as the database then has it, nil if it expired meanwhile
+    /// (the database's clock decides).
+    private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws -> DeviceSession? {
+        guard session.lastUsedAt < Date().addingTimeInterval(-60) else { return session }
         let lifetime = Int(DeviceSession.slidingLifetime)
-        try await connection.query("""
+        let rows = try await connection.query("""
             UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
             WHERE id = \(session.id.uuid) AND expires_at > now()
-            """, logger: database.logger)
+            RETURNING last_used_at, expires_at
+            """, logger: database.logger).collect()
+        guard let row = rows.first else { return nil }
+        var touched = session
+        (touched.lastUsedAt, touched.expiresAt) = try row.decode((Date, Date).self)
+        return touched
     }
 
     /// Prepared once per connection: it runs on every authenticated request.

@@ -199,12 +199,17 @@ struct BoardRanks: Sendable {
     /// both as PostgresNIO converts them (so a date read back is equal).
     static let epoch = Date(timeIntervalSince1970: 946_684_800)
     static func microseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince(epoch) * 1_000_000) }
+    /// The microseconds a date read from PostgreSQL was made from (rounded,
+    /// not cut: the read divided them by a million).
+    static func microseconds(read date: Date) -> Int64 { Int64((date.timeIntervalSince(epoch) * 1_000_000).rounded()) }
     static func date(_ microseconds: Int64) -> Date { Date(timeInterval: Double(microseconds) / 1_000_000, since: epoch) }
 }
 
 /// A board in one metric's order: its non-empty buckets sorted, each with
 /// its learners sorted. A change moves one learner within its bucket's
-/// array, not the whole board.
+/// array, not the whole board: linear in the bucket's size (a score held
+/// by a tenth of a million learners costs a 3 MB move, under the ranks'
+/// lock; a tree per bucket would be the next step if boards grow so).
 struct BoardOrder: Sendable {
     struct Member: Sendable, Equatable {
         /// The exact time within a bucket of tenths (0 for scores).

@@ -38,9 +38,17 @@ public final class ChangeFeed: Service, Sendable {
     let logger: Logger
     let heartbeatInterval: Duration
     private let subscribers = Mutex<[String: any ChangeSubscriber]>([:])
+    /// When the listener last heard anything; nil while not listening.
+    private let lastHeard = Mutex<ContinuousClock.Instant?>(nil)
 
-    public init(database: Database, logger: Logger, heartbeatInterval: Duration = .seconds(10)) {
+    public init(database: Database, logger: Logger, heartbeatInterval: Duration = .seconds(2)) {
         (self.database, self.logger, self.heartbeatInterval) = (database, logger, heartbeatInterval)
+    }
+
+    /// Whether notifications arrived lately (within two heartbeats): what
+    /// a cache of sessions needs besides `startedListening`.
+    public var isHearing: Bool {
+        lastHeard.withLock { $0.map { ContinuousClock.now - $0 < heartbeatInterval * 2 } ?? false }
     }
 
     /// Adds a subscriber, before `run`.
@@ -49,12 +57,6 @@ public final class ChangeFeed: Service, Sendable {
     }
 
     private var everyone: [any ChangeSubscriber] { subscribers.withLock { Array($0.values) } }
-
-    /// When the listener last heard anything.
-    final class LastHeard: Sendable {
-        let instant = Mutex(ContinuousClock.now)
-        func now() { instant.withLock { $0 = .now } }
-    }
 
     /// Why listening starts again.
     struct Deaf: Error, CustomStringConvertible {
@@ -71,12 +73,10 @@ public final class ChangeFeed: Service, Sendable {
                 do {
                     try await database.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
-                            for subscriber in everyone { subscriber.startedListening() }
-                            let lastHeard = LastHeard()
                             try await withThrowingTaskGroup(of: Void.self) { group in
-                                group.addTask { try await self.read(notifications, lastHeard) }
+                                group.addTask { try await self.read(notifications) }
                                 group.addTask { try await self.beat(on: connection) }
-                                group.addTask { try await self.watch(lastHeard) }
+                                group.addTask { try await self.watch() }
                                 try await group.next()
                             }
                         }
@@ -85,15 +85,23 @@ public final class ChangeFeed: Service, Sendable {
                     if !Task.isCancelled { logger.warning("change notifications lost", metadata: ["error": "\(error)"]) }
                 }
                 // Changes may have been missed: everything is read again.
+                lastHeard.withLock { $0 = nil }
                 for subscriber in everyone { subscriber.stoppedListening() }
                 try? await Task.sleep(for: .seconds(1))
             }
     }
 
-    private func read(_ notifications: PostgresNotificationSequence, _ lastHeard: LastHeard) async throws {
+    /// Dispatches the notifications. Subscribers start once the first
+    /// arrives (this server's first heartbeat, at the latest): a LISTEN that
+    /// delivers nothing (a pooler in between, say) never lets them keep anything.
+    private func read(_ notifications: PostgresNotificationSequence) async throws {
         let subscribers = self.subscribers.withLock { $0 }
         for try await notification in notifications {
-            lastHeard.now()
+            let first = lastHeard.withLock { heard in
+                defer { heard = .now }
+                return heard == nil
+            }
+            if first { for subscriber in subscribers.values { subscriber.startedListening() } }
             let fields = notification.payload.split(separator: "\t", omittingEmptySubsequences: false)
             guard let kind = fields.first, kind != Self.heartbeat else { continue }
             // Kinds nobody here keeps (a newer server's) are not ours to read.
@@ -110,17 +118,18 @@ public final class ChangeFeed: Service, Sendable {
     /// listener, this one too.
     private func beat(on connection: PostgresConnection) async throws {
         while true {
-            try await Task.sleep(for: heartbeatInterval)
             _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
+            try await Task.sleep(for: heartbeatInterval)
         }
     }
 
     /// Gives up on a listener that heard nothing for three heartbeats,
     /// apart from sending them (which may hang on a dead connection).
-    private func watch(_ lastHeard: LastHeard) async throws {
+    private func watch() async throws {
+        let started = ContinuousClock.now
         while true {
             try await Task.sleep(for: heartbeatInterval)
-            if ContinuousClock.now - lastHeard.instant.withLock({ $0 }) > heartbeatInterval * 3 {
+            if ContinuousClock.now - (lastHeard.withLock { $0 } ?? started) > heartbeatInterval * 3 {
                 throw Deaf(description: "no heartbeat came back")
             }
         }

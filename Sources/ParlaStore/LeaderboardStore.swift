@@ -206,10 +206,10 @@ public struct LeaderboardStore: Sendable {
     // MARK: Reading
 
     /// The top `limit` of a board with their ranks (ties share one), the
-    /// total, and `learner`'s own row with its neighbours: one statement,
-    /// ranked from memory when the board is loaded there. The same
-    /// statement says whether `learner` is one of `account`'s
-    /// (`learner_not_found` if not).
+    /// total, and `learner`'s own row with its neighbours: from memory
+    /// alone when the board and the learners' cards are kept there, else
+    /// one statement (ranked from memory when the board is loaded). Either
+    /// way `learner` must be one of `account`'s (`learner_not_found` if not).
     public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?,
                      of account: AccountID) async throws -> Page {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid,

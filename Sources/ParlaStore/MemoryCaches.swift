@@ -22,13 +22,24 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var generation = 0
         var drops = 0
         var values: [Key: Value] = [:]
+        /// The keys under each tag (a session's id, its account's).
+        var tagged: [UUID: Set<Key>] = [:]
+
+        mutating func clear() {
+            values.removeAll(keepingCapacity: true)
+            tagged.removeAll(keepingCapacity: true)
+        }
     }
 
     private let state = Mutex(State())
     /// Past this many rows, everything is dropped and kept afresh.
     let limit: Int
+    /// The tags a row can be dropped by, besides its key.
+    let tags: @Sendable (Value) -> [UUID]
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, tags: @escaping @Sendable (Value) -> [UUID] = { _ in [] }) {
+        (self.limit, self.tags) = (limit, tags)
+    }
 
     func value(_ key: Key) -> Value? { state.withLock { $0.listening ? $0.values[key] : nil } }
 
@@ -48,30 +59,42 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func keep(_ rows: [Key: Value], since stamp: Stamp?) {
         state.withLock { state in
             guard let stamp, state.listening, stamp == Stamp(generation: state.generation, drops: state.drops) else { return }
-            if state.values.count + rows.count > limit { state.values.removeAll(keepingCapacity: true) }
-            state.values.merge(rows) { _, new in new }
+            if state.values.count + rows.count > limit { state.clear() }
+            for (key, value) in rows {
+                state.values[key] = value
+                for tag in tags(value) { state.tagged[tag, default: []].insert(key) }
+            }
         }
     }
 
-    /// Replaces a row still kept (a session touched), never adding one.
+    /// Replaces a row still kept (a session touched), never adding one; its tags stay.
     func update(_ key: Key, _ change: (inout Value) -> Void) {
         state.withLock { state in
             if state.values[key] != nil { change(&state.values[key]!) }
         }
     }
 
-    func drop(where condition: (Key, Value) -> Bool) {
-        state.withLock { state in
-            state.drops += 1
-            // A scan, but no new dictionary: sessions end one at a time.
-            for key in state.values.compactMap({ condition($0.key, $0.value) ? $0.key : nil }) { state.values[key] = nil }
-        }
-    }
-
     func drop(_ key: Key) {
         state.withLock { state in
             state.drops += 1
-            state.values[key] = nil
+            if let value = state.values.removeValue(forKey: key) { Self.untag(key, value, in: &state, tags: tags) }
+        }
+    }
+
+    /// Drops every row under `tag`.
+    func drop(tagged tag: UUID) {
+        state.withLock { state in
+            state.drops += 1
+            for key in state.tagged.removeValue(forKey: tag) ?? [] {
+                if let value = state.values.removeValue(forKey: key) { Self.untag(key, value, in: &state, tags: tags) }
+            }
+        }
+    }
+
+    private static func untag(_ key: Key, _ value: Value, in state: inout State, tags: (Value) -> [UUID]) {
+        for tag in tags(value) {
+            state.tagged[tag]?.remove(key)
+            if state.tagged[tag]?.isEmpty == true { state.tagged[tag] = nil }
         }
     }
 
@@ -79,14 +102,14 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         state.withLock { state in
             state.listening = true
             state.generation += 1
-            state.values = [:]
+            state.clear()
         }
     }
 
     func stoppedListening() {
         state.withLock { state in
             state.listening = false
-            state.values = [:]
+            state.clear()
         }
     }
 }
@@ -97,9 +120,11 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 /// notification arrives, at that commit (migration 0019).
 public final class SessionCache: ChangeSubscriber, Sendable {
     let cache: MemoryCache<[UInt8], DeviceSession>
+    let feed: ChangeFeed
 
     public init(feed: ChangeFeed, limit: Int = 100_000) {
-        cache = MemoryCache(limit: limit)
+        self.feed = feed
+        cache = MemoryCache(limit: limit) { [$0.id.uuid, $0.accountID.uuid] }
         feed.subscribe(self)
     }
 
@@ -107,22 +132,28 @@ public final class SessionCache: ChangeSubscriber, Sendable {
     public func startedListening() { cache.startedListening() }
     public func stoppedListening() { cache.stoppedListening() }
 
+    /// The session kept for a token hash, only while the feed has heard
+    /// from the database lately: a half-open connection must not keep a
+    /// signed-out token alive until it is found deaf.
+    func session(_ tokenHash: [UInt8]) -> DeviceSession? {
+        feed.isHearing ? cache.value(tokenHash) : nil
+    }
+
     /// "session id": that session ended.
     public func received(_ fields: [Substring]) -> Bool {
         guard fields.count == 1, let id = UUIDText.parse(String(fields[0])) else { return false }
-        cache.drop { $1.id.uuid == id }
+        cache.drop(tagged: id)
         return true
     }
 
     /// Sessions ended here, dropped at once (their notifications follow).
     func ended(_ sessions: some Sequence<UUID>) {
-        let ended = Set(sessions)
-        if !ended.isEmpty { cache.drop { ended.contains($1.id.uuid) } }
+        for session in sessions { cache.drop(tagged: session) }
     }
 
     /// Every session of the account, dropped at once (a password change, the account's deletion).
     func ended(account: AccountID) {
-        cache.drop { $1.accountID == account }
+        cache.drop(tagged: account.uuid)
     }
 }
 

@@ -48,5 +48,11 @@ struct LeaderboardJSONTests {
                      "/v1/leaderboards/matching?language=fr&x=1", "/v1/leaderboards/matching?language"] {
             #expect(LeaderboardFastPath.query(path) == nil, "\(path)")
         }
+        for accept in ["application/json", "*/*", "text/html, application/json;q=0.9", "Application/JSON", "application/*"] {
+            #expect(LeaderboardFastPath.acceptsJSON(accept), "\(accept)")
+        }
+        for accept in ["text/html", "", ",,", "application/xml", "application/jsonx"] {
+            #expect(!LeaderboardFastPath.acceptsJSON(accept), "\(accept)")
+        }
     }
 }

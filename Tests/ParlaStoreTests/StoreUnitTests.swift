@@ -237,5 +237,47 @@ struct BoardRanksTests {
             #expect(abs(back.timeIntervalSince(date)) < 0.000_001)
             #expect(BoardRanks.microseconds(back) == BoardRanks.microseconds(date))
         }
+        // Microseconds read back as PostgresNIO makes a date of them, to the microsecond.
+        var random = SimulationRandom(seed: 5)
+        for _ in 0..<100_000 {
+            let micros = Int64(random.next() % 3_155_760_000_000_000) - 100_000_000_000
+            #expect(BoardRanks.microseconds(read: BoardRanks.date(micros)) == micros)
+        }
+    }
+}
+
+@Suite("rows kept in memory")
+struct MemoryCacheTests {
+    @Test("rows are kept only while listening and only if nothing was dropped since their read began; tags drop them together")
+    func keeping() {
+        let account = UUID(), other = UUID()
+        let cache = MemoryCache<String, UUID>(limit: 3) { [$0] }
+        #expect(cache.stamp == nil)
+        cache.keep(["a": account], since: cache.stamp)
+        #expect(cache.value("a") == nil)
+        cache.startedListening()
+        let stamp = cache.stamp
+        cache.keep(["a": account, "b": account, "c": other], since: stamp)
+        #expect(cache.values(["a", "b", "c", "d"]).count == 3)
+        // A read that began before a drop is not kept: its row may be the dropped one's old self.
+        let before = cache.stamp
+        cache.drop(tagged: account)
+        #expect(cache.value("a") == nil && cache.value("b") == nil && cache.value("c") == other)
+        cache.keep(["a": account], since: before)
+        #expect(cache.value("a") == nil)
+        cache.keep(["a": account], since: cache.stamp)
+        #expect(cache.value("a") == account)
+        cache.update("a") { $0 = other }
+        cache.update("z") { $0 = other }
+        #expect(cache.value("a") == other && cache.value("z") == nil)
+        // Past the limit, everything goes and the new rows stay.
+        cache.keep(["d": other, "e": other], since: cache.stamp)
+        #expect(cache.values(["a", "c", "d", "e"]).keys.sorted() == ["d", "e"])
+        cache.drop("d")
+        #expect(cache.value("d") == nil && cache.value("e") == other)
+        cache.stoppedListening()
+        #expect(cache.value("e") == nil && cache.stamp == nil)
+        cache.startedListening()
+        #expect(cache.value("e") == nil)
     }
 }

@@ -19,12 +19,22 @@ struct LeaderboardFastPath: ServerMiddleware {
     func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
                    next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
         async throws -> (HTTPResponse, HTTPBody?) {
-        guard operationID == "getLeaderboard", request.method == .get, let query = request.path.flatMap(Self.query) else {
+        guard operationID == "getLeaderboard", request.method == .get, request.headerFields[.accept].map(Self.acceptsJSON) ?? true,
+              let query = request.path.flatMap(Self.query)
+        else { return try await next(request, body, metadata) }
+        let board = try await handler.leaderboard(query)
+        guard let bytes = LeaderboardJSON.encode(query, language: board.language, period: board.period, page: board.page) else {
             return try await next(request, body, metadata)
         }
-        let board = try await handler.leaderboard(query)
-        let bytes = LeaderboardJSON.encode(query, language: board.language, period: board.period, page: board.page)
         return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json; charset=utf-8"]), HTTPBody(bytes))
+    }
+
+    /// An `Accept` that plainly takes JSON; the generated code judges the rest.
+    static func acceptsJSON(_ accept: String) -> Bool {
+        accept.split(separator: ",").contains { entry in
+            let type = (entry.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            return type == "application/json" || type == "application/*" || type == "*/*"
+        }
     }
 
     /// The request, when it is one this path answers: nil sends it on.
@@ -55,7 +65,9 @@ struct LeaderboardFastPath: ServerMiddleware {
 /// A page as JSON, keys sorted and nothing escaped that need not be, as
 /// the generated code's `JSONEncoder` writes it.
 enum LeaderboardJSON {
-    static func encode(_ query: LeaderboardQuery, language: Language, period: String, page: LeaderboardStore.Page) -> [UInt8] {
+    /// Nil for a time that is no number (JSONEncoder refuses it too).
+    static func encode(_ query: LeaderboardQuery, language: Language, period: String, page: LeaderboardStore.Page) -> [UInt8]? {
+        guard (page.top + page.neighbours + (page.own.map { [$0] } ?? [])).allSatisfy(\.seconds.isFinite) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(200 + 180 * (page.top.count + page.neighbours.count + 1))
         out += #"{"entries":["#.utf8
