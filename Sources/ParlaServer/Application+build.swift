@@ -19,7 +19,7 @@ import ServiceLifecycle
 /// with HummingbirdTesting.
 public func buildApplication(_ settings: ServerSettings, logger: Logger) async throws -> some ApplicationProtocol {
     ParlaMetrics.bootstrap()
-    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger)
+    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger, role: .server)
     var services: [any Service] = []
     // First in the group, so it stops last: after the server and the pool.
     if let cluster { services.append(EmbeddedClusterService(cluster: cluster, logger: logger)) }
@@ -80,10 +80,18 @@ struct KeptInMemory: Sendable {
     var learners: LearnerDirectory
 }
 
+/// Who opens the database: the server keeps an embedded cluster up and
+/// adopts one left running by a dead process; a command only borrows it.
+enum DatabaseUser {
+    case server, command
+}
+
 /// The database the settings name, with the personal-data cipher that goes
-/// with it. An embedded cluster is started first (and returned, to be
-/// stopped by its owner); only it may create a missing key file.
-func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (Database, PersonalDataCipher, EmbeddedCluster?) {
+/// with it. An embedded cluster is started first if it is not running (and
+/// returned, to be stopped by its owner, `EmbeddedCluster.stop`); only an
+/// embedded setup may create a missing key file.
+func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser) async throws
+    -> (Database, PersonalDataCipher, EmbeddedCluster?) {
     var databaseLogger = logger
     databaseLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
     let clientConfiguration: PostgresClient.Configuration
@@ -93,7 +101,7 @@ func openDatabase(_ settings: ServerSettings, logger: Logger) async throws -> (D
         clientConfiguration = try PostgresClient.Configuration(url: url)
     case .embedded(let dataDirectory):
         let embedded = EmbeddedCluster(dataDirectory: dataDirectory)
-        try await embedded.start(logger: logger)
+        try await embedded.start(logger: logger, adoptingOrphan: role == .server)
         clientConfiguration = embedded.clientConfiguration(database: "postgres")
         cluster = embedded
     }
@@ -145,10 +153,12 @@ public func grantProduct(_ settings: ServerSettings, product: String, learner: L
     }
 }
 
-/// Runs `body` with the configured database open, then closes what it opened.
+/// Runs `body` with the configured database open, then closes what it
+/// opened: an embedded cluster that a server (or another command) runs is
+/// left running.
 func withDatabase<Result: Sendable>(_ settings: ServerSettings, logger: Logger,
                                     _ body: (Database, PersonalDataCipher) async throws -> Result) async throws -> Result {
-    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger)
+    let (database, cipher, cluster) = try await openDatabase(settings, logger: logger, role: .command)
     let client = Task { await database.client.run() }
     defer { client.cancel() }
     do {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
@@ -38,23 +39,58 @@ public struct EmbeddedCluster: Sendable {
             username: Self.superuser, password: nil, database: database)
     }
 
+    /// Who stops the cluster after `start`: this process (it started the
+    /// cluster, or adopted one nobody owned), or another one (a server, a
+    /// command still at work) that this process leaves alone.
+    public enum Start: Sendable, Equatable {
+        case owned
+        case ownedByAnother
+    }
+
     /// Creates the cluster if needed and starts it, unless it already runs.
-    public func start(logger: Logger) async throws {
-        try await NIOThreadPool.singleton.runIfActive { try startBlocking(logger: logger) }
+    /// Only the process that owns the cluster may stop it: a command run
+    /// beside a server connects to the server's cluster and leaves it
+    /// running. `adoptingOrphan`: a server takes over a running cluster
+    /// whose owner died (a crash, SIGKILL), so that it stops with the server.
+    @discardableResult
+    public func start(logger: Logger, adoptingOrphan: Bool = false) async throws -> Start {
+        try await NIOThreadPool.singleton.runIfActive { try startBlocking(logger: logger, adoptingOrphan: adoptingOrphan) }
     }
 
+    /// Stops the cluster if this process is the one that started it.
     public func stop(logger: Logger) async throws {
-        try await NIOThreadPool.singleton.runIfActive { try stopBlocking() }
-        logger.info("embedded PostgreSQL stopped", metadata: ["directory": "\(dataDirectory)"])
+        let stopped = try await NIOThreadPool.singleton.runIfActive { try stopBlocking() }
+        if stopped { logger.info("embedded PostgreSQL stopped", metadata: ["directory": "\(dataDirectory)"]) }
     }
 
-    /// For `atexit` and other places that cannot await.
-    public func stopBlocking() throws {
-        guard isRunning() else { return }
+    /// For `atexit` and other places that cannot await. True when it stopped
+    /// the cluster; false when it was not running or another process owns it.
+    @discardableResult
+    public func stopBlocking() throws -> Bool {
+        guard isRunning(), owner == getpid() else { return false }
         try run("pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: ownerPath)
+        return true
     }
 
-    private func startBlocking(logger: Logger) throws {
+    /// Whether the postmaster is alive: its pid file names a live process.
+    /// Cheap (no child process), so a server can ask every second.
+    public func isRunning() -> Bool {
+        guard let pid = Self.firstLineNumber(atPath: dataDirectory + "/postmaster.pid") else { return false }
+        return Self.isAlive(pid)
+    }
+
+    /// The process that started the cluster and will stop it, if it lives.
+    var owner: pid_t? {
+        guard let pid = Self.firstLineNumber(atPath: ownerPath), Self.isAlive(pid) else { return nil }
+        return pid
+    }
+
+    /// Beside the data directory, not in it: the data directory belongs to
+    /// the `postgres` user, and `initdb` wants it empty.
+    var ownerPath: String { dataDirectory + ".owner" }
+
+    private func startBlocking(logger: Logger, adoptingOrphan: Bool) throws -> Start {
         let manager = FileManager.default
         let isInitialized = manager.fileExists(atPath: dataDirectory + "/PG_VERSION")
         try prepareDirectory(dataDirectory)
@@ -67,16 +103,36 @@ public struct EmbeddedCluster: Sendable {
         }
         if isRunning() {
             logger.info("embedded PostgreSQL already running", metadata: ["directory": "\(dataDirectory)"])
-            return
+            guard adoptingOrphan, owner == nil else { return .ownedByAnother }
+            try recordOwner()
+            return .owned
         }
         var options = "-k \(socketDirectory) -c listen_addresses='' -p \(Self.port) -c max_connections=300"
         if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-        try run("pg_ctl", ["-D", dataDirectory, "-l", dataDirectory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        do {
+            try run("pg_ctl", ["-D", dataDirectory, "-l", dataDirectory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        } catch where isRunning() {
+            // Another process started it between our look and our start.
+            return .ownedByAnother
+        }
+        try recordOwner()
         logger.info("embedded PostgreSQL started", metadata: ["directory": "\(dataDirectory)"])
+        return .owned
     }
 
-    private func isRunning() -> Bool {
-        (try? run("pg_ctl", ["-D", dataDirectory, "status"], allowFailure: true)) == 0
+    private func recordOwner() throws {
+        try Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: ownerPath), options: .atomic)
+    }
+
+    private static func firstLineNumber(atPath path: String) -> pid_t? {
+        guard let data = FileManager.default.contents(atPath: path),
+              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first else { return nil }
+        return pid_t(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `kill(pid, 0)`: EPERM still means the process exists.
+    private static func isAlive(_ pid: pid_t) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
     }
 
     private static let isRoot = getuid() == 0
@@ -121,19 +177,35 @@ public struct EmbeddedCluster: Sendable {
     }
 }
 
-/// Keeps the embedded cluster for the life of the server and stops it
-/// after everything that uses it has shut down (it is first in the group).
+/// Keeps the embedded cluster up for the life of the server: it looks every
+/// `interval` whether the postmaster lives and starts it again when it died
+/// (killed, or stopped by another process that had started it), so data
+/// routes recover within seconds. On shutdown it stops the cluster if this
+/// server is the process that started it; it is first in the group, so that
+/// happens after everything that uses it has stopped.
 public struct EmbeddedClusterService: Service {
     let cluster: EmbeddedCluster
     let logger: Logger
+    let interval: Duration
+    private let restarts = Counter(label: "parla_embedded_cluster_restarts_total")
 
-    public init(cluster: EmbeddedCluster, logger: Logger) {
-        self.cluster = cluster
-        self.logger = logger
+    public init(cluster: EmbeddedCluster, logger: Logger, interval: Duration = .seconds(1)) {
+        (self.cluster, self.logger, self.interval) = (cluster, logger, interval)
     }
 
     public func run() async throws {
-        try? await gracefulShutdown()
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, !cluster.isRunning() else { continue }
+                logger.error("embedded PostgreSQL is not running; starting it again", metadata: ["directory": "\(cluster.dataDirectory)"])
+                do {
+                    if try await cluster.start(logger: logger, adoptingOrphan: true) == .owned { restarts.increment() }
+                } catch {
+                    logger.error("embedded PostgreSQL did not start", metadata: ["error": "\(error)"])
+                }
+            }
+        }
         try await cluster.stop(logger: logger)
     }
 }

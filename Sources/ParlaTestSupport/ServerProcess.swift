@@ -1,4 +1,5 @@
 import Foundation
+import ParlaStore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +48,18 @@ public final class ServerProcess: Sendable {
         let status = posix_spawn(&pid, binary, &actions, nil, cArguments, cEnvironment)
         guard status == 0 else { throw TestFailure("cannot start parla: \(status)") }
         self.pid = pid
+    }
+
+    /// Runs another `parla` command (`grant`, `migrate`, ...) on the same
+    /// files as a server started on `directory` would use, and waits for it.
+    public static func command(_ arguments: [String], directory: String) async throws -> (status: Int32, output: String) {
+        guard let binary else { throw TestFailure("parla is not built: run `swift build` first") }
+        let outputPath = directory + "/command-\(UUID().uuidString).log"
+        let argv = ["/usr/bin/env", "PARLA_SECURITY_KEY_FILE=\(directory)/.parla/personal-data.key",
+                    "PARLA_CONTENT_ASSET_DIRECTORY=\(directory)/.parla/assets", binary] + arguments
+            + ["--data-directory", directory + "/.parla/postgres", "--config", directory + "/parla.json"]
+        let status = try await Task.detached { try ChildProcess.run(argv, outputPath: outputPath) }.value
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     /// Waits until `/health` answers, or the process dies.

@@ -54,4 +54,64 @@ struct ProcessTests {
         #expect(try await second.terminate() == 0)
         #expect(try await inFlight.response().status == 201)
     }
+
+    @Test("a command beside the server borrows its cluster and leaves it running; a killed cluster is started again")
+    func clusterOwnership() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-cluster-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pidFile = directory + "/.parla/postgres/postmaster.pid"
+
+        // Alone, a command starts the cluster and stops it again.
+        let migrated = try await ServerProcess.command(["migrate"], directory: directory)
+        #expect(migrated.status == 0, "\(migrated.output)")
+        #expect(!FileManager.default.fileExists(atPath: pidFile), "a command left the cluster it started running")
+
+        let server = try ServerProcess(arguments: [], directory: directory)
+        try await server.waitUntilUp()
+        let signUp = try await server.request("POST", "/v1/accounts", json: """
+            {"firstName": "Giulia", "lastName": "Conti", "email": "giulia@example.it", "password": "una parola segreta", "acceptTerms": true}
+            """)
+        #expect(signUp.status == 201, "\(signUp.body)")
+        let signedIn = try JSONDecoder().decode(SignedInBody.self, from: Data(signUp.body.utf8))
+        let token = signedIn.session.token
+
+        // Beside the server, commands borrow its cluster.
+        for arguments in [["grant", "--learner", signedIn.learners[0].id, "--product", "home"], ["migrate"]] {
+            let run = try await ServerProcess.command(arguments, directory: directory)
+            #expect(run.status == 0, "\(arguments): \(run.output)")
+            #expect(!run.output.contains("embedded PostgreSQL stopped"), "\(run.output)")
+        }
+        #expect(FileManager.default.fileExists(atPath: pidFile))
+        #expect(try await server.request("GET", "/ready").status == 200)
+        #expect(try await server.request("GET", "/v1/learners", token: token).status == 200)
+
+        // The postmaster killed under the server: it is started again and
+        // data routes answer within seconds.
+        let postmaster = try #require(String(contentsOfFile: pidFile, encoding: .utf8).split(separator: "\n").first.flatMap { pid_t($0) })
+        kill(postmaster, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(30)
+        var learners = 0
+        while ContinuousClock.now < deadline {
+            learners = (try? await server.request("GET", "/v1/learners", token: token).status) ?? 0
+            if learners == 200 { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(learners == 200, "data routes did not recover: \(server.log.suffix(2000))")
+        #expect(try await server.request("GET", "/ready").status == 200)
+        #expect(server.log.contains("starting it again"))
+        #expect(try await server.request("GET", "/metrics").body.contains("parla_embedded_cluster_restarts_total 1"))
+
+        // The server owns the cluster it started again, and stops it.
+        #expect(try await server.terminate() == 0)
+        #expect(!FileManager.default.fileExists(atPath: pidFile), "cluster still running")
+    }
+}
+
+/// What the process tests read of a sign-up.
+private struct SignedInBody: Decodable {
+    struct Learner: Decodable { var id: String }
+    struct Session: Decodable { var token: String }
+    var learners: [Learner]
+    var session: Session
 }
