@@ -163,8 +163,9 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
+                "ParlaServer", "ParlaAPI", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -156,6 +156,12 @@ extension ErrorCode {
             it: "Questa sessione non esiste o è già terminata.",
             de: "Diese Sitzung existiert nicht oder wurde bereits beendet.",
             es: "Esta sesión no existe o ya ha terminado.")
+        case .controlCharacter: LocalizedText(
+            en: "This text holds a control character (such as NUL or a line break), which is not allowed here.",
+            fr: "Ce texte contient un caractère de contrôle (comme NUL ou un saut de ligne), ce qui n'est pas permis ici.",
+            it: "Questo testo contiene un carattere di controllo (come NUL o un a capo), che qui non è consentito.",
+            de: "Dieser Text enthält ein Steuerzeichen (etwa NUL oder einen Zeilenumbruch), das hier nicht erlaubt ist.",
+            es: "Este texto contiene un carácter de control (como NUL o un salto de línea), que aquí no está permitido.")
         case .invalidDeviceName: LocalizedText(
             en: "The device name must be 1 to 100 printable characters.",
             fr: "Le nom de l'appareil doit comporter de 1 à 100 caractères imprimables.",

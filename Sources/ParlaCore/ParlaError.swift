@@ -62,6 +62,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case methodNotAllowed = "method_not_allowed"
     case validationFailed = "validation_failed"
     case required = "required"
+    case controlCharacter = "control_character"
     // Accounts
     case invalidFirstName = "invalid_first_name"
     case invalidLastName = "invalid_last_name"
@@ -169,7 +170,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
         case .tooManyAttempts: 429
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
         case .internalError: 500
-        case .validationFailed, .required, .invalidFirstName, .invalidLastName, .invalidEmail,
+        case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
              .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
              .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
              .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,

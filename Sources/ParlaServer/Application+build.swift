@@ -185,6 +185,7 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: BodyLimitMiddleware(jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
                                                audioLimit: settings.speech.limits.maxBytes))
+    router.add(middleware: TextInputMiddleware())
 
     let document = try APIDocument.yaml()
     router.get("/openapi.yaml") { _, _ in

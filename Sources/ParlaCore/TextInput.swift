@@ -1,0 +1,67 @@
+import Foundation
+
+/// The one rule for text a client sends, in any field of any request (JSON
+/// bodies, query values, path segments): it holds no control character.
+/// PostgreSQL refuses NUL in text, so one would otherwise fail deep in a
+/// store; the others (a bell, an escape, a C1 control) have no place in a
+/// name, a code or an answer, and nothing Parla accepts is multi-line.
+///
+/// Each field's own rules (a name's letters, an email's shape) come after
+/// this one, in `Validation`.
+public enum TextInput {
+    /// C0 controls (NUL to U+001F, tab and newlines among them), DEL and
+    /// the C1 controls (U+0080 to U+009F).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    public static func isAcceptable(_ text: some StringProtocol) -> Bool {
+        !text.unicodeScalars.contains(where: isControl)
+    }
+
+    /// Whether a JSON document's bytes may hold a control character inside
+    /// a string: an escape of one (`\u00XX`, `\n`, ...), DEL, or a C1
+    /// control in UTF-8.
+    /// A cheap look at every body; only a body it flags is parsed again
+    /// (`controlledFields`). Raw C0 bytes in a string are invalid JSON,
+    /// refused by the decoder.
+    public static func mayHoldControl(json bytes: some Collection<UInt8>) -> Bool {
+        var previous: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
+        for byte in bytes {
+            if byte == 0x7F { return true }
+            // The short escapes of C0 controls: \b \f \n \r \t.
+            if previous.4 == UInt8(ascii: "\\"), [UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
+                                                  UInt8(ascii: "t")].contains(byte) {
+                return true
+            }
+            if previous.4 == 0xC2, (0x80...0x9F).contains(byte) { return true }
+            // `\u00` then the fourth hex digit's predecessor: 0, 1, 7, 8 or 9.
+            if previous.0 == UInt8(ascii: "\\"), previous.1 == UInt8(ascii: "u"), previous.2 == UInt8(ascii: "0"),
+               previous.3 == UInt8(ascii: "0"), [UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "7"), UInt8(ascii: "8"),
+                                                 UInt8(ascii: "9")].contains(previous.4) {
+                return true
+            }
+            previous = (previous.1, previous.2, previous.3, previous.4, byte)
+        }
+        return false
+    }
+
+    /// The fields of a parsed JSON document (`JSONSerialization`) whose
+    /// text, or whose name, holds a control character: named by their path
+    /// (`flips[2].note`), in document order.
+    public static func controlledFields(in document: Any, path: String = "") -> [String] {
+        switch document {
+        case let text as String:
+            return isAcceptable(text) ? [] : [path.isEmpty ? "body" : path]
+        case let array as [Any]:
+            return array.enumerated().flatMap { controlledFields(in: $1, path: "\(path)[\($0)]") }
+        case let object as [String: Any]:
+            return object.keys.sorted().flatMap { key -> [String] in
+                let field = path.isEmpty ? key : "\(path).\(key)"
+                return isAcceptable(key) ? controlledFields(in: object[key]!, path: field) : [field]
+            }
+        default:
+            return []
+        }
+    }
+}
