@@ -54,7 +54,11 @@ public struct Learner: Sendable, Equatable {
     public var age: Int?
     public var avatarID: String
     public var nativeLanguage: Language
+    /// Every language the learner studies: those chosen in its profile,
+    /// then those of its courses (`LanguageProgress.studied`).
     public var targetLanguages: [Language]
+    /// One entry per target language, in the same order.
+    public var progress: [LanguageProgress]
     public var picture: PictureInfo?
     public var createdAt: Date
     /// Whether the learner's speech recordings are kept with their scores
@@ -66,7 +70,8 @@ public struct Learner: Sendable, Equatable {
 
     public init(id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
                 nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
-                keepRecordings: Bool = false, publicProfile: Bool = false) {
+                keepRecordings: Bool = false, publicProfile: Bool = false, courses: [LanguageProgress] = []) {
+        (self.targetLanguages, self.progress) = LanguageProgress.studied(chosen: targetLanguages, courses: courses)
         self.keepRecordings = keepRecordings
         self.publicProfile = publicProfile
         self.id = id
@@ -75,9 +80,40 @@ public struct Learner: Sendable, Equatable {
         self.age = age
         self.avatarID = avatarID
         self.nativeLanguage = nativeLanguage
-        self.targetLanguages = targetLanguages
         self.picture = picture
         self.createdAt = createdAt
+    }
+}
+
+/// Where a learner stands in a language it studies (T3.2: the chosen
+/// language shows in the profile, with its level).
+public struct LanguageProgress: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        /// Nothing answered yet, neither in a lesson nor in placement.
+        case notStarted = "not_started"
+        case inProgress = "in_progress"
+    }
+
+    public var language: Language
+    public var status: Status
+    /// The learner's latest overall level, else the course's starting
+    /// level; nil while a placement test has not said where to start.
+    public var level: CEFRLevel?
+
+    public init(language: Language, status: Status, level: CEFRLevel?) {
+        (self.language, self.status, self.level) = (language, status, level)
+    }
+
+    /// The languages a learner studies and its progress in each: the ones
+    /// it chose in its profile, in its order, then those it has a course in
+    /// (starting a course is choosing a language), each once.
+    public static func studied(chosen: [Language], courses: [LanguageProgress]) -> ([Language], [LanguageProgress]) {
+        var languages: [Language] = []
+        for language in chosen + courses.map(\.language) where !languages.contains(language) { languages.append(language) }
+        let progress = languages.map { language in
+            courses.first { $0.language == language } ?? LanguageProgress(language: language, status: .notStarted, level: nil)
+        }
+        return (languages, progress)
     }
 }
 

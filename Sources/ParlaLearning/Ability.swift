@@ -16,6 +16,23 @@ public struct SkillAbility: Codable, Sendable, Hashable {
         self.responses = responses
     }
 
+    /// Every skill's ability, in `Skill.allCases` order: a measured skill as
+    /// it is; any other at the prior, the mean of the skills with answers
+    /// (or of those measured, when none has any), or for a learner with no
+    /// measure at all the centre of the course's level (A1 when unknown).
+    /// Lessons choose by it and the proficiency view shows it, so a skill
+    /// never vanishes for want of answers.
+    public static func everySkill(_ measured: [SkillAbility], courseLevel: CEFRLevel?,
+                                  cuts: CEFRCutScores = .standard) -> [SkillAbility] {
+        let answered = measured.filter { $0.responses > 0 }
+        let prior = if !answered.isEmpty {
+            answered.map(\.theta).reduce(0, +) / Double(answered.count)
+        } else {
+            measured.first?.theta ?? cuts.centre(of: courseLevel ?? .a1)
+        }
+        return Skill.allCases.map { skill in measured.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: prior) }
+    }
+
     /// This ability after one answer to `item`, and the item after it (see `AbilityModel.update`).
     public func recording(correct: Bool, responseTime: Double?, on item: PracticeItem) -> AbilityUpdate {
         AbilityModel.update(self, item: item, correct: correct, responseTime: responseTime)

@@ -203,7 +203,7 @@ struct LessonService: Sendable {
                          learning: LessonStore.Learning, learned stored: ItemDifficulty?, weight: Double = 1, remember: Bool = true,
                          at now: Date, scheduler: MemoryScheduler) -> LearningWrite {
         let abilities = Self.abilities(learning)
-        let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: Self.fallbackTheta(abilities))
+        let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill)  // everySkill has every skill
         let practice = PracticeItem(id: item.id.description, difficulty: stored?.difficulty ?? item.initialDifficulty,
                                     responses: stored?.responses ?? 0, timeLimitSeconds: timeLimit, optionCount: optionCount)
         let update = AbilityModel.update(ability, item: practice, correct: correct, responseTime: responseTime)
@@ -243,22 +243,12 @@ struct LessonService: Sendable {
                             cards: cards, difficulties: [:])
     }
 
-    /// Every skill's ability: those measured, the rest at their mean (or at
-    /// the course's level, or A1, for a learner with none).
     static func abilities(_ learning: LessonStore.Learning) -> [SkillAbility] {
         abilities(learning.abilities, course: learning.courseLevel)
     }
 
     static func abilities(_ known: [AbilityStore.Ability], course: CEFRLevel?) -> [SkillAbility] {
-        let measured = known.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
-        let fallback = measured.isEmpty ? CEFRCutScores.standard.centre(of: course ?? .a1) : fallbackTheta(measured)
-        return Skill.allCases.map { skill in measured.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: fallback) }
-    }
-
-    static func fallbackTheta(_ abilities: [SkillAbility]) -> Double {
-        let measured = abilities.filter { $0.responses > 0 }
-        guard !measured.isEmpty else { return abilities.first?.theta ?? CEFRCutScores.standard.centre(of: .a1) }
-        return measured.map(\.theta).reduce(0, +) / Double(measured.count)
+        SkillAbility.everySkill(known.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }, courseLevel: course)
     }
 
     static func card(_ stored: LessonStore.Card) -> MemoryCard {

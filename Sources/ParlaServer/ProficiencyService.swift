@@ -23,9 +23,8 @@ struct ProficiencyService: Sendable {
             throw ParlaError(.learnerNotFound)
         }
         let known = found.abilities.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
-        // A learner with no answers yet starts every skill at the middle of A1.
         let cuts = CEFRCutScores.standard
-        let abilities = known.isEmpty ? Skill.allCases.map { SkillAbility(skill: $0, theta: cuts.centre(of: .a1), responses: 0) } : known
+        let abilities = SkillAbility.everySkill(known, courseLevel: found.courseLevel, cuts: cuts)
         let areas = Dictionary(grouping: found.topics, by: { "\($0.kind)|\($0.topic)" }).map { _, records in
             PracticeArea(kind: PracticeAreaKind(rawValue: records[0].kind) ?? .topic, id: records[0].topic, skill: records.first?.skill,
                          items: records.map { record in

@@ -31,7 +31,7 @@ public struct AbilityStore: Sendable {
     /// The learner's abilities and history in `language`; nil when the
     /// learner is not the account's.
     public func proficiency(learner: LearnerID, of accountID: AccountID, language: Language, historyDays: Int = 90)
-        async throws -> (abilities: [Ability], history: [Snapshot], topics: [TopicRecord])? {
+        async throws -> (abilities: [Ability], courseLevel: CEFRLevel?, history: [Snapshot], topics: [TopicRecord])? {
         try await database.withConnection { connection in
             let logger = database.logger
             guard try await connection.owns(learner, account: accountID, logger: logger) else { return nil }
@@ -41,6 +41,9 @@ public struct AbilityStore: Sendable {
                     let (skill, theta, responses) = try row.decode((String, Double, Int).self)
                     return Skill(rawValue: skill).map { Ability(skill: $0, theta: theta, responses: responses) }
                 }
+            let courseLevel = try await connection.query("""
+                SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)
+                """, logger: logger).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
             let history = try await connection.query("""
                 SELECT day::timestamptz, skill, theta, level FROM ability_history
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND day > current_date - \(historyDays)::integer
@@ -68,7 +71,7 @@ public struct AbilityStore: Sendable {
                     guard let skill = Skill(rawValue: skill), let level = CEFRLevel(rawValue: level) else { return nil }
                     return TopicRecord(kind: kind, topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
                 }
-            return (abilities, history, topics)
+            return (abilities, courseLevel, history, topics)
         }
     }
 

@@ -109,13 +109,12 @@ public struct AccountStore: Sendable {
     }
 
     /// The columns of an account and its learners, as the profile queries
-    /// select them (learner columns in `LearnerStore.LearnerColumns` order).
+    /// select them (then `LearnerStore.columns`, joined by `coursesJoin`).
     static let profileColumns = """
         a.first_name, a.last_name, a.email, a.ui_language, a.terms_version, a.terms_accepted_at, a.created_at,
-        l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
-        p.media_type, p.width, p.height
+        \(LearnerStore.columns)
         """
-    static let profileColumnCount = 19
+    static let profileColumnCount = 22
 
     private func profile(_ rows: [PostgresRandomAccessRow], accountID: AccountID) throws -> (Account, [Learner])? {
         guard let first = rows.first else { return nil }
@@ -126,12 +125,8 @@ public struct AccountStore: Sendable {
             uiLanguage: Language(rawValue: try first[3].decode(String.self)) ?? .english, termsVersion: try first[4].decode(String.self),
             termsAcceptedAt: try first[5].decode(Date.self), createdAt: try first[6].decode(Date.self))
         let learners = try rows.compactMap { row -> Learner? in
-            guard let id = try row[7].decode(UUID?.self) else { return nil }
-            return try LearnerStore.learner((id, row[8].decode(ByteBuffer.self), row[9].decode(Int16?.self), row[10].decode(String.self),
-                                             row[11].decode(String.self), row[12].decode([String].self), row[13].decode(Bool.self),
-                                             row[14].decode(Bool.self), row[15].decode(Date.self), row[16].decode(String?.self),
-                                             row[17].decode(Int?.self), row[18].decode(Int?.self)),
-                                            accountID: accountID, cipher: cipher)
+            guard try row[7].decode(UUID?.self) != nil else { return nil }
+            return try LearnerStore.learner(row, from: 7, accountID: accountID, cipher: cipher)
         }
         return (account, learners)
     }
@@ -142,6 +137,7 @@ public struct AccountStore: Sendable {
             FROM accounts a
             LEFT JOIN learners l ON l.account_id = a.id
             LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            \(LearnerStore.coursesJoin)
             WHERE a.id = $1
             ORDER BY l.created_at, l.id
             """
@@ -156,6 +152,7 @@ public struct AccountStore: Sendable {
             JOIN accounts a ON a.id = s.account_id
             LEFT JOIN learners l ON l.account_id = a.id
             LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            \(LearnerStore.coursesJoin)
             WHERE s.token_hash = $1 AND s.expires_at > now()
             ORDER BY l.created_at, l.id
             """

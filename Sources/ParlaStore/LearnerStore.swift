@@ -45,9 +45,9 @@ public struct LearnerStore: Sendable {
     /// Prepared once per connection: the profile screen reads it on every launch.
     struct LearnersOfAccount: KeyedStatement {
         static let sql = """
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
-                   p.media_type, p.width, p.height
+            SELECT \(LearnerStore.columns)
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            \(LearnerStore.coursesJoin)
             WHERE l.account_id = $1 ORDER BY l.created_at, l.id
             """
         typealias Row = PostgresRow
@@ -193,29 +193,59 @@ public struct LearnerStore: Sendable {
 
     private func find(_ id: LearnerID, of accountID: AccountID, on connection: PostgresConnection) async throws -> Learner? {
         try await connection.query("""
-            SELECT l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
-                   p.media_type, p.width, p.height
+            SELECT \(unescaped: Self.columns)
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
+            \(unescaped: Self.coursesJoin)
             WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
             """, logger: database.logger).collect().first.map { try learner(from: $0, accountID: accountID) }
     }
 
     private func learner(from row: PostgresRow, accountID: AccountID) throws -> Learner {
-        try Self.learner(row.decode(LearnerColumns.self), accountID: accountID, cipher: cipher)
+        try Self.learner(row.makeRandomAccess(), from: 0, accountID: accountID, cipher: cipher)
     }
 
-    /// The columns of `learners` (and its picture) every learner query selects, in order.
-    typealias LearnerColumns = (UUID, ByteBuffer, Int16?, String, String, [String], Bool, Bool, Date, String?, Int?, Int?)
+    /// The columns every learner query selects, in order: the learner's,
+    /// its picture's and its courses' (with `coursesJoin`).
+    static let columns = """
+        l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
+        p.media_type, p.width, p.height, k.languages, k.levels, k.started
+        """
 
-    static func learner(_ columns: LearnerColumns, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
-        let (id, name, age, avatar, native, targets, keepRecordings, publicProfile, created, pictureType, width, height) = columns
+    /// Joined after `learners l` (and `learner_pictures p`): the learner's
+    /// courses as three arrays in the order they were started. A course's
+    /// level is the latest day's overall level, else where it started.
+    static let coursesJoin = """
+        LEFT JOIN LATERAL (
+            SELECT array_agg(c.language ORDER BY c.created_at, c.language) AS languages,
+                   array_agg(coalesce((SELECT h.level FROM ability_history h
+                                       WHERE h.learner_id = c.learner_id AND h.language = c.language AND h.skill = 'overall'
+                                       ORDER BY h.day DESC LIMIT 1), c.level, '') ORDER BY c.created_at, c.language) AS levels,
+                   array_agg(EXISTS (SELECT 1 FROM abilities a WHERE a.learner_id = c.learner_id AND a.language = c.language
+                                     AND a.responses > 0) ORDER BY c.created_at, c.language) AS started
+            FROM courses c WHERE c.learner_id = l.id) k ON true
+        """
+
+    /// A learner from `columns`, read from the `offset`th column on.
+    static func learner(_ row: PostgresRandomAccessRow, from offset: Int, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
         var picture: PictureInfo?
-        if let pictureType, let format = ImageFormat(rawValue: pictureType), let width, let height {
+        if let pictureType = try row[offset + 9].decode(String?.self), let format = ImageFormat(rawValue: pictureType),
+           let width = try row[offset + 10].decode(Int?.self), let height = try row[offset + 11].decode(Int?.self) {
             picture = PictureInfo(mediaType: format, width: width, height: height)
         }
-        return Learner(id: LearnerID(id), accountID: accountID, displayName: try cipher.openText(name.bytes, as: .displayName),
-                       age: age.map(Int.init), avatarID: avatar, nativeLanguage: Language(rawValue: native) ?? .english,
-                       targetLanguages: targets.compactMap(Language.init(rawValue:)), picture: picture, createdAt: created,
-                       keepRecordings: keepRecordings, publicProfile: publicProfile)
+        let courseLanguages = try row[offset + 12].decode([String]?.self) ?? []
+        let courseLevels = try row[offset + 13].decode([String]?.self) ?? []
+        let courseStarted = try row[offset + 14].decode([Bool]?.self) ?? []
+        let courses = zip(courseLanguages, zip(courseLevels, courseStarted)).compactMap { code, course -> LanguageProgress? in
+            Language(rawValue: code).map {
+                LanguageProgress(language: $0, status: course.1 ? .inProgress : .notStarted, level: CEFRLevel(rawValue: course.0))
+            }
+        }
+        return Learner(id: LearnerID(try row[offset].decode(UUID.self)), accountID: accountID,
+                       displayName: try cipher.openText(row[offset + 1].decode(ByteBuffer.self).bytes, as: .displayName),
+                       age: try row[offset + 2].decode(Int16?.self).map(Int.init), avatarID: try row[offset + 3].decode(String.self),
+                       nativeLanguage: Language(rawValue: try row[offset + 4].decode(String.self)) ?? .english,
+                       targetLanguages: try row[offset + 5].decode([String].self).compactMap(Language.init(rawValue:)), picture: picture,
+                       createdAt: try row[offset + 8].decode(Date.self), keepRecordings: try row[offset + 6].decode(Bool.self),
+                       publicProfile: try row[offset + 7].decode(Bool.self), courses: courses)
     }
 }

@@ -82,6 +82,23 @@ public struct Client: Sendable {
         public var text: String { String(decoding: bytes, as: UTF8.self) }
         public var code: String? { json["code"] as? String }
         public func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+        /// The body decoded as `type` (a generated `Components.Schemas`
+        /// type), with the API's ISO 8601 times.
+        public func decoded<Body: Decodable>(_ type: Body.Type) throws -> Body {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let text = try decoder.singleValueContainer().decode(String.self)
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                if let date = formatter.date(from: text) { return date }
+                formatter.formatOptions = [.withInternetDateTime]
+                guard let date = formatter.date(from: text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a time: \(text)"))
+                }
+                return date
+            }
+            return try decoder.decode(type, from: Data(bytes))
+        }
         /// The codes of the field errors, as "field:code".
         public var fieldErrors: Set<String> {
             Set(((json["errors"] as? [[String: any Sendable]]) ?? []).map { "\($0["field"] as? String ?? ""):\($0["code"] as? String ?? "")" })

@@ -3,6 +3,7 @@ import Logging
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaAPI
 @testable import ParlaServer
 import ParlaTestSupport
 import Testing
@@ -47,6 +48,83 @@ struct CourseTests {
             let sibling = try await client.post("/v1/learners", token: parent.token, json: ["displayName": "Tom"])
             let siblingID = try #require(sibling.json["id"] as? String)
             #expect((try await client.get("/v1/learners/\(siblingID)/courses", token: parent.token).json["courses"] as? [JSON])?.isEmpty == true)
+        }
+    }
+}
+
+@Suite("learning: a learner's languages and skills")
+struct LearnerLanguageTests {
+    typealias Learner = Components.Schemas.Learner
+    struct Learners: Decodable { var learners: [Learner] }
+
+    /// Answers a French lesson's first question, trying its options in
+    /// order until one is right: a question teaches once it is resolved.
+    static func answerFirstQuestion(_ client: Client, _ learner: Client.SignedUp) async throws {
+        let lesson = try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
+                                           json: ["language": "fr", "mode": "teacher", "length": 4, "types": ["translationFromTarget"]])
+        let question = try #require(lesson.json["question"] as? [String: any Sendable])
+        let path = "/v1/learners/\(learner.learnerID)/lessons/\(try #require(lesson.json["id"] as? String))/answers"
+        for option in (question["options"] as? [[String: any Sendable]] ?? []).compactMap({ $0["id"] as? String }) {
+            let answered = try await client.post(path, token: learner.token,
+                json: ["questionId": try #require(question["id"] as? String), "optionId": option, "responseTimeMs": 2000])
+            #expect(answered.status == 200, "\(answered.text)")
+            if answered.json["correct"] as? Bool == true { return }
+        }
+        Issue.record("no option of the first question was right")
+    }
+
+    @Test("T3.2: a course's language shows on the learner, with its level, wherever a learner is returned")
+    func courseShowsOnLearner() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            let started = try await client.post("/v1/learners/\(parent.learnerID)/courses", token: parent.token,
+                                                json: ["language": "it", "start": "beginning"])
+            #expect(started.status == 201, "\(started.text)")
+            let italian = Components.Schemas.LanguageProgress(language: .it, status: .notStarted, level: .a1)
+
+            let one = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token).decoded(Learner.self)
+            #expect(one.targetLanguages == [.it])
+            #expect(one.progress == [italian])
+            let listed = try await client.get("/v1/learners", token: parent.token).decoded(Learners.self)
+            #expect(listed.learners.first { $0.id == parent.learnerID }?.progress == [italian])
+            let me = try await client.get("/v1/me", token: parent.token).decoded(Components.Schemas.Me.self)
+            #expect(me.learners.first { $0.id == parent.learnerID }?.targetLanguages == [.it])
+
+            // A language chosen in the profile comes first; the course's is not repeated.
+            let updated = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token,
+                                                 json: ["targetLanguages": ["de", "it"]]).decoded(Learner.self)
+            #expect(updated.targetLanguages == [.de, .it])
+            #expect(updated.progress == [.init(language: .de, status: .notStarted), italian])
+
+            // The first answer puts the course in progress, at the learner's level.
+            _ = try await client.post("/v1/learners/\(parent.learnerID)/courses", token: parent.token,
+                                      json: ["language": "fr", "start": "beginning"])
+            try await Self.answerFirstQuestion(client, parent)
+            let after = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token).decoded(Learner.self)
+            #expect(after.targetLanguages == [.de, .it, .fr])
+            #expect(after.progress.last == .init(language: .fr, status: .inProgress, level: .a1))
+        }
+    }
+
+    @Test("every skill of a course shows in the proficiency view, answered or not, with the responses it rests on")
+    func everySkillShows() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            _ = try await client.post("/v1/learners/\(learner.learnerID)/courses", token: learner.token,
+                                      json: ["language": "fr", "start": "beginning"])
+            let path = "/v1/learners/\(learner.learnerID)/proficiency?language=fr"
+            let fresh = try await client.get(path, token: learner.token).decoded(Components.Schemas.Proficiency.self)
+            #expect(fresh.skills.count == 5)
+            #expect(fresh.skills.allSatisfy { $0.level == .a1 && $0.responses == 0 })
+
+            try await Self.answerFirstQuestion(client, learner)
+
+            let after = try await client.get(path, token: learner.token).decoded(Components.Schemas.Proficiency.self)
+            #expect(Set(after.skills.compactMap { $0.skill?.rawValue }) == ["vocabulary", "grammar", "listening", "reading", "speaking"])
+            #expect(after.skills.map(\.responses).reduce(0, +) == 1)
+            #expect(after.skills.filter { $0.responses == 0 }.count == 4)
         }
     }
 }

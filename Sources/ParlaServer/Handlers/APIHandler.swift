@@ -72,9 +72,10 @@ extension Components.Schemas.Learner {
             id: learner.id.description, displayName: learner.displayName, age: learner.age, avatarId: learner.avatarID,
             nativeLanguage: .init(learner.nativeLanguage), targetLanguages: learner.targetLanguages.map { .init($0) },
             picture: .init(learner.picture, learner: learner.id),
-            // Until lessons and placement exist, every target language is
-            // "not started"; the proficiency model fills in the level.
-            progress: learner.targetLanguages.map { .init(language: .init($0), status: .notStarted) },
+            progress: learner.progress.map {
+                .init(language: .init($0.language), status: $0.status == .inProgress ? .inProgress : .notStarted,
+                      level: $0.level.flatMap { .init(rawValue: $0.rawValue) })
+            },
             keepRecordings: learner.keepRecordings, publicProfile: learner.publicProfile, createdAt: learner.createdAt)
     }
 }
