@@ -222,7 +222,8 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
                            content: content, catalogs: catalogs),
         leaderboards: leaderboards,
         friends: FriendStore(database: database, cipher: cipher),
-        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards))
+        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards),
+        access: LearnerAccess(directory: memory.learners))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain. The leaderboard's fast path is

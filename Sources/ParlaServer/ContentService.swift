@@ -103,13 +103,9 @@ struct ContentService: Sendable {
     }
 
     /// What the asking learner owns; nobody's when no learner is named.
-    func owned(by learnerID: String?, caller: () async throws -> Caller) async throws -> Set<String>? {
-        guard let learnerID else { return nil }
-        let caller = try await caller()
-        guard let id = LearnerID(learnerID), try await learners.learner(id, of: caller.accountID) != nil else {
-            throw ParlaError(.learnerNotFound)
-        }
-        return try await content.ownedProducts(of: id)
+    func owned(by learner: AuthorizedLearner?) async throws -> Set<String>? {
+        guard let learner else { return nil }
+        return try await content.ownedProducts(of: learner.id)
     }
 
     struct ListView: Sendable {

@@ -9,14 +9,13 @@ struct CourseService: Sendable {
 
     /// A course from the beginning starts at A1; one by placement waits for
     /// the placement test to say where.
-    func start(_ caller: Caller, learner: LearnerID, language code: String, start: Course.Start) async throws -> Course {
+    func start(_ learner: AuthorizedLearner, language code: String, start: Course.Start) async throws -> Course {
         let language = try content.language(code)
         let course = Course(language: language, start: start, level: start == .beginning ? .a1 : nil, createdAt: Date())
-        return try await courses.create(course, learner: learner, of: caller.accountID)
+        return try await courses.create(course, learner: learner)
     }
 
-    func list(_ caller: Caller, learner: LearnerID) async throws -> [Course] {
-        guard let found = try await courses.courses(of: learner, account: caller.accountID) else { throw ParlaError(.learnerNotFound) }
-        return found
+    func list(_ learner: AuthorizedLearner) async throws -> [Course] {
+        try await courses.courses(of: learner)
     }
 }

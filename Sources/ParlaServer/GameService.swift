@@ -49,9 +49,9 @@ struct GameService: Sendable {
         var game: MatchingGame
     }
 
-    func start(_ caller: Caller, learner id: LearnerID, _ start: Start) async throws -> View {
+    func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> View {
         let language = try content.language(start.language)
-        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let learner = try await learners.learner(authorized)
         let pairs = start.pairs ?? MatchingDeal.defaultPairs
         guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
         let snapshot = try content.snapshot()
@@ -64,7 +64,7 @@ struct GameService: Sendable {
             guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
             concepts = list.words
         } else {
-            let learning = try await lessons.learning(learner: id, language: language)
+            let learning = try await lessons.learning(learner: authorized, language: language)
             let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
                 .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
             preferred = due.count
@@ -88,13 +88,13 @@ struct GameService: Sendable {
         }
         var game = MatchingGame(deal: MatchingDeal.deal(chosen, faces: faces, seed: random.next()))
         game.offline = start.offline
-        let stored = try await games.create(gameID, learner: id, of: caller.accountID, language: language, kind: "matching",
+        let stored = try await games.create(gameID, learner: authorized, language: language, kind: "matching",
                                             state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
-        return View(id: stored.id, learner: id, language: language, native: native, game: game, startedAt: stored.startedAt, finishedAt: nil)
+        return View(id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt, finishedAt: nil)
     }
 
-    func get(_ caller: Caller, learner: LearnerID, game id: GameID) async throws -> View {
-        try view(try await games.game(id, learner: learner, of: caller.accountID), learner: learner)
+    func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {
+        try view(try await games.game(id, learner: learner), learner: learner.id)
     }
 
     /// Turns a card over, timed by the server from the game's start. A pair
@@ -103,10 +103,10 @@ struct GameService: Sendable {
     /// decks); a mismatch of two words the learner has met before is half a
     /// wrong answer about the first, and leaves memory alone (a slip of
     /// place, not of meaning, as often as not).
-    func flip(_ caller: Caller, learner: LearnerID, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
+    func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
-        let (stored, outcome) = try await games.update(id, learner: learner, of: caller.accountID) { stored, learning in
+        let (stored, outcome) = try await games.update(id, learner: learner) { stored, learning in
             let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             var state = try JSONDecoder().decode(State.self, from: stored.state)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -135,20 +135,20 @@ struct GameService: Sendable {
             }
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
-        return (try view(stored, learner: learner), outcome)
+        return (try view(stored, learner: learner.id), outcome)
     }
 
     /// A whole game played offline, as its flip log (seconds from its
     /// start): replayed, and refused if it could not have been played. A log
     /// sent again for a finished game changes nothing.
-    func submit(_ caller: Caller, learner: LearnerID, game id: GameID, flips: [MatchingFlip]) async throws -> View {
+    func submit(_ learner: AuthorizedLearner, game id: GameID, flips: [MatchingFlip]) async throws -> View {
         // A game is played within a day: later (or stranger) times are not a game's.
         guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= Self.longestGame }) else {
             throw ParlaError.validation([FieldError("flips", .validationFailed)])
         }
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
-        let (stored, _) = try await games.update(id, learner: learner, of: caller.accountID) { stored, learning in
+        let (stored, _) = try await games.update(id, learner: learner) { stored, learning in
             let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             let state = try JSONDecoder().decode(State.self, from: stored.state)
             // Already finished: the same submission again counts once.
@@ -187,7 +187,7 @@ struct GameService: Sendable {
             }
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
-        return try view(stored, learner: learner)
+        return try view(stored, learner: learner.id)
     }
 
     private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {

@@ -12,9 +12,8 @@ struct LearnerService: Sendable {
         try await learners.learners(of: caller.accountID)
     }
 
-    func get(_ caller: Caller, _ id: LearnerID) async throws -> Learner {
-        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
-        return learner
+    func get(_ learner: AuthorizedLearner) async throws -> Learner {
+        try await learners.learner(learner)
     }
 
     /// A new profile; unnamed ones get "Learner N" in the account's language.
@@ -33,34 +32,34 @@ struct LearnerService: Sendable {
             publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
     }
 
-    func update(_ caller: Caller, _ id: LearnerID, _ form: LearnerForm) async throws -> Learner {
+    func update(_ learner: AuthorizedLearner, _ form: LearnerForm) async throws -> Learner {
         let fields = try LearnerRules.validate(form)
         guard fields != LearnerFields() else { throw ParlaError(.nothingToUpdate) }
-        let learner = try await learners.update(id, of: caller.accountID, fields)
-        leaderboards.changed(id)
-        return learner
+        let updated = try await learners.update(learner, fields)
+        leaderboards.changed(learner.id)
+        return updated
     }
 
-    func delete(_ caller: Caller, _ id: LearnerID) async throws {
-        leaderboards.removed(try await learners.delete(id, of: caller.accountID))
-        leaderboards.changed(id)
+    func delete(_ learner: AuthorizedLearner) async throws {
+        leaderboards.removed(try await learners.delete(learner))
+        leaderboards.changed(learner.id)
     }
 
     /// The learner's picture, or its built-in default (the same one every time).
-    func picture(_ caller: Caller, _ id: LearnerID) async throws -> (ImageFormat, [UInt8]) {
-        if let (info, bytes) = try await learners.picture(id, of: caller.accountID) { return (info.mediaType, bytes) }
-        return (.png, try DefaultPictures.png(number: DefaultPicture.number(for: id)))
+    func picture(_ learner: AuthorizedLearner) async throws -> (ImageFormat, [UInt8]) {
+        if let (info, bytes) = try await learners.picture(learner) { return (info.mediaType, bytes) }
+        return (.png, try DefaultPictures.png(number: DefaultPicture.number(for: learner.id)))
     }
 
     /// The bytes decide the type, whatever the client called them.
-    func setPicture(_ caller: Caller, _ id: LearnerID, bytes: [UInt8]) async throws -> PictureInfo {
+    func setPicture(_ learner: AuthorizedLearner, bytes: [UInt8]) async throws -> PictureInfo {
         let info = try ImageInspector.inspect(bytes)
-        try await learners.setPicture(id, of: caller.accountID, info: info, bytes: bytes)
+        try await learners.setPicture(learner, info: info, bytes: bytes)
         return info
     }
 
-    func deletePicture(_ caller: Caller, _ id: LearnerID) async throws {
-        try await learners.deletePicture(id, of: caller.accountID)
+    func deletePicture(_ learner: AuthorizedLearner) async throws {
+        try await learners.deletePicture(learner)
     }
 }
 

@@ -41,9 +41,9 @@ struct LessonService: Sendable {
         var focus: [String]?
     }
 
-    func start(_ caller: Caller, learner id: LearnerID, _ start: Start) async throws -> (View, created: Bool) {
+    func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> (View, created: Bool) {
         let language = try content.language(start.language)
-        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let learner = try await learners.learner(authorized)
         let length = start.length ?? Lesson.defaultLength
         var problems: [FieldError] = []
         if !Lesson.lengths.contains(length) { problems.append(FieldError("length", .validationFailed)) }
@@ -56,12 +56,12 @@ struct LessonService: Sendable {
         if focus.count > 50 { problems.append(FieldError("focus", .validationFailed)) }
         guard problems.isEmpty else { throw ParlaError.validation(problems) }
 
-        if let open = try await lessons.open(learner: id, of: caller.accountID, language: language) {
-            return (try await view(open, caller: caller, learner: id), false)
+        if let open = try await lessons.open(learner: authorized, language: language) {
+            return (try await view(open, learner: authorized), false)
         }
-        let learning = try await lessons.learning(learner: id, language: language)
+        let learning = try await lessons.learning(learner: authorized, language: language)
         let abilities = Self.abilities(learning)
-        let gaps = try await proficiency.proficiency(caller, learner: id, language: language.code).gaps
+        let gaps = try await proficiency.proficiency(authorized, language: language.code).gaps
         // A gap weighs 1 + its severity (at most 3): a lean, not a rule.
         let weights = Dictionary(gaps.map { ($0.id, 1 + min(max($0.severity, 0), 2)) }, uniquingKeysWith: max)
         var lesson = Lesson(language: language, native: learner.nativeLanguage, length: length,
@@ -72,14 +72,14 @@ struct LessonService: Sendable {
                                                 using: &random)
         else { throw ParlaError(.lessonUnavailable) }
         lesson.questions.append(first)
-        let stored = try await lessons.create(lessonID, learner: id, language: language, state: try Self.encode(lesson))
-        return (try await view(stored, caller: caller, learner: id), stored.id == lessonID)
+        let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
+        return (try await view(stored, learner: authorized), stored.id == lessonID)
     }
 
     /// The audio of a question (a listening question's word, a phrase to
     /// repeat), read from the content's assets.
-    func audio(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {
-        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
+    func audio(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {
+        let stored = try await lessons.lesson(id, learner: learner)
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = Self.audioSlot(question, lesson) else {
             throw ParlaError(.assetNotFound)
@@ -96,22 +96,22 @@ struct LessonService: Sendable {
         }
     }
 
-    func get(_ caller: Caller, learner: LearnerID, lesson id: LessonID) async throws -> View {
-        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
-        return try await view(stored, caller: caller, learner: learner)
+    func get(_ learner: AuthorizedLearner, lesson id: LessonID) async throws -> View {
+        let stored = try await lessons.lesson(id, learner: learner)
+        return try await view(stored, learner: learner)
     }
 
     /// A chosen option or a typed text.
-    func answer(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question: String, answer: LessonAnswer,
+    func answer(_ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer,
                 responseTimeMilliseconds: Int?) async throws -> View {
-        try await record(caller, learner: learner, lesson: id, question: question, answer: answer, claimed: responseTimeMilliseconds)
+        try await record(learner, lesson: id, question: question, answer: answer, claimed: responseTimeMilliseconds)
     }
 
     /// A recording of the phrase on screen: scored first (outside any lock),
     /// then taken as the answer.
-    func recording(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question questionID: String, audio: [UInt8]) async throws
+    func recording(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String, audio: [UInt8]) async throws
         -> (View, AttemptScore) {
-        let stored = try await lessons.lesson(id, learner: learner, of: caller.accountID)
+        let stored = try await lessons.lesson(id, learner: learner)
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
         guard let question = lesson.current, question.id == questionID else { throw ParlaError(.notCurrentQuestion) }
@@ -119,17 +119,17 @@ struct LessonService: Sendable {
         let score = try await scorer.score(audio, text: text, language: lesson.language)
         // A recording with no speech in it is not a try.
         guard score.feedback != .noSpeech else { throw ParlaError(.noSpeech) }
-        let view = try await record(caller, learner: learner, lesson: id, question: questionID,
+        let view = try await record(learner, lesson: id, question: questionID,
                                     answer: .recording(passed: score.passed, feedback: score.feedback.rawValue), claimed: nil,
                                     wordsToPractise: score.words.filter { $0.error != .none }.map(\.text), score: score.overall)
         return (view, score)
     }
 
-    private func record(_ caller: Caller, learner: LearnerID, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
+    private func record(_ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
                         wordsToPractise: [String]? = nil, score: Double? = nil) async throws -> View {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
-        let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner, of: caller.accountID) { stored, learning in
+        let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
             let catalog = try catalogs.catalog(lesson.language, content: content)
             let outcome: AnswerOutcome
@@ -171,9 +171,9 @@ struct LessonService: Sendable {
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
         }
-        var view = View(id: stored.id, learner: learner, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+        var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
                         abilities: Self.abilities(learningAfter))
-        if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
+        if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
 
@@ -225,12 +225,12 @@ struct LessonService: Sendable {
             initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange * weight)
     }
 
-    private func view(_ stored: LessonStore.Stored, caller: Caller, learner: LearnerID) async throws -> View {
+    private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner) async throws -> View {
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         let learning = try await lessons.learning(learner: learner, language: stored.language)
-        var view = View(id: stored.id, learner: learner, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+        var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
                         abilities: Self.abilities(learning))
-        if lesson.isFinished { view.gaps = try await proficiency.proficiency(caller, learner: learner, language: lesson.language.code).gaps }
+        if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
 

@@ -57,11 +57,11 @@ struct PlacementService: Sendable {
 
     /// Starts a test in `language`, or resumes the open one (its question
     /// served again, its clock restarted). Returns whether it is new.
-    func start(_ caller: Caller, learner: LearnerID, language code: String) async throws -> (View, created: Bool) {
+    func start(_ learner: AuthorizedLearner, language code: String) async throws -> (View, created: Bool) {
         let language = try content.language(code)
         let (bank, questions) = try bank(language, parameters: try await placements.parameters(language))
-        if let open = try await placements.open(learner: learner, of: caller.accountID, language: language) {
-            return (try await resume(open, caller: caller, learner: learner, questions: questions), false)
+        if let open = try await placements.open(learner: learner, language: language) {
+            return (try await resume(open, learner: learner, questions: questions), false)
         }
         let id = PlacementID.generate()
         var session = PlacementSession()
@@ -74,8 +74,8 @@ struct PlacementService: Sendable {
 
     /// The test as it stands; an open one serves its question again, its
     /// clock restarted, in the same step.
-    func get(_ caller: Caller, learner: LearnerID, placement: PlacementID) async throws -> View {
-        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { current in
+    func get(_ learner: AuthorizedLearner, placement: PlacementID) async throws -> View {
+        let stored = try await placements.update(placement, learner: learner) { current in
             guard current.finishedAt == nil, current.servedItem != nil else { return nil }
             return .init(session: current.session, servedItem: current.servedItem, servedAt: Date())
         }
@@ -83,10 +83,10 @@ struct PlacementService: Sendable {
     }
 
     /// The learner is looking at the question again: its clock restarts.
-    private func resume(_ stored: PlacementStore.Stored, caller: Caller, learner: LearnerID,
+    private func resume(_ stored: PlacementStore.Stored, learner: AuthorizedLearner,
                         questions: [String: PlacementQuestion]) async throws -> View {
         guard stored.finishedAt == nil, stored.servedItem != nil else { return try view(stored, questions: questions) }
-        let restarted = try await placements.update(stored.id, learner: learner, of: caller.accountID) { current in
+        let restarted = try await placements.update(stored.id, learner: learner) { current in
             .init(session: current.session, servedItem: current.servedItem, servedAt: Date())
         }
         return try view(restarted, questions: questions)
@@ -95,13 +95,13 @@ struct PlacementService: Sendable {
     /// Scores the answer to the question on screen and serves the next, or
     /// ends the test. The response time used is the client's, bounded by
     /// the server's own measure.
-    func respond(_ caller: Caller, learner: LearnerID, placement: PlacementID, itemID: String, optionID: String,
+    func respond(_ learner: AuthorizedLearner, placement: PlacementID, itemID: String, optionID: String,
                  responseTimeMilliseconds: Int?) async throws -> View {
         let now = Date()
         // The bank is built once, before the row is locked.
         let language = try await placements.language(of: placement)
         let (bank, questions) = try bank(language, parameters: try await placements.parameters(language))
-        let stored = try await placements.update(placement, learner: learner, of: caller.accountID) { stored in
+        let stored = try await placements.update(placement, learner: learner) { stored in
             guard stored.finishedAt == nil else { throw ParlaError(.placementFinished) }
             guard stored.servedItem == itemID else { throw ParlaError(.notCurrentItem) }
             guard let question = questions[itemID] else { throw ParlaError(.notCurrentItem) }

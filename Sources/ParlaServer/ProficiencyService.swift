@@ -17,11 +17,9 @@ struct ProficiencyService: Sendable {
         var gaps: [ProficiencyGap]
     }
 
-    func proficiency(_ caller: Caller, learner: LearnerID, language code: String) async throws -> View {
+    func proficiency(_ learner: AuthorizedLearner, language code: String) async throws -> View {
         let language = try content.language(code)
-        guard let found = try await abilities.proficiency(learner: learner, of: caller.accountID, language: language) else {
-            throw ParlaError(.learnerNotFound)
-        }
+        let found = try await abilities.proficiency(learner: learner, language: language)
         let known = found.abilities.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
         let cuts = CEFRCutScores.standard
         let abilities = SkillAbility.everySkill(known, courseLevel: found.courseLevel, cuts: cuts)

@@ -26,8 +26,8 @@ struct ProfileService: Sendable {
 
     /// `target`'s profile as `viewer` (one of the caller's learners) may see
     /// it; `profile_not_found` when it is private and they are not friends.
-    func profile(_ caller: Caller, viewer: LearnerID, target: LearnerID) async throws -> Profile {
-        guard let card = try await friends.card(of: target, viewer: viewer, account: caller.accountID) else {
+    func profile(viewer: AuthorizedLearner, target: LearnerID) async throws -> Profile {
+        guard let card = try await friends.card(of: target, viewer: viewer) else {
             throw ParlaError(.profileNotFound)
         }
         var percentiles: [Language: Double] = [:]

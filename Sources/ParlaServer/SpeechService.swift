@@ -17,10 +17,10 @@ struct SpeechService: Sendable {
     /// A narration may run longer than an attempt at a phrase.
     static let maxNarrationSeconds = 60.0
 
-    func attempt(_ caller: Caller, learner id: LearnerID, language code: String, text: String?, phraseID: String?,
+    func attempt(_ authorized: AuthorizedLearner, language code: String, text: String?, phraseID: String?,
                  audio: [UInt8], mediaType: String) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
         let language = try content.language(code)
-        guard let learner = try await learners.learner(id, of: caller.accountID) else { throw ParlaError(.learnerNotFound) }
+        let learner = try await learners.learner(authorized)
         let phrase: String
         switch (text?.trimmingCharacters(in: .whitespacesAndNewlines), phraseID) {
         case (_, let phraseID?):
@@ -40,7 +40,7 @@ struct SpeechService: Sendable {
             .init(language: language, phraseID: phraseID, text: phrase, overall: score.overall, passed: score.passed,
                   feedback: score.feedback.rawValue, duration: score.duration, result: try encoder.encode(score),
                   recording: learner.keepRecordings ? (audio, mediaType) : nil),
-            learner: id, of: caller.accountID)
+            learner: authorized)
         return (stored, score)
     }
 
@@ -55,21 +55,21 @@ struct SpeechService: Sendable {
         return try await scorer.align(audio, text: text, language: language, limits: limits)
     }
 
-    func list(_ caller: Caller, learner: LearnerID, language: String?, limit: Int, before: String?)
+    func list(_ learner: AuthorizedLearner, language: String?, limit: Int, before: String?)
         async throws -> [(SpeechAttemptStore.Attempt, AttemptScore)] {
         guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .malformedRequest)]) }
         let cursor = try before.map { raw -> SpeechAttemptID in
             guard let id = SpeechAttemptID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
             return id
         }
-        let found = try await attempts.list(learner: learner, of: caller.accountID, language: try language.map(content.language),
+        let found = try await attempts.list(learner: learner, language: try language.map(content.language),
                                             limit: limit, before: cursor)
         return try found.map { ($0, try JSONDecoder().decode(AttemptScore.self, from: $0.result)) }
     }
 
-    func recording(_ caller: Caller, learner: LearnerID, attempt: String) async throws -> (bytes: [UInt8], mediaType: String) {
+    func recording(_ learner: AuthorizedLearner, attempt: String) async throws -> (bytes: [UInt8], mediaType: String) {
         guard let id = SpeechAttemptID(attempt) else { throw ParlaError(.attemptNotFound) }
-        guard let recording = try await attempts.recording(id, learner: learner, of: caller.accountID) else {
+        guard let recording = try await attempts.recording(id, learner: learner) else {
             throw ParlaError(.recordingNotKept)
         }
         return recording

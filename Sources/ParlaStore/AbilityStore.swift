@@ -28,13 +28,11 @@ public struct AbilityStore: Sendable {
         }
     }
 
-    /// The learner's abilities and history in `language`; nil when the
-    /// learner is not the account's.
-    public func proficiency(learner: LearnerID, of accountID: AccountID, language: Language, historyDays: Int = 90)
-        async throws -> (abilities: [Ability], courseLevel: CEFRLevel?, history: [Snapshot], topics: [TopicRecord])? {
+    /// The learner's abilities and history in `language`.
+    public func proficiency(learner: AuthorizedLearner, language: Language, historyDays: Int = 90)
+        async throws -> (abilities: [Ability], courseLevel: CEFRLevel?, history: [Snapshot], topics: [TopicRecord]) {
         try await database.withConnection { connection in
             let logger = database.logger
-            guard try await connection.owns(learner, account: accountID, logger: logger) else { return nil }
             let abilities = try await connection.query("""
                 SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
                 """, logger: logger).collect().compactMap { row -> Ability? in

@@ -2,20 +2,19 @@ import Foundation
 import ParlaCore
 import PostgresNIO
 
-/// The courses of each learner. Every query is scoped to the asking account.
+/// The courses of each learner.
 public struct CourseStore: Sendable {
     let database: Database
 
     public init(database: Database) { self.database = database }
 
-    /// Starts a course; `learner_not_found` when the learner is not the
-    /// account's, `course_exists` when the language is already studied.
-    public func create(_ course: Course, learner: LearnerID, of accountID: AccountID) async throws -> Course {
+    /// Starts a course; `course_exists` when the language is already studied.
+    public func create(_ course: Course, learner: AuthorizedLearner) async throws -> Course {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
                 INSERT INTO courses (learner_id, language, start, level)
                 SELECT l.id, \(course.language.code), \(course.start.rawValue), \(course.level?.rawValue)
-                FROM learners l WHERE l.id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                FROM learners l WHERE l.id = \(learner.uuid)
                 ON CONFLICT (learner_id, language) DO NOTHING
                 RETURNING created_at
                 """, logger: database.logger).collect()
@@ -24,25 +23,21 @@ public struct CourseStore: Sendable {
                 created.createdAt = try row.decode(Date.self)
                 return created
             }
-            let owned = try await connection.owns(learner, account: accountID, logger: database.logger)
-            throw ParlaError(owned ? .courseExists : .learnerNotFound)
+            throw ParlaError(.courseExists)
         }
     }
 
-    /// The learner's courses, oldest first; nil when the learner is not the account's.
-    public func courses(of learner: LearnerID, account accountID: AccountID) async throws -> [Course]? {
+    /// The learner's courses, oldest first.
+    public func courses(of learner: AuthorizedLearner) async throws -> [Course] {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
                 SELECT c.language, c.start, c.level, c.created_at
-                FROM learners l LEFT JOIN courses c ON c.learner_id = l.id
-                WHERE l.id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                FROM courses c WHERE c.learner_id = \(learner.uuid)
                 ORDER BY c.created_at, c.language
                 """, logger: database.logger).collect()
-            guard !rows.isEmpty else { return nil }
             return try rows.compactMap { row in
-                let (code, start, level, createdAt) = try row.decode((String?, String?, String?, Date?).self)
-                guard let code, let language = Language(rawValue: code), let start = start.flatMap(Course.Start.init(rawValue:)),
-                      let createdAt else { return nil }
+                let (code, start, level, createdAt) = try row.decode((String, String, String?, Date).self)
+                guard let language = Language(rawValue: code), let start = Course.Start(rawValue: start) else { return nil }
                 return Course(language: language, start: start, level: level.flatMap(CEFRLevel.init(rawValue:)), createdAt: createdAt)
             }
         }

@@ -28,11 +28,11 @@ public struct FriendStore: Sendable {
 
     public enum RequestResult: Sendable { case requested(LearnerID), accepted(LearnerID) }
 
-    public func circle(of learner: LearnerID, account: AccountID) async throws -> Circle {
+    public func circle(of learner: AuthorizedLearner) async throws -> Circle {
         try await database.withConnection { connection in
             let logger = database.logger
             let codes = try await connection.query("""
-                SELECT friend_code FROM learners WHERE id = \(learner.uuid) AND account_id = \(account.uuid)
+                SELECT friend_code FROM learners WHERE id = \(learner.uuid)
                 """, logger: logger).collect()
             guard let code = try codes.first?.decode(String.self) else { throw ParlaError(.learnerNotFound) }
             var circle = Circle(friendCode: code, friends: [], incoming: [], outgoing: [])
@@ -55,13 +55,12 @@ public struct FriendStore: Sendable {
 
     /// Sends a request to the learner whose code it is; when that learner
     /// had already asked, the two are friends at once.
-    public func request(from learner: LearnerID, account: AccountID, code: String) async throws -> RequestResult {
+    public func request(from learner: AuthorizedLearner, code: String) async throws -> RequestResult {
         try await database.withTransaction { connection in
             let logger = database.logger
-            try await connection.requireLearner(learner, of: account, logger: logger)
             let found = try await connection.query("SELECT id FROM learners WHERE friend_code = \(code.uppercased())", logger: logger).collect()
             guard let other = try found.first.map({ LearnerID(try $0.decode(UUID.self)) }) else { throw ParlaError(.friendCodeNotFound) }
-            guard other != learner else { throw ParlaError(.cannotBefriendSelf) }
+            guard other != learner.id else { throw ParlaError(.cannotBefriendSelf) }
             let existing = try await connection.query("""
                 SELECT requester_id, status FROM friendships
                 WHERE (requester_id = \(learner.uuid) AND addressee_id = \(other.uuid)) OR (requester_id = \(other.uuid) AND addressee_id = \(learner.uuid))
@@ -85,10 +84,9 @@ public struct FriendStore: Sendable {
     }
 
     /// Accepts or declines `other`'s pending request to `learner`.
-    public func respond(_ learner: LearnerID, account: AccountID, to other: LearnerID, accept: Bool) async throws {
+    public func respond(_ learner: AuthorizedLearner, to other: LearnerID, accept: Bool) async throws {
         try await database.withConnection { connection in
             let logger = database.logger
-            try await connection.requireLearner(learner, of: account, logger: logger)
             let rows = accept
                 ? try await connection.query("""
                     UPDATE friendships SET status = 'accepted', accepted_at = now()
@@ -103,10 +101,9 @@ public struct FriendStore: Sendable {
     }
 
     /// Ends a friendship, or withdraws a request, from either side.
-    public func remove(_ learner: LearnerID, account: AccountID, other: LearnerID) async throws {
+    public func remove(_ learner: AuthorizedLearner, other: LearnerID) async throws {
         try await database.withConnection { connection in
             let logger = database.logger
-            try await connection.requireLearner(learner, of: account, logger: logger)
             let rows = try await connection.query("""
                 DELETE FROM friendships
                 WHERE (requester_id = \(learner.uuid) AND addressee_id = \(other.uuid)) OR (requester_id = \(other.uuid) AND addressee_id = \(learner.uuid))
@@ -126,13 +123,11 @@ public struct FriendStore: Sendable {
         public var levels: [(language: Language, level: CEFRLevel?)]
     }
 
-    /// `target`'s card if `viewer` (one of `account`'s learners) may see it:
-    /// its own, a friend's, or a public one. Nil otherwise, as for a learner
-    /// that does not exist.
-    public func card(of target: LearnerID, viewer: LearnerID, account: AccountID) async throws -> PublicCard? {
+    /// `target`'s card if `viewer` may see it: its own, a friend's, or a
+    /// public one. Nil otherwise, as for a learner that does not exist.
+    public func card(of target: LearnerID, viewer: AuthorizedLearner) async throws -> PublicCard? {
         try await database.withConnection { connection in
             let logger = database.logger
-            try await connection.requireLearner(viewer, of: account, logger: logger)
             let rows = try await connection.query("""
                 SELECT l.display_name, l.avatar_id, l.public_profile,
                        l.id = \(viewer.uuid) OR EXISTS (SELECT 1 FROM friendships f WHERE f.status = 'accepted'

@@ -29,10 +29,9 @@ public struct GameStore: Sendable {
         }
     }
 
-    public func create(_ id: GameID, learner: LearnerID, of accountID: AccountID, language: Language, kind: String, state: Data,
+    public func create(_ id: GameID, learner: AuthorizedLearner, language: Language, kind: String, state: Data,
                        offline: Bool) async throws -> Stored {
         try await database.withConnection { connection in
-            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
             let rows = try await connection.query("""
                 INSERT INTO games (id, learner_id, language, kind, state, offline)
                 VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(kind), \(String(decoding: state, as: UTF8.self))::jsonb, \(offline))
@@ -43,9 +42,9 @@ public struct GameStore: Sendable {
         }
     }
 
-    public func game(_ id: GameID, learner: LearnerID, of accountID: AccountID) async throws -> Stored {
+    public func game(_ id: GameID, learner: AuthorizedLearner) async throws -> Stored {
         try await database.withConnection { connection in
-            try await Self.game(id, learner: learner, of: accountID, on: connection, logger: database.logger).0
+            try await Self.game(id, learner: learner.id, on: connection, logger: database.logger).0
         }
     }
 
@@ -53,14 +52,15 @@ public struct GameStore: Sendable {
     /// finished) from the game and the learner's model as they are now, and
     /// writes it unless another flip came first, then reads both again and
     /// tries again. Returns the game and what `step` said.
-    public func update<Outcome: Sendable>(_ id: GameID, learner: LearnerID, of accountID: AccountID,
+    public func update<Outcome: Sendable>(_ id: GameID, learner authorized: AuthorizedLearner,
                                           _ step: @Sendable (Stored, LessonStore.Learning) async throws
                                               -> (state: Data, finish: Finish?, learning: [LearningWrite], outcome: Outcome))
         async throws -> (Stored, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
+            let learner = authorized.id
             for _ in 0..<5 {
-                var (stored, version) = try await Self.game(id, learner: learner, of: accountID, on: connection, logger: logger)
+                var (stored, version) = try await Self.game(id, learner: learner, on: connection, logger: logger)
                 let model = try await LessonStore.learning(learner: learner, language: stored.language, on: connection, logger: logger)
                 let (state, finish, learning, outcome) = try await step(stored, model)
                 let written: Date??
@@ -130,12 +130,11 @@ public struct GameStore: Sendable {
         }
     }
 
-    static func game(_ id: GameID, learner: LearnerID, of accountID: AccountID, on connection: PostgresConnection, logger: Logger)
+    static func game(_ id: GameID, learner: LearnerID, on connection: PostgresConnection, logger: Logger)
         async throws -> (Stored, Int) {
         let rows = try await connection.query("""
             SELECT \(unescaped: Self.columns) FROM games
             WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-              AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
             """, logger: logger).collect()
         guard let row = rows.first else { throw ParlaError(.gameNotFound) }
         return try stored(row)

@@ -208,13 +208,13 @@ public struct LeaderboardStore: Sendable {
     /// The top `limit` of a board with their ranks (ties share one), the
     /// total, and `learner`'s own row with its neighbours: from memory
     /// alone when the board and the learners' cards are kept there, else
-    /// one statement (ranked from memory when the board is loaded). Either
-    /// way `learner` must be one of `account`'s (`learner_not_found` if not).
-    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID?,
-                     of account: AccountID) async throws -> Page {
-        let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid,
-                             account: account.uuid)
-        if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner, of: account) { return page }
+    /// one statement (ranked from memory when the board is loaded);
+    /// `learner_not_found` if `learner` was deleted since it was authorized.
+    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int,
+                     learner authorized: AuthorizedLearner?) async throws -> Page {
+        let learner = authorized?.id
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
+        if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner) { return page }
         if let ranks, ranks.isLoaded(board.id) {
             let rows = try await database.withConnection { connection in
                 switch metric {
@@ -222,7 +222,7 @@ public struct LeaderboardStore: Sendable {
                 case .time: try await collect(TimePageUnranked(board: board), on: connection)
                 }
             }
-            try Self.requireOwned(rows, learner: learner)
+            try Self.requireExisting(rows, learner: learner)
             if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return page }
         }
         let rows = try await database.withConnection { connection in
@@ -231,21 +231,21 @@ public struct LeaderboardStore: Sendable {
             case .time: try await collect(TimePage(board: board), on: connection)
             }
         }
-        try Self.requireOwned(rows, learner: learner)
+        try Self.requireExisting(rows, learner: learner)
         return ranked(try assemble(rows), metric: metric)
     }
 
     /// A page from memory alone, the board and the learners' cards both
     /// kept there; nil when either is not (the learner checked as the
-    /// statement would: `learner_not_found` unless `account`'s).
-    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?, of account: AccountID) async throws -> Page? {
+    /// statement would: `learner_not_found` once deleted).
+    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page? {
         guard let ranks, let directory,
               let (placed, total) = ranks.withBoard(board, { ($0.page(metric, limit: limit, learner: learner?.uuid), $0.total) })
         else { return nil }
         var shown = Set((placed.top + placed.neighbours).map(\.learner))
         if let learner { shown.insert(learner.uuid) }
         let cards = try await directory.cards(shown)
-        if let learner, cards[learner.uuid]?.account != account { throw ParlaError(.learnerNotFound) }
+        if let learner, cards[learner.uuid] == nil { throw ParlaError(.learnerNotFound) }
         // A learner shown but gone meanwhile: the statement decides.
         func row(_ placed: BoardRanks.Placed) -> Row? {
             guard let card = cards[placed.learner] else { return nil }
@@ -263,7 +263,7 @@ public struct LeaderboardStore: Sendable {
     /// profile shows. One statement.
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int) {
-        let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid, account: nil)
+        let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
         if let ranks, ranks.isLoaded(board.id) {
             let rows = try await database.withConnection { connection in
                 try await collect(StandingUnranked(board: board), on: connection)
@@ -309,9 +309,9 @@ public struct LeaderboardStore: Sendable {
         }
     }
 
-    /// A page's statement found `learner` among the asking account's.
-    static func requireOwned(_ rows: [BoardRow], learner: LearnerID?) throws {
-        if learner != nil, rows.first?.owned != true { throw ParlaError(.learnerNotFound) }
+    /// A page's statement found that `learner` still exists.
+    static func requireExisting(_ rows: [BoardRow], learner: LearnerID?) throws {
+        if learner != nil, rows.first?.exists != true { throw ParlaError(.learnerNotFound) }
     }
 
     func collect(_ statement: some BoardStatement, on connection: PostgresConnection) async throws -> [BoardRow] {
@@ -367,16 +367,15 @@ public struct LeaderboardStore: Sendable {
     typealias BoardID = LeaderboardRanks.BoardID
 
     /// The values every board statement binds: $1 language, $2 kind,
-    /// $3 period, then $4 the limit (pages only), the learner, and (pages
-    /// only) the asking account.
+    /// $3 period, then $4 the limit (pages only) and the learner.
     struct BoardKey: Sendable {
-        var language: String, kind: String, period: String, limit: Int?, learner: UUID?, account: UUID?
+        var language: String, kind: String, period: String, limit: Int?, learner: UUID?
 
         var id: BoardID { BoardID(language: language, kind: kind, period: period) }
     }
 
     typealias BoardRow = (part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
-                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, owned: Bool?)
+                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, exists: Bool?)
 
     protocol BoardStatement: PostgresPreparedStatement where Row == BoardRow {
         var board: BoardKey { get }
@@ -421,8 +420,8 @@ public struct LeaderboardStore: Sendable {
 
     /// The statement behind a page (top, own row, neighbours) or a standing
     /// (own row alone), for benchmarks that run it without the store.
-    /// Binds $1 language, $2 kind, $3 period, then the limit (pages), the
-    /// learner and the account (pages).
+    /// Binds $1 language, $2 kind, $3 period, then the limit (pages) and the
+    /// learner.
     public static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
         BoardSQL.statement(metric, page: page, ranked: ranked)
     }
@@ -472,7 +471,7 @@ public struct LeaderboardStore: Sendable {
                 shown AS (\(shown))
                 SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
                        \(ranked ? "CASE WHEN s.part > 0 THEN (\(rank))::integer END" : "NULL::integer"), t.total,
-                       \(page ? "EXISTS (SELECT 1 FROM learners a WHERE a.id = $5 AND a.account_id = $6)" : "NULL::boolean")
+                       \(page ? "EXISTS (SELECT 1 FROM learners a WHERE a.id = $5)" : "NULL::boolean")
                 FROM (\(ranked ? "SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64" : "SELECT 0 AS total")) t
                 LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
                 ORDER BY s.part, s.place
@@ -519,9 +518,6 @@ extension LeaderboardStore.BoardStatement {
         bindings.append(board.period)
         if let limit = board.limit { bindings.append(limit) }
         if let learner = board.learner { bindings.append(learner) } else { bindings.appendNull() }
-        if board.limit != nil {
-            if let account = board.account { bindings.append(account) } else { bindings.appendNull() }
-        }
         return bindings
     }
 

@@ -54,8 +54,10 @@ public struct LearnerStore: Sendable {
         var key: UUID
     }
 
-    public func learner(_ id: LearnerID, of accountID: AccountID) async throws -> Learner? {
-        try await database.withConnection { try await find(id, of: accountID, on: $0) }
+    /// The learner; `learner_not_found` if it was deleted since it was authorized.
+    public func learner(_ learner: AuthorizedLearner) async throws -> Learner {
+        guard let found = try await database.withConnection({ try await find(learner, on: $0) }) else { throw ParlaError(.learnerNotFound) }
+        return found
     }
 
     /// How many learners the account has; used to name the next one.
@@ -100,7 +102,7 @@ public struct LearnerStore: Sendable {
     }
 
     /// Applies the validated fields; nil ones stay as they are.
-    public func update(_ id: LearnerID, of accountID: AccountID, _ changes: LearnerFields) async throws -> Learner {
+    public func update(_ learner: AuthorizedLearner, _ changes: LearnerFields) async throws -> Learner {
         let name = try changes.displayName.map { ByteBuffer(bytes: try cipher.seal($0, as: .displayName)) }
         let age = changes.age.map { Int16($0) }
         let targets = changes.targetLanguages.map { $0.map(\.code) }
@@ -115,24 +117,26 @@ public struct LearnerStore: Sendable {
                     keep_recordings = COALESCE(\(changes.keepRecordings), keep_recordings),
                     public_profile = COALESCE(\(changes.publicProfile), public_profile),
                     updated_at = now()
-                WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
+                WHERE id = \(learner.uuid)
                 RETURNING id
                 """, logger: database.logger).collect()
-            guard !updated.isEmpty, let learner = try await find(id, of: accountID, on: connection) else {
+            guard !updated.isEmpty, let found = try await find(learner, on: connection) else {
                 throw ParlaError(.learnerNotFound)
             }
-            return learner
+            return found
         }
     }
 
     /// Deletes a learner and everything under it; the last one stays.
     /// Returns them if they were on leaderboards.
-    public func delete(_ id: LearnerID, of accountID: AccountID) async throws -> [LearnerID] {
-        try await database.withTransaction { connection in
+    public func delete(_ learner: AuthorizedLearner) async throws -> [LearnerID] {
+        let id = learner.id
+        return try await database.withTransaction { connection in
+            // The account's row is locked: two deletions at once never leave it with none.
             let owned = try await connection.query("""
-                SELECT (SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)),
-                       EXISTS (SELECT 1 FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid))
-                FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE
+                SELECT (SELECT count(*)::int FROM learners WHERE account_id = \(learner.account.uuid)),
+                       EXISTS (SELECT 1 FROM learners WHERE id = \(id.uuid))
+                FROM accounts WHERE id = \(learner.account.uuid) FOR UPDATE
                 """, logger: database.logger).collect()
             guard let row = owned.first else { throw ParlaError(.learnerNotFound) }
             let (count, exists) = try row.decode((Int, Bool).self)
@@ -147,13 +151,13 @@ public struct LearnerStore: Sendable {
 
     // MARK: Pictures
 
-    public func setPicture(_ id: LearnerID, of accountID: AccountID, info: PictureInfo, bytes: [UInt8]) async throws {
+    public func setPicture(_ learner: AuthorizedLearner, info: PictureInfo, bytes: [UInt8]) async throws {
         let sealed = ByteBuffer(bytes: try cipher.seal(bytes, as: .picture))
         try await database.withConnection { connection in
             let stored = try await connection.query("""
                 INSERT INTO learner_pictures (learner_id, media_type, width, height, content)
                 SELECT id, \(info.mediaType.rawValue), \(info.width), \(info.height), \(sealed)
-                FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)
+                FROM learners WHERE id = \(learner.uuid)
                 ON CONFLICT (learner_id) DO UPDATE SET media_type = EXCLUDED.media_type, width = EXCLUDED.width,
                     height = EXCLUDED.height, content = EXCLUDED.content, updated_at = now()
                 RETURNING learner_id
@@ -163,13 +167,12 @@ public struct LearnerStore: Sendable {
     }
 
     /// The learner's own picture; nil when it has none (it shows a default).
-    /// Throws `learner_not_found` for someone else's learner.
-    public func picture(_ id: LearnerID, of accountID: AccountID) async throws -> (PictureInfo, [UInt8])? {
+    public func picture(_ learner: AuthorizedLearner) async throws -> (PictureInfo, [UInt8])? {
         let row = try await database.withConnection { connection in
             try await connection.query("""
                 SELECT p.media_type, p.width, p.height, p.content
                 FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
-                WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
+                WHERE l.id = \(learner.uuid)
                 """, logger: database.logger).collect().first
         }
         guard let row else { throw ParlaError(.learnerNotFound) }
@@ -178,10 +181,10 @@ public struct LearnerStore: Sendable {
         return (PictureInfo(mediaType: format, width: width, height: height), try cipher.open(content.bytes, as: .picture))
     }
 
-    public func deletePicture(_ id: LearnerID, of accountID: AccountID) async throws {
+    public func deletePicture(_ learner: AuthorizedLearner) async throws {
         try await database.withConnection { connection in
             let owned = try await connection.query("""
-                WITH owned AS (SELECT id FROM learners WHERE id = \(id.uuid) AND account_id = \(accountID.uuid)),
+                WITH owned AS (SELECT id FROM learners WHERE id = \(learner.uuid)),
                      gone AS (DELETE FROM learner_pictures WHERE learner_id IN (SELECT id FROM owned))
                 SELECT id FROM owned
                 """, logger: database.logger).collect()
@@ -191,13 +194,13 @@ public struct LearnerStore: Sendable {
 
     // MARK: Rows
 
-    private func find(_ id: LearnerID, of accountID: AccountID, on connection: PostgresConnection) async throws -> Learner? {
+    private func find(_ learner: AuthorizedLearner, on connection: PostgresConnection) async throws -> Learner? {
         try await connection.query("""
             SELECT \(unescaped: Self.columns)
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             \(unescaped: Self.coursesJoin)
-            WHERE l.id = \(id.uuid) AND l.account_id = \(accountID.uuid)
-            """, logger: database.logger).collect().first.map { try learner(from: $0, accountID: accountID) }
+            WHERE l.id = \(learner.uuid)
+            """, logger: database.logger).collect().first.map { try self.learner(from: $0, accountID: learner.account) }
     }
 
     private func learner(from row: PostgresRow, accountID: AccountID) throws -> Learner {

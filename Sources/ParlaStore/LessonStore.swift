@@ -108,11 +108,10 @@ public struct LessonStore: Sendable {
     // MARK: Lessons
 
     /// The learner's open lesson in `language`, if any (one idle too long is
-    /// ended first); `learner_not_found` when the learner is not the account's.
-    public func open(learner: LearnerID, of accountID: AccountID, language: Language) async throws -> Stored? {
+    /// ended first).
+    public func open(learner: AuthorizedLearner, language: Language) async throws -> Stored? {
         try await database.withConnection { connection in
-            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
-            try await Self.expireIdle(learner: learner, on: connection, logger: database.logger)
+            try await Self.expireIdle(learner: learner.id, on: connection, logger: database.logger)
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM lessons
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND finished_at IS NULL AND expired_at IS NULL
@@ -123,7 +122,7 @@ public struct LessonStore: Sendable {
 
     /// Starts a lesson unless one is open (then that one comes back: two
     /// devices starting at once get the same lesson).
-    public func create(_ id: LessonID, learner: LearnerID, language: Language, state: Data) async throws -> Stored {
+    public func create(_ id: LessonID, learner: AuthorizedLearner, language: Language, state: Data) async throws -> Stored {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
                 INSERT INTO lessons (id, learner_id, language, state)
@@ -142,12 +141,11 @@ public struct LessonStore: Sendable {
     }
 
     /// A lesson as it stands: `lesson_expired` once idle too long.
-    public func lesson(_ id: LessonID, learner: LearnerID, of accountID: AccountID) async throws -> Stored {
+    public func lesson(_ id: LessonID, learner: AuthorizedLearner) async throws -> Stored {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM lessons
                 WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                  AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
                 """, logger: database.logger).collect()
             guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
             let stored = try Self.stored(row)
@@ -158,9 +156,9 @@ public struct LessonStore: Sendable {
 
     /// What the model knows of the learner in `language`, read outside any
     /// lesson's lock (to start one).
-    public func learning(learner: LearnerID, language: Language) async throws -> Learning {
+    public func learning(learner: AuthorizedLearner, language: Language) async throws -> Learning {
         try await database.withConnection { connection in
-            try await Self.learning(learner: learner, language: language, on: connection, logger: database.logger)
+            try await Self.learning(learner: learner.id, language: language, on: connection, logger: database.logger)
         }
     }
 
@@ -172,7 +170,7 @@ public struct LessonStore: Sendable {
     /// question never both count). Two round trips in all, without holding a
     /// lock while Swift decides. Returns the lesson and what the model knows
     /// after the change.
-    public func update<Outcome: Sendable>(_ id: LessonID, learner: LearnerID, of accountID: AccountID,
+    public func update<Outcome: Sendable>(_ id: LessonID, learner: AuthorizedLearner,
                                           _ step: @Sendable (Stored, Learning) async throws -> (Change, Outcome))
         async throws -> (Stored, Learning, Outcome) {
         try await database.withConnection { connection in
@@ -189,7 +187,6 @@ public struct LessonStore: Sendable {
                       (SELECT level FROM courses k WHERE k.learner_id = lessons.learner_id AND k.language = lessons.language)
                     FROM lessons
                     WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                      AND learner_id IN (SELECT id FROM learners WHERE account_id = \(accountID.uuid))
                     """, logger: logger).collect()
                 guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
                 let (lessonID, code, state, startedAt, touchedAt, finishedAt, expired, version, abilities, cards, level) =
@@ -203,7 +200,7 @@ public struct LessonStore: Sendable {
                 let (change, outcome) = try await step(stored, learning)
                 let written: (Date, Date?)?
                 do {
-                    written = try await write(change, lesson: id, version: version, learner: learner, language: language,
+                    written = try await write(change, lesson: id, version: version, learner: learner.id, language: language,
                                               cardReviews: change.record.flatMap { learning.cards[$0.itemID]?.reviews } ?? 0,
                                               on: connection, logger: logger)
                 } catch where isDeadlock(error) {

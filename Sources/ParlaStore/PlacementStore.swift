@@ -50,11 +50,9 @@ public struct PlacementStore: Sendable {
         }
     }
 
-    /// The learner's unfinished test in `language`, if any; `learner_not_found`
-    /// when the learner is not the account's.
-    public func open(learner: LearnerID, of accountID: AccountID, language: Language) async throws -> Stored? {
+    /// The learner's unfinished test in `language`, if any.
+    public func open(learner: AuthorizedLearner, language: Language) async throws -> Stored? {
         try await database.withConnection { connection in
-            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
             let rows = try await connection.query("""
                 SELECT \(unescaped: Self.columns) FROM placements p
                 WHERE p.learner_id = \(learner.uuid) AND p.language = \(language.code) AND p.finished_at IS NULL
@@ -65,7 +63,7 @@ public struct PlacementStore: Sendable {
 
     /// Starts a test, unless one is already open (then that one comes back:
     /// two devices starting at once get the same test).
-    public func create(_ id: PlacementID, learner: LearnerID, language: Language, change: Change) async throws -> Stored {
+    public func create(_ id: PlacementID, learner: AuthorizedLearner, language: Language, change: Change) async throws -> Stored {
         try await database.withConnection { connection in
             let rows = try await connection.query("""
                 INSERT INTO placements (id, learner_id, language, session, served_item, served_at)
@@ -87,13 +85,13 @@ public struct PlacementStore: Sendable {
     /// Reads a test under a row lock, lets `step` decide what changes, and
     /// writes it all in one transaction: the test, the answer, and at the end
     /// the course's level (starting the course if the learner had none).
-    public func update(_ id: PlacementID, learner: LearnerID, of accountID: AccountID,
+    public func update(_ id: PlacementID, learner: AuthorizedLearner,
                        _ step: @Sendable (Stored) throws -> Change?) async throws -> Stored {
         try await database.withTransaction { connection in
             let logger = database.logger
             let rows = try await connection.query("""
-                SELECT \(unescaped: Self.columns) FROM placements p JOIN learners l ON l.id = p.learner_id
-                WHERE p.id = \(id.uuid) AND p.learner_id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                SELECT \(unescaped: Self.columns) FROM placements p
+                WHERE p.id = \(id.uuid) AND p.learner_id = \(learner.uuid)
                 FOR UPDATE OF p
                 """, logger: logger).collect()
             guard let row = rows.first else { throw ParlaError(.placementNotFound) }
@@ -118,7 +116,7 @@ public struct PlacementStore: Sendable {
                     VALUES (\(learner.uuid), \(stored.language.code), 'placement', \(finish.level.rawValue))
                     ON CONFLICT (learner_id, language) DO UPDATE SET level = EXCLUDED.level
                     """, logger: logger)
-                try await AbilityStore.write(finish.abilities, finish.snapshots, learner: learner, language: stored.language, on: connection,
+                try await AbilityStore.write(finish.abilities, finish.snapshots, learner: learner.id, language: stored.language, on: connection,
                                              logger: logger)
             }
             stored.session = change.session

@@ -44,8 +44,8 @@ public struct SpeechAttemptStore: Sendable {
         public var createdAt: Date
     }
 
-    /// Stores an attempt of the account's learner; `learner_not_found` otherwise.
-    public func insert(_ new: NewAttempt, learner: LearnerID, of accountID: AccountID) async throws -> Attempt {
+    /// Stores an attempt of the learner; `learner_not_found` if it was deleted meanwhile.
+    public func insert(_ new: NewAttempt, learner: AuthorizedLearner) async throws -> Attempt {
         let id = SpeechAttemptID.generate()
         let audio = try new.recording.map { ByteBuffer(bytes: try cipher.seal($0.bytes, as: .speechRecording)) }
         let rows = try await database.withConnection { connection in
@@ -55,7 +55,7 @@ public struct SpeechAttemptStore: Sendable {
                 SELECT \(id.uuid), l.id, \(new.language.code), \(new.phraseID), \(new.text), \(Float(new.overall)), \(new.passed),
                        \(new.feedback), \(Float(new.duration)), \(String(decoding: new.result, as: UTF8.self))::jsonb, \(audio),
                        \(new.recording?.mediaType)
-                FROM learners l WHERE l.id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                FROM learners l WHERE l.id = \(learner.uuid)
                 RETURNING created_at
                 """, logger: database.logger).collect()
         }
@@ -66,11 +66,10 @@ public struct SpeechAttemptStore: Sendable {
 
     /// A learner's attempts, newest first, `limit` after the cursor (an
     /// attempt id: the ids are time-ordered).
-    public func list(learner: LearnerID, of accountID: AccountID, language: Language?, limit: Int,
+    public func list(learner: AuthorizedLearner, language: Language?, limit: Int,
                      before: SpeechAttemptID?) async throws -> [Attempt] {
         try await database.withConnection { connection in
-            try await connection.requireLearner(learner, of: accountID, logger: database.logger)
-            return try await connection.query("""
+            try await connection.query("""
                 SELECT id, language, phrase_id, text, result::text, audio IS NOT NULL, created_at FROM speech_attempts
                 WHERE learner_id = \(learner.uuid) AND (\(language?.code)::text IS NULL OR language = \(language?.code))
                   AND (\(before?.uuid)::uuid IS NULL OR id < \(before?.uuid))
@@ -85,12 +84,12 @@ public struct SpeechAttemptStore: Sendable {
     }
 
     /// A kept recording; nil when the attempt exists but kept none.
-    public func recording(_ attempt: SpeechAttemptID, learner: LearnerID, of accountID: AccountID)
+    public func recording(_ attempt: SpeechAttemptID, learner: AuthorizedLearner)
         async throws -> (bytes: [UInt8], mediaType: String)? {
         let row = try await database.withConnection { connection in
             try await connection.query("""
-                SELECT a.audio, a.audio_type FROM speech_attempts a JOIN learners l ON l.id = a.learner_id
-                WHERE a.id = \(attempt.uuid) AND a.learner_id = \(learner.uuid) AND l.account_id = \(accountID.uuid)
+                SELECT a.audio, a.audio_type FROM speech_attempts a
+                WHERE a.id = \(attempt.uuid) AND a.learner_id = \(learner.uuid)
                 """, logger: database.logger).collect().first
         }
         guard let row else { throw ParlaError(.attemptNotFound) }

@@ -211,7 +211,8 @@ struct GameTests {
             #expect(fromList.status == 201, "\(fromList.text)")
             let id = try #require(fromList.json["id"] as? String)
             let other = try await client.signUp(email: "other@example.com")
-            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(id)", token: other.token).code == "game_not_found")
+            // Another account's learner is not found, whatever it names under it.
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(id)", token: other.token).code == "learner_not_found")
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(UUID())", token: learner.token).code == "game_not_found")
             #expect(try await client.post("/v1/learners/\(other.learnerID)/games", token: learner.token,
                                           json: ["language": "fr", "kind": "matching"]).code == "learner_not_found")
@@ -275,7 +276,8 @@ struct GameLearningTests {
                 let calls = Calls()
                 // Between the first read and its write, another review of the
                 // card commits: the pair is decided again from the card as it is then.
-                let (_, decidedFrom) = try await store.update(game, learner: learner, of: account) { stored, model in
+                let owned = try #require(AuthorizedLearner.resolve(learner, ownedBy: account, caller: account, for: .write))
+                let (_, decidedFrom) = try await store.update(game, learner: owned) { stored, model in
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                     let read = model.cards["w.test"]
                     let card = Self.answer(from: read)
@@ -303,7 +305,8 @@ struct GameLearningTests {
             try await Self.seedCard(url, learner)
             try await TestDatabase.withPool(url, connections: 2, logger: Logger(label: "parla.tests.lessons")) { database in
                 let calls = Calls()
-                let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: learner, of: account) { stored, model in
+                let owned = try #require(AuthorizedLearner.resolve(learner, ownedBy: account, caller: account, for: .write))
+                let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: owned) { stored, model in
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                     let read = model.cards["w.test"]
                     let card = Self.answer(from: read)

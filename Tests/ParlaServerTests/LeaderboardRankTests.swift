@@ -106,14 +106,17 @@ struct LeaderboardRankTests {
                     // the statement reads and ranks from the counts, row for row.
                     let account = try #require(AccountID(owner.accountID))
                     let fromCounts = LeaderboardStore(database: two.database, cipher: two.cipher)
+                    func owned(_ learner: UUID) -> AuthorizedLearner? {
+                        AuthorizedLearner.resolve(LearnerID(learner), ownedBy: account, caller: account, for: .read)
+                    }
                     func samePages(_ count: Int) async throws {
                         let (expected, total) = try await expected(url)
                         for learner in expected.keys.sorted(by: { $0.uuidString < $1.uuidString }).prefix(count) {
                             for metric in LeaderboardStore.Metric.allCases {
                                 let memory = try await two.pageInMemory(.init(language: "fr", kind: "matching", period: "all"), metric: metric,
-                                                                        limit: 5, learner: LearnerID(learner), of: account)
+                                                                        limit: 5, learner: LearnerID(learner))
                                 let counted = try await fromCounts.page(language: .french, kind: "matching", period: "all", metric: metric,
-                                                                        limit: 5, learner: LearnerID(learner), of: account)
+                                                                        limit: 5, learner: owned(learner))
                                 #expect(memory?.total == total && counted.total == total)
                                 #expect(memory?.own == counted.own && memory?.own?.rank == expected[learner]?[metric == .score ? 0 : 1])
                                 #expect(memory?.top == counted.top)
@@ -137,13 +140,14 @@ struct LeaderboardRankTests {
                     #expect(rename.status == 200, "\(rename.text)")
                     #expect(try await eventually {
                         try await two.pageInMemory(.init(language: "fr", kind: "matching", period: "all"), metric: .score, limit: 5,
-                                                   learner: LearnerID(renamed), of: account)?.own?.displayName == "Renamed"
+                                                   learner: LearnerID(renamed))?.own?.displayName == "Renamed"
                     })
-                    // Not the asking account's learner: refused, as the statement refuses it.
-                    await #expect(throws: ParlaError.self) {
-                        try await two.page(language: .french, kind: "matching", period: "all", metric: .score, limit: 5,
-                                           learner: LearnerID(renamed), of: AccountID.generate())
+                    // Not the asking account's learner: refused by the access rule, from the same directory.
+                    let access = LearnerAccess(directory: try #require(two.directory))
+                    await #expect(throws: ParlaError(.learnerNotFound)) {
+                        try await access.learner(LearnerID(renamed), caller: AccountID.generate(), for: .read)
                     }
+                    #expect(try await access.learner(LearnerID(renamed), caller: account, for: .read).role == .owner)
 
                     // Both listeners cut off: a change made meanwhile is not
                     // missed, as each server drops its boards and loads them again.

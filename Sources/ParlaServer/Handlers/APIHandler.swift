@@ -22,10 +22,28 @@ struct APIHandler: APIProtocol {
     let leaderboards: LeaderboardStore
     let friends: FriendStore
     let profiles: ProfileService
+    let access: LearnerAccess
 
     var language: Language { RequestScope.here.language }
 
     func caller() async throws -> Caller { try await authenticator.caller() }
+
+    /// The learner a request names, as the caller may reach it for
+    /// `intent`: how every handler authorizes a learner (`LearnerAccess`).
+    /// The caller is authenticated first (401 before 404).
+    func authorized(_ rawLearner: String, for intent: AuthorizedLearner.Intent, as known: Caller? = nil) async throws
+        -> AuthorizedLearner {
+        let caller = if let known { known } else { try await caller() }
+        let id: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
+        return try await access.learner(id, caller: caller.accountID, for: intent)
+    }
+}
+
+extension Optional {
+    func asyncMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped) async rethrows -> Mapped? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
 }
 
 /// A path id that is not a UUID names nothing: the thing is not found.

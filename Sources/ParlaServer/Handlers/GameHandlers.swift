@@ -8,28 +8,25 @@ import ParlaStore
 
 extension APIHandler {
     func startGame(_ input: Operations.StartGame.Input) async throws -> Operations.StartGame.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let start = GameService.Start(language: form.language.rawValue, wordList: form.wordListId, pairs: form.pairs,
                                       faces: form.faces.flatMap { MatchingFaces(rawValue: $0.rawValue) }, offline: form.offline ?? false)
-        let view = try await games.start(caller, learner: learner, start)
+        let view = try await games.start(learner, start)
         return .created(.init(body: .json(try .init(view, content.snapshot()))))
     }
 
     func getGame(_ input: Operations.GetGame.Input) async throws -> Operations.GetGame.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
-        return .ok(.init(body: .json(try .init(try await games.get(caller, learner: learner, game: game), content.snapshot()))))
+        return .ok(.init(body: .json(try .init(try await games.get(learner, game: game), content.snapshot()))))
     }
 
     func flipCard(_ input: Operations.FlipCard.Input) async throws -> Operations.FlipCard.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let (view, outcome) = try await games.flip(caller, learner: learner, game: game, position: form.position)
+        let (view, outcome) = try await games.flip(learner, game: game, position: form.position)
         let snapshot = try content.snapshot()
         let shown: [MatchingCard], name: String
         switch outcome {
@@ -46,12 +43,11 @@ extension APIHandler {
     }
 
     func submitGameLog(_ input: Operations.SubmitGameLog.Input) async throws -> Operations.SubmitGameLog.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let game: GameID = try parseID(input.path.gameId, orElse: .gameNotFound)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let flips = form.flips.map { MatchingFlip(position: $0.position, at: $0.at) }
-        let view = try await games.submit(caller, learner: learner, game: game, flips: flips)
+        let view = try await games.submit(learner, game: game, flips: flips)
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 }
@@ -117,18 +113,17 @@ extension APIHandler {
     func leaderboard(_ query: LeaderboardQuery) async throws -> (language: Language, period: String, page: LeaderboardStore.Page) {
         let caller = try await caller()
         let language = try content.language(query.language)
-        let learner: LearnerID? = try query.learner.map { try parseID($0, orElse: .learnerNotFound) }
+        let learner = try await query.learner.asyncMap { try await authorized($0, for: .read, as: caller) }
         guard (1...100).contains(query.limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
         let period = query.scope == .week ? LeaderboardStore.week(of: Date()) : "all"
         if query.scope == .friends {
             guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
-            if try await learners.learners.learner(learner, of: caller.accountID) == nil { throw ParlaError(.learnerNotFound) }
             return (language, period, try await leaderboards.page(
                 language: language, kind: query.kind, period: period, metric: query.metric, limit: query.limit,
-                learner: learner, among: try await friends.friends(of: learner)))
+                learner: learner.id, among: try await friends.friends(of: learner.id)))
         }
         return (language, period, try await leaderboards.page(language: language, kind: query.kind, period: period, metric: query.metric,
-                                                              limit: query.limit, learner: learner, of: caller.accountID))
+                                                              limit: query.limit, learner: learner))
     }
 }
 
@@ -146,9 +141,8 @@ struct LeaderboardQuery: Sendable, Equatable {
 
 extension APIHandler {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        let circle = try await friends.circle(of: learner, account: caller.accountID)
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let circle = try await friends.circle(of: learner)
         func person(_ person: FriendStore.Person) -> Components.Schemas.Friend {
             .init(learnerId: person.learner.description, displayName: person.displayName, avatarId: person.avatarID, since: person.since)
         }
@@ -157,22 +151,20 @@ extension APIHandler {
     }
 
     func addFriend(_ input: Operations.AddFriend.Input) async throws -> Operations.AddFriend.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let code = form.friendCode.trimmingCharacters(in: .whitespaces)
         guard (1...32).contains(code.count) else { throw ParlaError(.friendCodeNotFound) }
-        switch try await friends.request(from: learner, account: caller.accountID, code: code) {
+        switch try await friends.request(from: learner, code: code) {
         case .requested(let other): return .created(.init(body: .json(.init(status: .requested, learnerId: other.description))))
         case .accepted(let other): return .created(.init(body: .json(.init(status: .accepted, learnerId: other.description))))
         }
     }
 
     func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .friendNotFound)
-        try await friends.remove(learner, account: caller.accountID, other: other)
+        try await friends.remove(learner, other: other)
         return .noContent(.init())
     }
 
@@ -187,28 +179,25 @@ extension APIHandler {
     }
 
     private func respondToFriend(learner rawLearner: String, other rawOther: String, accept: Bool) async throws {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
+        let learner = try await authorized(rawLearner, for: .write)
         let other: LearnerID = try parseID(rawOther, orElse: .friendRequestNotFound)
-        try await friends.respond(learner, account: caller.accountID, to: other, accept: accept)
+        try await friends.respond(learner, to: other, accept: accept)
     }
 }
 
 extension APIHandler {
     func getPublicProfile(_ input: Operations.GetPublicProfile.Input) async throws -> Operations.GetPublicProfile.Output {
-        let caller = try await caller()
         let target: LearnerID = try parseID(input.path.learnerId, orElse: .profileNotFound)
-        let viewer: LearnerID = try input.query.viewerId.map { try parseID($0, orElse: .learnerNotFound) } ?? target
-        let profile = try await profiles.profile(caller, viewer: viewer, target: target)
+        let viewer = try await authorized(input.query.viewerId ?? input.path.learnerId, for: .read)
+        let profile = try await profiles.profile(viewer: viewer, target: target)
         return .ok(.init(body: .json(.init(profile))))
     }
 
     func compareLearners(_ input: Operations.CompareLearners.Input) async throws -> Operations.CompareLearners.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .profileNotFound)
-        let mine = try await profiles.profile(caller, viewer: learner, target: learner)
-        let theirs = try await profiles.profile(caller, viewer: learner, target: other)
+        let mine = try await profiles.profile(viewer: learner, target: learner.id)
+        let theirs = try await profiles.profile(viewer: learner, target: other)
         return .ok(.init(body: .json(.init(learner: .init(mine), other: .init(theirs)))))
     }
 }

@@ -24,51 +24,45 @@ extension APIHandler {
     }
 
     func getLearner(_ input: Operations.GetLearner.Input) async throws -> Operations.GetLearner.Output {
-        let caller = try await caller()
-        let learner = try await learners.get(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        let learner = try await learners.get(try await authorized(input.path.learnerId, for: .read))
         return .ok(.init(body: .json(.init(learner))))
     }
 
     func updateLearner(_ input: Operations.UpdateLearner.Input) async throws -> Operations.UpdateLearner.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let caller = try await caller()
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let form = LearnerForm(displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
                                nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
                                keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
-        let learner = try await learners.update(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound), form)
-        return .ok(.init(body: .json(.init(learner))))
+        return .ok(.init(body: .json(.init(try await learners.update(learner, form)))))
     }
 
     func deleteLearner(_ input: Operations.DeleteLearner.Input) async throws -> Operations.DeleteLearner.Output {
-        let caller = try await caller()
-        try await learners.delete(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        try await learners.delete(try await authorized(input.path.learnerId, for: .write))
         return .noContent(.init())
     }
 
     func getLearnerPicture(_ input: Operations.GetLearnerPicture.Input) async throws -> Operations.GetLearnerPicture.Output {
-        let caller = try await caller()
-        let (format, bytes) = try await learners.picture(caller, try parseID(input.path.learnerId, orElse: .learnerNotFound))
+        let (format, bytes) = try await learners.picture(try await authorized(input.path.learnerId, for: .read))
         let body = HTTPBody(bytes)
         return .ok(.init(body: format == .png ? .png(body) : .jpeg(body)))
     }
 
     func putLearnerPicture(_ input: Operations.PutLearnerPicture.Input) async throws -> Operations.PutLearnerPicture.Output {
-        let caller = try await caller()
-        let id: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let upload: HTTPBody
         switch input.body {
         case .png(let body), .jpeg(let body): upload = body
         }
         // The body middleware has already bounded the size.
         let bytes = try await [UInt8](collecting: upload, upTo: .max)
-        let info = try await learners.setPicture(caller, id, bytes: bytes)
-        return .ok(.init(body: .json(.init(info, learner: id))))
+        let info = try await learners.setPicture(learner, bytes: bytes)
+        return .ok(.init(body: .json(.init(info, learner: learner.id))))
     }
 
     func deleteLearnerPicture(_ input: Operations.DeleteLearnerPicture.Input) async throws -> Operations.DeleteLearnerPicture.Output {
-        let caller = try await caller()
-        let id: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        try await learners.deletePicture(caller, id)
-        return .ok(.init(body: .json(.init(nil, learner: id))))
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        try await learners.deletePicture(learner)
+        return .ok(.init(body: .json(.init(nil, learner: learner.id))))
     }
 }

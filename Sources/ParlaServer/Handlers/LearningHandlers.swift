@@ -6,19 +6,17 @@ import ParlaLearning
 
 extension APIHandler {
     func startCourse(_ input: Operations.StartCourse.Input) async throws -> Operations.StartCourse.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body, let start = Course.Start(rawValue: form.start.rawValue) else {
             throw ParlaError(.malformedRequest)
         }
-        let course = try await courses.start(caller, learner: learner, language: form.language.rawValue, start: start)
+        let course = try await courses.start(learner, language: form.language.rawValue, start: start)
         return .created(.init(body: .json(.init(course))))
     }
 
     func listCourses(_ input: Operations.ListCourses.Input) async throws -> Operations.ListCourses.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        return .ok(.init(body: .json(.init(courses: try await courses.list(caller, learner: learner).map(Components.Schemas.Course.init)))))
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        return .ok(.init(body: .json(.init(courses: try await courses.list(learner).map(Components.Schemas.Course.init)))))
     }
 }
 
@@ -31,28 +29,25 @@ extension Components.Schemas.Course {
 
 extension APIHandler {
     func startPlacement(_ input: Operations.StartPlacement.Input) async throws -> Operations.StartPlacement.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let (view, created) = try await placements.start(caller, learner: learner, language: form.language.rawValue)
+        let (view, created) = try await placements.start(learner, language: form.language.rawValue)
         let body = try Components.Schemas.Placement(view, content.snapshot())
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
     func getPlacement(_ input: Operations.GetPlacement.Input) async throws -> Operations.GetPlacement.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let placement: PlacementID = try parseID(input.path.placementId, orElse: .placementNotFound)
-        let view = try await placements.get(caller, learner: learner, placement: placement)
+        let view = try await placements.get(learner, placement: placement)
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 
     func answerPlacement(_ input: Operations.AnswerPlacement.Input) async throws -> Operations.AnswerPlacement.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let placement: PlacementID = try parseID(input.path.placementId, orElse: .placementNotFound)
         guard case .json(let answer) = input.body else { throw ParlaError(.malformedRequest) }
-        let view = try await placements.respond(caller, learner: learner, placement: placement, itemID: answer.itemId,
+        let view = try await placements.respond(learner, placement: placement, itemID: answer.itemId,
                                                 optionID: answer.optionId, responseTimeMilliseconds: answer.responseTimeMs)
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
@@ -84,9 +79,8 @@ extension Components.Schemas.Placement {
 
 extension APIHandler {
     func getProficiency(_ input: Operations.GetProficiency.Input) async throws -> Operations.GetProficiency.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        let view = try await proficiency.proficiency(caller, learner: learner, language: input.query.language.rawValue)
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let view = try await proficiency.proficiency(learner, language: input.query.language.rawValue)
         func status(_ status: ProficiencyStatus) -> Components.Schemas.ProficiencyStatus {
             .init(skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, ability: status.theta, level: .init(rawValue: status.level.rawValue) ?? .a1,
                   nextLevel: status.nextLevel.flatMap { .init(rawValue: $0.rawValue) }, progress: status.progress, responses: status.responses)

@@ -8,35 +8,31 @@ import ParlaTeaching
 
 extension APIHandler {
     func startLesson(_ input: Operations.StartLesson.Input) async throws -> Operations.StartLesson.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let start = LessonService.Start(language: form.language.rawValue, length: form.length,
                                         types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus)
-        let (view, created) = try await lessons.start(caller, learner: learner, start)
+        let (view, created) = try await lessons.start(learner, start)
         let body = try Components.Schemas.Lesson(view, content.snapshot())
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
     func getLesson(_ input: Operations.GetLesson.Input) async throws -> Operations.GetLesson.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
-        let view = try await lessons.get(caller, learner: learner, lesson: lesson)
+        let view = try await lessons.get(learner, lesson: lesson)
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 
     func getLessonAudio(_ input: Operations.GetLessonAudio.Input) async throws -> Operations.GetLessonAudio.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
-        let bytes = try await lessons.audio(caller, learner: learner, lesson: lesson, question: input.path.questionId)
+        let bytes = try await lessons.audio(learner, lesson: lesson, question: input.path.questionId)
         return .ok(.init(headers: .init(cacheControl: "private, max-age=86400"), body: .audioOgg(HTTPBody(bytes))))
     }
 
     func answerLesson(_ input: Operations.AnswerLesson.Input) async throws -> Operations.AnswerLesson.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let answer: LessonAnswer
@@ -47,20 +43,19 @@ extension APIHandler {
             answer = .text(String(text.prefix(200)))
         default: throw ParlaError.validation([FieldError("optionId", .required)])
         }
-        let view = try await lessons.answer(caller, learner: learner, lesson: lesson, question: form.questionId, answer: answer,
+        let view = try await lessons.answer(learner, lesson: lesson, question: form.questionId, answer: answer,
                                             responseTimeMilliseconds: form.responseTimeMs)
         return .ok(.init(body: .json(try .init(view, question: form.questionId, snapshot: content.snapshot(), language: language))))
     }
 
     func recordLessonAnswer(_ input: Operations.RecordLessonAnswer.Input) async throws -> Operations.RecordLessonAnswer.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
         let body: HTTPBody = switch input.body {
         case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
              .audioMpeg(let body), .binary(let body): body
         }
-        let (view, _) = try await lessons.recording(caller, learner: learner, lesson: lesson, question: input.query.questionId,
+        let (view, _) = try await lessons.recording(learner, lesson: lesson, question: input.query.questionId,
                                                     audio: try await Self.collect(body))
         return .ok(.init(body: .json(try .init(view, question: input.query.questionId, snapshot: content.snapshot(), language: language))))
     }

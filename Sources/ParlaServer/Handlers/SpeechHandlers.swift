@@ -7,8 +7,7 @@ import ParlaStore
 
 extension APIHandler {
     func createSpeechAttempt(_ input: Operations.CreateSpeechAttempt.Input) async throws -> Operations.CreateSpeechAttempt.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .write)
         let (body, mediaType): (HTTPBody, String) = switch input.body {
         case .audioWav(let body): (body, "audio/wav")
         case .audioXWav(let body): (body, "audio/wav")
@@ -19,7 +18,7 @@ extension APIHandler {
         case .binary(let body): (body, "application/octet-stream")
         }
         let audio = try await Self.collect(body)
-        let (attempt, score) = try await speech.attempt(caller, learner: learner, language: input.query.language.rawValue,
+        let (attempt, score) = try await speech.attempt(learner, language: input.query.language.rawValue,
                                                         text: input.query.text, phraseID: input.query.phraseId,
                                                         audio: audio, mediaType: mediaType)
         return .created(.init(body: .json(.init(attempt, score, language: language))))
@@ -40,19 +39,17 @@ extension APIHandler {
     }
 
     func listSpeechAttempts(_ input: Operations.ListSpeechAttempts.Input) async throws -> Operations.ListSpeechAttempts.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
+        let learner = try await authorized(input.path.learnerId, for: .read)
         let limit = input.query.limit ?? 20
-        let page = try await speech.list(caller, learner: learner, language: input.query.language?.rawValue, limit: limit,
+        let page = try await speech.list(learner, language: input.query.language?.rawValue, limit: limit,
                                          before: input.query.before)
         let next = page.count == limit ? page.last?.0.id.description : nil
         return .ok(.init(body: .json(.init(attempts: page.map { .init($0.0, $0.1, language: language) }, next: next))))
     }
 
     func getSpeechAttemptAudio(_ input: Operations.GetSpeechAttemptAudio.Input) async throws -> Operations.GetSpeechAttemptAudio.Output {
-        let caller = try await caller()
-        let learner: LearnerID = try parseID(input.path.learnerId, orElse: .learnerNotFound)
-        let recording = try await speech.recording(caller, learner: learner, attempt: input.path.attemptId)
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let recording = try await speech.recording(learner, attempt: input.path.attemptId)
         let body = HTTPBody(recording.bytes)
         let typed: Operations.GetSpeechAttemptAudio.Output.Ok.Body = switch recording.mediaType {
         case "audio/wav": .audioWav(body)
