@@ -22,6 +22,7 @@ run: build
 test: install-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	scripts/tour.sh
 
 bench: install-deps
 	$(SWIFT) build -c release --product parla

