@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaCore", "ParlaContent",
+                "ParlaCore", "ParlaContent", "ParlaLearning",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -108,6 +108,18 @@ public struct MatchingResult: Codable, Sendable, Equatable {
 /// A card-matching game: the deal and every flip so far. The server keeps
 /// it and derives everything (matches, result) by playing the flips, so a
 /// live game and a submitted offline log go through the same rules.
+/// What a game of card matching is worth to the learning model, and how
+/// long one may last.
+public enum MatchingRules {
+    /// A pair found within this many seconds of turning its first card is
+    /// fluent recall (the speed factor's limit).
+    public static let pairTimeLimit = 10.0
+    /// Seconds from a game's start after which no flip is accepted.
+    public static let longestGame = 86_400.0
+    /// A mismatch of two words the learner has met counts as half a wrong answer.
+    public static let mismatchWeight = 0.5
+}
+
 public struct MatchingGame: Codable, Sendable, Equatable {
     /// No person turns a card over within this many seconds of the last.
     public static let minimumFlipInterval = 0.15

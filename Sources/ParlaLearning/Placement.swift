@@ -378,3 +378,17 @@ public enum PlacementError: Error, Sendable, Hashable {
     case invalidItem(String)
     case invalidCutScores
 }
+
+extension PlacementSession {
+    /// Seconds a learner has for an item, by skill: reading a passage takes
+    /// longer than choosing a word. Past it the answer counts as a time-out.
+    public static func timeLimit(_ skill: Skill) -> Double {
+        switch skill {
+        case .vocabulary: 30
+        case .grammar: 45
+        case .reading: 120
+        case .listening: 60
+        case .speaking: 60
+        }
+    }
+}

@@ -16,13 +16,6 @@ struct GameService: Sendable {
     let content: ContentService
     let catalogs: LessonCatalogs
     let scheduler = MemoryScheduler()
-    /// A pair found within this many seconds of turning its first card is
-    /// fluent recall (the speed factor's limit).
-    static let pairTimeLimit = 10.0
-    /// Seconds from a game's start after which no flip is accepted.
-    static let longestGame = 86_400.0
-    /// A mismatch of two words the learner has met counts as half a wrong answer.
-    static let mismatchWeight = 0.5
 
     struct View: Sendable {
         var id: GameID
@@ -119,18 +112,19 @@ struct GameService: Sendable {
             let turn = state.game.flips.suffix(2).map(\.at)
             let seconds = turn.count == 2 ? turn[1] - turn[0] : nil
             let skill: Skill = state.game.deal.faces == .wordAudio ? .listening : .vocabulary
-            func write(_ concept: String, correct: Bool, weight: Double, remember: Bool) -> [LearningWrite] {
+            func write(_ concept: String, correct: Bool, weight: Double, remember: Bool) -> [AnswerLearning] {
                 guard let item = catalog.item(LessonItemID(.word, concept)) else { return [] }
-                return [LessonService.learning(item: item, skill: skill, correct: correct, responseTime: seconds, timeLimit: Self.pairTimeLimit,
-                                               optionCount: 0, learning: learning, learned: difficulties[item.id], weight: weight,
-                                               remember: remember, at: now, scheduler: scheduler)]
+                let answer = PracticeAnswer(itemID: item.id.description, skill: skill, correct: correct, responseTime: seconds,
+                                            timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty,
+                                            weight: weight, remember: remember)
+                return [AnswerLearning.learning(from: answer, model: learning, item: difficulties[item.id], at: now, scheduler: scheduler)]
             }
-            let learned: [LearningWrite] = switch outcome {
+            let learned: [AnswerLearning] = switch outcome {
             case .revealed: []
             case .match(let card, _): write(card.concept, correct: true, weight: 1, remember: true)
             case .mismatch(let first, let second)
                 where learning.cards["word:\(first.concept)"] != nil && learning.cards["word:\(second.concept)"] != nil:
-                write(first.concept, correct: false, weight: Self.mismatchWeight, remember: false)
+                write(first.concept, correct: false, weight: MatchingRules.mismatchWeight, remember: false)
             case .mismatch: []
             }
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
@@ -143,7 +137,7 @@ struct GameService: Sendable {
     /// sent again for a finished game changes nothing.
     func submit(_ learner: AuthorizedLearner, game id: GameID, flips: [MatchingFlip]) async throws -> View {
         // A game is played within a day: later (or stranger) times are not a game's.
-        guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= Self.longestGame }) else {
+        guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= MatchingRules.longestGame }) else {
             throw ParlaError.validation([FieldError("flips", .validationFailed)])
         }
         let now = Date()
@@ -164,22 +158,22 @@ struct GameService: Sendable {
             // flips), each from the model as the pairs before left it.
             let skill: Skill = game.deal.faces == .wordAudio ? .listening : .vocabulary
             var model = learning
-            var learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> LearningWrite? in
+            var learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> AnswerLearning? in
                 let (first, second) = (game.flips[index], game.flips[index + 1])
                 let concept = game.deal.cards[first.position].concept
                 guard concept == game.deal.cards[second.position].concept,
                       let item = catalog.item(LessonItemID(.word, concept)) else { return nil }
-                let write = LessonService.learning(item: item, skill: skill, correct: true, responseTime: second.at - first.at,
-                                                   timeLimit: Self.pairTimeLimit, optionCount: 0, learning: model,
-                                                   learned: difficulties[item.id], at: now, scheduler: scheduler)
-                model.apply(write.ability, card: write.card, item: write.itemID)
+                let answer = PracticeAnswer(itemID: item.id.description, skill: skill, correct: true, responseTime: second.at - first.at,
+                                            timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty)
+                let write = AnswerLearning.learning(from: answer, model: model, item: difficulties[item.id], at: now, scheduler: scheduler)
+                model.apply(write)
                 return write
             }
             // The writes go in item order (for their locks), so what each
             // would insert for a learner with no stored ability must not
             // depend on the pairs before it: the ability before the game plus
             // its own change. Today's history is where the last pair left it.
-            let before = LessonService.abilities(learning)
+            let before = learning.everySkill
             for index in learned.indices {
                 let base = before.first { $0.skill == learned[index].skill } ?? SkillAbility(skill: learned[index].skill)
                 learned[index].ability = .init(skill: base.skill, theta: base.theta + learned[index].abilityChange, responses: base.responses + 1)

@@ -60,7 +60,7 @@ struct LessonService: Sendable {
             return (try await view(open, learner: authorized), false)
         }
         let learning = try await lessons.learning(learner: authorized, language: language)
-        let abilities = Self.abilities(learning)
+        let abilities = learning.everySkill
         let gaps = try await proficiency.proficiency(authorized, language: language.code).gaps
         // A gap weighs 1 + its severity (at most 3): a lean, not a rule.
         let weights = Dictionary(gaps.map { ($0.id, 1 + min(max($0.severity, 0), 2)) }, uniquingKeysWith: max)
@@ -68,7 +68,7 @@ struct LessonService: Sendable {
                             types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
         let lessonID = LessonID.generate()
         var random = Self.random(lessonID, step: 0)
-        guard let first = planner(catalog).next(for: lesson, state: state(learning, abilities: abilities, catalog: catalog), at: Date(),
+        guard let first = planner(catalog).next(for: lesson, state: state(learning, catalog: catalog), at: Date(),
                                                 using: &random)
         else { throw ParlaError(.lessonUnavailable) }
         lesson.questions.append(first)
@@ -143,7 +143,7 @@ struct LessonService: Sendable {
             guard outcome.learned != nil || lesson.current == nil else {
                 return (.init(state: try Self.encode(lesson), finished: false, record: nil), lesson)
             }
-            var learning = learning
+            var model = learning
             var record: LessonStore.Record?
             var known = difficulties[lesson.language] ?? [:]
             // An item gone from the content since it was asked teaches nothing, but the lesson goes on;
@@ -151,16 +151,16 @@ struct LessonService: Sendable {
             if let learned = outcome.learned, let item = catalog.item(learned.item) {
                 // A template teaches each of its words: one answer row per item placed.
                 let answerID = learned.type.isTemplate ? "\(question)/\(item.id.key)" : question
-                let update = learn(learned, item: item, question: answerID, learning: learning, learned: known[item.id], at: now)
+                let update = learn(learned, item: item, question: answerID, model: model, learned: known[item.id], at: now)
                 record = update
-                learning.apply(update.ability, card: update.card, item: item.id.description)
-                known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.difficultyChange,
+                model.apply(update.learning)
+                known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.learning.difficultyChange,
                                        responses: (known[item.id]?.responses ?? 0) + 1)
             }
             // The next question once this one is done (a template takes several drops).
             if lesson.current == nil, lesson.questions.count < lesson.length {
                 var random = Self.random(stored.id, step: lesson.questions.count)
-                var state = state(learning, abilities: Self.abilities(learning), catalog: catalog)
+                var state = state(model, catalog: catalog)
                 state.difficulties = known.mapValues(\.difficulty)
                 if let next = planner(catalog).next(for: lesson, state: state, at: now, using: &random) {
                     lesson.questions.append(next)
@@ -172,88 +172,41 @@ struct LessonService: Sendable {
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
         }
         var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
-                        abilities: Self.abilities(learningAfter))
+                        abilities: learningAfter.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
 
-    /// What one resolved question teaches the model: the first try's result
-    /// moves the ability of the question's skill, the item's difficulty and
-    /// the learner's memory of the item.
-    private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, learning: LessonStore.Learning,
+    /// What one resolved question teaches the model (`AnswerLearning`): the
+    /// first try's result moves the ability of the question's skill, the
+    /// item's difficulty and the learner's memory of the item.
+    private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, model: LearnerModel,
                        learned stored: ItemDifficulty?, at now: Date) -> LessonStore.Record {
-        let write = Self.learning(item: item, skill: learned.type.skill, correct: learned.correct, responseTime: learned.responseTime,
-                                  timeLimit: learned.type.timeLimitSeconds,
-                                  optionCount: learned.optionCount, learning: learning,
-                                  learned: stored, at: now, scheduler: scheduler)
+        let answer = PracticeAnswer(itemID: item.id.description, skill: learned.type.skill, correct: learned.correct,
+                                    responseTime: learned.responseTime, timeLimit: learned.type.timeLimitSeconds,
+                                    optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty)
         return LessonStore.Record(
-            questionID: question, itemID: write.itemID, questionType: learned.type.rawValue, skill: write.skill,
-            areaKind: item.area.rawValue, areaID: item.areaID, level: item.level, correct: learned.correct, tries: learned.tries,
-            responseMilliseconds: Int((learned.responseTime * 1000).rounded()), card: write.card!, lapse: write.lapse,
-            ability: write.ability, abilityChange: write.abilityChange, snapshots: write.snapshots,
-            initialDifficulty: write.initialDifficulty, difficultyChange: write.difficultyChange)
-    }
-
-    /// What one answer teaches the model, for lessons and games alike: the
-    /// ability of `skill` and the item's difficulty move by the practice
-    /// model (scaled by `weight`, 1 for an ordinary answer), and with
-    /// `remember` the memory of the item is reviewed (FSRS, graded by
-    /// correctness and speed against a third of `timeLimit`).
-    static func learning(item: LessonItem, skill: Skill, correct: Bool, responseTime: Double?, timeLimit: Double, optionCount: Int,
-                         learning: LessonStore.Learning, learned stored: ItemDifficulty?, weight: Double = 1, remember: Bool = true,
-                         at now: Date, scheduler: MemoryScheduler) -> LearningWrite {
-        let abilities = Self.abilities(learning)
-        let ability = abilities.first { $0.skill == skill } ?? SkillAbility(skill: skill)  // everySkill has every skill
-        let practice = PracticeItem(id: item.id.description, difficulty: stored?.difficulty ?? item.initialDifficulty,
-                                    responses: stored?.responses ?? 0, timeLimitSeconds: timeLimit, optionCount: optionCount)
-        let update = AbilityModel.update(ability, item: practice, correct: correct, responseTime: responseTime)
-        let abilityChange = update.abilityChange * weight
-        let previous = learning.cards[item.id.description].map(Self.card)
-        let rating = Rating.grade(correct: correct, responseTime: responseTime ?? .nan, expectedTime: timeLimit / 3)
-        let card = scheduler.review(previous ?? MemoryCard(due: now), rating: rating, at: now)
-        var after = abilities.filter { $0.skill != skill }
-        after.append(SkillAbility(skill: skill, theta: ability.theta + abilityChange, responses: ability.responses + 1))
-        // Today's value of the skill and of the whole: the other skills did not move.
-        let snapshots = ProficiencyReport(abilities: after).snapshots(on: now).filter { $0.skill == nil || $0.skill == skill }
-        return LearningWrite(
-            itemID: item.id.description,
-            card: remember ? .init(phase: card.phase.rawValue, step: card.step, stability: card.stability, difficulty: card.difficulty,
-                                   due: card.due, lastReview: card.lastReview) : nil,
-            lapse: remember && previous?.phase == .review && rating == .again, skill: skill,
-            ability: .init(skill: skill, theta: ability.theta + abilityChange, responses: ability.responses + 1), abilityChange: abilityChange,
-            snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) },
-            initialDifficulty: item.initialDifficulty, difficultyChange: update.difficultyChange * weight)
+            questionID: question, questionType: learned.type.rawValue, areaKind: item.area.rawValue, areaID: item.areaID,
+            level: item.level, correct: learned.correct, tries: learned.tries, responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
+            learning: AnswerLearning.learning(from: answer, model: model, item: stored, at: now, scheduler: scheduler))
     }
 
     private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner) async throws -> View {
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         let learning = try await lessons.learning(learner: learner, language: stored.language)
         var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
-                        abilities: Self.abilities(learning))
+                        abilities: learning.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
 
     private func planner(_ catalog: LessonCatalog) -> QuestionPlanner { QuestionPlanner(catalog: catalog, scheduler: scheduler) }
 
-    private func state(_ learning: LessonStore.Learning, abilities: [SkillAbility], catalog: LessonCatalog) -> LearnerState {
+    private func state(_ model: LearnerModel, catalog: LessonCatalog) -> LearnerState {
         var cards: [LessonItemID: MemoryCard] = [:]
-        for (key, card) in learning.cards { if let item = LessonItemID(key) { cards[item] = Self.card(card) } }
-        return LearnerState(abilities: Dictionary(abilities.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
+        for (key, card) in model.cards { if let item = LessonItemID(key) { cards[item] = card } }
+        return LearnerState(abilities: Dictionary(model.everySkill.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
                             cards: cards, difficulties: [:])
-    }
-
-    static func abilities(_ learning: LessonStore.Learning) -> [SkillAbility] {
-        abilities(learning.abilities, course: learning.courseLevel)
-    }
-
-    static func abilities(_ known: [AbilityStore.Ability], course: CEFRLevel?) -> [SkillAbility] {
-        SkillAbility.everySkill(known.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }, courseLevel: course)
-    }
-
-    static func card(_ stored: LessonStore.Card) -> MemoryCard {
-        MemoryCard(phase: MemoryPhase(rawValue: stored.phase) ?? .learning, step: stored.step, stability: stored.stability,
-                   difficulty: stored.difficulty, due: stored.due, lastReview: stored.lastReview)
     }
 
     static func code(for error: LessonAnswerError) -> ErrorCode {
@@ -276,12 +229,6 @@ struct LessonService: Sendable {
     /// Lesson states as JSON: written and read on every answer, so without
     /// the cost of sorted keys.
     static func encode(_ value: some Encodable) throws -> Data { try JSONEncoder().encode(value) }
-}
-
-/// An item's learned difficulty and how many first tries moved it.
-struct ItemDifficulty: Sendable, Equatable {
-    var difficulty: Double
-    var responses: Int
 }
 
 /// Each language's catalogue, built once per content version, and the

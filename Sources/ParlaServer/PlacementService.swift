@@ -11,9 +11,6 @@ struct PlacementService: Sendable {
     let placements: PlacementStore
     let content: ContentService
 
-    /// Seconds a learner has for an item, by skill: reading a passage takes
-    /// longer than choosing a word. Past it the answer counts as a time-out.
-    static let timeLimits: [Skill: Double] = [.vocabulary: 30, .grammar: 45, .reading: 120, .listening: 60]
     /// How much quicker than the server measured a client may say it
     /// answered (the network and drawing the screen take some time); no
     /// quicker, so no client can claim impossible speed.
@@ -45,7 +42,7 @@ struct PlacementService: Sendable {
         guard !questions.isEmpty else { throw ParlaError(.placementUnavailable) }
         let items = questions.map { question in
             var item = PlacementItem.initial(id: question.id, skill: question.skill, level: question.level,
-                                             timeLimitSeconds: Self.timeLimits[question.skill] ?? 60,
+                                             timeLimitSeconds: PlacementSession.timeLimit(question.skill),
                                              optionCount: question.distractors.count + 1)
             if let calibrated = parameters[question.id] {
                 (item.discrimination, item.difficulty) = (calibrated.discrimination, calibrated.difficulty)
@@ -130,8 +127,7 @@ struct PlacementService: Sendable {
             let snapshots = ProficiencyReport(abilities: abilities, cuts: bank.cuts).snapshots(on: now)
             return .init(session: try Self.encode(session), servedItem: nil, servedAt: nil, answer: answer,
                          finish: .init(result: try Self.encode(result), level: result.level,
-                                       abilities: abilities.map { .init(skill: $0.skill, theta: $0.theta, responses: $0.responses) },
-                                       snapshots: snapshots.map { .init(day: $0.day, skill: $0.skill, theta: $0.theta, level: $0.level) }))
+                                       abilities: abilities, snapshots: snapshots))
         }
         return try view(stored, questions: questions)
     }
@@ -141,7 +137,7 @@ struct PlacementService: Sendable {
         let result = try stored.result.map { try JSONDecoder().decode(PlacementResult.self, from: $0) }
         let served = stored.servedItem.flatMap { questions[$0] }.map { question in
             ServedQuestion(question: question, options: Self.options(question, placement: stored.id),
-                           timeLimitSeconds: Self.timeLimits[question.skill] ?? 60, number: session.responses.count + 1)
+                           timeLimitSeconds: PlacementSession.timeLimit(question.skill), number: session.responses.count + 1)
         }
         return View(id: stored.id, language: stored.language, question: stored.finishedAt == nil ? served : nil, result: result,
                     answered: session.responses.count, startedAt: stored.startedAt, finishedAt: stored.finishedAt)

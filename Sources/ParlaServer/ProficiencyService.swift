@@ -13,14 +13,14 @@ struct ProficiencyService: Sendable {
     struct View: Sendable {
         var language: Language
         var report: ProficiencyReport
-        var history: [AbilityStore.Snapshot]
+        var history: [ProficiencySnapshot]
         var gaps: [ProficiencyGap]
     }
 
     func proficiency(_ learner: AuthorizedLearner, language code: String) async throws -> View {
         let language = try content.language(code)
         let found = try await abilities.proficiency(learner: learner, language: language)
-        let known = found.abilities.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
+        let known = found.abilities
         let cuts = CEFRCutScores.standard
         let abilities = SkillAbility.everySkill(known, courseLevel: found.courseLevel, cuts: cuts)
         let areas = Dictionary(grouping: found.topics, by: { "\($0.kind)|\($0.topic)" }).map { _, records in

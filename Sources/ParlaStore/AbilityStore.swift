@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaLearning
 import PostgresNIO
 
 /// Abilities per learner, language and skill, and their daily history.
@@ -10,34 +11,16 @@ public struct AbilityStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    public struct Ability: Sendable, Equatable {
-        public var skill: Skill
-        public var theta: Double
-        public var responses: Int
-        public init(skill: Skill, theta: Double, responses: Int) { (self.skill, self.theta, self.responses) = (skill, theta, responses) }
-    }
-
-    /// One day's value of a skill (nil: the overall ability).
-    public struct Snapshot: Sendable, Equatable {
-        public var day: Date
-        public var skill: Skill?
-        public var theta: Double
-        public var level: CEFRLevel
-        public init(day: Date, skill: Skill?, theta: Double, level: CEFRLevel) {
-            (self.day, self.skill, self.theta, self.level) = (day, skill, theta, level)
-        }
-    }
-
     /// The learner's abilities and history in `language`.
     public func proficiency(learner: AuthorizedLearner, language: Language, historyDays: Int = 90)
-        async throws -> (abilities: [Ability], courseLevel: CEFRLevel?, history: [Snapshot], topics: [TopicRecord]) {
+        async throws -> (abilities: [SkillAbility], courseLevel: CEFRLevel?, history: [ProficiencySnapshot], topics: [TopicRecord]) {
         try await database.withConnection { connection in
             let logger = database.logger
             let abilities = try await connection.query("""
                 SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-                """, logger: logger).collect().compactMap { row -> Ability? in
+                """, logger: logger).collect().compactMap { row -> SkillAbility? in
                     let (skill, theta, responses) = try row.decode((String, Double, Int).self)
-                    return Skill(rawValue: skill).map { Ability(skill: $0, theta: theta, responses: responses) }
+                    return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
                 }
             let courseLevel = try await connection.query("""
                 SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)
@@ -46,10 +29,10 @@ public struct AbilityStore: Sendable {
                 SELECT day::timestamptz, skill, theta, level FROM ability_history
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND day > current_date - \(historyDays)::integer
                 ORDER BY day, skill
-                """, logger: logger).collect().compactMap { row -> Snapshot? in
+                """, logger: logger).collect().compactMap { row -> ProficiencySnapshot? in
                     let (day, skill, theta, level) = try row.decode((Date, String, Double, String).self)
                     guard let level = CEFRLevel(rawValue: level) else { return nil }
-                    return Snapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
+                    return ProficiencySnapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
                 }
             // Answers so far, by the topic (or grammar note) of what was asked:
             // the placement test's and the lessons' first tries.
@@ -87,7 +70,7 @@ public struct AbilityStore: Sendable {
 
     /// Writes abilities and today's snapshots on `connection` (inside the
     /// caller's transaction).
-    static func write(_ abilities: [Ability], _ snapshots: [Snapshot], learner: LearnerID, language: Language,
+    static func write(_ abilities: [SkillAbility], _ snapshots: [ProficiencySnapshot], learner: LearnerID, language: Language,
                       on connection: PostgresConnection, logger: Logger) async throws {
         for ability in abilities {
             try await connection.query("""

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaLearning
 import PostgresNIO
 
 /// Games and their results. A flip reads the game, lets the rules decide,
@@ -53,31 +54,31 @@ public struct GameStore: Sendable {
     /// writes it unless another flip came first, then reads both again and
     /// tries again. Returns the game and what `step` said.
     public func update<Outcome: Sendable>(_ id: GameID, learner authorized: AuthorizedLearner,
-                                          _ step: @Sendable (Stored, LessonStore.Learning) async throws
-                                              -> (state: Data, finish: Finish?, learning: [LearningWrite], outcome: Outcome))
+                                          _ step: @Sendable (Stored, LearnerModel) async throws
+                                              -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome))
         async throws -> (Stored, Outcome) {
         try await database.withConnection { connection in
             let logger = database.logger
             let learner = authorized.id
             for _ in 0..<5 {
                 var (stored, version) = try await Self.game(id, learner: learner, on: connection, logger: logger)
-                let model = try await LessonStore.learning(learner: learner, language: stored.language, on: connection, logger: logger)
-                let (state, finish, learning, outcome) = try await step(stored, model)
-                let written: Date??
+                let read = try await ModelRead.read(learner: learner, language: stored.language, on: connection, logger: logger)
+                let (state, finish, learning, outcome) = try await step(stored, read.model)
+                let written: Written
                 do {
-                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, read: model,
+                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, read: read,
                                               learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
                 } catch where isDeadlock(error) {
                     // The same learner's lesson or other game took the rows in another order: read again.
                     continue
                 }
-                if let written {
-                    if let finish, let finishedAt = written {
+                if case .written(let finishedAt) = written {
+                    if let finish, let finishedAt {
                         leaderboards.recorded(learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
                                               seconds: finish.seconds, at: finishedAt)
                     }
                     stored.state = state
-                    stored.finishedAt = written
+                    stored.finishedAt = finishedAt
                     return (stored, outcome)
                 }
             }
@@ -85,14 +86,21 @@ public struct GameStore: Sendable {
         }
     }
 
+    /// What a write did: landed (the game's end, if it ended), or found
+    /// that the game or a card it reviews had moved on.
+    enum Written {
+        case written(finishedAt: Date?)
+        case overtaken
+    }
+
     /// The game's new state, its result (on the leaderboards too) and what
     /// it taught, in one transaction, unless the game moved on since
     /// `version`, or a card it reviews had another review since the model
-    /// was `read` (a lesson at the same moment): then nothing (nil) and the
+    /// was `read` (a lesson at the same moment): then nothing (`.overtaken`) and the
     /// caller tries again.
-    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [LearningWrite], read model: LessonStore.Learning,
+    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [AnswerLearning], read: ModelRead,
                        learner: LearnerID, language: Language, kind: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> Date?? {
+        async throws -> Written {
         try await connection.withTransaction(logger: logger) { connection in
                 // The cards this reviews, locked in item order (as the writes
                 // go), must be as read.
@@ -107,7 +115,7 @@ public struct GameStore: Sendable {
                         let (item, reviews) = try row.decode((String, Int).self)
                         now[item] = reviews
                     }
-                    if reviewed.contains(where: { now[$0] ?? 0 != model.cards[$0]?.reviews ?? 0 }) { return nil }
+                    if reviewed.contains(where: { now[$0] ?? 0 != read.reviews[$0] ?? 0 }) { return .overtaken }
                 }
                 let rows = try await connection.query("""
                     UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
@@ -116,9 +124,9 @@ public struct GameStore: Sendable {
                         mismatches = \(finish?.mismatches)
                     WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
                     """, logger: logger).collect()
-                guard let row = rows.first else { return nil }
-                for write in learning.sorted(by: { $0.itemID < $1.itemID }) {
-                    try await write.write(learner: learner, language: language, on: connection, logger: logger)
+                guard let row = rows.first else { return .overtaken }
+                for learned in learning.sorted(by: { $0.itemID < $1.itemID }) {
+                    try await LearningRows.write(learned, learner: learner, language: language, on: connection, logger: logger)
                 }
                 let finishedAt = try row.decode(Date?.self)
                 // The result goes on the leaderboards in the same transaction.
@@ -126,7 +134,7 @@ public struct GameStore: Sendable {
                     try await LeaderboardStore.record(learner: learner, language: language, kind: kind, score: finish.score,
                                                       seconds: finish.seconds, at: finishedAt, on: connection, logger: logger)
                 }
-                return .some(finishedAt)
+                return .written(finishedAt: finishedAt)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaLearning
 import PostgresNIO
 
 /// Placement tests between requests. Every query is scoped to the asking
@@ -42,10 +43,10 @@ public struct PlacementStore: Sendable {
     public struct Finish: Sendable {
         public var result: Data
         public var level: CEFRLevel
-        public var abilities: [AbilityStore.Ability]
-        public var snapshots: [AbilityStore.Snapshot]
+        public var abilities: [SkillAbility]
+        public var snapshots: [ProficiencySnapshot]
 
-        public init(result: Data, level: CEFRLevel, abilities: [AbilityStore.Ability], snapshots: [AbilityStore.Snapshot]) {
+        public init(result: Data, level: CEFRLevel, abilities: [SkillAbility], snapshots: [ProficiencySnapshot]) {
             (self.result, self.level, self.abilities, self.snapshots) = (result, level, abilities, snapshots)
         }
     }

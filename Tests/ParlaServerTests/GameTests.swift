@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaContent
 import ParlaCore
+import ParlaLearning
 @testable import ParlaServer
 import ParlaTestSupport
 @testable import ParlaStore
@@ -245,8 +246,10 @@ struct GameLearningTests {
     }
 
     /// The answer's new card, decided from the card as read: one more stability.
-    static func answer(from read: LessonStore.Card?) -> LessonStore.Card {
-        LessonStore.Card(phase: 2, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(), lastReview: Date())
+    static func answer(from read: MemoryCard?) -> AnswerLearning {
+        let card = MemoryCard(phase: .review, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(), lastReview: Date())
+        return AnswerLearning(itemID: "w.test", skill: .vocabulary, card: card, lapse: false, ability: SkillAbility(skill: .vocabulary, responses: 1),
+                              abilityChange: 0, snapshots: [], initialDifficulty: 0, difficultyChange: 0)
     }
 
     /// Whether both reviews count (5) and the answer was decided from the
@@ -280,14 +283,10 @@ struct GameLearningTests {
                 let (_, decidedFrom) = try await store.update(game, learner: owned) { stored, model in
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                     let read = model.cards["w.test"]
-                    let card = Self.answer(from: read)
-                    let write = LearningWrite(itemID: "w.test", card: card, lapse: false, skill: .vocabulary,
-                                              ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [],
-                                              initialDifficulty: 0, difficultyChange: 0)
-                    return (stored.state, nil, [write], read?.reviews)
+                    return (stored.state, nil, [Self.answer(from: read)], read?.stability)
                 }
                 #expect(calls.count.withLock { $0 } == 2)
-                #expect(decidedFrom == 4)
+                #expect(decidedFrom == 20)
                 #expect(try await Self.bothReviewsKept(url, learner))
             }
         }
@@ -309,16 +308,13 @@ struct GameLearningTests {
                 let (_, _, decidedFrom) = try await LessonStore(database: database).update(lesson, learner: owned) { stored, model in
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                     let read = model.cards["w.test"]
-                    let card = Self.answer(from: read)
                     let record = LessonStore.Record(
-                        questionID: "q1", itemID: "w.test", questionType: "wordToTranslation", skill: .vocabulary, areaKind: "topic",
-                        areaID: "test", level: .a1, correct: true, tries: 1, responseMilliseconds: 900, card: card, lapse: false,
-                        ability: .init(skill: .vocabulary, theta: 0, responses: 1), abilityChange: 0, snapshots: [], initialDifficulty: 0,
-                        difficultyChange: 0)
-                    return (LessonStore.Change(state: stored.state, finished: false, record: record), read?.reviews)
+                        questionID: "q1", questionType: "wordToTranslation", areaKind: "topic", areaID: "test", level: .a1, correct: true,
+                        tries: 1, responseMilliseconds: 900, learning: Self.answer(from: read))
+                    return (LessonStore.Change(state: stored.state, finished: false, record: record), read?.stability)
                 }
                 #expect(calls.count.withLock { $0 } == 2)
-                #expect(decidedFrom == 4)
+                #expect(decidedFrom == 20)
                 #expect(try await Self.bothReviewsKept(url, learner))
             }
         }
