@@ -1,7 +1,8 @@
 /// Every failure a client can see, with a stable machine-readable code.
 ///
 /// Services throw `ParlaError`; the HTTP layer maps it to an RFC 9457
-/// problem document in one place, localizing `code.message`.
+/// problem document in one place (`Problems.swift`, which also gives each
+/// code its status), localizing `code.message`.
 public struct ParlaError: Error, Sendable, Equatable {
     public var code: ErrorCode
     /// Field-level problems, all of them at once (validation).
@@ -27,8 +28,6 @@ public struct ParlaError: Error, Sendable, Equatable {
     public static func validation(_ errors: [FieldError]) -> ParlaError {
         ParlaError(.validationFailed, fieldErrors: errors)
     }
-
-    public var status: Int { code.status }
 }
 
 public struct FieldError: Sendable, Equatable, CustomStringConvertible {
@@ -147,36 +146,4 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"
-
-    /// The HTTP status the code is served with.
-    public var status: Int {
-        switch self {
-        case .malformedRequest: 400
-        case .invalidCredentials, .authenticationRequired: 401
-        case .wrongCurrentPassword: 403
-        case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-             .placementNotFound, .lessonNotFound, .gameNotFound,
-             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound: 404
-        case .methodNotAllowed: 405
-        case .notAcceptable: 406
-        case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
-             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
-             .alreadyFriends: 409
-        case .lessonExpired: 410
-        case .payloadTooLarge, .audioTooLarge: 413
-        case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
-        case .rangeNotSatisfiable: 416
-        case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
-        case .internalError: 500
-        case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
-             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
-             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
-             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
-             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
-            422
-        }
-    }
 }

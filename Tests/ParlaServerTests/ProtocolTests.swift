@@ -1,11 +1,18 @@
 import Foundation
 import ParlaCore
+@testable import ParlaServer
 import ParlaTestSupport
 import Testing
 
 /// The HTTP contract: problem documents, localization, limits, operations.
 @Suite("HTTP protocol")
 struct ProtocolTests {
+    @Test("every error code is served with a client or server error status")
+    func everyCodeHasAStatus() {
+        for code in ErrorCode.allCases { #expect((400...599).contains(code.status), "\(code)") }
+        #expect(ErrorCode.learnerNotFound.status == 404 && ErrorCode.controlCharacter.status == 422)
+    }
+
     @Test("errors are RFC 9457 problems with a code and a message in the request's language")
     func localizedProblems() async throws {
         try await TestApp.make().run { client in

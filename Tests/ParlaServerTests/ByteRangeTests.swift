@@ -1,4 +1,4 @@
-import ParlaCore
+@testable import ParlaServer
 import Testing
 
 @Suite("byte ranges")
