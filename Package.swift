@@ -116,6 +116,8 @@ let package = Package(
                 "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech", "ParlaLearning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

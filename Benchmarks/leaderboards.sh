@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Leaderboards with LEARNERS (1,000,000) learners on one board: (1) at the
 # store level, `parla bench leaderboards` (64 concurrent callers, SECONDS
-# each): the rank alone and a page with a random learner's own rank, all
-# from memory (ranks, the board's order, names), with its rows from SQL
-# ranked in memory, and from the SQL counts, and submitting a result; (2) through HTTP with wrk (64 connections): the page
+# each): the rank alone and a page with a learner's own rank, from memory
+# (the fast path: ranks, the board's order, names) for random learners and
+# for learners who come back, and from the SQL counts (the fallback), and
+# submitting a result; (2) through HTTP with wrk (64 connections): the page,
+# with and without the hand-written JSON path (leaderboards.fastPath),
 # with the caller's rank and submitting a finished game's log (GAMES games
 # prepared by Benchmarks/game_logs.py, each submitted once) against /health
 # on the same run; (3) the same
@@ -50,7 +52,6 @@ print("%.0f\t%d\t%.2f\t%.2f" % (len(latencies) / seconds, len(latencies), latenc
   echo "|---|---:|---:|---:|---:|"
   pgbench_run "$work/pgbench/page.sql" | awk -F'\t' '{ printf "| page with the caller'"'"'s rank | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   pgbench_run "$work/pgbench/standing.sql" | awk -F'\t' '{ printf "| rank alone | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
-  pgbench_run "$work/pgbench/page-unranked.sql" | awk -F'\t' '{ printf "| page without ranks (they come from memory) | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   # The floors: a primary-key read of one entry, and a statement that reads nothing.
   printf '%s\n' '\set n random(1, '"$LEARNERS"')' \
     "SELECT best_score FROM leaderboard_entries WHERE language = 'fr' AND kind = 'matching' AND period = 'all' AND learner_id = (SELECT learner_id FROM leaderboard_bench_players WHERE n = :n);" \
@@ -72,24 +73,36 @@ health=$(http "http://127.0.0.1:$PORT/health")
 # The first page asks for the board to be loaded into memory (ranks, order,
 # names): that happens before the clock starts, as it would once in a
 # server's life. Until it is loaded, pages come from SQL.
-curl -fsS -o /dev/null -H "Authorization: Bearer $token" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner"
-for _ in $(seq 1 600); do
-  curl -fsS "http://127.0.0.1:$PORT/metrics" | grep -q '^parla_leaderboard_boards_in_memory [1-9]' && break
-  sleep 0.2
-done
-wrk -t2 -c8 -d5s -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner" >/dev/null
-page=$(http -s "$work/auth.lua" "http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner")
+page_url="http://127.0.0.1:$PORT/v1/leaderboards/matching?language=fr&limit=10&learnerId=$learner"
+load_board() {
+  curl -fsS -o /dev/null -H "Authorization: Bearer $token" "$page_url"
+  for _ in $(seq 1 600); do
+    curl -fsS "http://127.0.0.1:$PORT/metrics" | grep -q '^parla_leaderboard_boards_in_memory [1-9]' && break
+    sleep 0.2
+  done
+  wrk -t2 -c8 -d5s -s "$work/auth.lua" "$page_url" >/dev/null
+}
+load_board
+page=$(http -s "$work/auth.lua" "$page_url")
 resident=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status")
 submit=$(GAME_LOGS="$work/games.tsv" WRK_THREADS=2 http -s Benchmarks/submit_logs.lua "http://127.0.0.1:$PORT")
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+# The same page served by the generated code alone (no hand-written JSON path).
+PARLA_LEADERBOARDS_FAST_PATH=false start_server "$PORT"
+load_board
+page_generated=$(http -s "$work/auth.lua" "$page_url")
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 {
   echo "| through HTTP (wrk, 64 connections) | requests/s | p50 ms | p99 ms | non-2xx |"
   echo "|---|---:|---:|---:|---:|"
   echo "$health" | awk -F'\t' '{ printf "| GET /health | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
-  echo "$page" | awk -F'\t' '{ printf "| GET /v1/leaderboards/matching (top 10, own rank, neighbours) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo "$page" | awk -F'\t' '{ printf "| GET /v1/leaderboards/matching (top 10, own rank, neighbours), hand-written JSON path | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  echo "$page_generated" | awk -F'\t' '{ printf "| the same page, generated code only (leaderboards.fastPath false) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo "$submit" | awk -F'\t' '{ printf "| POST …/games/{id}/log (submit a finished 8-pair game: replay, learning, leaderboards) | %.0f | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo
   echo "The server's resident memory with the board's ranks loaded: $resident MB."
+  echo
+  python3 -c 'import sys; h, p, g = (float(x.split("\t")[0]) for x in sys.argv[1:4]); print("Page against /health: %.0f%% with the hand-written path, %.0f%% without; the path is worth %.2fx." % (100 * p / h, 100 * g / h, p / g))' "$health" "$page" "$page_generated"
   echo
 } | tee -a "$result"
 

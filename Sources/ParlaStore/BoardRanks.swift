@@ -150,11 +150,9 @@ struct BoardRanks: Sendable {
         timeOrder.remove(Self.member(.time, learner, old), from: old.tenths)
     }
 
-    /// Where a learner stands in a metric's order: the bucket (negated for
-    /// scores, so that the better comes first), then the exact time, the
-    /// instant and the learner, as the table orders them.
-    static func member(_ metric: LeaderboardStore.Metric, _ learner: UUID, _ best: Best) -> BoardOrder.Member {
-        metric == .score ? .init(fine: 0, at: best.scoreAt, learner: learner) : .init(fine: best.seconds, at: best.secondsAt, learner: learner)
+    /// Where a learner stands in a metric's order (`BoardPlace`).
+    static func member(_ metric: LeaderboardStore.Metric, _ learner: UUID, _ best: Best) -> BoardPlace {
+        metric.place(learner: learner, score: best.score, seconds: best.seconds, scoreAt: best.scoreAt, secondsAt: best.secondsAt)
     }
 
     /// The rank of a row in `bucket` (its score, or its tenth of a second):
@@ -193,8 +191,6 @@ struct BoardRanks: Sendable {
         return (top, placed(own), around.map(placed))
     }
 
-    static func bucket(seconds: Double) -> Int32 { Int32(clamping: LeaderboardStore.bucket(seconds: min(seconds, 1e15))) }
-
     /// Microseconds since 2000 as PostgreSQL keeps an instant, and back,
     /// both as PostgresNIO converts them (so a date read back is equal).
     static let epoch = Date(timeIntervalSince1970: 946_684_800)
@@ -211,26 +207,7 @@ struct BoardRanks: Sendable {
 /// by a tenth of a million learners costs a 3 MB move, under the ranks'
 /// lock; a tree per bucket would be the next step if boards grow so).
 struct BoardOrder: Sendable {
-    struct Member: Sendable, Equatable {
-        /// The exact time within a bucket of tenths (0 for scores).
-        var fine: Double
-        var at: Int64
-        var learner: UUID
-
-        /// Before `other` in the table's order: PostgreSQL compares uuids byte by byte.
-        func precedes(_ other: Member) -> Bool {
-            if fine != other.fine { return fine < other.fine }
-            if at != other.at { return at < other.at }
-            return BoardOrder.precedes(learner, other.learner)
-        }
-    }
-
-    /// PostgreSQL's order of uuids: byte by byte.
-    static func precedes(_ one: UUID, _ other: UUID) -> Bool {
-        withUnsafeBytes(of: one.uuid) { mine in
-            withUnsafeBytes(of: other.uuid) { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, 16) < 0 }
-        }
-    }
+    typealias Member = BoardPlace
 
     /// The non-empty buckets, best first.
     private var keys: [Int32] = []
@@ -239,13 +216,13 @@ struct BoardOrder: Sendable {
     init() {}
 
     init(unsorted: [Int32: [Member]]) {
-        members = unsorted.mapValues { $0.sorted { $0.precedes($1) } }
+        members = unsorted.mapValues { $0.sorted() }
         keys = members.keys.sorted()
     }
 
     mutating func insert(_ member: Member, in bucket: Int32) {
         // The index is found without holding the array, so that it grows in place.
-        guard let at = members[bucket].map({ list in Self.firstIndex(in: list) { $0.precedes(member) } }) else {
+        guard let at = members[bucket].map({ list in Self.firstIndex(in: list) { $0 < member } }) else {
             keys.insert(bucket, at: Self.firstIndex(in: keys) { $0 < bucket })
             members[bucket] = [member]
             return
@@ -255,7 +232,7 @@ struct BoardOrder: Sendable {
 
     mutating func remove(_ member: Member, from bucket: Int32) {
         guard var list = members.removeValue(forKey: bucket) else { return }
-        let at = Self.firstIndex(in: list) { $0.precedes(member) }
+        let at = Self.firstIndex(in: list) { $0 < member }
         if at < list.count, list[at] == member { list.remove(at: at) }
         if list.isEmpty {
             let index = Self.firstIndex(in: keys) { $0 < bucket }
@@ -276,7 +253,7 @@ struct BoardOrder: Sendable {
     func around(_ member: Member, in bucket: Int32, count: Int) -> [Member] {
         var keyIndex = Self.firstIndex(in: keys) { $0 < bucket }
         guard keyIndex < keys.count, keys[keyIndex] == bucket, let list = members[bucket] else { return [] }
-        let at = Self.firstIndex(in: list) { $0.precedes(member) }
+        let at = Self.firstIndex(in: list) { $0 < member }
         var before = Array(list[max(0, at - count)..<at])
         var previous = keyIndex
         while before.count < count, previous > 0 {

@@ -24,26 +24,7 @@ public struct LeaderboardStore: Sendable {
         /// Fewer seconds is better.
         case time
 
-        /// What ranks: the score, or the tenth of a second (times a tenth
-        /// apart share a rank, as they share what the board shows).
-        func bucket(of row: Row) -> Int { self == .score ? row.score : LeaderboardStore.bucket(seconds: row.seconds) }
-
-        /// The board's order over entries `e`, best first then who got
-        /// there first, as one row so that a row comparison walks the index
-        /// (-best_score for scores).
-        var order: String { self == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }
-
-        /// Whether `row` comes before `other` on the board: the better, then
-        /// (a tie) who got there first, then by id, as `order` sorts them.
-        func precedes(_ row: Row, _ other: Row) -> Bool {
-            switch self {
-            case .score where row.score != other.score: return row.score > other.score
-            case .score where row.scoreAt != other.scoreAt: return row.scoreAt < other.scoreAt
-            case .time where row.seconds != other.seconds: return row.seconds < other.seconds
-            case .time where row.secondsAt != other.secondsAt: return row.secondsAt < other.secondsAt
-            default: return BoardOrder.precedes(row.learner.uuid, other.learner.uuid)
-            }
-        }
+        // Its order and buckets: `LeaderboardOrder.swift`.
 
         /// Ranks for rows in board order from the first: a row ties with
         /// the one before it, or is ranked by its place.
@@ -88,9 +69,6 @@ public struct LeaderboardStore: Sendable {
         return String(format: "%04d-W%02d", parts.yearForWeekOfYear ?? 0, parts.weekOfYear ?? 0)
     }
 
-    /// Tenths of a second: the bucket a time is counted in.
-    static func bucket(seconds: Double) -> Int { Int((seconds * 10).rounded(.down)) }
-
     // MARK: Writing
 
     /// Keeps a finished game's result in every period it belongs to, on
@@ -110,7 +88,7 @@ public struct LeaderboardStore: Sendable {
     public func recorded(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) {
         guard let ranks else { return }
         let at = BoardRanks.microseconds(date)
-        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: BoardRanks.bucket(seconds: seconds), seconds: seconds,
+        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: Metric.tenths(seconds), seconds: seconds,
                                    scoreAt: at, secondsAt: at)
         for period in Self.periods(of: date) {
             ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
@@ -206,25 +184,16 @@ public struct LeaderboardStore: Sendable {
     // MARK: Reading
 
     /// The top `limit` of a board with their ranks (ties share one), the
-    /// total, and `learner`'s own row with its neighbours: from memory
-    /// alone when the board and the learners' cards are kept there, else
-    /// one statement (ranked from memory when the board is loaded);
+    /// total, and `learner`'s own row with its neighbours: from memory once
+    /// the board is loaded there (the fast path: names not yet kept are read
+    /// in one query), else one statement ranked from the counts (the
+    /// fallback, until the board loads or while notifications are lost);
     /// `learner_not_found` if `learner` was deleted since it was authorized.
     public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int,
                      learner authorized: AuthorizedLearner?) async throws -> Page {
         let learner = authorized?.id
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
         if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner) { return page }
-        if let ranks, ranks.isLoaded(board.id) {
-            let rows = try await database.withConnection { connection in
-                switch metric {
-                case .score: try await collect(ScorePageUnranked(board: board), on: connection)
-                case .time: try await collect(TimePageUnranked(board: board), on: connection)
-                }
-            }
-            try Self.requireExisting(rows, learner: learner)
-            if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return page }
-        }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScorePage(board: board), on: connection)
@@ -264,12 +233,7 @@ public struct LeaderboardStore: Sendable {
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int) {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
-        if let ranks, ranks.isLoaded(board.id) {
-            let rows = try await database.withConnection { connection in
-                try await collect(StandingUnranked(board: board), on: connection)
-            }
-            if let page = try ranked(assemble(rows), metric: metric, board: board.id, in: ranks) { return (page.own, page.total) }
-        }
+        if let page = try await pageInMemory(board.id, metric: metric, limit: 0, learner: learner) { return (page.own, page.total) }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScoreStanding(board: board), on: connection)
@@ -349,21 +313,6 @@ public struct LeaderboardStore: Sendable {
         return page
     }
 
-    /// Every row ranked from the board in memory, with its total; nil if
-    /// the board left memory meanwhile.
-    func ranked(_ page: Page, metric: Metric, board: BoardID, in ranks: LeaderboardRanks) -> Page? {
-        var page = page
-        return ranks.withBoard(board) { ranks in
-            func rank(_ row: inout Row) { row.rank = ranks.rank(metric, bucket: metric.bucket(of: row)) }
-            for index in page.top.indices { rank(&page.top[index]) }
-            for index in page.neighbours.indices { rank(&page.neighbours[index]) }
-            if page.own != nil { rank(&page.own!) }
-            page.total = ranks.total
-            page.neighbours.sort(by: metric.precedes)
-            return page
-        }
-    }
-
     typealias BoardID = LeaderboardRanks.BoardID
 
     /// The values every board statement binds: $1 language, $2 kind,
@@ -401,36 +350,19 @@ public struct LeaderboardStore: Sendable {
         var board: BoardKey
     }
 
-    // The same without ranks or total, for boards ranked in memory (a
-    // standing is then the same for both metrics).
-    struct ScorePageUnranked: BoardStatement {
-        static let sql = BoardSQL.statement(.score, page: true, ranked: false)
-        var board: BoardKey
-    }
-
-    struct TimePageUnranked: BoardStatement {
-        static let sql = BoardSQL.statement(.time, page: true, ranked: false)
-        var board: BoardKey
-    }
-
-    struct StandingUnranked: BoardStatement {
-        static let sql = BoardSQL.statement(.score, page: false, ranked: false)
-        var board: BoardKey
-    }
-
     /// The statement behind a page (top, own row, neighbours) or a standing
     /// (own row alone), for benchmarks that run it without the store.
     /// Binds $1 language, $2 kind, $3 period, then the limit (pages) and the
     /// learner.
-    public static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
-        BoardSQL.statement(metric, page: page, ranked: ranked)
+    public static func statement(_ metric: Metric, page: Bool) -> String {
+        BoardSQL.statement(metric, page: page)
     }
 
     /// The statements behind pages and standings, made from the metric
     /// only. The top's ranks follow from its order (see `assemble`); the
     /// others' are summed from the counts.
     enum BoardSQL {
-        static func statement(_ metric: Metric, page: Bool, ranked: Bool = true) -> String {
+        static func statement(_ metric: Metric, page: Bool) -> String {
             let learner = page ? "$5" : "$4"
             let onBoard = "e.language = $1 AND e.kind = $2 AND e.period = $3"
             let columns = "e.learner_id, e.best_score, e.score_at, e.best_seconds, e.seconds_at"
@@ -440,7 +372,7 @@ public struct LeaderboardStore: Sendable {
             let counts = "FROM leaderboard_counts c WHERE c.language = $1 AND c.kind = $2 AND c.period = $3 AND c.metric = '\(metric.rawValue)'"
             // 1 + the learners in better blocks of 64 buckets + those in
             // better buckets of the row's own block (migration 0016).
-            let bucket = metric == .score ? "s.best_score" : "floor(s.best_seconds * 10)::integer"
+            let bucket = metric.bucketSQL("s")
             let (betterBlocks, betterInBlock) = metric == .score
                 ? ("c.bucket > \(bucket) / 64", "c.bucket > \(bucket) AND c.bucket < (\(bucket) / 64 + 1) * 64")
                 : ("c.bucket < \(bucket) / 64", "c.bucket >= \(bucket) / 64 * 64 AND c.bucket < \(bucket)")
@@ -470,9 +402,9 @@ public struct LeaderboardStore: Sendable {
                     SELECT \(columns), 0 AS place FROM leaderboard_entries e WHERE \(onBoard) AND e.learner_id = \(learner))\(pageParts),
                 shown AS (\(shown))
                 SELECT s.part, s.learner_id, l.display_name, l.avatar_id, s.best_score, s.best_seconds, s.score_at, s.seconds_at,
-                       \(ranked ? "CASE WHEN s.part > 0 THEN (\(rank))::integer END" : "NULL::integer"), t.total,
+                       CASE WHEN s.part > 0 THEN (\(rank))::integer END, t.total,
                        \(page ? "EXISTS (SELECT 1 FROM learners a WHERE a.id = $5)" : "NULL::boolean")
-                FROM (\(ranked ? "SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64" : "SELECT 0 AS total")) t
+                FROM (SELECT coalesce(sum(c.entries), 0)::integer AS total \(counts) AND c.span = 64) t
                 LEFT JOIN (shown s JOIN learners l ON l.id = s.learner_id) ON true
                 ORDER BY s.part, s.place
                 """

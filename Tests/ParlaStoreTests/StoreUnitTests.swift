@@ -117,7 +117,7 @@ struct BoardRanksTests {
     /// A random best, with many ties in score, time and instant.
     static func best(_ random: inout SimulationRandom) -> BoardRanks.Best {
         let seconds = Double(random.next() % 400) / 7
-        return BoardRanks.Best(score: Int32(random.next() % 60), tenths: BoardRanks.bucket(seconds: seconds), seconds: seconds,
+        return BoardRanks.Best(score: Int32(random.next() % 60), tenths: LeaderboardStore.Metric.tenths(seconds), seconds: seconds,
                                scoreAt: Int64(random.next() % 5), secondsAt: Int64(random.next() % 5))
     }
 

@@ -156,7 +156,7 @@ public func grantProduct(_ settings: ServerSettings, product: String, learner: L
 /// Runs `body` with the configured database open, then closes what it
 /// opened: an embedded cluster that a server (or another command) runs is
 /// left running.
-func withDatabase<Result: Sendable>(_ settings: ServerSettings, logger: Logger,
+package func withDatabase<Result: Sendable>(_ settings: ServerSettings, logger: Logger,
                                     _ body: (Database, PersonalDataCipher) async throws -> Result) async throws -> Result {
     let (database, cipher, cluster) = try await openDatabase(settings, logger: logger, role: .command)
     let client = Task { await database.client.run() }
@@ -228,8 +228,10 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain. The leaderboard's fast path is
     // innermost: only the generated handler comes after it.
+    var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: catalog), PlainHeaderValues()]
+    if settings.leaderboardFastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }
     try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-                                 middlewares: [ContentAnswerCache(catalog: catalog), PlainHeaderValues(), LeaderboardFastPath(handler: handler)])
+                                 middlewares: middlewares)
     return router
 }
 

@@ -39,6 +39,9 @@ public struct ServerSettings: Sendable {
     public var buildAssets = true
     /// Models, limits and concurrency of the speech scorer.
     public var speech = SpeechScorer.Settings()
+    /// The leaderboard page read and written by hand (`LeaderboardFastPath`);
+    /// off, the generated code serves it like every other route.
+    public var leaderboardFastPath = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
 
@@ -75,6 +78,7 @@ public struct ServerSettings: Sendable {
         speech.limits.maxSeconds = config.double(forKey: "speech.maxAudioSeconds", default: speech.limits.maxSeconds)
         speech.threads = config.int(forKey: "speech.threads", default: speech.threads)
         speech.queueLimit = config.int(forKey: "speech.queueLimit", default: speech.queueLimit)
+        leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
     }
