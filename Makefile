@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test bench build install-deps clean
+.PHONY: run test bench build install-deps clean format format-check
 
 install-deps:
 	@scripts/install-deps.sh
@@ -19,7 +19,7 @@ run: build
 # starts), then runs the tests without relinking. One test at a time: on
 # two cores, dozens of servers hashing passwords at once starve each other
 # and turn time limits (readiness, shutdown) into coin tosses.
-test: install-deps
+test: install-deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	scripts/tour.sh
@@ -32,6 +32,14 @@ bench: install-deps
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
 	Benchmarks/leaderboards.sh
+
+# The tree's layout, as .swift-format says: `make format` rewrites it,
+# `make test` checks it first (a second or two).
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 clean:
 	rm -rf .build

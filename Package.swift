@@ -3,14 +3,14 @@ import PackageDescription
 
 // Shared once for every target: strict concurrency is the language mode.
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
     name: "parla",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "parla", targets: ["parla"]),
+        .executable(name: "parla", targets: ["parla"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -44,14 +44,15 @@ let package = Package(
         // and gaps, FSRS-6 memory. Pure: no I/O, no frameworks.
         .target(name: "ParlaLearning", dependencies: ["ParlaCore"], swiftSettings: swiftSettings),
         // Teacher mode's questions and answer checking, from the content. Pure.
-        .target(name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning", "ParlaGames"], swiftSettings: swiftSettings),
+        .target(
+            name: "ParlaTeaching", dependencies: ["ParlaCore", "ParlaContent", "ParlaLearning", "ParlaGames"], swiftSettings: swiftSettings),
         // Card matching: seeded deal, flip rules, log replay, scoring. Pure.
         .target(name: "ParlaGames", dependencies: ["ParlaCore", "ParlaLearning"], swiftSettings: swiftSettings),
         // The OpenAPI contract; types and the server protocol are generated at build time.
         .target(
             name: "ParlaAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
             ],
             resources: [.copy("openapi.yaml")],
             // The generated files import with explicit access levels; the
@@ -136,7 +137,8 @@ let package = Package(
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaContentTests", dependencies: ["ParlaContent", "ParlaCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [

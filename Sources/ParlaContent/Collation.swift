@@ -32,11 +32,21 @@ public struct Collation: Sendable {
         var result: [String] = []
         for character in word.lowercased() {
             let text = String(character)
-            if language == .spanish, text == "ñ" || text == "n\u{303}" { result.append("ñ"); continue }
-            if language == .german, text == "ß" { result += ["s", "s"]; continue }
+            if language == .spanish, text == "ñ" || text == "n\u{303}" {
+                result.append("ñ")
+                continue
+            }
+            if language == .german, text == "ß" {
+                result += ["s", "s"]
+                continue
+            }
             switch text {
-            case "œ": result += ["o", "e"]; continue
-            case "æ": result += ["a", "e"]; continue
+            case "œ":
+                result += ["o", "e"]
+                continue
+            case "æ":
+                result += ["a", "e"]
+                continue
             default: break
             }
             let folded = text.folding(options: [.diacriticInsensitive], locale: nil)

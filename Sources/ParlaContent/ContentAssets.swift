@@ -76,13 +76,18 @@ public struct AssetPlan: Sendable {
             }
             for language in Language.allCases {
                 guard let localization = concept.localization(language), !localization.isDisabled,
-                      let word = localization.word, let definition = localization.definition else { continue }
+                    let word = localization.word, let definition = localization.definition
+                else { continue }
                 if let speech = localization.speech {
                     let path = "audio/\(language.code)/\(speech)"
-                    if files.contains(path) { sources[.word(concept: concept.key, language)] = .recorded(path: path) }
-                    else { problems.append(Self.missing(path, for: concept.key)) }
+                    if files.contains(path) {
+                        sources[.word(concept: concept.key, language)] = .recorded(path: path)
+                    } else {
+                        problems.append(Self.missing(path, for: concept.key))
+                    }
                 } else {
-                    sources[.word(concept: concept.key, language)] = recording(language, concept.key).map { .recorded(path: $0) }
+                    sources[.word(concept: concept.key, language)] =
+                        recording(language, concept.key).map { .recorded(path: $0) }
                         ?? .synthetic(text: Self.spokenWord(word, article: localization.article, in: language), language)
                 }
                 let definitionSlot = AssetSlot.definition(concept: concept.key, language)
@@ -93,13 +98,15 @@ public struct AssetPlan: Sendable {
         }
         for phrase in corpus.phrases {
             for (language, text) in phrase.texts {
-                sources[.phrase(id: phrase.id, language)] = recording(language, phrase.id).map { .recorded(path: $0) }
+                sources[.phrase(id: phrase.id, language)] =
+                    recording(language, phrase.id).map { .recorded(path: $0) }
                     ?? .synthetic(text: text, language)
             }
         }
         for item in corpus.placementQuestions {
             guard let audio = item.audio else { continue }
-            sources[.placementAudio(item: item.id, item.language)] = recording(item.language, item.id).map { .recorded(path: $0) }
+            sources[.placementAudio(item: item.id, item.language)] =
+                recording(item.language, item.id).map { .recorded(path: $0) }
                 ?? .synthetic(text: audio, item.language)
         }
         self.sources = sources

@@ -13,8 +13,10 @@ public struct Corpus: Sendable, Equatable {
     /// (`homophones.yaml`): a listening question never offers two of a group.
     public var homophones: [Language: [[String]]]
 
-    public init(wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
-                placementQuestions: [PlacementQuestion] = [], homophones: [Language: [[String]]] = [:]) {
+    public init(
+        wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
+        placementQuestions: [PlacementQuestion] = [], homophones: [Language: [[String]]] = [:]
+    ) {
         self.wordLists = wordLists
         self.phrases = phrases
         self.grammarNotes = grammarNotes
@@ -42,7 +44,9 @@ public enum AssetReference: Sendable, Hashable, CustomStringConvertible {
         switch parts[0] {
         case "emoji":
             let points = parts[1].split(separator: "-", omittingEmptySubsequences: false)
-            guard points.allSatisfy({ (2...6).contains($0.count) && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() }) else { return nil }
+            guard points.allSatisfy({ (2...6).contains($0.count) && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() }) else {
+                return nil
+            }
             self = .emoji(parts[1])
         case "svg":
             guard parts[1].allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber || $0 == "-" }) else { return nil }
@@ -86,8 +90,10 @@ public struct Concept: Sendable, Equatable, Identifiable {
 
     public var id: String { key }
 
-    public init(key: String, level: CEFRLevel, picture: AssetReference, sound: String? = nil, background: String? = nil,
-                localizations: [String: Localization]) {
+    public init(
+        key: String, level: CEFRLevel, picture: AssetReference, sound: String? = nil, background: String? = nil,
+        localizations: [String: Localization]
+    ) {
         (self.key, self.level, self.picture, self.sound, self.background) = (key, level, picture, sound, background)
         self.localizations = localizations
     }
@@ -122,19 +128,24 @@ public struct Localization: Sendable, Equatable {
     public var disabled: Bool?
     public var speech: String?
 
-    public init(word: String? = nil, article: String? = nil, gender: Gender? = nil, plural: String? = nil, frequency: Int? = nil,
-                definition: String? = nil, sortKey: String? = nil, caseOverride: CaseOverride? = nil, disabled: Bool? = nil,
-                speech: String? = nil) {
+    public init(
+        word: String? = nil, article: String? = nil, gender: Gender? = nil, plural: String? = nil, frequency: Int? = nil,
+        definition: String? = nil, sortKey: String? = nil, caseOverride: CaseOverride? = nil, disabled: Bool? = nil,
+        speech: String? = nil
+    ) {
         (self.word, self.article, self.gender, self.plural, self.frequency) = (word, article, gender, plural, frequency)
-        (self.definition, self.sortKey, self.caseOverride, self.disabled, self.speech) = (definition, sortKey, caseOverride, disabled, speech)
+        (self.definition, self.sortKey, self.caseOverride, self.disabled, self.speech) = (
+            definition, sortKey, caseOverride, disabled, speech
+        )
     }
 
     func filled(from base: Localization) -> Localization {
-        Localization(word: word ?? base.word, article: article ?? base.article, gender: gender ?? base.gender,
-                     plural: plural ?? base.plural, frequency: frequency ?? base.frequency,
-                     definition: definition ?? base.definition, sortKey: sortKey ?? base.sortKey,
-                     caseOverride: caseOverride ?? base.caseOverride, disabled: disabled ?? base.disabled,
-                     speech: speech ?? base.speech)
+        Localization(
+            word: word ?? base.word, article: article ?? base.article, gender: gender ?? base.gender,
+            plural: plural ?? base.plural, frequency: frequency ?? base.frequency,
+            definition: definition ?? base.definition, sortKey: sortKey ?? base.sortKey,
+            caseOverride: caseOverride ?? base.caseOverride, disabled: disabled ?? base.disabled,
+            speech: speech ?? base.speech)
     }
 
     public var isDisabled: Bool { disabled == true }
@@ -163,8 +174,10 @@ public struct GrammarNote: Sendable, Equatable, Identifiable {
     /// Gap-fill sentences that practise the note, for lessons.
     public var exercises: [GrammarExercise]
 
-    public init(id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String],
-                exercises: [GrammarExercise] = []) {
+    public init(
+        id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String],
+        exercises: [GrammarExercise] = []
+    ) {
         (self.id, self.language, self.level, self.title, self.summary, self.body, self.examples) =
             (id, language, level, title, summary, body, examples)
         self.exercises = exercises
@@ -208,8 +221,10 @@ public struct PlacementQuestion: Sendable, Equatable, Codable {
     public var correct: String
     public var distractors: [String]
 
-    public init(id: String, language: Language, skill: Skill, level: CEFRLevel, topic: String, stem: String,
-                passage: String? = nil, audio: String? = nil, correct: String, distractors: [String]) {
+    public init(
+        id: String, language: Language, skill: Skill, level: CEFRLevel, topic: String, stem: String,
+        passage: String? = nil, audio: String? = nil, correct: String, distractors: [String]
+    ) {
         (self.id, self.language, self.skill, self.level, self.topic, self.stem) = (id, language, skill, level, topic, stem)
         (self.passage, self.audio, self.correct, self.distractors) = (passage, audio, correct, distractors)
     }
@@ -233,7 +248,9 @@ public struct WordSenses: Sendable {
         var senses: [Language: [String: [String]]] = [:]
         for concept in concepts.sorted(by: { $0.key < $1.key }) {
             for language in Language.allCases {
-                guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { continue }
+                guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else {
+                    continue
+                }
                 senses[language, default: [:]][PlacementQuestion.folded(word), default: []].append(concept.key)
             }
         }

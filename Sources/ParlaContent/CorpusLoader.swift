@@ -1,3 +1,4 @@
+import Foundation
 import ParlaCore
 import Yams
 
@@ -47,7 +48,8 @@ public struct CorpusLoader: Sendable {
             do {
                 node = try Yams.compose(yaml: file.text)
             } catch {
-                context.problem(line: Self.line(of: error), .syntax, "\(error)".split(separator: "\n").first.map(String.init) ?? "unreadable YAML")
+                context.problem(
+                    line: Self.line(of: error), .syntax, "\(error)".split(separator: "\n").first.map(String.init) ?? "unreadable YAML")
                 continue
             }
             guard let node, case .mapping = node else {
@@ -118,7 +120,9 @@ private struct Context {
     mutating func level(_ node: Node, allowed: ClosedRange<CEFRLevel> = .a1 ... .c2) -> CEFRLevel? {
         guard let text = string(node, "level") else { return nil }
         guard let level = CEFRLevel(rawValue: text), allowed.contains(level) else {
-            problem(line: line(node["level"]), .badLevel, "level \(text) is not one of \(allowed.lowerBound.rawValue)-\(allowed.upperBound.rawValue)")
+            problem(
+                line: line(node["level"]), .badLevel,
+                "level \(text) is not one of \(allowed.lowerBound.rawValue)-\(allowed.upperBound.rawValue)")
             return nil
         }
         return level
@@ -169,7 +173,8 @@ private struct Context {
         let names = perLanguage(node, "names")
         let wordNodes = node["words"]?.sequence.map(Array.init) ?? []
         if wordNodes.count != WordList.size {
-            problem(line: line(node["words"] ?? node), .listSize, "a word list has exactly \(WordList.size) words, this one \(wordNodes.count)")
+            problem(
+                line: line(node["words"] ?? node), .listSize, "a word list has exactly \(WordList.size) words, this one \(wordNodes.count)")
         }
         let words = wordNodes.compactMap { readConcept($0) }
         let free = (node["free"]?.sequence.map(Array.init) ?? []).compactMap { $0.string }
@@ -183,7 +188,9 @@ private struct Context {
 
     mutating func readConcept(_ node: Node) -> Concept? {
         guard let key = string(node, "key") else { return nil }
-        if !Self.isKey(key) { problem(line: line(node["key"]), .invalidValue, "key \(key) must be lowercase ASCII letters, digits and hyphens") }
+        if !Self.isKey(key) {
+            problem(line: line(node["key"]), .invalidValue, "key \(key) must be lowercase ASCII letters, digits and hyphens")
+        }
         if let earlier = conceptSites[key] {
             problem(line: line(node["key"]), .duplicateKey, "key \(key) is already used at \(earlier.file):\(earlier.line)")
         } else {
@@ -227,7 +234,9 @@ private struct Context {
         }
         if let value = node["caseOverride"]?.string {
             result.caseOverride = CaseOverride(rawValue: value)
-            if result.caseOverride == nil { problem(line: line(node["caseOverride"]), .invalidValue, "caseOverride \(value) is not upper, lower or capitalized") }
+            if result.caseOverride == nil {
+                problem(line: line(node["caseOverride"]), .invalidValue, "caseOverride \(value) is not upper, lower or capitalized")
+            }
         }
         result.disabled = node["disabled"]?.bool
         if let frequency = node["frequency"] {
@@ -259,9 +268,13 @@ private struct Context {
             var texts: [Language: String] = [:]
             for language in Language.allCases {
                 guard let text = string(phraseNode, language.code) else { continue }
-                let words = text.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" }).filter { $0.contains(where: \.isLetter) || $0.contains(where: \.isNumber) }
+                let words = text.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" }).filter {
+                    $0.contains(where: \.isLetter) || $0.contains(where: \.isNumber)
+                }
                 if !(1...12).contains(words.count) {
-                    problem(line: line(phraseNode[language.code]), .invalidValue, "a phrase has 1 to 12 words, \(id) in \(language.code) has \(words.count)")
+                    problem(
+                        line: line(phraseNode[language.code]), .invalidValue,
+                        "a phrase has 1 to 12 words, \(id) in \(language.code) has \(words.count)")
                 }
                 texts[language] = text
             }
@@ -290,8 +303,10 @@ private struct Context {
             for example in examples { exampleReferences.append((file, line(noteNode["examples"]), id, example)) }
             let exercises = (noteNode["exercises"]?.sequence.map(Array.init) ?? []).compactMap { readExercise($0, note: id) }
             guard let level, let title, let summary, let body else { continue }
-            corpus.grammarNotes.append(GrammarNote(id: id, language: language, level: level, title: title, summary: summary,
-                                                   body: body, examples: examples, exercises: exercises))
+            corpus.grammarNotes.append(
+                GrammarNote(
+                    id: id, language: language, level: level, title: title, summary: summary,
+                    body: body, examples: examples, exercises: exercises))
         }
     }
 
@@ -314,8 +329,9 @@ private struct Context {
         if let correct {
             let options = [correct] + distractors
             if Set(options.map(PlacementQuestion.folded)).count != options.count {
-                problem(line: line(node["distractors"]), .invalidValue,
-                        "exercise \(id) has two options that read the same: it would have two right answers")
+                problem(
+                    line: line(node["distractors"]), .invalidValue,
+                    "exercise \(id) has two options that read the same: it would have two right answers")
             }
         }
         if let stem, stem.components(separatedBy: "___").count != 2 {
@@ -360,27 +376,34 @@ private struct Context {
             if let correct {
                 let options = [correct] + distractors
                 if Set(options.map(PlacementQuestion.folded)).count != options.count {
-                    problem(line: line(itemNode["distractors"]), .invalidValue,
-                            "item \(id) has two options that read the same: it would have two right answers")
+                    problem(
+                        line: line(itemNode["distractors"]), .invalidValue,
+                        "item \(id) has two options that read the same: it would have two right answers")
                 }
             }
             if skill == .grammar, let stem, !stem.contains("___") {
                 problem(line: line(itemNode["stem"]), .invalidValue, "grammar item \(id) needs a gap (___) in its stem")
             }
             guard let level, let topic, let stem, let correct, distractors.count == 3 else { continue }
-            corpus.placementQuestions.append(PlacementQuestion(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem,
-                                                       passage: passage, audio: audio, correct: correct, distractors: distractors))
+            corpus.placementQuestions.append(
+                PlacementQuestion(
+                    id: id, language: language, skill: skill, level: level, topic: topic, stem: stem,
+                    passage: passage, audio: audio, correct: correct, distractors: distractors))
         }
     }
 
     mutating func checkReferences() {
         for reference in exampleReferences where phraseSites[reference.phrase] == nil {
-            problems.append(ContentProblem(file: reference.file, line: reference.line, kind: .unknownReference,
-                                           message: "note \(reference.note) cites phrase \(reference.phrase), which does not exist"))
+            problems.append(
+                ContentProblem(
+                    file: reference.file, line: reference.line, kind: .unknownReference,
+                    message: "note \(reference.note) cites phrase \(reference.phrase), which does not exist"))
         }
         for reference in homophoneReferences where conceptSites[reference.concept] == nil {
-            problems.append(ContentProblem(file: reference.file, line: reference.line, kind: .unknownReference,
-                                           message: "homophones name \(reference.concept), which is no word's key"))
+            problems.append(
+                ContentProblem(
+                    file: reference.file, line: reference.line, kind: .unknownReference,
+                    message: "homophones name \(reference.concept), which is no word's key"))
         }
     }
 
@@ -400,5 +423,3 @@ private struct Context {
         }
     }
 }
-
-import Foundation

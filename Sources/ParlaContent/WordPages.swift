@@ -27,8 +27,10 @@ public struct AlphabetBarEntry: Sendable, Equatable {
 public enum WordPaging {
     /// Sorts `words` by `text` in the language, cuts them into pages of 35
     /// and returns page `number` (1-based), or nil past the last page.
-    public static func page<Word: Sendable>(_ number: Int, of words: [Word], collation: Collation,
-                                            text: (Word) -> String) -> WordPage<Word>? {
+    public static func page<Word: Sendable>(
+        _ number: Int, of words: [Word], collation: Collation,
+        text: (Word) -> String
+    ) -> WordPage<Word>? {
         let sorted = words.map { word in
             let spelled = text(word)
             return (word: word, key: collation.key(spelled), initial: collation.initial(of: spelled))

@@ -11,8 +11,10 @@ public struct Account: Sendable, Equatable {
     public var termsAcceptedAt: Date
     public var createdAt: Date
 
-    public init(id: AccountID, firstName: String, lastName: String, email: String, uiLanguage: Language,
-                termsVersion: String, termsAcceptedAt: Date, createdAt: Date) {
+    public init(
+        id: AccountID, firstName: String, lastName: String, email: String, uiLanguage: Language,
+        termsVersion: String, termsAcceptedAt: Date, createdAt: Date
+    ) {
         self.id = id
         self.firstName = firstName
         self.lastName = lastName
@@ -68,9 +70,11 @@ public struct Learner: Sendable, Equatable {
     /// default: then only friends may).
     public var publicProfile: Bool
 
-    public init(id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
-                nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
-                keepRecordings: Bool = false, publicProfile: Bool = false, courses: [LanguageProgress] = []) {
+    public init(
+        id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
+        nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
+        keepRecordings: Bool = false, publicProfile: Bool = false, courses: [LanguageProgress] = []
+    ) {
         (self.targetLanguages, self.progress) = LanguageProgress.studied(chosen: targetLanguages, courses: courses)
         self.keepRecordings = keepRecordings
         self.publicProfile = publicProfile

@@ -4,8 +4,10 @@ public struct RegistrationForm: Sendable {
     public var acceptTerms: Bool?
     public var uiLanguage: String?
     public var deviceName: String?
-    public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil, password: String? = nil,
-                acceptTerms: Bool? = nil, uiLanguage: String? = nil, deviceName: String? = nil) {
+    public init(
+        firstName: String? = nil, lastName: String? = nil, email: String? = nil, password: String? = nil,
+        acceptTerms: Bool? = nil, uiLanguage: String? = nil, deviceName: String? = nil
+    ) {
         (self.firstName, self.lastName, self.email, self.password) = (firstName, lastName, email, password)
         (self.acceptTerms, self.uiLanguage, self.deviceName) = (acceptTerms, uiLanguage, deviceName)
     }
@@ -35,30 +37,49 @@ public enum AccountRules {
         if let raw = form.uiLanguage, let chosen = language(raw, field: "uiLanguage", into: &errors) { uiLanguage = chosen }
         let device = deviceName(form.deviceName, into: &errors)
         try errors.throwIfAny()
-        return Registration(firstName: firstName!, lastName: lastName!, email: email!, password: form.password!,
-                            uiLanguage: uiLanguage, deviceName: device)
+        return Registration(
+            firstName: firstName!, lastName: lastName!, email: email!, password: form.password!,
+            uiLanguage: uiLanguage, deviceName: device)
     }
 
     static func name(_ raw: String?, field: String, invalid: ErrorCode, into errors: inout FieldErrors) -> String? {
-        guard let raw else { errors.add(field, .required); return nil }
-        guard let name = PersonName.normalized(raw) else { errors.add(field, invalid); return nil }
+        guard let raw else {
+            errors.add(field, .required)
+            return nil
+        }
+        guard let name = PersonName.normalized(raw) else {
+            errors.add(field, invalid)
+            return nil
+        }
         return name
     }
 
     static func emailAddress(_ raw: String?, field: String, into errors: inout FieldErrors) -> String? {
-        guard let raw else { errors.add(field, .required); return nil }
-        guard let email = EmailAddress.normalized(raw) else { errors.add(field, .invalidEmail); return nil }
+        guard let raw else {
+            errors.add(field, .required)
+            return nil
+        }
+        guard let email = EmailAddress.normalized(raw) else {
+            errors.add(field, .invalidEmail)
+            return nil
+        }
         return email
     }
 
     static func language(_ raw: String, field: String, into errors: inout FieldErrors) -> Language? {
-        guard let language = Language(rawValue: raw) else { errors.add(field, .invalidLanguage); return nil }
+        guard let language = Language(rawValue: raw) else {
+            errors.add(field, .invalidLanguage)
+            return nil
+        }
         return language
     }
 
     static func deviceName(_ raw: String?, into errors: inout FieldErrors) -> String? {
         guard let raw else { return nil }
-        guard let device = Label.normalized(raw, maximumLength: 100) else { errors.add("deviceName", .invalidDeviceName); return nil }
+        guard let device = Label.normalized(raw, maximumLength: 100) else {
+            errors.add("deviceName", .invalidDeviceName)
+            return nil
+        }
         return device
     }
 
@@ -79,8 +100,10 @@ public enum AccountRules {
     public struct UpdateForm: Sendable {
         public var firstName: String?, lastName: String?, email: String?, uiLanguage: String?
         public var newPassword: String?, currentPassword: String?
-        public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil, uiLanguage: String? = nil,
-                    newPassword: String? = nil, currentPassword: String? = nil) {
+        public init(
+            firstName: String? = nil, lastName: String? = nil, email: String? = nil, uiLanguage: String? = nil,
+            newPassword: String? = nil, currentPassword: String? = nil
+        ) {
             (self.firstName, self.lastName, self.email, self.uiLanguage) = (firstName, lastName, email, uiLanguage)
             (self.newPassword, self.currentPassword) = (newPassword, currentPassword)
         }

@@ -38,8 +38,14 @@ public enum ImageInspector {
         while offset + 4 <= b.count {
             guard b[offset] == 0xFF else { return nil }
             let marker = b[offset + 1]
-            if marker == 0xFF { offset += 1; continue }  // fill byte
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                offset += 2
+                continue
+            }
             if marker == 0xD9 || marker == 0xDA { return nil }  // end or scan before any frame
             let length = Int(b[offset + 2]) << 8 | Int(b[offset + 3])
             guard length >= 2 else { return nil }

@@ -13,14 +13,32 @@ public struct Avatar: Sendable, Equatable {
     public let name: LocalizedText
 
     public static let catalogue: [Avatar] = [
-        Avatar(id: "cap-explorer", name: LocalizedText(en: "Explorer's hat", fr: "Chapeau d'explorateur", it: "Cappello da esploratore", de: "Entdeckerhut", es: "Sombrero de explorador")),
-        Avatar(id: "cap-wizard", name: LocalizedText(en: "Wizard's hat", fr: "Chapeau de magicien", it: "Cappello da mago", de: "Zauberhut", es: "Sombrero de mago")),
-        Avatar(id: "cap-pilot", name: LocalizedText(en: "Pilot's cap", fr: "Casquette de pilote", it: "Berretto da pilota", de: "Pilotenmütze", es: "Gorra de piloto")),
-        Avatar(id: "cap-chef", name: LocalizedText(en: "Chef's hat", fr: "Toque de chef", it: "Cappello da cuoco", de: "Kochmütze", es: "Gorro de cocinero")),
+        Avatar(
+            id: "cap-explorer",
+            name: LocalizedText(
+                en: "Explorer's hat", fr: "Chapeau d'explorateur", it: "Cappello da esploratore", de: "Entdeckerhut",
+                es: "Sombrero de explorador")),
+        Avatar(
+            id: "cap-wizard",
+            name: LocalizedText(
+                en: "Wizard's hat", fr: "Chapeau de magicien", it: "Cappello da mago", de: "Zauberhut", es: "Sombrero de mago")),
+        Avatar(
+            id: "cap-pilot",
+            name: LocalizedText(
+                en: "Pilot's cap", fr: "Casquette de pilote", it: "Berretto da pilota", de: "Pilotenmütze", es: "Gorra de piloto")),
+        Avatar(
+            id: "cap-chef",
+            name: LocalizedText(en: "Chef's hat", fr: "Toque de chef", it: "Cappello da cuoco", de: "Kochmütze", es: "Gorro de cocinero")),
         Avatar(id: "cap-crown", name: LocalizedText(en: "Crown", fr: "Couronne", it: "Corona", de: "Krone", es: "Corona")),
-        Avatar(id: "cap-graduate", name: LocalizedText(en: "Graduation cap", fr: "Toque de diplômé", it: "Tocco da laureato", de: "Doktorhut", es: "Birrete")),
-        Avatar(id: "cap-pirate", name: LocalizedText(en: "Pirate's hat", fr: "Chapeau de pirate", it: "Cappello da pirata", de: "Piratenhut", es: "Sombrero de pirata")),
-        Avatar(id: "cap-beanie", name: LocalizedText(en: "Beanie", fr: "Bonnet", it: "Berretto di lana", de: "Wollmütze", es: "Gorro de lana")),
+        Avatar(
+            id: "cap-graduate",
+            name: LocalizedText(en: "Graduation cap", fr: "Toque de diplômé", it: "Tocco da laureato", de: "Doktorhut", es: "Birrete")),
+        Avatar(
+            id: "cap-pirate",
+            name: LocalizedText(
+                en: "Pirate's hat", fr: "Chapeau de pirate", it: "Cappello da pirata", de: "Piratenhut", es: "Sombrero de pirata")),
+        Avatar(
+            id: "cap-beanie", name: LocalizedText(en: "Beanie", fr: "Bonnet", it: "Berretto di lana", de: "Wollmütze", es: "Gorro de lana")),
     ]
 
     public static let defaultID = "cap-explorer"

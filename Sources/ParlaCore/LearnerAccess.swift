@@ -33,8 +33,10 @@ public struct AuthorizedLearner: Sendable, Hashable, CustomStringConvertible {
     /// account `owner` (nil: no such learner), for `intent`; nil when it
     /// may not. Today an account reaches its own learners only; a teacher's
     /// read-only reach to its classes' learners is the next role.
-    public static func resolve(_ learner: LearnerID, ownedBy owner: AccountID?, caller: AccountID,
-                               for intent: Intent) -> AuthorizedLearner? {
+    public static func resolve(
+        _ learner: LearnerID, ownedBy owner: AccountID?, caller: AccountID,
+        for intent: Intent
+    ) -> AuthorizedLearner? {
         guard let owner, owner == caller else { return nil }
         return AuthorizedLearner(id: learner, account: owner, role: .owner)
     }

@@ -8,8 +8,10 @@ public struct LearnerForm: Sendable {
     public var targetLanguages: [String]?
     public var keepRecordings: Bool?
     public var publicProfile: Bool?
-    public init(displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
-                nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil, publicProfile: Bool? = nil) {
+    public init(
+        displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
+        nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil, publicProfile: Bool? = nil
+    ) {
         (self.displayName, self.age, self.removeAge, self.avatarID) = (displayName, age, removeAge, avatarID)
         (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
         self.publicProfile = publicProfile

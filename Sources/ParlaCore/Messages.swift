@@ -24,510 +24,597 @@ extension ErrorCode {
     /// The title shown to a person; `detail` in the problem document.
     public var message: LocalizedText {
         switch self {
-        case .malformedRequest: LocalizedText(
-            en: "The request could not be read. Check that it is well-formed JSON.",
-            fr: "La requête est illisible. Vérifiez qu'il s'agit d'un JSON bien formé.",
-            it: "Impossibile leggere la richiesta. Verifica che sia un JSON ben formato.",
-            de: "Die Anfrage konnte nicht gelesen werden. Prüfen Sie, ob sie gültiges JSON ist.",
-            es: "No se pudo leer la solicitud. Comprueba que sea un JSON bien formado.")
-        case .unsupportedMediaType: LocalizedText(
-            en: "This content type is not supported here.",
-            fr: "Ce type de contenu n'est pas pris en charge ici.",
-            it: "Questo tipo di contenuto non è supportato qui.",
-            de: "Dieser Inhaltstyp wird hier nicht unterstützt.",
-            es: "Este tipo de contenido no se admite aquí.")
-        case .notAcceptable: LocalizedText(
-            en: "The response cannot be produced in the format you asked for.",
-            fr: "La réponse ne peut pas être produite dans le format demandé.",
-            it: "La risposta non può essere prodotta nel formato richiesto.",
-            de: "Die Antwort kann nicht im gewünschten Format geliefert werden.",
-            es: "La respuesta no se puede generar en el formato solicitado.")
-        case .payloadTooLarge: LocalizedText(
-            en: "The request body is too large.",
-            fr: "Le corps de la requête est trop volumineux.",
-            it: "Il corpo della richiesta è troppo grande.",
-            de: "Der Inhalt der Anfrage ist zu groß.",
-            es: "El cuerpo de la solicitud es demasiado grande.")
-        case .routeNotFound: LocalizedText(
-            en: "There is nothing at this address.",
-            fr: "Il n'y a rien à cette adresse.",
-            it: "Non c'è niente a questo indirizzo.",
-            de: "Unter dieser Adresse gibt es nichts.",
-            es: "No hay nada en esta dirección.")
-        case .methodNotAllowed: LocalizedText(
-            en: "This method is not allowed at this address.",
-            fr: "Cette méthode n'est pas autorisée à cette adresse.",
-            it: "Questo metodo non è consentito a questo indirizzo.",
-            de: "Diese Methode ist unter dieser Adresse nicht erlaubt.",
-            es: "Este método no está permitido en esta dirección.")
-        case .validationFailed: LocalizedText(
-            en: "Some fields are not valid. Please correct them and try again.",
-            fr: "Certains champs ne sont pas valides. Corrigez-les puis réessayez.",
-            it: "Alcuni campi non sono validi. Correggili e riprova.",
-            de: "Einige Felder sind ungültig. Bitte korrigieren Sie sie und versuchen Sie es erneut.",
-            es: "Algunos campos no son válidos. Corrígelos y vuelve a intentarlo.")
-        case .required: LocalizedText(
-            en: "This field is required.",
-            fr: "Ce champ est obligatoire.",
-            it: "Questo campo è obbligatorio.",
-            de: "Dieses Feld ist erforderlich.",
-            es: "Este campo es obligatorio.")
-        case .invalidFirstName: LocalizedText(
-            en: "Enter a valid first name: letters only, with single spaces, hyphens or apostrophes between them.",
-            fr: "Saisissez un prénom valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
-            it: "Inserisci un nome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
-            de: "Geben Sie einen gültigen Vornamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
-            es: "Introduce un nombre válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
-        case .invalidLastName: LocalizedText(
-            en: "Enter a valid last name: letters only, with single spaces, hyphens or apostrophes between them.",
-            fr: "Saisissez un nom de famille valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
-            it: "Inserisci un cognome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
-            de: "Geben Sie einen gültigen Nachnamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
-            es: "Introduce un apellido válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
-        case .invalidEmail: LocalizedText(
-            en: "Enter a valid email address, such as name@example.com.",
-            fr: "Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.",
-            it: "Inserisci un indirizzo email valido, ad esempio nome@esempio.it.",
-            de: "Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.",
-            es: "Introduce una dirección de correo válida, por ejemplo nombre@ejemplo.es.")
-        case .invalidPassword: LocalizedText(
-            en: "The password must be 10 to 128 characters long.",
-            fr: "Le mot de passe doit comporter entre 10 et 128 caractères.",
-            it: "La password deve avere da 10 a 128 caratteri.",
-            de: "Das Passwort muss 10 bis 128 Zeichen lang sein.",
-            es: "La contraseña debe tener entre 10 y 128 caracteres.")
-        case .passwordIsEmail: LocalizedText(
-            en: "The password must not be your email address.",
-            fr: "Le mot de passe ne doit pas être votre adresse e-mail.",
-            it: "La password non può essere il tuo indirizzo email.",
-            de: "Das Passwort darf nicht Ihre E-Mail-Adresse sein.",
-            es: "La contraseña no puede ser tu dirección de correo.")
-        case .termsNotAccepted: LocalizedText(
-            en: "Please accept the terms of use to create an account.",
-            fr: "Veuillez accepter les conditions d'utilisation pour créer un compte.",
-            it: "Accetta i termini di utilizzo per creare un account.",
-            de: "Bitte akzeptieren Sie die Nutzungsbedingungen, um ein Konto zu erstellen.",
-            es: "Acepta las condiciones de uso para crear una cuenta.")
-        case .invalidLanguage: LocalizedText(
-            en: "Choose one of the supported languages: en, fr, it, de or es.",
-            fr: "Choisissez l'une des langues prises en charge : en, fr, it, de ou es.",
-            it: "Scegli una delle lingue supportate: en, fr, it, de o es.",
-            de: "Wählen Sie eine der unterstützten Sprachen: en, fr, it, de oder es.",
-            es: "Elige uno de los idiomas disponibles: en, fr, it, de o es.")
-        case .emailTaken: LocalizedText(
-            en: "An account with this email address already exists.",
-            fr: "Un compte existe déjà avec cette adresse e-mail.",
-            it: "Esiste già un account con questo indirizzo email.",
-            de: "Es gibt bereits ein Konto mit dieser E-Mail-Adresse.",
-            es: "Ya existe una cuenta con esta dirección de correo.")
-        case .nothingToUpdate: LocalizedText(
-            en: "The request changes nothing: give at least one field to update.",
-            fr: "La requête ne modifie rien : indiquez au moins un champ à mettre à jour.",
-            it: "La richiesta non modifica nulla: indica almeno un campo da aggiornare.",
-            de: "Die Anfrage ändert nichts: Geben Sie mindestens ein Feld zum Aktualisieren an.",
-            es: "La solicitud no cambia nada: indica al menos un campo que actualizar.")
-        case .invalidCredentials: LocalizedText(
-            en: "The email address or password is incorrect.",
-            fr: "L'adresse e-mail ou le mot de passe est incorrect.",
-            it: "L'indirizzo email o la password non sono corretti.",
-            de: "Die E-Mail-Adresse oder das Passwort ist falsch.",
-            es: "La dirección de correo o la contraseña no son correctas.")
-        case .authenticationRequired: LocalizedText(
-            en: "Please sign in: your session is missing, has expired or was signed out.",
-            fr: "Veuillez vous connecter : votre session est absente, a expiré ou a été fermée.",
-            it: "Accedi di nuovo: la sessione manca, è scaduta o è stata chiusa.",
-            de: "Bitte melden Sie sich an: Ihre Sitzung fehlt, ist abgelaufen oder wurde beendet.",
-            es: "Inicia sesión: tu sesión no existe, ha caducado o se ha cerrado.")
-        case .tooManyAttempts: LocalizedText(
-            en: "Too many failed sign-in attempts. Please wait before trying again.",
-            fr: "Trop de tentatives de connexion échouées. Patientez avant de réessayer.",
-            it: "Troppi tentativi di accesso non riusciti. Attendi prima di riprovare.",
-            de: "Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie, bevor Sie es erneut versuchen.",
-            es: "Demasiados intentos de inicio de sesión fallidos. Espera antes de volver a intentarlo.")
-        case .wrongCurrentPassword: LocalizedText(
-            en: "Your current password is incorrect.",
-            fr: "Votre mot de passe actuel est incorrect.",
-            it: "La password attuale non è corretta.",
-            de: "Ihr aktuelles Passwort ist falsch.",
-            es: "Tu contraseña actual no es correcta.")
-        case .sessionNotFound: LocalizedText(
-            en: "This session does not exist or has already ended.",
-            fr: "Cette session n'existe pas ou est déjà terminée.",
-            it: "Questa sessione non esiste o è già terminata.",
-            de: "Diese Sitzung existiert nicht oder wurde bereits beendet.",
-            es: "Esta sesión no existe o ya ha terminado.")
-        case .controlCharacter: LocalizedText(
-            en: "This text holds a control character (such as NUL or a line break), which is not allowed here.",
-            fr: "Ce texte contient un caractère de contrôle (comme NUL ou un saut de ligne), ce qui n'est pas permis ici.",
-            it: "Questo testo contiene un carattere di controllo (come NUL o un a capo), che qui non è consentito.",
-            de: "Dieser Text enthält ein Steuerzeichen (etwa NUL oder einen Zeilenumbruch), das hier nicht erlaubt ist.",
-            es: "Este texto contiene un carácter de control (como NUL o un salto de línea), que aquí no está permitido.")
-        case .invalidDeviceName: LocalizedText(
-            en: "The device name must be 1 to 100 printable characters.",
-            fr: "Le nom de l'appareil doit comporter de 1 à 100 caractères imprimables.",
-            it: "Il nome del dispositivo deve avere da 1 a 100 caratteri stampabili.",
-            de: "Der Gerätename muss aus 1 bis 100 druckbaren Zeichen bestehen.",
-            es: "El nombre del dispositivo debe tener entre 1 y 100 caracteres imprimibles.")
-        case .learnerNotFound: LocalizedText(
-            en: "This learner profile does not exist.",
-            fr: "Ce profil d'apprenant n'existe pas.",
-            it: "Questo profilo di studente non esiste.",
-            de: "Dieses Lernprofil existiert nicht.",
-            es: "Este perfil de estudiante no existe.")
-        case .invalidDisplayName: LocalizedText(
-            en: "The display name must be 1 to 40 characters, letters, digits, spaces and simple punctuation.",
-            fr: "Le nom affiché doit comporter de 1 à 40 caractères : lettres, chiffres, espaces et ponctuation simple.",
-            it: "Il nome visualizzato deve avere da 1 a 40 caratteri: lettere, cifre, spazi e punteggiatura semplice.",
-            de: "Der Anzeigename muss 1 bis 40 Zeichen lang sein: Buchstaben, Ziffern, Leerzeichen und einfache Satzzeichen.",
-            es: "El nombre visible debe tener entre 1 y 40 caracteres: letras, números, espacios y puntuación sencilla.")
-        case .invalidAge: LocalizedText(
-            en: "The age must be a whole number from 3 to 120.",
-            fr: "L'âge doit être un nombre entier compris entre 3 et 120.",
-            it: "L'età deve essere un numero intero compreso tra 3 e 120.",
-            de: "Das Alter muss eine ganze Zahl zwischen 3 und 120 sein.",
-            es: "La edad debe ser un número entero entre 3 y 120.")
-        case .invalidAvatar: LocalizedText(
-            en: "Choose an avatar from the catalogue.",
-            fr: "Choisissez un avatar dans le catalogue.",
-            it: "Scegli un avatar dal catalogo.",
-            de: "Wählen Sie einen Avatar aus dem Katalog.",
-            es: "Elige un avatar del catálogo.")
-        case .learnerLimitReached: LocalizedText(
-            en: "This account already has the largest number of learner profiles allowed.",
-            fr: "Ce compte a déjà le nombre maximal de profils d'apprenant autorisé.",
-            it: "Questo account ha già il numero massimo di profili di studente consentito.",
-            de: "Dieses Konto hat bereits die höchstmögliche Zahl an Lernprofilen.",
-            es: "Esta cuenta ya tiene el número máximo de perfiles de estudiante permitido.")
-        case .lastLearner: LocalizedText(
-            en: "An account keeps at least one learner profile: this one cannot be deleted.",
-            fr: "Un compte garde au moins un profil d'apprenant : celui-ci ne peut pas être supprimé.",
-            it: "Un account conserva almeno un profilo di studente: questo non può essere eliminato.",
-            de: "Ein Konto behält mindestens ein Lernprofil: Dieses kann nicht gelöscht werden.",
-            es: "Una cuenta conserva al menos un perfil de estudiante: este no se puede eliminar.")
-        case .unsupportedImage: LocalizedText(
-            en: "The picture must be a PNG or JPEG image.",
-            fr: "L'image doit être au format PNG ou JPEG.",
-            it: "L'immagine deve essere in formato PNG o JPEG.",
-            de: "Das Bild muss ein PNG- oder JPEG-Bild sein.",
-            es: "La imagen debe estar en formato PNG o JPEG.")
-        case .invalidImageDimensions: LocalizedText(
-            en: "The picture must be between 32 and 4096 pixels wide and high.",
-            fr: "L'image doit mesurer entre 32 et 4096 pixels de large et de haut.",
-            it: "L'immagine deve misurare tra 32 e 4096 pixel di larghezza e di altezza.",
-            de: "Das Bild muss zwischen 32 und 4096 Pixel breit und hoch sein.",
-            es: "La imagen debe medir entre 32 y 4096 píxeles de ancho y de alto.")
-        case .languageNotFound: LocalizedText(
-            en: "This language is not taught here: choose en, fr, it, de or es.",
-            fr: "Cette langue n'est pas enseignée ici : choisissez en, fr, it, de ou es.",
-            it: "Questa lingua non è insegnata qui: scegli en, fr, it, de o es.",
-            de: "Diese Sprache wird hier nicht unterrichtet: Wählen Sie en, fr, it, de oder es.",
-            es: "Este idioma no se enseña aquí: elige en, fr, it, de o es.")
-        case .wordListNotFound: LocalizedText(
-            en: "This word list does not exist.",
-            fr: "Cette liste de mots n'existe pas.",
-            it: "Questo elenco di parole non esiste.",
-            de: "Diese Wortliste gibt es nicht.",
-            es: "Esta lista de palabras no existe.")
-        case .pageNotFound: LocalizedText(
-            en: "This page does not exist: the list has fewer pages.",
-            fr: "Cette page n'existe pas : la liste en compte moins.",
-            it: "Questa pagina non esiste: l'elenco ne ha meno.",
-            de: "Diese Seite gibt es nicht: Die Liste hat weniger Seiten.",
-            es: "Esta página no existe: la lista tiene menos páginas.")
-        case .wordNotFound: LocalizedText(
-            en: "This word does not exist in this language.",
-            fr: "Ce mot n'existe pas dans cette langue.",
-            it: "Questa parola non esiste in questa lingua.",
-            de: "Dieses Wort gibt es in dieser Sprache nicht.",
-            es: "Esta palabra no existe en este idioma.")
-        case .phraseNotFound: LocalizedText(
-            en: "This phrase does not exist.",
-            fr: "Cette phrase n'existe pas.",
-            it: "Questa frase non esiste.",
-            de: "Diesen Satz gibt es nicht.",
-            es: "Esta frase no existe.")
-        case .grammarNoteNotFound: LocalizedText(
-            en: "This grammar note does not exist in this language.",
-            fr: "Cette note de grammaire n'existe pas dans cette langue.",
-            it: "Questa nota di grammatica non esiste in questa lingua.",
-            de: "Diese Grammatiknotiz gibt es in dieser Sprache nicht.",
-            es: "Esta nota de gramática no existe en este idioma.")
-        case .assetNotFound: LocalizedText(
-            en: "This picture or sound does not exist.",
-            fr: "Cette image ou ce son n'existe pas.",
-            it: "Questa immagine o questo suono non esiste.",
-            de: "Dieses Bild oder diesen Ton gibt es nicht.",
-            es: "Esta imagen o este sonido no existe.")
-        case .rangeNotSatisfiable: LocalizedText(
-            en: "The requested range starts past the end of the file.",
-            fr: "La plage demandée commence après la fin du fichier.",
-            it: "L'intervallo richiesto inizia dopo la fine del file.",
-            de: "Der angefragte Bereich beginnt nach dem Ende der Datei.",
-            es: "El rango solicitado empieza después del final del archivo.")
-        case .unsupportedAudio: LocalizedText(
-            en: "This recording could not be read. Send WAV, FLAC, Ogg (Vorbis or Opus) or MP3.",
-            fr: "Cet enregistrement est illisible. Envoyez du WAV, FLAC, Ogg (Vorbis ou Opus) ou MP3.",
-            it: "Questa registrazione non è leggibile. Invia WAV, FLAC, Ogg (Vorbis o Opus) o MP3.",
-            de: "Diese Aufnahme ist nicht lesbar. Sende WAV, FLAC, Ogg (Vorbis oder Opus) oder MP3.",
-            es: "No se puede leer esta grabación. Envía WAV, FLAC, Ogg (Vorbis u Opus) o MP3.")
-        case .audioTooLarge: LocalizedText(
-            en: "This recording is too large.",
-            fr: "Cet enregistrement est trop volumineux.",
-            it: "Questa registrazione è troppo grande.",
-            de: "Diese Aufnahme ist zu groß.",
-            es: "Esta grabación es demasiado grande.")
-        case .audioTooLong: LocalizedText(
-            en: "This recording is too long: keep it under 15 seconds.",
-            fr: "Cet enregistrement est trop long : il doit durer moins de 15 secondes.",
-            it: "Questa registrazione è troppo lunga: deve durare meno di 15 secondi.",
-            de: "Diese Aufnahme ist zu lang: Sie muss kürzer als 15 Sekunden sein.",
-            es: "Esta grabación es demasiado larga: debe durar menos de 15 segundos.")
-        case .audioTooShort: LocalizedText(
-            en: "There is too little speech in this recording. Say the whole phrase.",
-            fr: "Il y a trop peu de parole dans cet enregistrement. Dites toute la phrase.",
-            it: "In questa registrazione si parla troppo poco. Di' tutta la frase.",
-            de: "In dieser Aufnahme wird zu wenig gesprochen. Sag den ganzen Satz.",
-            es: "Hay muy poca voz en esta grabación. Di la frase entera.")
-        case .noSpeech: LocalizedText(
-            en: "We could not hear anything. Check your microphone and try again.",
-            fr: "Nous n'avons rien entendu. Vérifiez votre micro et réessayez.",
-            it: "Non abbiamo sentito nulla. Controlla il microfono e riprova.",
-            de: "Wir haben nichts gehört. Prüfe dein Mikrofon und versuch es noch einmal.",
-            es: "No hemos oído nada. Comprueba el micrófono y vuelve a intentarlo.")
-        case .emptyText: LocalizedText(
-            en: "There is no word to say in this text.",
-            fr: "Ce texte ne contient aucun mot à dire.",
-            it: "Questo testo non contiene parole da dire.",
-            de: "Dieser Text enthält kein Wort zum Sprechen.",
-            es: "Este texto no contiene ninguna palabra que decir.")
-        case .speechBusy: LocalizedText(
-            en: "Too many recordings are being scored right now. Please try again in a moment.",
-            fr: "Trop d'enregistrements sont en cours d'évaluation. Réessayez dans un instant.",
-            it: "Troppe registrazioni in valutazione in questo momento. Riprova tra poco.",
-            de: "Gerade werden zu viele Aufnahmen bewertet. Versuch es gleich noch einmal.",
-            es: "Ahora mismo se están evaluando demasiadas grabaciones. Inténtalo de nuevo en un momento.")
-        case .speechUnavailable: LocalizedText(
-            en: "Speech scoring is not available for this language on this server.",
-            fr: "L'évaluation de la prononciation n'est pas disponible pour cette langue sur ce serveur.",
-            it: "La valutazione della pronuncia non è disponibile per questa lingua su questo server.",
-            de: "Die Aussprachebewertung ist für diese Sprache auf diesem Server nicht verfügbar.",
-            es: "La evaluación de la pronunciación no está disponible para este idioma en este servidor.")
-        case .attemptNotFound: LocalizedText(
-            en: "This attempt does not exist.",
-            fr: "Cette tentative n'existe pas.",
-            it: "Questo tentativo non esiste.",
-            de: "Diesen Versuch gibt es nicht.",
-            es: "Este intento no existe.")
-        case .recordingNotKept: LocalizedText(
-            en: "This attempt's recording was not kept: the learner's setting keepRecordings was off.",
-            fr: "L'enregistrement de cette tentative n'a pas été conservé : le réglage keepRecordings était désactivé.",
-            it: "La registrazione di questo tentativo non è stata conservata: l'impostazione keepRecordings era disattivata.",
-            de: "Die Aufnahme dieses Versuchs wurde nicht aufbewahrt: Die Einstellung keepRecordings war aus.",
-            es: "La grabación de este intento no se guardó: el ajuste keepRecordings estaba desactivado.")
-        case .textOrPhraseRequired: LocalizedText(
-            en: "Say which phrase was read: give either text or phraseId.",
-            fr: "Indiquez la phrase lue : donnez text ou phraseId.",
-            it: "Indica la frase letta: fornisci text oppure phraseId.",
-            de: "Gib an, welcher Satz gesprochen wurde: text oder phraseId.",
-            es: "Indica qué frase se ha leído: da text o phraseId.")
-        case .courseExists: LocalizedText(
-            en: "This learner already has a course in this language.",
-            fr: "Cet apprenant suit déjà un cours dans cette langue.",
-            it: "Questo studente ha già un corso in questa lingua.",
-            de: "Dieser Lernende hat schon einen Kurs in dieser Sprache.",
-            es: "Este alumno ya tiene un curso en este idioma.")
-        case .placementNotFound: LocalizedText(
-            en: "This placement test does not exist.",
-            fr: "Ce test de niveau n'existe pas.",
-            it: "Questo test di livello non esiste.",
-            de: "Diesen Einstufungstest gibt es nicht.",
-            es: "Esta prueba de nivel no existe.")
-        case .placementFinished: LocalizedText(
-            en: "This placement test is already finished.",
-            fr: "Ce test de niveau est déjà terminé.",
-            it: "Questo test di livello è già terminato.",
-            de: "Dieser Einstufungstest ist schon beendet.",
-            es: "Esta prueba de nivel ya ha terminado.")
-        case .notCurrentItem: LocalizedText(
-            en: "Answer the question being asked: this is not the current one.",
-            fr: "Répondez à la question posée : ce n'est pas la question en cours.",
-            it: "Rispondi alla domanda posta: non è quella in corso.",
-            de: "Beantworte die gestellte Frage: Das ist nicht die aktuelle.",
-            es: "Responde a la pregunta planteada: esta no es la actual.")
-        case .optionNotFound: LocalizedText(
-            en: "This option is not one of the question's.",
-            fr: "Cette option ne fait pas partie de la question.",
-            it: "Questa opzione non appartiene alla domanda.",
-            de: "Diese Antwort gehört nicht zur Frage.",
-            es: "Esta opción no pertenece a la pregunta.")
-        case .placementUnavailable: LocalizedText(
-            en: "There is no placement test for this language yet.",
-            fr: "Il n'y a pas encore de test de niveau pour cette langue.",
-            it: "Non c'è ancora un test di livello per questa lingua.",
-            de: "Für diese Sprache gibt es noch keinen Einstufungstest.",
-            es: "Todavía no hay prueba de nivel para este idioma.")
-        case .lessonNotFound: LocalizedText(
-            en: "This lesson does not exist.",
-            fr: "Cette leçon n'existe pas.",
-            it: "Questa lezione non esiste.",
-            de: "Diese Lektion gibt es nicht.",
-            es: "Esta lección no existe.")
-        case .lessonExpired: LocalizedText(
-            en: "This lesson was left for more than a day and has ended. Start a new one.",
-            fr: "Cette leçon est restée ouverte plus d'un jour et s'est terminée. Commencez-en une nouvelle.",
-            it: "Questa lezione è rimasta aperta per più di un giorno ed è terminata. Iniziane una nuova.",
-            de: "Diese Lektion lag länger als einen Tag brach und ist beendet. Beginne eine neue.",
-            es: "Esta lección estuvo abierta más de un día y ha terminado. Empieza una nueva.")
-        case .lessonFinished: LocalizedText(
-            en: "This lesson is over: there are no more questions.",
-            fr: "Cette leçon est terminée : il n'y a plus de questions.",
-            it: "Questa lezione è finita: non ci sono altre domande.",
-            de: "Diese Lektion ist vorbei: Es gibt keine weiteren Fragen.",
-            es: "Esta lección ha terminado: no hay más preguntas.")
-        case .notCurrentQuestion: LocalizedText(
-            en: "Answer the question on screen: this one is not current.",
-            fr: "Répondez à la question affichée : celle-ci n'est pas en cours.",
-            it: "Rispondi alla domanda sullo schermo: questa non è quella in corso.",
-            de: "Beantworte die angezeigte Frage: Diese ist nicht die aktuelle.",
-            es: "Responde a la pregunta en pantalla: esta no es la actual.")
-        case .optionAlreadyTried: LocalizedText(
-            en: "You have already tried this answer. Choose another one.",
-            fr: "Vous avez déjà essayé cette réponse. Choisissez-en une autre.",
-            it: "Hai già provato questa risposta. Scegline un'altra.",
-            de: "Diese Antwort hast du schon versucht. Wähle eine andere.",
-            es: "Ya has probado esta respuesta. Elige otra.")
-        case .targetNotFound: LocalizedText(
-            en: "Drop the word on one of the question's targets.",
-            fr: "Déposez le mot sur l'une des cibles de la question.",
-            it: "Trascina la parola su uno dei bersagli della domanda.",
-            de: "Lege das Wort auf eines der Ziele der Frage.",
-            es: "Suelta la palabra sobre uno de los destinos de la pregunta.")
-        case .answerKindMismatch: LocalizedText(
-            en: "This question needs another kind of answer: an option, a typed text or a recording.",
-            fr: "Cette question attend un autre type de réponse : une option, un texte saisi ou un enregistrement.",
-            it: "Questa domanda richiede un altro tipo di risposta: un'opzione, un testo scritto o una registrazione.",
-            de: "Diese Frage braucht eine andere Art von Antwort: eine Option, einen getippten Text oder eine Aufnahme.",
-            es: "Esta pregunta necesita otro tipo de respuesta: una opción, un texto escrito o una grabación.")
-        case .lessonUnavailable: LocalizedText(
-            en: "There are no questions for this language and these question types yet.",
-            fr: "Il n'y a pas encore de questions pour cette langue et ces types de questions.",
-            it: "Non ci sono ancora domande per questa lingua e questi tipi di domanda.",
-            de: "Für diese Sprache und diese Fragetypen gibt es noch keine Fragen.",
-            es: "Todavía no hay preguntas para este idioma y estos tipos de pregunta.")
-        case .gameNotFound: LocalizedText(
-            en: "This game does not exist.",
-            fr: "Cette partie n'existe pas.",
-            it: "Questa partita non esiste.",
-            de: "Dieses Spiel gibt es nicht.",
-            es: "Esta partida no existe.")
-        case .gameFinished: LocalizedText(
-            en: "This game is over: every pair is found.",
-            fr: "Cette partie est terminée : toutes les paires sont trouvées.",
-            it: "Questa partita è finita: tutte le coppie sono state trovate.",
-            de: "Dieses Spiel ist vorbei: Alle Paare sind gefunden.",
-            es: "Esta partida ha terminado: se han encontrado todas las parejas.")
-        case .gameBusy: LocalizedText(
-            en: "Too many flips at once in this game. Try again.",
-            fr: "Trop de cartes retournées en même temps dans cette partie. Réessayez.",
-            it: "Troppe carte girate insieme in questa partita. Riprova.",
-            de: "Zu viele Karten gleichzeitig in diesem Spiel umgedreht. Versuch es noch einmal.",
-            es: "Demasiadas cartas giradas a la vez en esta partida. Inténtalo de nuevo.")
-        case .cardNotFound: LocalizedText(
-            en: "There is no card at this position.",
-            fr: "Il n'y a pas de carte à cette position.",
-            it: "Non c'è nessuna carta in questa posizione.",
-            de: "An dieser Position liegt keine Karte.",
-            es: "No hay ninguna carta en esta posición.")
-        case .cardAlreadyUp: LocalizedText(
-            en: "This card is already face up. Choose another one.",
-            fr: "Cette carte est déjà retournée. Choisissez-en une autre.",
-            it: "Questa carta è già scoperta. Scegline un'altra.",
-            de: "Diese Karte liegt schon offen. Wähle eine andere.",
-            es: "Esta carta ya está boca arriba. Elige otra.")
-        case .gameRejected: LocalizedText(
-            en: "This game could not have been played: the log has flips that are impossible.",
-            fr: "Cette partie n'a pas pu être jouée : le journal contient des coups impossibles.",
-            it: "Questa partita non può essere stata giocata: il registro contiene mosse impossibili.",
-            de: "Dieses Spiel kann so nicht gespielt worden sein: Das Protokoll enthält unmögliche Züge.",
-            es: "Esta partida no pudo jugarse así: el registro tiene jugadas imposibles.")
-        case .gameUnavailable: LocalizedText(
-            en: "There are not enough words with these faces for a game this size.",
-            fr: "Il n'y a pas assez de mots avec ces faces pour une partie de cette taille.",
-            it: "Non ci sono abbastanza parole con queste facce per una partita di queste dimensioni.",
-            de: "Es gibt nicht genug Wörter mit diesen Seiten für ein Spiel dieser Größe.",
-            es: "No hay suficientes palabras con estas caras para una partida de este tamaño.")
-        case .flipTooFast: LocalizedText(
-            en: "This flip came faster than a person can turn a card.",
-            fr: "Ce coup est venu plus vite qu'une personne ne peut retourner une carte.",
-            it: "Questa mossa è arrivata più in fretta di quanto una persona possa girare una carta.",
-            de: "Dieser Zug kam schneller, als ein Mensch eine Karte umdrehen kann.",
-            es: "Esta jugada llegó más rápido de lo que una persona puede girar una carta.")
-        case .flipOutOfOrder: LocalizedText(
-            en: "This flip is dated before the one before it.",
-            fr: "Ce coup est daté d'avant le précédent.",
-            it: "Questa mossa ha una data precedente a quella prima.",
-            de: "Dieser Zug ist früher datiert als der vorige.",
-            es: "Esta jugada tiene una fecha anterior a la jugada previa.")
-        case .gameUnfinished: LocalizedText(
-            en: "The log ends before every pair is found.",
-            fr: "Le journal s'arrête avant que toutes les paires soient trouvées.",
-            it: "Il registro finisce prima che tutte le coppie siano trovate.",
-            de: "Das Protokoll endet, bevor alle Paare gefunden sind.",
-            es: "El registro termina antes de encontrar todas las parejas.")
-        case .friendCodeNotFound: LocalizedText(
-            en: "No learner has this friend code. Check it and try again.",
-            fr: "Aucun apprenant n'a ce code ami. Vérifiez-le et réessayez.",
-            it: "Nessuno studente ha questo codice amico. Controllalo e riprova.",
-            de: "Niemand hat diesen Freundescode. Prüfe ihn und versuch es noch einmal.",
-            es: "Ningún estudiante tiene este código de amigo. Compruébalo e inténtalo de nuevo.")
-        case .cannotBefriendSelf: LocalizedText(
-            en: "This is your own friend code: give it to a friend instead.",
-            fr: "C'est votre propre code ami : donnez-le plutôt à un ami.",
-            it: "Questo è il tuo codice amico: dallo invece a un amico.",
-            de: "Das ist dein eigener Freundescode: Gib ihn lieber einem Freund.",
-            es: "Este es tu propio código de amigo: dáselo mejor a un amigo.")
-        case .alreadyFriends: LocalizedText(
-            en: "You are already friends.",
-            fr: "Vous êtes déjà amis.",
-            it: "Siete già amici.",
-            de: "Ihr seid schon befreundet.",
-            es: "Ya sois amigos.")
-        case .friendRequestNotFound: LocalizedText(
-            en: "There is no friend request from this learner.",
-            fr: "Il n'y a pas de demande d'ami de cet apprenant.",
-            it: "Non c'è nessuna richiesta di amicizia da questo studente.",
-            de: "Es gibt keine Freundschaftsanfrage von diesem Lernenden.",
-            es: "No hay ninguna solicitud de amistad de este estudiante.")
-        case .friendNotFound: LocalizedText(
-            en: "This learner is not among your friends or requests.",
-            fr: "Cet apprenant n'est ni parmi vos amis ni parmi vos demandes.",
-            it: "Questo studente non è tra i tuoi amici né tra le richieste.",
-            de: "Dieser Lernende ist weder unter deinen Freunden noch unter deinen Anfragen.",
-            es: "Este estudiante no está entre tus amigos ni entre tus solicitudes.")
-        case .profileNotFound: LocalizedText(
-            en: "There is no profile here you may see: it is private to the learner's friends.",
-            fr: "Il n'y a pas ici de profil visible pour vous : il est réservé aux amis de l'apprenant.",
-            it: "Non c'è nessun profilo visibile per te: è riservato agli amici dello studente.",
-            de: "Hier gibt es kein Profil, das du sehen darfst: Es ist nur für Freunde des Lernenden sichtbar.",
-            es: "Aquí no hay ningún perfil que puedas ver: es privado para los amigos del estudiante.")
-        case .contentUnavailable: LocalizedText(
-            en: "The learning content is not loaded yet. Please try again shortly.",
-            fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
-            it: "I contenuti didattici non sono ancora caricati. Riprova tra poco.",
-            de: "Die Lerninhalte sind noch nicht geladen. Bitte versuchen Sie es gleich erneut.",
-            es: "El contenido didáctico aún no está cargado. Vuelve a intentarlo en breve.")
-        case .notReady: LocalizedText(
-            en: "The service is starting or its database is unavailable. Please try again shortly.",
-            fr: "Le service démarre ou sa base de données est indisponible. Réessayez dans un instant.",
-            it: "Il servizio si sta avviando o il database non è disponibile. Riprova tra poco.",
-            de: "Der Dienst startet gerade oder seine Datenbank ist nicht erreichbar. Bitte versuchen Sie es gleich erneut.",
-            es: "El servicio se está iniciando o su base de datos no está disponible. Vuelve a intentarlo en breve.")
-        case .internalError: LocalizedText(
-            en: "Something went wrong on our side. Please try again.",
-            fr: "Un problème est survenu de notre côté. Veuillez réessayer.",
-            it: "Si è verificato un problema da parte nostra. Riprova.",
-            de: "Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.",
-            es: "Algo ha fallado por nuestra parte. Vuelve a intentarlo.")
+        case .malformedRequest:
+            LocalizedText(
+                en: "The request could not be read. Check that it is well-formed JSON.",
+                fr: "La requête est illisible. Vérifiez qu'il s'agit d'un JSON bien formé.",
+                it: "Impossibile leggere la richiesta. Verifica che sia un JSON ben formato.",
+                de: "Die Anfrage konnte nicht gelesen werden. Prüfen Sie, ob sie gültiges JSON ist.",
+                es: "No se pudo leer la solicitud. Comprueba que sea un JSON bien formado.")
+        case .unsupportedMediaType:
+            LocalizedText(
+                en: "This content type is not supported here.",
+                fr: "Ce type de contenu n'est pas pris en charge ici.",
+                it: "Questo tipo di contenuto non è supportato qui.",
+                de: "Dieser Inhaltstyp wird hier nicht unterstützt.",
+                es: "Este tipo de contenido no se admite aquí.")
+        case .notAcceptable:
+            LocalizedText(
+                en: "The response cannot be produced in the format you asked for.",
+                fr: "La réponse ne peut pas être produite dans le format demandé.",
+                it: "La risposta non può essere prodotta nel formato richiesto.",
+                de: "Die Antwort kann nicht im gewünschten Format geliefert werden.",
+                es: "La respuesta no se puede generar en el formato solicitado.")
+        case .payloadTooLarge:
+            LocalizedText(
+                en: "The request body is too large.",
+                fr: "Le corps de la requête est trop volumineux.",
+                it: "Il corpo della richiesta è troppo grande.",
+                de: "Der Inhalt der Anfrage ist zu groß.",
+                es: "El cuerpo de la solicitud es demasiado grande.")
+        case .routeNotFound:
+            LocalizedText(
+                en: "There is nothing at this address.",
+                fr: "Il n'y a rien à cette adresse.",
+                it: "Non c'è niente a questo indirizzo.",
+                de: "Unter dieser Adresse gibt es nichts.",
+                es: "No hay nada en esta dirección.")
+        case .methodNotAllowed:
+            LocalizedText(
+                en: "This method is not allowed at this address.",
+                fr: "Cette méthode n'est pas autorisée à cette adresse.",
+                it: "Questo metodo non è consentito a questo indirizzo.",
+                de: "Diese Methode ist unter dieser Adresse nicht erlaubt.",
+                es: "Este método no está permitido en esta dirección.")
+        case .validationFailed:
+            LocalizedText(
+                en: "Some fields are not valid. Please correct them and try again.",
+                fr: "Certains champs ne sont pas valides. Corrigez-les puis réessayez.",
+                it: "Alcuni campi non sono validi. Correggili e riprova.",
+                de: "Einige Felder sind ungültig. Bitte korrigieren Sie sie und versuchen Sie es erneut.",
+                es: "Algunos campos no son válidos. Corrígelos y vuelve a intentarlo.")
+        case .required:
+            LocalizedText(
+                en: "This field is required.",
+                fr: "Ce champ est obligatoire.",
+                it: "Questo campo è obbligatorio.",
+                de: "Dieses Feld ist erforderlich.",
+                es: "Este campo es obligatorio.")
+        case .invalidFirstName:
+            LocalizedText(
+                en: "Enter a valid first name: letters only, with single spaces, hyphens or apostrophes between them.",
+                fr: "Saisissez un prénom valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
+                it: "Inserisci un nome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
+                de:
+                    "Geben Sie einen gültigen Vornamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
+                es: "Introduce un nombre válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
+        case .invalidLastName:
+            LocalizedText(
+                en: "Enter a valid last name: letters only, with single spaces, hyphens or apostrophes between them.",
+                fr:
+                    "Saisissez un nom de famille valide : des lettres uniquement, séparées par un seul espace, un trait d'union ou une apostrophe.",
+                it: "Inserisci un cognome valido: solo lettere, separate da un solo spazio, trattino o apostrofo.",
+                de:
+                    "Geben Sie einen gültigen Nachnamen ein: nur Buchstaben, getrennt durch einzelne Leerzeichen, Bindestriche oder Apostrophe.",
+                es: "Introduce un apellido válido: solo letras, separadas por un único espacio, guion o apóstrofo.")
+        case .invalidEmail:
+            LocalizedText(
+                en: "Enter a valid email address, such as name@example.com.",
+                fr: "Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.",
+                it: "Inserisci un indirizzo email valido, ad esempio nome@esempio.it.",
+                de: "Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@beispiel.de.",
+                es: "Introduce una dirección de correo válida, por ejemplo nombre@ejemplo.es.")
+        case .invalidPassword:
+            LocalizedText(
+                en: "The password must be 10 to 128 characters long.",
+                fr: "Le mot de passe doit comporter entre 10 et 128 caractères.",
+                it: "La password deve avere da 10 a 128 caratteri.",
+                de: "Das Passwort muss 10 bis 128 Zeichen lang sein.",
+                es: "La contraseña debe tener entre 10 y 128 caracteres.")
+        case .passwordIsEmail:
+            LocalizedText(
+                en: "The password must not be your email address.",
+                fr: "Le mot de passe ne doit pas être votre adresse e-mail.",
+                it: "La password non può essere il tuo indirizzo email.",
+                de: "Das Passwort darf nicht Ihre E-Mail-Adresse sein.",
+                es: "La contraseña no puede ser tu dirección de correo.")
+        case .termsNotAccepted:
+            LocalizedText(
+                en: "Please accept the terms of use to create an account.",
+                fr: "Veuillez accepter les conditions d'utilisation pour créer un compte.",
+                it: "Accetta i termini di utilizzo per creare un account.",
+                de: "Bitte akzeptieren Sie die Nutzungsbedingungen, um ein Konto zu erstellen.",
+                es: "Acepta las condiciones de uso para crear una cuenta.")
+        case .invalidLanguage:
+            LocalizedText(
+                en: "Choose one of the supported languages: en, fr, it, de or es.",
+                fr: "Choisissez l'une des langues prises en charge : en, fr, it, de ou es.",
+                it: "Scegli una delle lingue supportate: en, fr, it, de o es.",
+                de: "Wählen Sie eine der unterstützten Sprachen: en, fr, it, de oder es.",
+                es: "Elige uno de los idiomas disponibles: en, fr, it, de o es.")
+        case .emailTaken:
+            LocalizedText(
+                en: "An account with this email address already exists.",
+                fr: "Un compte existe déjà avec cette adresse e-mail.",
+                it: "Esiste già un account con questo indirizzo email.",
+                de: "Es gibt bereits ein Konto mit dieser E-Mail-Adresse.",
+                es: "Ya existe una cuenta con esta dirección de correo.")
+        case .nothingToUpdate:
+            LocalizedText(
+                en: "The request changes nothing: give at least one field to update.",
+                fr: "La requête ne modifie rien : indiquez au moins un champ à mettre à jour.",
+                it: "La richiesta non modifica nulla: indica almeno un campo da aggiornare.",
+                de: "Die Anfrage ändert nichts: Geben Sie mindestens ein Feld zum Aktualisieren an.",
+                es: "La solicitud no cambia nada: indica al menos un campo que actualizar.")
+        case .invalidCredentials:
+            LocalizedText(
+                en: "The email address or password is incorrect.",
+                fr: "L'adresse e-mail ou le mot de passe est incorrect.",
+                it: "L'indirizzo email o la password non sono corretti.",
+                de: "Die E-Mail-Adresse oder das Passwort ist falsch.",
+                es: "La dirección de correo o la contraseña no son correctas.")
+        case .authenticationRequired:
+            LocalizedText(
+                en: "Please sign in: your session is missing, has expired or was signed out.",
+                fr: "Veuillez vous connecter : votre session est absente, a expiré ou a été fermée.",
+                it: "Accedi di nuovo: la sessione manca, è scaduta o è stata chiusa.",
+                de: "Bitte melden Sie sich an: Ihre Sitzung fehlt, ist abgelaufen oder wurde beendet.",
+                es: "Inicia sesión: tu sesión no existe, ha caducado o se ha cerrado.")
+        case .tooManyAttempts:
+            LocalizedText(
+                en: "Too many failed sign-in attempts. Please wait before trying again.",
+                fr: "Trop de tentatives de connexion échouées. Patientez avant de réessayer.",
+                it: "Troppi tentativi di accesso non riusciti. Attendi prima di riprovare.",
+                de: "Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie, bevor Sie es erneut versuchen.",
+                es: "Demasiados intentos de inicio de sesión fallidos. Espera antes de volver a intentarlo.")
+        case .wrongCurrentPassword:
+            LocalizedText(
+                en: "Your current password is incorrect.",
+                fr: "Votre mot de passe actuel est incorrect.",
+                it: "La password attuale non è corretta.",
+                de: "Ihr aktuelles Passwort ist falsch.",
+                es: "Tu contraseña actual no es correcta.")
+        case .sessionNotFound:
+            LocalizedText(
+                en: "This session does not exist or has already ended.",
+                fr: "Cette session n'existe pas ou est déjà terminée.",
+                it: "Questa sessione non esiste o è già terminata.",
+                de: "Diese Sitzung existiert nicht oder wurde bereits beendet.",
+                es: "Esta sesión no existe o ya ha terminado.")
+        case .controlCharacter:
+            LocalizedText(
+                en: "This text holds a control character (such as NUL or a line break), which is not allowed here.",
+                fr: "Ce texte contient un caractère de contrôle (comme NUL ou un saut de ligne), ce qui n'est pas permis ici.",
+                it: "Questo testo contiene un carattere di controllo (come NUL o un a capo), che qui non è consentito.",
+                de: "Dieser Text enthält ein Steuerzeichen (etwa NUL oder einen Zeilenumbruch), das hier nicht erlaubt ist.",
+                es: "Este texto contiene un carácter de control (como NUL o un salto de línea), que aquí no está permitido.")
+        case .invalidDeviceName:
+            LocalizedText(
+                en: "The device name must be 1 to 100 printable characters.",
+                fr: "Le nom de l'appareil doit comporter de 1 à 100 caractères imprimables.",
+                it: "Il nome del dispositivo deve avere da 1 a 100 caratteri stampabili.",
+                de: "Der Gerätename muss aus 1 bis 100 druckbaren Zeichen bestehen.",
+                es: "El nombre del dispositivo debe tener entre 1 y 100 caracteres imprimibles.")
+        case .learnerNotFound:
+            LocalizedText(
+                en: "This learner profile does not exist.",
+                fr: "Ce profil d'apprenant n'existe pas.",
+                it: "Questo profilo di studente non esiste.",
+                de: "Dieses Lernprofil existiert nicht.",
+                es: "Este perfil de estudiante no existe.")
+        case .invalidDisplayName:
+            LocalizedText(
+                en: "The display name must be 1 to 40 characters, letters, digits, spaces and simple punctuation.",
+                fr: "Le nom affiché doit comporter de 1 à 40 caractères : lettres, chiffres, espaces et ponctuation simple.",
+                it: "Il nome visualizzato deve avere da 1 a 40 caratteri: lettere, cifre, spazi e punteggiatura semplice.",
+                de: "Der Anzeigename muss 1 bis 40 Zeichen lang sein: Buchstaben, Ziffern, Leerzeichen und einfache Satzzeichen.",
+                es: "El nombre visible debe tener entre 1 y 40 caracteres: letras, números, espacios y puntuación sencilla.")
+        case .invalidAge:
+            LocalizedText(
+                en: "The age must be a whole number from 3 to 120.",
+                fr: "L'âge doit être un nombre entier compris entre 3 et 120.",
+                it: "L'età deve essere un numero intero compreso tra 3 e 120.",
+                de: "Das Alter muss eine ganze Zahl zwischen 3 und 120 sein.",
+                es: "La edad debe ser un número entero entre 3 y 120.")
+        case .invalidAvatar:
+            LocalizedText(
+                en: "Choose an avatar from the catalogue.",
+                fr: "Choisissez un avatar dans le catalogue.",
+                it: "Scegli un avatar dal catalogo.",
+                de: "Wählen Sie einen Avatar aus dem Katalog.",
+                es: "Elige un avatar del catálogo.")
+        case .learnerLimitReached:
+            LocalizedText(
+                en: "This account already has the largest number of learner profiles allowed.",
+                fr: "Ce compte a déjà le nombre maximal de profils d'apprenant autorisé.",
+                it: "Questo account ha già il numero massimo di profili di studente consentito.",
+                de: "Dieses Konto hat bereits die höchstmögliche Zahl an Lernprofilen.",
+                es: "Esta cuenta ya tiene el número máximo de perfiles de estudiante permitido.")
+        case .lastLearner:
+            LocalizedText(
+                en: "An account keeps at least one learner profile: this one cannot be deleted.",
+                fr: "Un compte garde au moins un profil d'apprenant : celui-ci ne peut pas être supprimé.",
+                it: "Un account conserva almeno un profilo di studente: questo non può essere eliminato.",
+                de: "Ein Konto behält mindestens ein Lernprofil: Dieses kann nicht gelöscht werden.",
+                es: "Una cuenta conserva al menos un perfil de estudiante: este no se puede eliminar.")
+        case .unsupportedImage:
+            LocalizedText(
+                en: "The picture must be a PNG or JPEG image.",
+                fr: "L'image doit être au format PNG ou JPEG.",
+                it: "L'immagine deve essere in formato PNG o JPEG.",
+                de: "Das Bild muss ein PNG- oder JPEG-Bild sein.",
+                es: "La imagen debe estar en formato PNG o JPEG.")
+        case .invalidImageDimensions:
+            LocalizedText(
+                en: "The picture must be between 32 and 4096 pixels wide and high.",
+                fr: "L'image doit mesurer entre 32 et 4096 pixels de large et de haut.",
+                it: "L'immagine deve misurare tra 32 e 4096 pixel di larghezza e di altezza.",
+                de: "Das Bild muss zwischen 32 und 4096 Pixel breit und hoch sein.",
+                es: "La imagen debe medir entre 32 y 4096 píxeles de ancho y de alto.")
+        case .languageNotFound:
+            LocalizedText(
+                en: "This language is not taught here: choose en, fr, it, de or es.",
+                fr: "Cette langue n'est pas enseignée ici : choisissez en, fr, it, de ou es.",
+                it: "Questa lingua non è insegnata qui: scegli en, fr, it, de o es.",
+                de: "Diese Sprache wird hier nicht unterrichtet: Wählen Sie en, fr, it, de oder es.",
+                es: "Este idioma no se enseña aquí: elige en, fr, it, de o es.")
+        case .wordListNotFound:
+            LocalizedText(
+                en: "This word list does not exist.",
+                fr: "Cette liste de mots n'existe pas.",
+                it: "Questo elenco di parole non esiste.",
+                de: "Diese Wortliste gibt es nicht.",
+                es: "Esta lista de palabras no existe.")
+        case .pageNotFound:
+            LocalizedText(
+                en: "This page does not exist: the list has fewer pages.",
+                fr: "Cette page n'existe pas : la liste en compte moins.",
+                it: "Questa pagina non esiste: l'elenco ne ha meno.",
+                de: "Diese Seite gibt es nicht: Die Liste hat weniger Seiten.",
+                es: "Esta página no existe: la lista tiene menos páginas.")
+        case .wordNotFound:
+            LocalizedText(
+                en: "This word does not exist in this language.",
+                fr: "Ce mot n'existe pas dans cette langue.",
+                it: "Questa parola non esiste in questa lingua.",
+                de: "Dieses Wort gibt es in dieser Sprache nicht.",
+                es: "Esta palabra no existe en este idioma.")
+        case .phraseNotFound:
+            LocalizedText(
+                en: "This phrase does not exist.",
+                fr: "Cette phrase n'existe pas.",
+                it: "Questa frase non esiste.",
+                de: "Diesen Satz gibt es nicht.",
+                es: "Esta frase no existe.")
+        case .grammarNoteNotFound:
+            LocalizedText(
+                en: "This grammar note does not exist in this language.",
+                fr: "Cette note de grammaire n'existe pas dans cette langue.",
+                it: "Questa nota di grammatica non esiste in questa lingua.",
+                de: "Diese Grammatiknotiz gibt es in dieser Sprache nicht.",
+                es: "Esta nota de gramática no existe en este idioma.")
+        case .assetNotFound:
+            LocalizedText(
+                en: "This picture or sound does not exist.",
+                fr: "Cette image ou ce son n'existe pas.",
+                it: "Questa immagine o questo suono non esiste.",
+                de: "Dieses Bild oder diesen Ton gibt es nicht.",
+                es: "Esta imagen o este sonido no existe.")
+        case .rangeNotSatisfiable:
+            LocalizedText(
+                en: "The requested range starts past the end of the file.",
+                fr: "La plage demandée commence après la fin du fichier.",
+                it: "L'intervallo richiesto inizia dopo la fine del file.",
+                de: "Der angefragte Bereich beginnt nach dem Ende der Datei.",
+                es: "El rango solicitado empieza después del final del archivo.")
+        case .unsupportedAudio:
+            LocalizedText(
+                en: "This recording could not be read. Send WAV, FLAC, Ogg (Vorbis or Opus) or MP3.",
+                fr: "Cet enregistrement est illisible. Envoyez du WAV, FLAC, Ogg (Vorbis ou Opus) ou MP3.",
+                it: "Questa registrazione non è leggibile. Invia WAV, FLAC, Ogg (Vorbis o Opus) o MP3.",
+                de: "Diese Aufnahme ist nicht lesbar. Sende WAV, FLAC, Ogg (Vorbis oder Opus) oder MP3.",
+                es: "No se puede leer esta grabación. Envía WAV, FLAC, Ogg (Vorbis u Opus) o MP3.")
+        case .audioTooLarge:
+            LocalizedText(
+                en: "This recording is too large.",
+                fr: "Cet enregistrement est trop volumineux.",
+                it: "Questa registrazione è troppo grande.",
+                de: "Diese Aufnahme ist zu groß.",
+                es: "Esta grabación es demasiado grande.")
+        case .audioTooLong:
+            LocalizedText(
+                en: "This recording is too long: keep it under 15 seconds.",
+                fr: "Cet enregistrement est trop long : il doit durer moins de 15 secondes.",
+                it: "Questa registrazione è troppo lunga: deve durare meno di 15 secondi.",
+                de: "Diese Aufnahme ist zu lang: Sie muss kürzer als 15 Sekunden sein.",
+                es: "Esta grabación es demasiado larga: debe durar menos de 15 segundos.")
+        case .audioTooShort:
+            LocalizedText(
+                en: "There is too little speech in this recording. Say the whole phrase.",
+                fr: "Il y a trop peu de parole dans cet enregistrement. Dites toute la phrase.",
+                it: "In questa registrazione si parla troppo poco. Di' tutta la frase.",
+                de: "In dieser Aufnahme wird zu wenig gesprochen. Sag den ganzen Satz.",
+                es: "Hay muy poca voz en esta grabación. Di la frase entera.")
+        case .noSpeech:
+            LocalizedText(
+                en: "We could not hear anything. Check your microphone and try again.",
+                fr: "Nous n'avons rien entendu. Vérifiez votre micro et réessayez.",
+                it: "Non abbiamo sentito nulla. Controlla il microfono e riprova.",
+                de: "Wir haben nichts gehört. Prüfe dein Mikrofon und versuch es noch einmal.",
+                es: "No hemos oído nada. Comprueba el micrófono y vuelve a intentarlo.")
+        case .emptyText:
+            LocalizedText(
+                en: "There is no word to say in this text.",
+                fr: "Ce texte ne contient aucun mot à dire.",
+                it: "Questo testo non contiene parole da dire.",
+                de: "Dieser Text enthält kein Wort zum Sprechen.",
+                es: "Este texto no contiene ninguna palabra que decir.")
+        case .speechBusy:
+            LocalizedText(
+                en: "Too many recordings are being scored right now. Please try again in a moment.",
+                fr: "Trop d'enregistrements sont en cours d'évaluation. Réessayez dans un instant.",
+                it: "Troppe registrazioni in valutazione in questo momento. Riprova tra poco.",
+                de: "Gerade werden zu viele Aufnahmen bewertet. Versuch es gleich noch einmal.",
+                es: "Ahora mismo se están evaluando demasiadas grabaciones. Inténtalo de nuevo en un momento.")
+        case .speechUnavailable:
+            LocalizedText(
+                en: "Speech scoring is not available for this language on this server.",
+                fr: "L'évaluation de la prononciation n'est pas disponible pour cette langue sur ce serveur.",
+                it: "La valutazione della pronuncia non è disponibile per questa lingua su questo server.",
+                de: "Die Aussprachebewertung ist für diese Sprache auf diesem Server nicht verfügbar.",
+                es: "La evaluación de la pronunciación no está disponible para este idioma en este servidor.")
+        case .attemptNotFound:
+            LocalizedText(
+                en: "This attempt does not exist.",
+                fr: "Cette tentative n'existe pas.",
+                it: "Questo tentativo non esiste.",
+                de: "Diesen Versuch gibt es nicht.",
+                es: "Este intento no existe.")
+        case .recordingNotKept:
+            LocalizedText(
+                en: "This attempt's recording was not kept: the learner's setting keepRecordings was off.",
+                fr: "L'enregistrement de cette tentative n'a pas été conservé : le réglage keepRecordings était désactivé.",
+                it: "La registrazione di questo tentativo non è stata conservata: l'impostazione keepRecordings era disattivata.",
+                de: "Die Aufnahme dieses Versuchs wurde nicht aufbewahrt: Die Einstellung keepRecordings war aus.",
+                es: "La grabación de este intento no se guardó: el ajuste keepRecordings estaba desactivado.")
+        case .textOrPhraseRequired:
+            LocalizedText(
+                en: "Say which phrase was read: give either text or phraseId.",
+                fr: "Indiquez la phrase lue : donnez text ou phraseId.",
+                it: "Indica la frase letta: fornisci text oppure phraseId.",
+                de: "Gib an, welcher Satz gesprochen wurde: text oder phraseId.",
+                es: "Indica qué frase se ha leído: da text o phraseId.")
+        case .courseExists:
+            LocalizedText(
+                en: "This learner already has a course in this language.",
+                fr: "Cet apprenant suit déjà un cours dans cette langue.",
+                it: "Questo studente ha già un corso in questa lingua.",
+                de: "Dieser Lernende hat schon einen Kurs in dieser Sprache.",
+                es: "Este alumno ya tiene un curso en este idioma.")
+        case .placementNotFound:
+            LocalizedText(
+                en: "This placement test does not exist.",
+                fr: "Ce test de niveau n'existe pas.",
+                it: "Questo test di livello non esiste.",
+                de: "Diesen Einstufungstest gibt es nicht.",
+                es: "Esta prueba de nivel no existe.")
+        case .placementFinished:
+            LocalizedText(
+                en: "This placement test is already finished.",
+                fr: "Ce test de niveau est déjà terminé.",
+                it: "Questo test di livello è già terminato.",
+                de: "Dieser Einstufungstest ist schon beendet.",
+                es: "Esta prueba de nivel ya ha terminado.")
+        case .notCurrentItem:
+            LocalizedText(
+                en: "Answer the question being asked: this is not the current one.",
+                fr: "Répondez à la question posée : ce n'est pas la question en cours.",
+                it: "Rispondi alla domanda posta: non è quella in corso.",
+                de: "Beantworte die gestellte Frage: Das ist nicht die aktuelle.",
+                es: "Responde a la pregunta planteada: esta no es la actual.")
+        case .optionNotFound:
+            LocalizedText(
+                en: "This option is not one of the question's.",
+                fr: "Cette option ne fait pas partie de la question.",
+                it: "Questa opzione non appartiene alla domanda.",
+                de: "Diese Antwort gehört nicht zur Frage.",
+                es: "Esta opción no pertenece a la pregunta.")
+        case .placementUnavailable:
+            LocalizedText(
+                en: "There is no placement test for this language yet.",
+                fr: "Il n'y a pas encore de test de niveau pour cette langue.",
+                it: "Non c'è ancora un test di livello per questa lingua.",
+                de: "Für diese Sprache gibt es noch keinen Einstufungstest.",
+                es: "Todavía no hay prueba de nivel para este idioma.")
+        case .lessonNotFound:
+            LocalizedText(
+                en: "This lesson does not exist.",
+                fr: "Cette leçon n'existe pas.",
+                it: "Questa lezione non esiste.",
+                de: "Diese Lektion gibt es nicht.",
+                es: "Esta lección no existe.")
+        case .lessonExpired:
+            LocalizedText(
+                en: "This lesson was left for more than a day and has ended. Start a new one.",
+                fr: "Cette leçon est restée ouverte plus d'un jour et s'est terminée. Commencez-en une nouvelle.",
+                it: "Questa lezione è rimasta aperta per più di un giorno ed è terminata. Iniziane una nuova.",
+                de: "Diese Lektion lag länger als einen Tag brach und ist beendet. Beginne eine neue.",
+                es: "Esta lección estuvo abierta más de un día y ha terminado. Empieza una nueva.")
+        case .lessonFinished:
+            LocalizedText(
+                en: "This lesson is over: there are no more questions.",
+                fr: "Cette leçon est terminée : il n'y a plus de questions.",
+                it: "Questa lezione è finita: non ci sono altre domande.",
+                de: "Diese Lektion ist vorbei: Es gibt keine weiteren Fragen.",
+                es: "Esta lección ha terminado: no hay más preguntas.")
+        case .notCurrentQuestion:
+            LocalizedText(
+                en: "Answer the question on screen: this one is not current.",
+                fr: "Répondez à la question affichée : celle-ci n'est pas en cours.",
+                it: "Rispondi alla domanda sullo schermo: questa non è quella in corso.",
+                de: "Beantworte die angezeigte Frage: Diese ist nicht die aktuelle.",
+                es: "Responde a la pregunta en pantalla: esta no es la actual.")
+        case .optionAlreadyTried:
+            LocalizedText(
+                en: "You have already tried this answer. Choose another one.",
+                fr: "Vous avez déjà essayé cette réponse. Choisissez-en une autre.",
+                it: "Hai già provato questa risposta. Scegline un'altra.",
+                de: "Diese Antwort hast du schon versucht. Wähle eine andere.",
+                es: "Ya has probado esta respuesta. Elige otra.")
+        case .targetNotFound:
+            LocalizedText(
+                en: "Drop the word on one of the question's targets.",
+                fr: "Déposez le mot sur l'une des cibles de la question.",
+                it: "Trascina la parola su uno dei bersagli della domanda.",
+                de: "Lege das Wort auf eines der Ziele der Frage.",
+                es: "Suelta la palabra sobre uno de los destinos de la pregunta.")
+        case .answerKindMismatch:
+            LocalizedText(
+                en: "This question needs another kind of answer: an option, a typed text or a recording.",
+                fr: "Cette question attend un autre type de réponse : une option, un texte saisi ou un enregistrement.",
+                it: "Questa domanda richiede un altro tipo di risposta: un'opzione, un testo scritto o una registrazione.",
+                de: "Diese Frage braucht eine andere Art von Antwort: eine Option, einen getippten Text oder eine Aufnahme.",
+                es: "Esta pregunta necesita otro tipo de respuesta: una opción, un texto escrito o una grabación.")
+        case .lessonUnavailable:
+            LocalizedText(
+                en: "There are no questions for this language and these question types yet.",
+                fr: "Il n'y a pas encore de questions pour cette langue et ces types de questions.",
+                it: "Non ci sono ancora domande per questa lingua e questi tipi di domanda.",
+                de: "Für diese Sprache und diese Fragetypen gibt es noch keine Fragen.",
+                es: "Todavía no hay preguntas para este idioma y estos tipos de pregunta.")
+        case .gameNotFound:
+            LocalizedText(
+                en: "This game does not exist.",
+                fr: "Cette partie n'existe pas.",
+                it: "Questa partita non esiste.",
+                de: "Dieses Spiel gibt es nicht.",
+                es: "Esta partida no existe.")
+        case .gameFinished:
+            LocalizedText(
+                en: "This game is over: every pair is found.",
+                fr: "Cette partie est terminée : toutes les paires sont trouvées.",
+                it: "Questa partita è finita: tutte le coppie sono state trovate.",
+                de: "Dieses Spiel ist vorbei: Alle Paare sind gefunden.",
+                es: "Esta partida ha terminado: se han encontrado todas las parejas.")
+        case .gameBusy:
+            LocalizedText(
+                en: "Too many flips at once in this game. Try again.",
+                fr: "Trop de cartes retournées en même temps dans cette partie. Réessayez.",
+                it: "Troppe carte girate insieme in questa partita. Riprova.",
+                de: "Zu viele Karten gleichzeitig in diesem Spiel umgedreht. Versuch es noch einmal.",
+                es: "Demasiadas cartas giradas a la vez en esta partida. Inténtalo de nuevo.")
+        case .cardNotFound:
+            LocalizedText(
+                en: "There is no card at this position.",
+                fr: "Il n'y a pas de carte à cette position.",
+                it: "Non c'è nessuna carta in questa posizione.",
+                de: "An dieser Position liegt keine Karte.",
+                es: "No hay ninguna carta en esta posición.")
+        case .cardAlreadyUp:
+            LocalizedText(
+                en: "This card is already face up. Choose another one.",
+                fr: "Cette carte est déjà retournée. Choisissez-en une autre.",
+                it: "Questa carta è già scoperta. Scegline un'altra.",
+                de: "Diese Karte liegt schon offen. Wähle eine andere.",
+                es: "Esta carta ya está boca arriba. Elige otra.")
+        case .gameRejected:
+            LocalizedText(
+                en: "This game could not have been played: the log has flips that are impossible.",
+                fr: "Cette partie n'a pas pu être jouée : le journal contient des coups impossibles.",
+                it: "Questa partita non può essere stata giocata: il registro contiene mosse impossibili.",
+                de: "Dieses Spiel kann so nicht gespielt worden sein: Das Protokoll enthält unmögliche Züge.",
+                es: "Esta partida no pudo jugarse así: el registro tiene jugadas imposibles.")
+        case .gameUnavailable:
+            LocalizedText(
+                en: "There are not enough words with these faces for a game this size.",
+                fr: "Il n'y a pas assez de mots avec ces faces pour une partie de cette taille.",
+                it: "Non ci sono abbastanza parole con queste facce per una partita di queste dimensioni.",
+                de: "Es gibt nicht genug Wörter mit diesen Seiten für ein Spiel dieser Größe.",
+                es: "No hay suficientes palabras con estas caras para una partida de este tamaño.")
+        case .flipTooFast:
+            LocalizedText(
+                en: "This flip came faster than a person can turn a card.",
+                fr: "Ce coup est venu plus vite qu'une personne ne peut retourner une carte.",
+                it: "Questa mossa è arrivata più in fretta di quanto una persona possa girare una carta.",
+                de: "Dieser Zug kam schneller, als ein Mensch eine Karte umdrehen kann.",
+                es: "Esta jugada llegó más rápido de lo que una persona puede girar una carta.")
+        case .flipOutOfOrder:
+            LocalizedText(
+                en: "This flip is dated before the one before it.",
+                fr: "Ce coup est daté d'avant le précédent.",
+                it: "Questa mossa ha una data precedente a quella prima.",
+                de: "Dieser Zug ist früher datiert als der vorige.",
+                es: "Esta jugada tiene una fecha anterior a la jugada previa.")
+        case .gameUnfinished:
+            LocalizedText(
+                en: "The log ends before every pair is found.",
+                fr: "Le journal s'arrête avant que toutes les paires soient trouvées.",
+                it: "Il registro finisce prima che tutte le coppie siano trovate.",
+                de: "Das Protokoll endet, bevor alle Paare gefunden sind.",
+                es: "El registro termina antes de encontrar todas las parejas.")
+        case .friendCodeNotFound:
+            LocalizedText(
+                en: "No learner has this friend code. Check it and try again.",
+                fr: "Aucun apprenant n'a ce code ami. Vérifiez-le et réessayez.",
+                it: "Nessuno studente ha questo codice amico. Controllalo e riprova.",
+                de: "Niemand hat diesen Freundescode. Prüfe ihn und versuch es noch einmal.",
+                es: "Ningún estudiante tiene este código de amigo. Compruébalo e inténtalo de nuevo.")
+        case .cannotBefriendSelf:
+            LocalizedText(
+                en: "This is your own friend code: give it to a friend instead.",
+                fr: "C'est votre propre code ami : donnez-le plutôt à un ami.",
+                it: "Questo è il tuo codice amico: dallo invece a un amico.",
+                de: "Das ist dein eigener Freundescode: Gib ihn lieber einem Freund.",
+                es: "Este es tu propio código de amigo: dáselo mejor a un amigo.")
+        case .alreadyFriends:
+            LocalizedText(
+                en: "You are already friends.",
+                fr: "Vous êtes déjà amis.",
+                it: "Siete già amici.",
+                de: "Ihr seid schon befreundet.",
+                es: "Ya sois amigos.")
+        case .friendRequestNotFound:
+            LocalizedText(
+                en: "There is no friend request from this learner.",
+                fr: "Il n'y a pas de demande d'ami de cet apprenant.",
+                it: "Non c'è nessuna richiesta di amicizia da questo studente.",
+                de: "Es gibt keine Freundschaftsanfrage von diesem Lernenden.",
+                es: "No hay ninguna solicitud de amistad de este estudiante.")
+        case .friendNotFound:
+            LocalizedText(
+                en: "This learner is not among your friends or requests.",
+                fr: "Cet apprenant n'est ni parmi vos amis ni parmi vos demandes.",
+                it: "Questo studente non è tra i tuoi amici né tra le richieste.",
+                de: "Dieser Lernende ist weder unter deinen Freunden noch unter deinen Anfragen.",
+                es: "Este estudiante no está entre tus amigos ni entre tus solicitudes.")
+        case .profileNotFound:
+            LocalizedText(
+                en: "There is no profile here you may see: it is private to the learner's friends.",
+                fr: "Il n'y a pas ici de profil visible pour vous : il est réservé aux amis de l'apprenant.",
+                it: "Non c'è nessun profilo visibile per te: è riservato agli amici dello studente.",
+                de: "Hier gibt es kein Profil, das du sehen darfst: Es ist nur für Freunde des Lernenden sichtbar.",
+                es: "Aquí no hay ningún perfil que puedas ver: es privado para los amigos del estudiante.")
+        case .contentUnavailable:
+            LocalizedText(
+                en: "The learning content is not loaded yet. Please try again shortly.",
+                fr: "Le contenu pédagogique n'est pas encore chargé. Réessayez dans un instant.",
+                it: "I contenuti didattici non sono ancora caricati. Riprova tra poco.",
+                de: "Die Lerninhalte sind noch nicht geladen. Bitte versuchen Sie es gleich erneut.",
+                es: "El contenido didáctico aún no está cargado. Vuelve a intentarlo en breve.")
+        case .notReady:
+            LocalizedText(
+                en: "The service is starting or its database is unavailable. Please try again shortly.",
+                fr: "Le service démarre ou sa base de données est indisponible. Réessayez dans un instant.",
+                it: "Il servizio si sta avviando o il database non è disponibile. Riprova tra poco.",
+                de: "Der Dienst startet gerade oder seine Datenbank ist nicht erreichbar. Bitte versuchen Sie es gleich erneut.",
+                es: "El servicio se está iniciando o su base de datos no está disponible. Vuelve a intentarlo en breve.")
+        case .internalError:
+            LocalizedText(
+                en: "Something went wrong on our side. Please try again.",
+                fr: "Un problème est survenu de notre côté. Veuillez réessayer.",
+                it: "Si è verificato un problema da parte nostra. Riprova.",
+                de: "Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.",
+                es: "Algo ha fallado por nuestra parte. Vuelve a intentarlo.")
         }
     }
 
@@ -541,35 +628,43 @@ public enum Wording {
     /// What a learner reads after repeating a phrase, by feedback code.
     public static func speechFeedback(_ code: String) -> LocalizedText {
         switch code {
-        case "great": LocalizedText(en: "Excellent! You said it just right.", fr: "Excellent ! C'était parfait.",
-                                    it: "Eccellente! L'hai detto benissimo.", de: "Ausgezeichnet! Genau richtig gesagt.",
-                                    es: "¡Excelente! Lo has dicho perfectamente.")
-        case "good": LocalizedText(en: "Well done! That was clear.", fr: "Bravo ! C'était clair.", it: "Ben fatto! Era chiaro.",
-                                   de: "Gut gemacht! Das war deutlich.", es: "¡Muy bien! Se ha entendido claramente.")
-        case "word_mispronounced": LocalizedText(
-            en: "Almost: listen again to the highlighted words and try once more.",
-            fr: "Presque : réécoutez les mots surlignés et réessayez.",
-            it: "Quasi: riascolta le parole evidenziate e riprova.",
-            de: "Fast: Hör dir die markierten Wörter noch einmal an und versuch es erneut.",
-            es: "Casi: escucha otra vez las palabras resaltadas e inténtalo de nuevo.")
-        case "incomplete": LocalizedText(
-            en: "Some words were missing: say the whole phrase.",
-            fr: "Il manquait des mots : dites toute la phrase.",
-            it: "Mancavano alcune parole: di' tutta la frase.",
-            de: "Es fehlten Wörter: Sag den ganzen Satz.",
-            es: "Faltaban palabras: di la frase entera.")
-        case "wrong_phrase": LocalizedText(
-            en: "That did not sound like this phrase. Listen to it and try again.",
-            fr: "Cela ne ressemblait pas à cette phrase. Écoutez-la et réessayez.",
-            it: "Non sembrava questa frase. Ascoltala e riprova.",
-            de: "Das klang nicht nach diesem Satz. Hör ihn dir an und versuch es noch einmal.",
-            es: "No sonaba a esta frase. Escúchala e inténtalo de nuevo.")
-        default: LocalizedText(
-            en: "We could not hear you. Speak a little closer to the microphone.",
-            fr: "Nous ne vous avons pas entendu. Parlez un peu plus près du micro.",
-            it: "Non ti abbiamo sentito. Parla un po' più vicino al microfono.",
-            de: "Wir haben dich nicht gehört. Sprich etwas näher am Mikrofon.",
-            es: "No te hemos oído. Habla un poco más cerca del micrófono.")
+        case "great":
+            LocalizedText(
+                en: "Excellent! You said it just right.", fr: "Excellent ! C'était parfait.",
+                it: "Eccellente! L'hai detto benissimo.", de: "Ausgezeichnet! Genau richtig gesagt.",
+                es: "¡Excelente! Lo has dicho perfectamente.")
+        case "good":
+            LocalizedText(
+                en: "Well done! That was clear.", fr: "Bravo ! C'était clair.", it: "Ben fatto! Era chiaro.",
+                de: "Gut gemacht! Das war deutlich.", es: "¡Muy bien! Se ha entendido claramente.")
+        case "word_mispronounced":
+            LocalizedText(
+                en: "Almost: listen again to the highlighted words and try once more.",
+                fr: "Presque : réécoutez les mots surlignés et réessayez.",
+                it: "Quasi: riascolta le parole evidenziate e riprova.",
+                de: "Fast: Hör dir die markierten Wörter noch einmal an und versuch es erneut.",
+                es: "Casi: escucha otra vez las palabras resaltadas e inténtalo de nuevo.")
+        case "incomplete":
+            LocalizedText(
+                en: "Some words were missing: say the whole phrase.",
+                fr: "Il manquait des mots : dites toute la phrase.",
+                it: "Mancavano alcune parole: di' tutta la frase.",
+                de: "Es fehlten Wörter: Sag den ganzen Satz.",
+                es: "Faltaban palabras: di la frase entera.")
+        case "wrong_phrase":
+            LocalizedText(
+                en: "That did not sound like this phrase. Listen to it and try again.",
+                fr: "Cela ne ressemblait pas à cette phrase. Écoutez-la et réessayez.",
+                it: "Non sembrava questa frase. Ascoltala e riprova.",
+                de: "Das klang nicht nach diesem Satz. Hör ihn dir an und versuch es noch einmal.",
+                es: "No sonaba a esta frase. Escúchala e inténtalo de nuevo.")
+        default:
+            LocalizedText(
+                en: "We could not hear you. Speak a little closer to the microphone.",
+                fr: "Nous ne vous avons pas entendu. Parlez un peu plus près du micro.",
+                it: "Non ti abbiamo sentito. Parla un po' più vicino al microfono.",
+                de: "Wir haben dich nicht gehört. Sprich etwas näher am Mikrofon.",
+                es: "No te hemos oído. Habla un poco más cerca del micrófono.")
         }
     }
 
@@ -577,20 +672,24 @@ public enum Wording {
     /// feedback code (recordings use the speech scorer's codes).
     public static func answerFeedback(_ code: String) -> LocalizedText {
         switch code {
-        case "correct": LocalizedText(en: "Correct! Well done.", fr: "Correct ! Bravo.", it: "Giusto! Ben fatto.",
-                                      de: "Richtig! Gut gemacht.", es: "¡Correcto! Muy bien.")
-        case "almost": LocalizedText(
-            en: "Correct! Mind the accents: this is how it is spelt.",
-            fr: "Correct ! Attention aux accents : voici l'orthographe.",
-            it: "Giusto! Attenzione agli accenti: ecco come si scrive.",
-            de: "Richtig! Achte auf die Akzente: So schreibt man es.",
-            es: "¡Correcto! Cuidado con los acentos: así se escribe.")
-        case "wrong": LocalizedText(
-            en: "Not quite. Have another try.",
-            fr: "Pas tout à fait. Essayez encore.",
-            it: "Non proprio. Riprova.",
-            de: "Nicht ganz. Versuch es noch einmal.",
-            es: "No exactamente. Inténtalo otra vez.")
+        case "correct":
+            LocalizedText(
+                en: "Correct! Well done.", fr: "Correct ! Bravo.", it: "Giusto! Ben fatto.",
+                de: "Richtig! Gut gemacht.", es: "¡Correcto! Muy bien.")
+        case "almost":
+            LocalizedText(
+                en: "Correct! Mind the accents: this is how it is spelt.",
+                fr: "Correct ! Attention aux accents : voici l'orthographe.",
+                it: "Giusto! Attenzione agli accenti: ecco come si scrive.",
+                de: "Richtig! Achte auf die Akzente: So schreibt man es.",
+                es: "¡Correcto! Cuidado con los acentos: así se escribe.")
+        case "wrong":
+            LocalizedText(
+                en: "Not quite. Have another try.",
+                fr: "Pas tout à fait. Essayez encore.",
+                it: "Non proprio. Riprova.",
+                de: "Nicht ganz. Versuch es noch einmal.",
+                es: "No exactamente. Inténtalo otra vez.")
         default: speechFeedback(code)
         }
     }
@@ -598,23 +697,32 @@ public enum Wording {
     /// What a player reads after turning the second card of a turn, and at the end.
     public static func gameFeedback(_ code: String) -> LocalizedText {
         switch code {
-        case "match": LocalizedText(en: "A pair! Well done.", fr: "Une paire ! Bravo.", it: "Una coppia! Ben fatto.",
-                                    de: "Ein Paar! Gut gemacht.", es: "¡Una pareja! Muy bien.")
-        case "mismatch": LocalizedText(en: "Not a pair. Remember where they are!", fr: "Ce n'est pas une paire. Retenez où elles sont !",
-                                       it: "Non è una coppia. Ricorda dove sono!", de: "Kein Paar. Merk dir, wo sie liegen!",
-                                       es: "No es una pareja. ¡Recuerda dónde están!")
-        case "finished": LocalizedText(en: "All pairs found! Great memory.", fr: "Toutes les paires trouvées ! Belle mémoire.",
-                                       it: "Tutte le coppie trovate! Che memoria.", de: "Alle Paare gefunden! Tolles Gedächtnis.",
-                                       es: "¡Todas las parejas encontradas! Qué memoria.")
-        default: LocalizedText(en: "Now find its partner.", fr: "Trouvez maintenant sa paire.", it: "Ora trova la sua coppia.",
-                               de: "Jetzt finde das passende Gegenstück.", es: "Ahora encuentra su pareja.")
+        case "match":
+            LocalizedText(
+                en: "A pair! Well done.", fr: "Une paire ! Bravo.", it: "Una coppia! Ben fatto.",
+                de: "Ein Paar! Gut gemacht.", es: "¡Una pareja! Muy bien.")
+        case "mismatch":
+            LocalizedText(
+                en: "Not a pair. Remember where they are!", fr: "Ce n'est pas une paire. Retenez où elles sont !",
+                it: "Non è una coppia. Ricorda dove sono!", de: "Kein Paar. Merk dir, wo sie liegen!",
+                es: "No es una pareja. ¡Recuerda dónde están!")
+        case "finished":
+            LocalizedText(
+                en: "All pairs found! Great memory.", fr: "Toutes les paires trouvées ! Belle mémoire.",
+                it: "Tutte le coppie trovate! Che memoria.", de: "Alle Paare gefunden! Tolles Gedächtnis.",
+                es: "¡Todas las parejas encontradas! Qué memoria.")
+        default:
+            LocalizedText(
+                en: "Now find its partner.", fr: "Trouvez maintenant sa paire.", it: "Ora trova la sua coppia.",
+                de: "Jetzt finde das passende Gegenstück.", es: "Ahora encuentra su pareja.")
         }
     }
 
     /// The name a new learner profile gets when none is given: "Learner 2".
     public static func defaultLearnerName(number: Int) -> LocalizedText {
-        LocalizedText(en: "Learner \(number)", fr: "Apprenant \(number)", it: "Studente \(number)",
-                      de: "Lernprofil \(number)", es: "Estudiante \(number)")
+        LocalizedText(
+            en: "Learner \(number)", fr: "Apprenant \(number)", it: "Studente \(number)",
+            de: "Lernprofil \(number)", es: "Estudiante \(number)")
     }
 }
 

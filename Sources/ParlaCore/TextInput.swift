@@ -30,15 +30,23 @@ public enum TextInput {
         for byte in bytes {
             if byte == 0x7F { return true }
             // The short escapes of C0 controls: \b \f \n \r \t.
-            if previous.4 == UInt8(ascii: "\\"), [UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
-                                                  UInt8(ascii: "t")].contains(byte) {
+            if previous.4 == UInt8(ascii: "\\"),
+                [
+                    UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
+                    UInt8(ascii: "t"),
+                ].contains(byte)
+            {
                 return true
             }
             if previous.4 == 0xC2, (0x80...0x9F).contains(byte) { return true }
             // `\u00` then the fourth hex digit's predecessor: 0, 1, 7, 8 or 9.
             if previous.0 == UInt8(ascii: "\\"), previous.1 == UInt8(ascii: "u"), previous.2 == UInt8(ascii: "0"),
-               previous.3 == UInt8(ascii: "0"), [UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "7"), UInt8(ascii: "8"),
-                                                 UInt8(ascii: "9")].contains(previous.4) {
+                previous.3 == UInt8(ascii: "0"),
+                [
+                    UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "7"), UInt8(ascii: "8"),
+                    UInt8(ascii: "9"),
+                ].contains(previous.4)
+            {
                 return true
             }
             previous = (previous.1, previous.2, previous.3, previous.4, byte)

@@ -61,11 +61,12 @@ public enum EmailAddress {
     private static func isDotAtom(_ text: Substring) -> Bool {
         guard !text.isEmpty else { return false }
         return text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { atom in
-            !atom.isEmpty && atom.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    ? (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || atomSymbols.contains(Character(scalar)))
-                    : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
-            }
+            !atom.isEmpty
+                && atom.unicodeScalars.allSatisfy { scalar in
+                    scalar.isASCII
+                        ? (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || atomSymbols.contains(Character(scalar)))
+                        : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+                }
         }
     }
 

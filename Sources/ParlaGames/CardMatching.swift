@@ -141,8 +141,9 @@ public struct MatchingGame: Codable, Sendable, Equatable {
     public var result: MatchingResult? {
         guard isFinished, let first = flips.first, let last = flips.last else { return nil }
         let seconds = last.at - first.at
-        return MatchingResult(pairs: deal.pairCount, seconds: seconds, flips: flips.count, mismatches: mismatches,
-                              score: MatchingResult.score(pairs: deal.pairCount, mismatches: mismatches, seconds: seconds))
+        return MatchingResult(
+            pairs: deal.pairCount, seconds: seconds, flips: flips.count, mismatches: mismatches,
+            score: MatchingResult.score(pairs: deal.pairCount, mismatches: mismatches, seconds: seconds))
     }
 
     /// Turns the card at `position` over at `at` seconds from the start.
@@ -196,8 +197,10 @@ public struct MatchingCandidate: Sendable, Equatable {
     /// Every concept the translation names, this one included.
     public var translationMeans: Set<String>
 
-    public init(concept: String, word: String, translation: String?, picture: String?, hasAudio: Bool, soundsLike: Set<String> = [],
-                wordMeans: Set<String> = [], translationMeans: Set<String> = []) {
+    public init(
+        concept: String, word: String, translation: String?, picture: String?, hasAudio: Bool, soundsLike: Set<String> = [],
+        wordMeans: Set<String> = [], translationMeans: Set<String> = []
+    ) {
         (self.concept, self.word, self.translation, self.picture, self.hasAudio, self.soundsLike) =
             (concept, word, translation, picture, hasAudio, soundsLike)
         self.wordMeans = wordMeans.union([concept])
@@ -237,8 +240,10 @@ extension MatchingDeal {
     /// never be confused: no two words alike, no two translations or
     /// pictures alike, no two that sound alike when heard, no word that
     /// could also mean another's translation or picture. Nil when too few.
-    public static func choose(_ candidates: [MatchingCandidate], pairs: Int, faces: MatchingFaces, preferred: Int = 0,
-                              using generator: inout some RandomNumberGenerator) -> [String]? {
+    public static func choose(
+        _ candidates: [MatchingCandidate], pairs: Int, faces: MatchingFaces, preferred: Int = 0,
+        using generator: inout some RandomNumberGenerator
+    ) -> [String]? {
         let usable = candidates.filter { $0.canShow(faces) }
         let first = Array(usable.prefix(preferred)), rest = Array(usable.dropFirst(preferred)).shuffled(using: &generator)
         var chosen: [MatchingCandidate] = []

@@ -36,10 +36,14 @@ public struct SequencingTask: Codable, Sendable, Equatable {
     /// `count` items of `ordered` (concept and text, in their one right
     /// order), keeping that order as the answer, with `including` among them
     /// when given; nil when too few differ.
-    public static func make(from ordered: [(concept: String, text: String)], count: Int = 4, including: String? = nil,
-                            using generator: inout some RandomNumberGenerator) -> SequencingTask? {
+    public static func make(
+        from ordered: [(concept: String, text: String)], count: Int = 4, including: String? = nil,
+        using generator: inout some RandomNumberGenerator
+    ) -> SequencingTask? {
         var seen: Set<String> = [], distinct: [(Int, String, String)] = []
-        for (index, entry) in ordered.enumerated() where seen.insert(folded(entry.text)).inserted { distinct.append((index, entry.concept, entry.text)) }
+        for (index, entry) in ordered.enumerated() where seen.insert(folded(entry.text)).inserted {
+            distinct.append((index, entry.concept, entry.text))
+        }
         guard distinct.count >= count, count >= 2 else { return nil }
         if let including, !distinct.contains(where: { $0.1 == including }) { return nil }
         let shuffled = distinct.shuffled(using: &generator)
@@ -94,9 +98,13 @@ public struct DragMatchingTask: Codable, Sendable, Equatable {
 
     /// `count` pairs from `candidates`, the first `preferred` of them taken
     /// first, or nil when too few can be told apart.
-    public static func make(from candidates: [MatchingCandidate], count: Int = 4, faces: MatchingFaces, preferred: Int = 0,
-                            using generator: inout some RandomNumberGenerator) -> DragMatchingTask? {
-        guard let concepts = MatchingDeal.choose(candidates, pairs: count, faces: faces, preferred: preferred, using: &generator) else { return nil }
+    public static func make(
+        from candidates: [MatchingCandidate], count: Int = 4, faces: MatchingFaces, preferred: Int = 0,
+        using generator: inout some RandomNumberGenerator
+    ) -> DragMatchingTask? {
+        guard let concepts = MatchingDeal.choose(candidates, pairs: count, faces: faces, preferred: preferred, using: &generator) else {
+            return nil
+        }
         let items = zip(["a", "b", "c", "d", "e", "f"], concepts).map { Card(id: $0, concept: $1) }
         var order = concepts.shuffled(using: &generator)
         if order == concepts, order.count > 1 { order.swapAt(0, 1) }

@@ -22,14 +22,17 @@ public struct SkillAbility: Codable, Sendable, Hashable {
     /// measure at all the centre of the course's level (A1 when unknown).
     /// Lessons choose by it and the proficiency view shows it, so a skill
     /// never vanishes for want of answers.
-    public static func everySkill(_ measured: [SkillAbility], courseLevel: CEFRLevel?,
-                                  cuts: CEFRCutScores = .standard) -> [SkillAbility] {
+    public static func everySkill(
+        _ measured: [SkillAbility], courseLevel: CEFRLevel?,
+        cuts: CEFRCutScores = .standard
+    ) -> [SkillAbility] {
         let answered = measured.filter { $0.responses > 0 }
-        let prior = if !answered.isEmpty {
-            answered.map(\.theta).reduce(0, +) / Double(answered.count)
-        } else {
-            measured.first?.theta ?? cuts.centre(of: courseLevel ?? .a1)
-        }
+        let prior =
+            if !answered.isEmpty {
+                answered.map(\.theta).reduce(0, +) / Double(answered.count)
+            } else {
+                measured.first?.theta ?? cuts.centre(of: courseLevel ?? .a1)
+            }
         return Skill.allCases.map { skill in measured.first { $0.skill == skill } ?? SkillAbility(skill: skill, theta: prior) }
     }
 
@@ -129,7 +132,8 @@ public enum AbilityModel {
     public static func update(_ ability: SkillAbility, item: PracticeItem, correct: Bool, responseTime: Double?) -> AbilityUpdate {
         let p = successProbability(theta: ability.theta, difficulty: item.difficulty, optionCount: item.optionCount)
         let residual = (correct ? 1 : 0) - p
-        let abilityChange = learnerStep(responses: ability.responses) * residual
+        let abilityChange =
+            learnerStep(responses: ability.responses) * residual
             * speedFactor(responseTime: responseTime, timeLimit: item.timeLimitSeconds)
         let difficultyChange = -itemStep(responses: item.responses) * residual
         var newAbility = ability

@@ -55,8 +55,10 @@ public struct PracticeAnswer: Sendable, Equatable {
     /// Whether the answer is a real recall that reviews the item's memory.
     public var remember: Bool
 
-    public init(itemID: String, skill: Skill, correct: Bool, responseTime: Double?, timeLimit: Double, optionCount: Int,
-                initialDifficulty: Double, weight: Double = 1, remember: Bool = true) {
+    public init(
+        itemID: String, skill: Skill, correct: Bool, responseTime: Double?, timeLimit: Double, optionCount: Int,
+        initialDifficulty: Double, weight: Double = 1, remember: Bool = true
+    ) {
         (self.itemID, self.skill, self.correct, self.responseTime, self.timeLimit) = (itemID, skill, correct, responseTime, timeLimit)
         (self.optionCount, self.initialDifficulty, self.weight, self.remember) = (optionCount, initialDifficulty, weight, remember)
     }
@@ -82,9 +84,13 @@ public struct AnswerLearning: Sendable, Equatable {
     public var initialDifficulty: Double
     public var difficultyChange: Double
 
-    public init(itemID: String, skill: Skill, card: MemoryCard?, lapse: Bool, ability: SkillAbility, abilityChange: Double,
-                snapshots: [ProficiencySnapshot], initialDifficulty: Double, difficultyChange: Double) {
-        (self.itemID, self.skill, self.card, self.lapse, self.ability, self.abilityChange) = (itemID, skill, card, lapse, ability, abilityChange)
+    public init(
+        itemID: String, skill: Skill, card: MemoryCard?, lapse: Bool, ability: SkillAbility, abilityChange: Double,
+        snapshots: [ProficiencySnapshot], initialDifficulty: Double, difficultyChange: Double
+    ) {
+        (self.itemID, self.skill, self.card, self.lapse, self.ability, self.abilityChange) = (
+            itemID, skill, card, lapse, ability, abilityChange
+        )
         (self.snapshots, self.initialDifficulty, self.difficultyChange) = (snapshots, initialDifficulty, difficultyChange)
     }
 
@@ -94,12 +100,15 @@ public struct AnswerLearning: Sendable, Equatable {
     /// weight); with `remember`, the memory of the item is reviewed (FSRS,
     /// graded by correctness and by speed against a third of the time
     /// limit); today's history takes the skill's and the overall value.
-    public static func learning(from answer: PracticeAnswer, model: LearnerModel, item learned: ItemDifficulty?, at now: Date,
-                                scheduler: MemoryScheduler) -> AnswerLearning {
+    public static func learning(
+        from answer: PracticeAnswer, model: LearnerModel, item learned: ItemDifficulty?, at now: Date,
+        scheduler: MemoryScheduler
+    ) -> AnswerLearning {
         let abilities = model.everySkill
         let ability = abilities.first { $0.skill == answer.skill } ?? SkillAbility(skill: answer.skill)
-        let practice = PracticeItem(id: answer.itemID, difficulty: learned?.difficulty ?? answer.initialDifficulty,
-                                    responses: learned?.responses ?? 0, timeLimitSeconds: answer.timeLimit, optionCount: answer.optionCount)
+        let practice = PracticeItem(
+            id: answer.itemID, difficulty: learned?.difficulty ?? answer.initialDifficulty,
+            responses: learned?.responses ?? 0, timeLimitSeconds: answer.timeLimit, optionCount: answer.optionCount)
         let update = AbilityModel.update(ability, item: practice, correct: answer.correct, responseTime: answer.responseTime)
         let abilityChange = update.abilityChange * answer.weight
         let after = SkillAbility(skill: answer.skill, theta: ability.theta + abilityChange, responses: ability.responses + 1)

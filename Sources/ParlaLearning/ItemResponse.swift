@@ -381,7 +381,10 @@ public enum ItemCalibration {
                                     for respondent in 0..<answers.respondentCount {
                                         let range = answers.starts[respondent]..<answers.starts[respondent + 1]
                                         var node = 0
-                                        while node < nodeCount { posterior[node] = logPrior[node]; node += 1 }
+                                        while node < nodeCount {
+                                            posterior[node] = logPrior[node]
+                                            node += 1
+                                        }
                                         for answer in range {
                                             let base = items[answer] * nodeCount
                                             let statistic = statistics[answer]
@@ -393,7 +396,10 @@ public enum ItemCalibration {
                                         }
                                         var top = -Double.infinity
                                         node = 0
-                                        while node < nodeCount { top = max(top, posterior[node]); node += 1 }
+                                        while node < nodeCount {
+                                            top = max(top, posterior[node])
+                                            node += 1
+                                        }
                                         var total = 0.0
                                         node = 0
                                         while node < nodeCount {
@@ -403,7 +409,10 @@ public enum ItemCalibration {
                                         }
                                         logLikelihood += top + log(total)
                                         node = 0
-                                        while node < nodeCount { posterior[node] /= total; node += 1 }
+                                        while node < nodeCount {
+                                            posterior[node] /= total
+                                            node += 1
+                                        }
                                         for answer in range {
                                             let base = items[answer] * nodeCount
                                             let statistic = statistics[answer]

@@ -239,7 +239,8 @@ public struct MemoryScheduler: Sendable, Equatable {
 
     /// Stability after a review on a later day, given the retrievability at that moment.
     public func nextStability(difficulty: Double, stability: Double, retrievability: Double, rating: Rating) -> Double {
-        let next = rating == .again
+        let next =
+            rating == .again
             ? nextForgetStability(difficulty: difficulty, stability: stability, retrievability: retrievability)
             : nextRecallStability(difficulty: difficulty, stability: stability, retrievability: retrievability, rating: rating)
         return max(next, Self.minimumStability)
@@ -277,11 +278,12 @@ public struct MemoryScheduler: Sendable, Equatable {
     }
 
     private func nextMemory(after memory: MemoryState, rating: Rating, elapsedDays: Int?, retrievability: Double) -> MemoryState {
-        let stability = if let elapsedDays, elapsedDays < 1 {
-            shortTermStability(memory.stability, rating: rating)
-        } else {
-            nextStability(difficulty: memory.difficulty, stability: memory.stability, retrievability: retrievability, rating: rating)
-        }
+        let stability =
+            if let elapsedDays, elapsedDays < 1 {
+                shortTermStability(memory.stability, rating: rating)
+            } else {
+                nextStability(difficulty: memory.difficulty, stability: memory.stability, retrievability: retrievability, rating: rating)
+            }
         return MemoryState(stability: stability, difficulty: nextDifficulty(memory.difficulty, rating: rating))
     }
 
@@ -321,11 +323,12 @@ public struct MemoryScheduler: Sendable, Equatable {
             card.stability = initialStability(for: rating)
             card.difficulty = initialDifficulty(for: rating)
         }
-        let delay: TimeInterval = switch card.phase {
-        case .learning: advanceSteps(&card, steps: parameters.learningSteps, rating: rating)
-        case .relearning: advanceSteps(&card, steps: parameters.relearningSteps, rating: rating)
-        case .review: scheduleReview(&card, rating: rating)
-        }
+        let delay: TimeInterval =
+            switch card.phase {
+            case .learning: advanceSteps(&card, steps: parameters.learningSteps, rating: rating)
+            case .relearning: advanceSteps(&card, steps: parameters.relearningSteps, rating: rating)
+            case .review: scheduleReview(&card, rating: rating)
+            }
         card.due = date.addingTimeInterval(delay)
         card.lastReview = date
         return card

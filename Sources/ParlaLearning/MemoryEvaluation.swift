@@ -148,9 +148,10 @@ public struct MemoryEvaluation: Sendable {
                 let elapsedDays = previousDay.map { Int(day - $0) } ?? 0
                 if elapsedDays > 0 { reviewNumber += 1 }
                 if previousDay == nil || elapsedDays > 0 {
-                    let retrievability = memory.map {
-                        scheduler.forgettingCurve(elapsedDays: Double(elapsedDays), stability: $0.stability)
-                    } ?? 0
+                    let retrievability =
+                        memory.map {
+                            scheduler.forgettingCurve(elapsedDays: Double(elapsedDays), stability: $0.stability)
+                        } ?? 0
                     let prediction = Prediction(
                         cardId: cardId, reviewedAt: review.reviewedAt, elapsedDays: elapsedDays, reviewNumber: reviewNumber,
                         lapses: lapses, retrievability: retrievability, recalled: review.rating.isRecall
@@ -207,7 +208,8 @@ public struct MemoryEvaluation: Sendable {
         }
         return cards.map { candidates in
             guard candidates.count > 1,
-                  dropped.contains([candidates[0].firstRating.rawValue, candidates[1].prediction.elapsedDays]) else { return candidates }
+                dropped.contains([candidates[0].firstRating.rawValue, candidates[1].prediction.elapsedDays])
+            else { return candidates }
             return [candidates[0]]
         }
     }

@@ -164,7 +164,8 @@ public struct PlacementSession: Codable, Sendable, Hashable {
         }
         let bestInformation = Dictionary(grouping: scored, by: \.item.skill).mapValues { $0.map(\.information).max() ?? 0 }
         let largestDeficit = available.map(deficit).max() ?? 0
-        let skill = available
+        let skill =
+            available
             .filter { deficit($0) >= largestDeficit - 1e-9 }
             .max { (bestInformation[$0] ?? 0) < (bestInformation[$1] ?? 0) }
         // Most informative first; ties by id so the pool does not depend on the bank's order.
@@ -234,7 +235,7 @@ public struct PlacementBank: Codable, Sendable, Hashable {
         for item in items {
             guard ids.insert(item.id).inserted else { throw .duplicateItem(item.id) }
             guard item.discrimination > 0, item.discrimination.isFinite, item.difficulty.isFinite,
-                  item.timeLimitSeconds > 0, item.timeLimitSeconds.isFinite
+                item.timeLimitSeconds > 0, item.timeLimitSeconds.isFinite
             else { throw .invalidItem(item.id) }
         }
         self.init(checked: items, cuts: cuts)

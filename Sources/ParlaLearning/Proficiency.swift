@@ -17,8 +17,8 @@ public struct CEFRCutScores: Codable, Sendable, Hashable {
 
     public init(lowerBounds: [Double]) throws(PlacementError) {
         guard lowerBounds.count == CEFRLevel.allCases.count - 1,
-              lowerBounds.allSatisfy(\.isFinite),
-              zip(lowerBounds, lowerBounds.dropFirst()).allSatisfy({ $0 < $1 })
+            lowerBounds.allSatisfy(\.isFinite),
+            zip(lowerBounds, lowerBounds.dropFirst()).allSatisfy({ $0 < $1 })
         else { throw .invalidCutScores }
         self.lowerBounds = lowerBounds
     }

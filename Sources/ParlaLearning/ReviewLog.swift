@@ -10,7 +10,8 @@ public enum ReviewLog {
         for line in csv.split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count >= 3, let card = Int64(fields[0]), let code = Int(fields[1]), let rating = Rating(rawValue: code),
-                  let reviewedAt = timestamp(String(fields[2])) else { return nil }
+                let reviewedAt = timestamp(String(fields[2]))
+            else { return nil }
             reviews.append(MemoryEvaluation.Review(cardId: card, rating: rating, reviewedAt: reviewedAt))
         }
         return reviews
@@ -24,7 +25,8 @@ public enum ReviewLog {
             return Int(String(decoding: characters[range], as: UTF8.self))
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if index < characters.count, characters[index] == UInt8(ascii: ".") {

@@ -185,9 +185,12 @@ public enum PlacementSimulation {
         }
         let count = Double(max(errors.count, 1))
         let sorted = items.sorted()
-        let median: Double = sorted.isEmpty ? 0
-            : sorted.count % 2 == 1 ? Double(sorted[sorted.count / 2])
-            : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let median: Double =
+            sorted.isEmpty
+            ? 0
+            : sorted.count % 2 == 1
+                ? Double(sorted[sorted.count / 2])
+                : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         return PlacementMetrics(
             learners: errors.count,
             rootMeanSquareError: sqrt(errors.reduce(0) { $0 + $1 * $1 } / count),

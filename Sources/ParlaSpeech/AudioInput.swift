@@ -41,7 +41,8 @@ public struct DecodedAudio: Sendable {
 /// event loops.
 public enum AudioDecoder {
     public static func decode(_ bytes: [UInt8], sampleRate target: Int, limits: AudioLimits = AudioLimits())
-        throws(ParlaError) -> DecodedAudio {
+        throws(ParlaError) -> DecodedAudio
+    {
         guard bytes.count <= limits.maxBytes else { throw ParlaError(.audioTooLarge) }
         guard bytes.count >= 12 else { throw ParlaError(.unsupportedAudio) }
         let (interleaved, channels, rate) = try read(bytes, maxSeconds: limits.maxSeconds)
@@ -62,9 +63,10 @@ public enum AudioDecoder {
         let speech = SpeechActivity.speechSeconds(samples, sampleRate: target)
         guard speech.loudestDecibels > SpeechActivity.silenceDecibels else { throw ParlaError(.noSpeech) }
         guard speech.seconds >= limits.minSpeechSeconds else { throw ParlaError(.audioTooShort) }
-        return DecodedAudio(samples: samples, sampleRate: target,
-                            clippedFraction: interleaved.isEmpty ? 0 : Double(clipped) / Double(interleaved.count),
-                            speechSeconds: speech.seconds)
+        return DecodedAudio(
+            samples: samples, sampleRate: target,
+            clippedFraction: interleaved.isEmpty ? 0 : Double(clipped) / Double(interleaved.count),
+            speechSeconds: speech.seconds)
     }
 
     /// Interleaved float samples, the channel count and the rate.
@@ -135,11 +137,12 @@ private final class MemoryFile {
     var length: sf_count_t { sf_count_t(bytes.count) }
 
     func seek(_ offset: sf_count_t, _ whence: Int32) -> sf_count_t {
-        let base: sf_count_t = switch whence {
-        case SEEK_CUR: position
-        case SEEK_END: length
-        default: 0
-        }
+        let base: sf_count_t =
+            switch whence {
+            case SEEK_CUR: position
+            case SEEK_END: length
+            default: 0
+            }
         let target = base + offset
         guard target >= 0, target <= length else { return -1 }
         position = target

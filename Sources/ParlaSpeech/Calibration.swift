@@ -49,15 +49,18 @@ public struct SpeechCalibration: Sendable {
                 (cpu, audioSeconds) = (cpu + wrongCPU, audioSeconds + wrongAttempt.duration)
                 right.append(own.goodness)
                 wrong.append(wrongAttempt.goodness)
-                log(String(format: "%@  right %.3f (%.0f)  wrong %.3f (%.0f)", URL(fileURLWithPath: clip.audio).lastPathComponent,
-                           own.goodness, own.overall, wrongAttempt.goodness, wrongAttempt.overall))
+                log(
+                    String(
+                        format: "%@  right %.3f (%.0f)  wrong %.3f (%.0f)", URL(fileURLWithPath: clip.audio).lastPathComponent,
+                        own.goodness, own.overall, wrongAttempt.goodness, wrongAttempt.overall))
             } catch let error as ParlaError {
                 log("\(clip.audio): skipped, \(error.code.rawValue)")
             }
         }
         guard !right.isEmpty else { throw SpeechSetupError("no clip could be scored") }
-        return Report(clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
-                      rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0)
+        return Report(
+            clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
+            rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0)
     }
 
     public static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }

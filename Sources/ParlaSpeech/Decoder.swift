@@ -45,12 +45,15 @@ final class PocketSphinxDecoder: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: scratchDirectory, withIntermediateDirectories: true)
             try "parla_silence SIL\n".write(toFile: dictionary, atomically: true, encoding: .utf8)
         }
-        let arguments = ["parla", "-hmm", model.acousticPath, "-dict", dictionary, "-samprate", String(model.description.sampleRate),
-                         // Scores of different searches are comparable only when every senone is scored.
-                         "-compallsen", "yes", "-allphone_ci", "yes", "-logfn", "/dev/null",
-                         // Its voice activity detection drops silent frames,
-                         // which shifts every time after a pause.
-                         "-remove_silence", "no"]
+        let arguments =
+            [
+                "parla", "-hmm", model.acousticPath, "-dict", dictionary, "-samprate", String(model.description.sampleRate),
+                // Scores of different searches are comparable only when every senone is scored.
+                "-compallsen", "yes", "-allphone_ci", "yes", "-logfn", "/dev/null",
+                // Its voice activity detection drops silent frames,
+                // which shifts every time after a pause.
+                "-remove_silence", "no",
+            ]
             + (model.description.arguments ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         defer { argv.forEach { free($0) } }
@@ -139,7 +142,8 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         var score: Int32 = 0
         let final = ps_get_hyp(decoder, &score) != nil ? segments() : []
         let frames = Int(ps_get_n_frames(decoder))
-        return final.isEmpty ? Pass(segments: partial, complete: false, frames: frames) : Pass(segments: final, complete: true, frames: frames)
+        return final.isEmpty
+            ? Pass(segments: partial, complete: false, frames: frames) : Pass(segments: final, complete: true, frames: frames)
     }
 
     private func segments() -> [Segment] {

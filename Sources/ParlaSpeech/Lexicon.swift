@@ -31,7 +31,10 @@ public final class Lexicon: Sendable {
         var word = field
         if word.hasSuffix(")"), let open = word.lastIndex(of: "(") { word = word[..<open] }
         if let underscore = word.lastIndex(of: "_"), word[word.index(after: underscore)...].allSatisfy(\.isNumber),
-           underscore != word.startIndex { word = word[..<underscore] }
+            underscore != word.startIndex
+        {
+            word = word[..<underscore]
+        }
         return word.lowercased()
     }
 

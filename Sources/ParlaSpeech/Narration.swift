@@ -21,8 +21,10 @@ public struct NarrationAlignment: Sendable, Codable, Equatable {
 
     /// Word times from a phone-level forced alignment: a word runs from its
     /// first phone's start to its last phone's end.
-    static func from(expected: [ExpectedWord], alignment: [PhraseScoring.Segment], complete: Bool, duration: Double,
-                     framesPerSecond: Double = 100, phoneLabel: (String) -> String) -> NarrationAlignment {
+    static func from(
+        expected: [ExpectedWord], alignment: [PhraseScoring.Segment], complete: Bool, duration: Double,
+        framesPerSecond: Double = 100, phoneLabel: (String) -> String
+    ) -> NarrationAlignment {
         let phones = alignment.filter { !PhraseScoring.isFiller($0.label) }
         let paths = PhraseScoring.wordsOfPath(expected, phones, phoneLabel: phoneLabel)
         let words = zip(expected, paths).compactMap { word, path -> Word? in
@@ -30,7 +32,8 @@ public struct NarrationAlignment: Sendable, Codable, Equatable {
             func seconds(_ frame: Int) -> Double { (Double(frame) / framesPerSecond * 100).rounded() / 100 }
             return Word(word: word.text, start: seconds(first.start), end: min(seconds(last.end + 1), (duration * 100).rounded() / 100))
         }
-        return NarrationAlignment(words: words, complete: complete && words.count == expected.count, duration: (duration * 100).rounded() / 100)
+        return NarrationAlignment(
+            words: words, complete: complete && words.count == expected.count, duration: (duration * 100).rounded() / 100)
     }
 }
 
@@ -38,8 +41,10 @@ extension NarrationAlignment {
     /// Word times from a synthesizer's word events: each word starts at its
     /// event (the last one at or before its first letter) and ends where its
     /// sound fades before the next word starts.
-    static func fromSynthesis(text: String, wordStarts: [(character: Int, milliseconds: Int)], samples: [Int16],
-                              sampleRate: Int) -> NarrationAlignment {
+    static func fromSynthesis(
+        text: String, wordStarts: [(character: Int, milliseconds: Int)], samples: [Int16],
+        sampleRate: Int
+    ) -> NarrationAlignment {
         let duration = Double(samples.count) / Double(sampleRate)
         let decibels = SpeechActivity.frameDecibels(samples, sampleRate: sampleRate)
         let threshold = SpeechActivity.threshold(decibels)

@@ -43,7 +43,9 @@ public struct PhoneMap: Sendable, Equatable {
     static let marks: Set<Unicode.Scalar> = ["ˈ", "ˌ", "ː", "ˑ", ".", "‿", "-", "|", "‖", "'", ","]
 
     static func withoutDiacritics(_ phoneme: String) -> String {
-        String(String.UnicodeScalarView(phoneme.unicodeScalars.filter { !(0x0300...0x036F).contains($0.value) && !"ʰʲʷ̃".unicodeScalars.contains($0) }))
+        String(
+            String.UnicodeScalarView(
+                phoneme.unicodeScalars.filter { !(0x0300...0x036F).contains($0.value) && !"ʰʲʷ̃".unicodeScalars.contains($0) }))
     }
 }
 

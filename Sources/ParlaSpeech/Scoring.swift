@@ -89,8 +89,10 @@ public struct PhraseScoring: Sendable {
     /// The label a phone has in the alignment grammar.
     public var phoneLabel: @Sendable (String) -> String
 
-    public init(calibration: Calibration, passThreshold: Double, natsPerUnit: Double,
-                phoneLabel: @escaping @Sendable (String) -> String) {
+    public init(
+        calibration: Calibration, passThreshold: Double, natsPerUnit: Double,
+        phoneLabel: @escaping @Sendable (String) -> String
+    ) {
         (self.calibration, self.passThreshold, self.natsPerUnit, self.phoneLabel) = (calibration, passThreshold, natsPerUnit, phoneLabel)
     }
 
@@ -117,7 +119,8 @@ public struct PhraseScoring: Sendable {
     /// Splits the aligned phones into the expected words, choosing for each
     /// the pronunciation the path took. Words the path never reached get nil.
     static func wordsOfPath(_ expected: [ExpectedWord], _ phones: [Segment], phoneLabel: (String) -> String)
-        -> [(pronunciation: Pronunciation, segments: [Segment])?] {
+        -> [(pronunciation: Pronunciation, segments: [Segment])?]
+    {
         var index = 0
         var result: [(Pronunciation, [Segment])?] = []
         for word in expected {
@@ -138,8 +141,10 @@ public struct PhraseScoring: Sendable {
         return result
     }
 
-    public func score(expected: [ExpectedWord], alignment: [Segment], alignmentComplete: Bool, loop: [Segment],
-                      duration: Double, recognizedText: String? = nil, warnings: [String] = []) -> AttemptScore {
+    public func score(
+        expected: [ExpectedWord], alignment: [Segment], alignmentComplete: Bool, loop: [Segment],
+        duration: Double, recognizedText: String? = nil, warnings: [String] = []
+    ) -> AttemptScore {
         let speechInLoop = loop.filter { !Self.isFiller($0.label) }.reduce(0) { $0 + $1.frames }
         let phones = alignment.filter { !Self.isFiller($0.label) }
         let paths = Self.wordsOfPath(expected, phones, phoneLabel: phoneLabel)
@@ -157,8 +162,10 @@ public struct PhraseScoring: Sendable {
             for (phone, segment) in zip(path.pronunciation, path.segments) {
                 let difference = (Double(segment.acoustic) - Self.loopScore(loop, segment.start, segment.end)) * natsPerUnit
                 wordGoodness += difference
-                phoneScores.append(.init(phone: phone, start: seconds(segment.start), end: seconds(segment.end + 1),
-                                         score: rounded(score(goodness: difference / Double(segment.frames)))))
+                phoneScores.append(
+                    .init(
+                        phone: phone, start: seconds(segment.start), end: seconds(segment.end + 1),
+                        score: rounded(score(goodness: difference / Double(segment.frames)))))
             }
             let frames = last.end - first.start + 1
             // Every phone counts the same: one long phone that happens to fit
@@ -168,8 +175,10 @@ public struct PhraseScoring: Sendable {
             // its phones allow, and fits badly.
             let squeezed = Double(frames) / Double(path.pronunciation.count) < 3.5 && wordScore < 35
             let error: AttemptScore.WordError = squeezed ? .omitted : wordScore < wordThreshold ? .mispronounced : .none
-            words.append(.init(text: word.text, start: seconds(first.start), end: seconds(last.end + 1), score: rounded(wordScore),
-                               error: error, phones: phoneScores))
+            words.append(
+                .init(
+                    text: word.text, start: seconds(first.start), end: seconds(last.end + 1), score: rounded(wordScore),
+                    error: error, phones: phoneScores))
             if error != .omitted {
                 goodnessSum += wordGoodness
                 framesSum += frames

@@ -95,8 +95,10 @@ public struct SpeechModels: Sendable {
                 continue
             }
             let reason = skipped.isEmpty ? "first choice" : "instead of " + skipped.joined(separator: "; ")
-            return .success(ActiveModel(language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
-                                        phoneMap: phoneMap, passThreshold: profile.passThreshold, reason: reason))
+            return .success(
+                ActiveModel(
+                    language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
+                    phoneMap: phoneMap, passThreshold: profile.passThreshold, reason: reason))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

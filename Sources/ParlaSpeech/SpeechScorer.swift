@@ -96,8 +96,10 @@ public final class SpeechScorer: Sendable {
         if let known = runtimes.withLock({ $0[language] }) { return try known.get() }
         let made: Result<Runtime, SpeechSetupError> = models.active(language).flatMap { model in
             do {
-                let lexicon = try Lexicon(dictionaryPath: model.dictionaryPath, voice: model.description.espeakVoice, phoneMap: model.phoneMap)
-                let common = (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
+                let lexicon = try Lexicon(
+                    dictionaryPath: model.dictionaryPath, voice: model.description.espeakVoice, phoneMap: model.phoneMap)
+                let common =
+                    (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
                     .map { lexicon.expectedWords($0) } ?? []
                 return .success(Runtime(model: model, lexicon: lexicon, commonWords: common))
             } catch {
@@ -110,13 +112,16 @@ public final class SpeechScorer: Sendable {
 
     /// A language's runtime, its words for `text` and a decoder of it, for
     /// one blocking job; the decoder goes back to the idle ones after.
-    private func withDecoder<Result>(_ language: Language, text: String,
-                                     _ work: (Runtime, [ExpectedWord], PocketSphinxDecoder) throws -> Result) throws -> Result {
+    private func withDecoder<Result>(
+        _ language: Language, text: String,
+        _ work: (Runtime, [ExpectedWord], PocketSphinxDecoder) throws -> Result
+    ) throws -> Result {
         let runtime: Runtime
         do { runtime = try self.runtime(language) } catch { throw ParlaError(.speechUnavailable) }
         let expected = runtime.lexicon.expectedWords(text)
         guard !expected.isEmpty else { throw ParlaError(.emptyText) }
-        let decoder = try runtime.idle.withLock { $0.popLast() }
+        let decoder =
+            try runtime.idle.withLock { $0.popLast() }
             ?? PocketSphinxDecoder(model: runtime.model, scratchDirectory: settings.scratchDirectory)
         defer { runtime.idle.withLock { $0.append(decoder) } }
         return try work(runtime, expected, decoder)
@@ -127,8 +132,9 @@ public final class SpeechScorer: Sendable {
             let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: limits)
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
             let alignment = try decoder.alignPhones(expected, audio: heard.samples)
-            return NarrationAlignment.from(expected: expected, alignment: heard.original(Self.segments(alignment)), complete: alignment.complete,
-                                           duration: decoded.duration, phoneLabel: PocketSphinxDecoder.phoneWord)
+            return NarrationAlignment.from(
+                expected: expected, alignment: heard.original(Self.segments(alignment)), complete: alignment.complete,
+                duration: decoded.duration, phoneLabel: PocketSphinxDecoder.phoneWord)
         }
     }
 
@@ -142,16 +148,18 @@ public final class SpeechScorer: Sendable {
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
             let alignment = try decoder.alignPhones(expected, audio: heard.samples)
             let loop = try decoder.phoneLoop(audio: heard.samples)
-            let scoring = PhraseScoring(calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
-                                        natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
+            let scoring = PhraseScoring(
+                calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
+                natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
             let warnings = decoded.isClipped ? ["clipping"] : []
-            var result = scoring.score(expected: expected, alignment: heard.original(Self.segments(alignment)),
-                                       alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop)),
-                                       duration: decoded.duration, warnings: warnings)
+            var result = scoring.score(
+                expected: expected, alignment: heard.original(Self.segments(alignment)),
+                alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop)),
+                duration: decoded.duration, warnings: warnings)
             if [.incomplete, .wrongPhrase].contains(result.feedback) {
                 result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
-        }
-        return result
+            }
+            return result
         }
     }
 

@@ -13,30 +13,38 @@ public struct AbilityStore: Sendable {
 
     /// The learner's abilities and history in `language`.
     public func proficiency(learner: AuthorizedLearner, language: Language, historyDays: Int = 90)
-        async throws -> (abilities: [SkillAbility], courseLevel: CEFRLevel?, history: [ProficiencySnapshot], topics: [TopicRecord]) {
+        async throws -> (abilities: [SkillAbility], courseLevel: CEFRLevel?, history: [ProficiencySnapshot], topics: [TopicRecord])
+    {
         try await database.withConnection { connection in
             let logger = database.logger
-            let abilities = try await connection.query("""
+            let abilities = try await connection.query(
+                """
                 SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-                """, logger: logger).collect().compactMap { row -> SkillAbility? in
-                    let (skill, theta, responses) = try row.decode((String, Double, Int).self)
-                    return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
-                }
-            let courseLevel = try await connection.query("""
+                """, logger: logger
+            ).collect().compactMap { row -> SkillAbility? in
+                let (skill, theta, responses) = try row.decode((String, Double, Int).self)
+                return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
+            }
+            let courseLevel = try await connection.query(
+                """
                 SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-                """, logger: logger).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
-            let history = try await connection.query("""
+                """, logger: logger
+            ).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
+            let history = try await connection.query(
+                """
                 SELECT day::timestamptz, skill, theta, level FROM ability_history
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND day > current_date - \(historyDays)::integer
                 ORDER BY day, skill
-                """, logger: logger).collect().compactMap { row -> ProficiencySnapshot? in
-                    let (day, skill, theta, level) = try row.decode((Date, String, Double, String).self)
-                    guard let level = CEFRLevel(rawValue: level) else { return nil }
-                    return ProficiencySnapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
-                }
+                """, logger: logger
+            ).collect().compactMap { row -> ProficiencySnapshot? in
+                let (day, skill, theta, level) = try row.decode((Date, String, Double, String).self)
+                guard let level = CEFRLevel(rawValue: level) else { return nil }
+                return ProficiencySnapshot(day: day, skill: Skill(rawValue: skill), theta: theta, level: level)
+            }
             // Answers so far, by the topic (or grammar note) of what was asked:
             // the placement test's and the lessons' first tries.
-            let topics = try await connection.query("""
+            let topics = try await connection.query(
+                """
                 SELECT 'topic', i.topic, i.skill, i.level, r.item_id, count(*) FILTER (WHERE r.correct)::int,
                        count(*) FILTER (WHERE NOT r.correct)::int
                 FROM placement_responses r JOIN placements p ON p.id = r.placement_id
@@ -47,11 +55,13 @@ public struct AbilityStore: Sendable {
                 SELECT area_kind, area_id, skill, level, item_id, count(*) FILTER (WHERE correct)::int, count(*) FILTER (WHERE NOT correct)::int
                 FROM lesson_answers WHERE learner_id = \(learner.uuid) AND language = \(language.code)
                 GROUP BY area_kind, area_id, skill, level, item_id
-                """, logger: logger).collect().compactMap { row -> TopicRecord? in
-                    let (kind, topic, skill, level, item, correct, wrong) = try row.decode((String, String, String, String, String, Int, Int).self)
-                    guard let skill = Skill(rawValue: skill), let level = CEFRLevel(rawValue: level) else { return nil }
-                    return TopicRecord(kind: kind, topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
-                }
+                """, logger: logger
+            ).collect().compactMap { row -> TopicRecord? in
+                let (kind, topic, skill, level, item, correct, wrong) = try row.decode(
+                    (String, String, String, String, String, Int, Int).self)
+                guard let skill = Skill(rawValue: skill), let level = CEFRLevel(rawValue: level) else { return nil }
+                return TopicRecord(kind: kind, topic: topic, skill: skill, level: level, itemID: item, correct: correct, wrong: wrong)
+            }
             return (abilities, courseLevel, history, topics)
         }
     }
@@ -70,10 +80,13 @@ public struct AbilityStore: Sendable {
 
     /// Writes abilities and today's snapshots on `connection` (inside the
     /// caller's transaction).
-    static func write(_ abilities: [SkillAbility], _ snapshots: [ProficiencySnapshot], learner: LearnerID, language: Language,
-                      on connection: PostgresConnection, logger: Logger) async throws {
+    static func write(
+        _ abilities: [SkillAbility], _ snapshots: [ProficiencySnapshot], learner: LearnerID, language: Language,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         for ability in abilities {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO abilities (learner_id, language, skill, theta, responses)
                 VALUES (\(learner.uuid), \(language.code), \(ability.skill.rawValue), \(ability.theta), \(ability.responses))
                 ON CONFLICT (learner_id, language, skill) DO UPDATE SET theta = EXCLUDED.theta, responses = EXCLUDED.responses,
@@ -81,7 +94,8 @@ public struct AbilityStore: Sendable {
                 """, logger: logger)
         }
         for snapshot in snapshots {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
                 VALUES (\(learner.uuid), \(language.code), \(snapshot.skill?.rawValue ?? "overall"), \(snapshot.day)::date, \(snapshot.theta),
                         \(snapshot.level.rawValue))

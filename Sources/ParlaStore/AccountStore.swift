@@ -41,18 +41,21 @@ public struct AccountStore: Sendable {
         let learners = LearnerStore(database: database, cipher: cipher)
         do {
             return try await database.withTransaction { connection in
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     INSERT INTO accounts (id, first_name, last_name, email, email_index, password_hash, ui_language,
                                           terms_version, terms_accepted_at)
                     VALUES (\(accountID.uuid), \(ByteBuffer(bytes: firstName)), \(ByteBuffer(bytes: lastName)),
                             \(ByteBuffer(bytes: email)), \(ByteBuffer(bytes: emailIndex)), \(new.passwordHash),
                             \(new.uiLanguage.code), \(new.termsVersion), now())
                     RETURNING terms_accepted_at, created_at
-                    """, logger: database.logger).collect()
+                    """, logger: database.logger
+                ).collect()
                 let (acceptedAt, createdAt) = try rows[0].decode((Date, Date).self)
-                let account = Account(id: accountID, firstName: new.firstName, lastName: new.lastName, email: new.email,
-                                      uiLanguage: new.uiLanguage, termsVersion: new.termsVersion,
-                                      termsAcceptedAt: acceptedAt, createdAt: createdAt)
+                let account = Account(
+                    id: accountID, firstName: new.firstName, lastName: new.lastName, email: new.email,
+                    uiLanguage: new.uiLanguage, termsVersion: new.termsVersion,
+                    termsAcceptedAt: acceptedAt, createdAt: createdAt)
                 let learner = try await learners.insert(firstLearner, accountID: accountID, on: connection)
                 let deviceSession = try await insertSession(session, accountID: accountID, on: connection)
                 return (account, learner, deviceSession)
@@ -65,12 +68,14 @@ public struct AccountStore: Sendable {
     public func account(_ id: AccountID) async throws -> Account? {
         try await database.withConnection { connection in
             for try await (first, last, email, language, terms, acceptedAt, createdAt)
-                in try await connection.execute(AccountByID(key: id.uuid), logger: database.logger) {
-                return Account(id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
-                               lastName: try cipher.openText(last.bytes, as: .lastName),
-                               email: try cipher.openText(email.bytes, as: .email),
-                               uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
-                               termsAcceptedAt: acceptedAt, createdAt: createdAt)
+                in try await connection.execute(AccountByID(key: id.uuid), logger: database.logger)
+            {
+                return Account(
+                    id: id, firstName: try cipher.openText(first.bytes, as: .firstName),
+                    lastName: try cipher.openText(last.bytes, as: .lastName),
+                    email: try cipher.openText(email.bytes, as: .email),
+                    uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
+                    termsAcceptedAt: acceptedAt, createdAt: createdAt)
             }
             return nil
         }
@@ -176,7 +181,8 @@ public struct AccountStore: Sendable {
         let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
         return try await database.withConnection { connection in
             let rows = try await connection.query(
-                "SELECT id, password_hash FROM accounts WHERE email_index = \(index)", logger: database.logger).collect()
+                "SELECT id, password_hash FROM accounts WHERE email_index = \(index)", logger: database.logger
+            ).collect()
             guard let row = rows.first else { return nil }
             let (id, hash) = try row.decode((UUID, String).self)
             return (AccountID(id), hash)
@@ -195,8 +201,10 @@ public struct AccountStore: Sendable {
         public var firstName: String?, lastName: String?, email: String?
         public var uiLanguage: Language?
         public var passwordHash: String?
-        public init(firstName: String? = nil, lastName: String? = nil, email: String? = nil,
-                    uiLanguage: Language? = nil, passwordHash: String? = nil) {
+        public init(
+            firstName: String? = nil, lastName: String? = nil, email: String? = nil,
+            uiLanguage: Language? = nil, passwordHash: String? = nil
+        ) {
             (self.firstName, self.lastName, self.email) = (firstName, lastName, email)
             (self.uiLanguage, self.passwordHash) = (uiLanguage, passwordHash)
         }
@@ -211,7 +219,8 @@ public struct AccountStore: Sendable {
         let emailIndex = changes.email.map { ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical($0))) }
         do {
             try await database.withTransaction { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE accounts SET
                         first_name = COALESCE(\(firstName), first_name),
                         last_name = COALESCE(\(lastName), last_name),
@@ -238,9 +247,11 @@ public struct AccountStore: Sendable {
     /// Returns its learners that were on leaderboards.
     public func delete(_ id: AccountID) async throws -> [LearnerID] {
         let ranked = try await database.withTransaction { connection in
-            let ranked = try await LeaderboardStore.removeEntries(ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)",
-                                                                  on: connection, logger: database.logger)
-            try await connection.query("""
+            let ranked = try await LeaderboardStore.removeEntries(
+                ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)",
+                on: connection, logger: database.logger)
+            try await connection.query(
+                """
                 WITH gone AS (DELETE FROM accounts WHERE id = \(id.uuid) RETURNING email_index)
                 DELETE FROM login_failures WHERE email_index IN (SELECT email_index FROM gone)
                 """, logger: database.logger)
@@ -269,14 +280,17 @@ public struct AccountStore: Sendable {
         let id = SessionID.generate()
         let device = try new.deviceName.map { ByteBuffer(bytes: try cipher.seal($0, as: .deviceName)) }
         let lifetime = Int(DeviceSession.slidingLifetime)
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             INSERT INTO sessions (id, account_id, token_hash, device_name, expires_at)
             VALUES (\(id.uuid), \(accountID.uuid), \(ByteBuffer(bytes: new.tokenHash)), \(device),
                     now() + make_interval(secs => \(lifetime)))
             RETURNING created_at, last_used_at, expires_at
-            """, logger: database.logger).collect()
+            """, logger: database.logger
+        ).collect()
         let (created, used, expires) = try rows[0].decode((Date, Date, Date).self)
-        return DeviceSession(id: id, accountID: accountID, deviceName: new.deviceName, createdAt: created, lastUsedAt: used, expiresAt: expires)
+        return DeviceSession(
+            id: id, accountID: accountID, deviceName: new.deviceName, createdAt: created, lastUsedAt: used, expiresAt: expires)
     }
 
     /// The live session a token hash belongs to. Using a session pushes its
@@ -299,9 +313,11 @@ public struct AccountStore: Sendable {
         let found = try await database.withConnection { connection -> DeviceSession? in
             var found: DeviceSession?
             for try await (id, account, created, used, expires)
-                in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
-                found = DeviceSession(id: SessionID(id), accountID: AccountID(account), deviceName: nil,
-                                      createdAt: created, lastUsedAt: used, expiresAt: expires)
+                in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger)
+            {
+                found = DeviceSession(
+                    id: SessionID(id), accountID: AccountID(account), deviceName: nil,
+                    createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
             guard let found else { return nil }
             return try await touch(found, on: connection)
@@ -316,11 +332,13 @@ public struct AccountStore: Sendable {
     private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws -> DeviceSession? {
         guard session.lastUsedAt < Date().addingTimeInterval(-60) else { return session }
         let lifetime = Int(DeviceSession.slidingLifetime)
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
             WHERE id = \(session.id.uuid) AND expires_at > now()
             RETURNING last_used_at, expires_at
-            """, logger: database.logger).collect()
+            """, logger: database.logger
+        ).collect()
         guard let row = rows.first else { return nil }
         var touched = session
         (touched.lastUsedAt, touched.expiresAt) = try row.decode((Date, Date).self)
@@ -340,15 +358,18 @@ public struct AccountStore: Sendable {
 
     public func sessions(_ accountID: AccountID) async throws -> [DeviceSession] {
         try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT id, device_name, created_at, last_used_at, expires_at FROM sessions
                 WHERE account_id = \(accountID.uuid) AND expires_at > now()
                 ORDER BY last_used_at DESC, created_at DESC
-                """, logger: database.logger).collect().map { row in
+                """, logger: database.logger
+            ).collect().map { row in
                 let (id, device, created, used, expires) = try row.decode((UUID, ByteBuffer?, Date, Date, Date).self)
-                return DeviceSession(id: SessionID(id), accountID: accountID,
-                                     deviceName: try device.map { try cipher.openText($0.bytes, as: .deviceName) },
-                                     createdAt: created, lastUsedAt: used, expiresAt: expires)
+                return DeviceSession(
+                    id: SessionID(id), accountID: accountID,
+                    deviceName: try device.map { try cipher.openText($0.bytes, as: .deviceName) },
+                    createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
         }
     }
@@ -358,7 +379,8 @@ public struct AccountStore: Sendable {
         let deleted = try await database.withConnection { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) RETURNING id",
-                logger: database.logger).collect().count == 1
+                logger: database.logger
+            ).collect().count == 1
         }
         if deleted { sessions?.ended([id.uuid]) }
         return deleted
@@ -371,12 +393,14 @@ public struct AccountStore: Sendable {
     public func recentFailures(email: String, within window: TimeInterval) async throws -> (count: Int, secondsUntilOldestExpires: Int) {
         let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
         return try await database.withConnection { connection in
-            let row = try await connection.query("""
+            let row = try await connection.query(
+                """
                 SELECT count(*)::int,
                        COALESCE(ceil(extract(epoch FROM min(failed_at) + make_interval(secs => \(window)) - now())), 0)::int
                 FROM login_failures
                 WHERE email_index = \(index) AND failed_at > now() - make_interval(secs => \(window))
-                """, logger: database.logger).collect()[0]
+                """, logger: database.logger
+            ).collect()[0]
             let (count, seconds) = try row.decode((Int, Int).self)
             return (count, seconds)
         }
@@ -385,7 +409,8 @@ public struct AccountStore: Sendable {
     public func recordFailure(email: String, window: TimeInterval) async throws {
         let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
         try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 WITH pruned AS (DELETE FROM login_failures
                                 WHERE email_index = \(index) AND failed_at <= now() - make_interval(secs => \(window)))
                 INSERT INTO login_failures (email_index) VALUES (\(index))

@@ -69,26 +69,26 @@ public final class ChangeFeed: Service, Sendable {
 
     /// Listens, again after each lost connection.
     private func listen() async {
-            while !Task.isCancelled {
-                do {
-                    try await database.withConnection { connection in
-                        try await connection.listen(on: Self.channel) { notifications in
-                            try await withThrowingTaskGroup(of: Void.self) { group in
-                                group.addTask { try await self.read(notifications) }
-                                group.addTask { try await self.beat(on: connection) }
-                                group.addTask { try await self.watch() }
-                                try await group.next()
-                            }
+        while !Task.isCancelled {
+            do {
+                try await database.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { try await self.read(notifications) }
+                            group.addTask { try await self.beat(on: connection) }
+                            group.addTask { try await self.watch() }
+                            try await group.next()
                         }
                     }
-                } catch {
-                    if !Task.isCancelled { logger.warning("change notifications lost", metadata: ["error": "\(error)"]) }
                 }
-                // Changes may have been missed: everything is read again.
-                lastHeard.withLock { $0 = nil }
-                for subscriber in everyone { subscriber.stoppedListening() }
-                try? await Task.sleep(for: .seconds(1))
+            } catch {
+                if !Task.isCancelled { logger.warning("change notifications lost", metadata: ["error": "\(error)"]) }
             }
+            // Changes may have been missed: everything is read again.
+            lastHeard.withLock { $0 = nil }
+            for subscriber in everyone { subscriber.stoppedListening() }
+            try? await Task.sleep(for: .seconds(1))
+        }
     }
 
     /// Dispatches the notifications. Subscribers start once the first

@@ -13,8 +13,10 @@ public struct ContentStore: Sendable {
     /// The version last imported, if any.
     public func currentVersion() async throws -> String? {
         try await database.withConnection { connection in
-            try await connection.query("SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1",
-                                       logger: database.logger).collect().first?.decode(String.self)
+            try await connection.query(
+                "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1",
+                logger: database.logger
+            ).collect().first?.decode(String.self)
         }
     }
 
@@ -27,9 +29,12 @@ public struct ContentStore: Sendable {
     /// same version again changes nothing. Returns false when that version
     /// was already imported.
     @discardableResult
-    public func importCorpus(_ corpus: Corpus, assets: [String: String] = [:], version: String,
-                             progress: Progress? = nil) async throws -> Bool {
-        let summary = "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count)}"
+    public func importCorpus(
+        _ corpus: Corpus, assets: [String: String] = [:], version: String,
+        progress: Progress? = nil
+    ) async throws -> Bool {
+        let summary =
+            "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
             try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger)
@@ -40,7 +45,8 @@ public struct ContentStore: Sendable {
             try await connection.query("DELETE FROM concepts WHERE NOT (key = ANY(\(concepts.map(\.key))))", logger: logger)
             for (done, concept) in concepts.enumerated() {
                 progress?("concepts", done, concepts.count)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO concepts (key, level, picture, sound, background)
                     VALUES (\(concept.key), \(concept.level.rawValue), \(concept.picture.description), \(concept.sound), \(concept.background))
                     ON CONFLICT (key) DO UPDATE SET level = EXCLUDED.level, picture = EXCLUDED.picture,
@@ -48,10 +54,12 @@ public struct ContentStore: Sendable {
                     """, logger: logger)
                 let tags = concept.localizations.keys.sorted()
                 try await connection.query(
-                    "DELETE FROM concept_localizations WHERE concept_key = \(concept.key) AND NOT (language = ANY(\(tags)))", logger: logger)
+                    "DELETE FROM concept_localizations WHERE concept_key = \(concept.key) AND NOT (language = ANY(\(tags)))", logger: logger
+                )
                 for tag in tags {
                     guard let l = concept.localization(tag), let word = l.word, let definition = l.definition else { continue }
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO concept_localizations (concept_key, language, word, article, gender, plural, frequency, definition,
                                                            sort_key, case_override, disabled)
                         VALUES (\(concept.key), \(tag), \(word), \(l.article), \(l.gender?.rawValue), \(l.plural), \(l.frequency),
@@ -66,14 +74,18 @@ public struct ContentStore: Sendable {
 
             try await connection.query("DELETE FROM word_lists WHERE NOT (id = ANY(\(corpus.wordLists.map(\.id))))", logger: logger)
             for (position, list) in corpus.wordLists.enumerated() {
-                let names = String(decoding: try JSONEncoder().encode(Dictionary(uniqueKeysWithValues: list.names.map { ($0.key.code, $0.value) })), as: UTF8.self)
-                try await connection.query("""
+                let names = String(
+                    decoding: try JSONEncoder().encode(Dictionary(uniqueKeysWithValues: list.names.map { ($0.key.code, $0.value) })),
+                    as: UTF8.self)
+                try await connection.query(
+                    """
                     INSERT INTO word_lists (id, icon, names, position) VALUES (\(list.id), \(list.icon.description), \(names)::jsonb, \(position))
                     ON CONFLICT (id) DO UPDATE SET icon = EXCLUDED.icon, names = EXCLUDED.names, position = EXCLUDED.position
                     """, logger: logger)
                 try await connection.query("DELETE FROM word_list_words WHERE list_id = \(list.id)", logger: logger)
                 for (index, word) in list.words.enumerated() {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO word_list_words (list_id, concept_key, position, free)
                         VALUES (\(list.id), \(word.key), \(index), \(list.freeKeys.contains(word.key)))
                         """, logger: logger)
@@ -83,12 +95,14 @@ public struct ContentStore: Sendable {
             try await connection.query("DELETE FROM phrases WHERE NOT (id = ANY(\(corpus.phrases.map(\.id))))", logger: logger)
             for (done, phrase) in corpus.phrases.enumerated() {
                 progress?("phrases", done, corpus.phrases.count)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO phrases (id, topic, level, skill) VALUES (\(phrase.id), \(phrase.topic), \(phrase.level.rawValue), \(phrase.skill.rawValue))
                     ON CONFLICT (id) DO UPDATE SET topic = EXCLUDED.topic, level = EXCLUDED.level, skill = EXCLUDED.skill
                     """, logger: logger)
                 for (language, text) in phrase.texts {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO phrase_texts (phrase_id, language, text) VALUES (\(phrase.id), \(language.code), \(text))
                         ON CONFLICT (phrase_id, language) DO UPDATE SET text = EXCLUDED.text
                         """, logger: logger)
@@ -97,7 +111,8 @@ public struct ContentStore: Sendable {
 
             try await connection.query("DELETE FROM grammar_notes WHERE NOT (id = ANY(\(corpus.grammarNotes.map(\.id))))", logger: logger)
             for (position, note) in corpus.grammarNotes.enumerated() {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO grammar_notes (id, language, level, title, summary, body, position)
                     VALUES (\(note.id), \(note.language.code), \(note.level.rawValue), \(note.title), \(note.summary), \(note.body), \(position))
                     ON CONFLICT (id) DO UPDATE SET language = EXCLUDED.language, level = EXCLUDED.level, title = EXCLUDED.title,
@@ -111,7 +126,8 @@ public struct ContentStore: Sendable {
                 }
                 try await connection.query("DELETE FROM grammar_exercises WHERE note_id = \(note.id)", logger: logger)
                 for (index, exercise) in note.exercises.enumerated() {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO grammar_exercises (id, note_id, stem, correct, distractors, translation, position)
                         VALUES (\(exercise.id), \(note.id), \(exercise.stem), \(exercise.correct), \(exercise.distractors),
                                 \(exercise.translation), \(index))
@@ -121,7 +137,8 @@ public struct ContentStore: Sendable {
             try await connection.query("DELETE FROM content_homophones", logger: logger)
             for (language, groups) in corpus.homophones {
                 for (position, group) in groups.enumerated() {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO content_homophones (language, position, concepts) VALUES (\(language.code), \(position), \(group))
                         """, logger: logger)
                 }
@@ -129,7 +146,8 @@ public struct ContentStore: Sendable {
             try await connection.query("DELETE FROM placement_items", logger: logger)
             for (done, item) in corpus.placementQuestions.enumerated() {
                 progress?("placement items", done, corpus.placementQuestions.count)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO placement_items (language, id, skill, level, topic, stem, passage, audio, correct, distractors)
                     VALUES (\(item.language.code), \(item.id), \(item.skill.rawValue), \(item.level.rawValue), \(item.topic), \(item.stem),
                             \(item.passage), \(item.audio), \(item.correct), \(item.distractors))
@@ -137,7 +155,8 @@ public struct ContentStore: Sendable {
             }
             try await connection.query("DELETE FROM content_assets", logger: logger)
             let slots = assets.keys.sorted()
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO content_assets (slot, asset)
                 SELECT * FROM unnest(\(slots)::text[], \(slots.map { assets[$0]! })::text[])
                 """, logger: logger)
@@ -153,7 +172,8 @@ public struct ContentStore: Sendable {
     /// Gives a learner a product (a word list or a bundle).
     public func grant(_ product: String, to learner: LearnerID, source: String) async throws {
         try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO entitlements (learner_id, product, source) VALUES (\(learner.uuid), \(product), \(source))
                 ON CONFLICT (learner_id, product) DO NOTHING
                 """, logger: database.logger)
@@ -163,11 +183,13 @@ public struct ContentStore: Sendable {
     /// Everything a learner owns, bundles expanded to what they unlock.
     public func ownedProducts(of learner: LearnerID) async throws -> Set<String> {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT product FROM entitlements WHERE learner_id = \(learner.uuid)
                 UNION
                 SELECT g.unlocks FROM entitlements e JOIN product_grants g ON g.product = e.product WHERE e.learner_id = \(learner.uuid)
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             return Set(try rows.map { try $0.decode(String.self) })
         }
     }
@@ -176,7 +198,8 @@ public struct ContentStore: Sendable {
     public func mapProduct(_ product: String, unlocks: [String]) async throws {
         try await database.withTransaction { connection in
             for target in unlocks {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO product_grants (product, unlocks) VALUES (\(product), \(target)) ON CONFLICT DO NOTHING
                     """, logger: database.logger)
             }
@@ -190,15 +213,20 @@ extension ContentStore {
     public func loadCorpus() async throws -> (version: String, corpus: Corpus, assets: [String: String])? {
         try await database.withConnection { connection in
             let logger = database.logger
-            guard let version = try await connection.query(
-                "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: logger)
-                .collect().first?.decode(String.self) else { return nil }
+            guard
+                let version = try await connection.query(
+                    "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: logger
+                )
+                .collect().first?.decode(String.self)
+            else { return nil }
 
             var localizations: [String: [String: Localization]] = [:]
-            for row in try await connection.query("""
+            for row in try await connection.query(
+                """
                 SELECT concept_key, language, word, article, gender, plural, frequency, definition, sort_key, case_override, disabled
                 FROM concept_localizations
-                """, logger: logger).collect() {
+                """, logger: logger
+            ).collect() {
                 let (key, tag, word, article, gender, plural, frequency, definition, sortKey, caseOverride, disabled) =
                     try row.decode((String, String, String, String?, String?, String?, Int?, String, String?, String?, Bool).self)
                 localizations[key, default: [:]][tag] = Localization(
@@ -210,24 +238,30 @@ extension ContentStore {
             for row in try await connection.query("SELECT key, level, picture, sound, background FROM concepts", logger: logger).collect() {
                 let (key, level, picture, sound, background) = try row.decode((String, String, String, String?, String?).self)
                 guard let level = CEFRLevel(rawValue: level), let picture = AssetReference(picture) else { continue }
-                concepts[key] = Concept(key: key, level: level, picture: picture, sound: sound, background: background,
-                                        localizations: localizations[key] ?? [:])
+                concepts[key] = Concept(
+                    key: key, level: level, picture: picture, sound: sound, background: background,
+                    localizations: localizations[key] ?? [:])
             }
             var members: [String: [(key: String, free: Bool)]] = [:]
             for row in try await connection.query(
-                "SELECT list_id, concept_key, free FROM word_list_words ORDER BY list_id, position", logger: logger).collect() {
+                "SELECT list_id, concept_key, free FROM word_list_words ORDER BY list_id, position", logger: logger
+            ).collect() {
                 let (list, key, free) = try row.decode((String, String, Bool).self)
                 members[list, default: []].append((key, free))
             }
             var lists: [WordList] = []
-            for row in try await connection.query("SELECT id, icon, names::text FROM word_lists ORDER BY position", logger: logger).collect() {
+            for row in try await connection.query("SELECT id, icon, names::text FROM word_lists ORDER BY position", logger: logger)
+                .collect()
+            {
                 let (id, icon, namesJSON) = try row.decode((String, String, String).self)
                 let raw = (try? JSONDecoder().decode([String: String].self, from: Data(namesJSON.utf8))) ?? [:]
                 let names = Dictionary(uniqueKeysWithValues: raw.compactMap { key, value in Language(rawValue: key).map { ($0, value) } })
                 guard let icon = AssetReference(icon) else { continue }
                 let entries = members[id] ?? []
-                lists.append(WordList(id: id, icon: icon, names: names, freeKeys: entries.filter(\.free).map(\.key),
-                                      words: entries.compactMap { concepts[$0.key] }))
+                lists.append(
+                    WordList(
+                        id: id, icon: icon, names: names, freeKeys: entries.filter(\.free).map(\.key),
+                        words: entries.compactMap { concepts[$0.key] }))
             }
             var texts: [String: [Language: String]] = [:]
             for row in try await connection.query("SELECT phrase_id, language, text FROM phrase_texts", logger: logger).collect() {
@@ -242,49 +276,65 @@ extension ContentStore {
                 }
             var examples: [String: [String]] = [:]
             for row in try await connection.query(
-                "SELECT note_id, phrase_id FROM grammar_examples ORDER BY note_id, position", logger: logger).collect() {
+                "SELECT note_id, phrase_id FROM grammar_examples ORDER BY note_id, position", logger: logger
+            ).collect() {
                 let (note, phrase) = try row.decode((String, String).self)
                 examples[note, default: []].append(phrase)
             }
             var exercises: [String: [GrammarExercise]] = [:]
             for row in try await connection.query(
                 "SELECT note_id, id, stem, correct, distractors, translation FROM grammar_exercises ORDER BY note_id, position",
-                logger: logger).collect() {
-                let (note, id, stem, correct, distractors, translation) = try row.decode((String, String, String, String, [String], String?).self)
-                exercises[note, default: []].append(GrammarExercise(id: id, stem: stem, correct: correct, distractors: distractors,
-                                                                    translation: translation))
+                logger: logger
+            ).collect() {
+                let (note, id, stem, correct, distractors, translation) = try row.decode(
+                    (String, String, String, String, [String], String?).self)
+                exercises[note, default: []].append(
+                    GrammarExercise(
+                        id: id, stem: stem, correct: correct, distractors: distractors,
+                        translation: translation))
             }
             let notes = try await connection.query(
-                "SELECT id, language, level, title, summary, body FROM grammar_notes ORDER BY position", logger: logger).collect()
+                "SELECT id, language, level, title, summary, body FROM grammar_notes ORDER BY position", logger: logger
+            ).collect()
                 .compactMap { row -> GrammarNote? in
                     let (id, language, level, title, summary, body) = try row.decode((String, String, String, String, String, String).self)
                     guard let language = Language(rawValue: language), let level = CEFRLevel(rawValue: level) else { return nil }
-                    return GrammarNote(id: id, language: language, level: level, title: title, summary: summary, body: body,
-                                       examples: examples[id] ?? [], exercises: exercises[id] ?? [])
+                    return GrammarNote(
+                        id: id, language: language, level: level, title: title, summary: summary, body: body,
+                        examples: examples[id] ?? [], exercises: exercises[id] ?? [])
                 }
             var assets: [String: String] = [:]
             for row in try await connection.query("SELECT slot, asset FROM content_assets", logger: logger).collect() {
                 let (slot, asset) = try row.decode((String, String).self)
                 assets[slot] = asset
             }
-            let placementQuestions = try await connection.query("""
+            let placementQuestions = try await connection.query(
+                """
                 SELECT language, id, skill, level, topic, stem, passage, audio, correct, distractors FROM placement_items ORDER BY language, id
-                """, logger: logger).collect().compactMap { row -> PlacementQuestion? in
-                    let (language, id, skill, level, topic, stem, passage, audio, correct, distractors) =
-                        try row.decode((String, String, String, String, String, String, String?, String?, String, [String]).self)
-                    guard let language = Language(rawValue: language), let skill = Skill(rawValue: skill),
-                          let level = CEFRLevel(rawValue: level) else { return nil }
-                    return PlacementQuestion(id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
-                                         audio: audio, correct: correct, distractors: distractors)
-                }
+                """, logger: logger
+            ).collect().compactMap { row -> PlacementQuestion? in
+                let (language, id, skill, level, topic, stem, passage, audio, correct, distractors) =
+                    try row.decode((String, String, String, String, String, String, String?, String?, String, [String]).self)
+                guard let language = Language(rawValue: language), let skill = Skill(rawValue: skill),
+                    let level = CEFRLevel(rawValue: level)
+                else { return nil }
+                return PlacementQuestion(
+                    id: id, language: language, skill: skill, level: level, topic: topic, stem: stem, passage: passage,
+                    audio: audio, correct: correct, distractors: distractors)
+            }
             var homophones: [Language: [[String]]] = [:]
             for row in try await connection.query(
-                "SELECT language, concepts FROM content_homophones ORDER BY language, position", logger: logger).collect() {
+                "SELECT language, concepts FROM content_homophones ORDER BY language, position", logger: logger
+            ).collect() {
                 let (code, concepts) = try row.decode((String, [String]).self)
                 if let language = Language(rawValue: code) { homophones[language, default: []].append(concepts) }
             }
-            return (version, Corpus(wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions,
-                                    homophones: homophones), assets)
+            return (
+                version,
+                Corpus(
+                    wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions,
+                    homophones: homophones), assets
+            )
         }
     }
 }

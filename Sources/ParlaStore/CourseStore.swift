@@ -11,13 +11,15 @@ public struct CourseStore: Sendable {
     /// Starts a course; `course_exists` when the language is already studied.
     public func create(_ course: Course, learner: AuthorizedLearner) async throws -> Course {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 INSERT INTO courses (learner_id, language, start, level)
                 SELECT l.id, \(course.language.code), \(course.start.rawValue), \(course.level?.rawValue)
                 FROM learners l WHERE l.id = \(learner.uuid)
                 ON CONFLICT (learner_id, language) DO NOTHING
                 RETURNING created_at
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             if let row = rows.first {
                 var created = course
                 created.createdAt = try row.decode(Date.self)
@@ -30,11 +32,13 @@ public struct CourseStore: Sendable {
     /// The learner's courses, oldest first.
     public func courses(of learner: AuthorizedLearner) async throws -> [Course] {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT c.language, c.start, c.level, c.created_at
                 FROM courses c WHERE c.learner_id = \(learner.uuid)
                 ORDER BY c.created_at, c.language
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             return try rows.compactMap { row in
                 let (code, start, level, createdAt) = try row.decode((String, String, String?, Date).self)
                 guard let language = Language(rawValue: code), let start = Course.Start(rawValue: start) else { return nil }
@@ -46,7 +50,8 @@ public struct CourseStore: Sendable {
     /// Sets where a course starts (a finished placement test).
     public func setLevel(_ level: CEFRLevel, language: Language, learner: LearnerID) async throws {
         try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE courses SET level = \(level.rawValue) WHERE learner_id = \(learner.uuid) AND language = \(language.code)
                 """, logger: database.logger)
         }

@@ -84,7 +84,8 @@ public final class Database: Sendable {
         try await connection.query("BEGIN", logger: logger)
         do {
             try await connection.query("SELECT pg_advisory_xact_lock(7261001)", logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version integer PRIMARY KEY,
                     name text NOT NULL,
@@ -117,7 +118,8 @@ public final class Database: Sendable {
     public func migrationState() async throws -> (applied: Int, complete: Bool) {
         let known = try Self.bundledMigrations().map(\.version)
         let applied = try await withConnection { connection -> [Int] in
-            let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+            let exists =
+                try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
                 .collect().first?.decode(Bool.self) ?? false
             guard exists else { return [] }
             return try await connection.query("SELECT version FROM schema_migrations", logger: logger)
@@ -131,12 +133,14 @@ extension PostgresClient.Configuration {
     /// Parses `postgres://user:password@host:port/database?sslmode=disable`.
     public init(url: String) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
-              let user = components.user, !user.isEmpty else { throw StoreError.invalidDatabaseURL }
+            let user = components.user, !user.isEmpty
+        else { throw StoreError.invalidDatabaseURL }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
         if let socket = components.queryItems?.first(where: { $0.name == "host" })?.value, socket.hasPrefix("/") {
-            self.init(unixSocketPath: socket + "/.s.PGSQL.\(components.port ?? 5432)", username: user,
-                      password: components.password, database: database.isEmpty ? nil : database)
+            self.init(
+                unixSocketPath: socket + "/.s.PGSQL.\(components.port ?? 5432)", username: user,
+                password: components.password, database: database.isEmpty ? nil : database)
             return
         }
         guard let host = components.host, !host.isEmpty else { throw StoreError.invalidDatabaseURL }
@@ -146,8 +150,9 @@ extension PostgresClient.Configuration {
         case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
         default: tls = .prefer(.makeClientConfiguration())
         }
-        self.init(host: host, port: components.port ?? 5432, username: user, password: components.password,
-                  database: database.isEmpty ? nil : database, tls: tls)
+        self.init(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? nil : database, tls: tls)
     }
 }
 
@@ -213,7 +218,8 @@ enum SQLScript {
                 continue
             }
             if character == "$", let tagEnd = sql[sql.index(after: index)...].firstIndex(of: "$"),
-               sql[sql.index(after: index)..<tagEnd].allSatisfy({ $0.isLetter || $0 == "_" }) {
+                sql[sql.index(after: index)..<tagEnd].allSatisfy({ $0.isLetter || $0 == "_" })
+            {
                 let tag = String(sql[index...tagEnd])
                 let bodyStart = sql.index(after: tagEnd)
                 let close = sql.range(of: tag, range: bodyStart..<sql.endIndex)?.upperBound ?? sql.endIndex

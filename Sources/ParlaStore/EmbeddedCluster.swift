@@ -111,7 +111,7 @@ public struct EmbeddedCluster: Sendable {
         if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
         do {
             try run("pg_ctl", ["-D", dataDirectory, "-l", dataDirectory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
-        } catch where isRunning() {
+        } catch  where isRunning() {
             // Another process started it between our look and our start.
             return .ownedByAnother
         }
@@ -126,7 +126,8 @@ public struct EmbeddedCluster: Sendable {
 
     private static func firstLineNumber(atPath path: String) -> pid_t? {
         guard let data = FileManager.default.contents(atPath: path),
-              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first else { return nil }
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first
+        else { return nil }
         return pid_t(line.trimmingCharacters(in: .whitespaces))
     }
 

@@ -30,14 +30,18 @@ public struct GameStore: Sendable {
         }
     }
 
-    public func create(_ id: GameID, learner: AuthorizedLearner, language: Language, kind: String, state: Data,
-                       offline: Bool) async throws -> Stored {
+    public func create(
+        _ id: GameID, learner: AuthorizedLearner, language: Language, kind: String, state: Data,
+        offline: Bool
+    ) async throws -> Stored {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 INSERT INTO games (id, learner_id, language, kind, state, offline)
                 VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(kind), \(String(decoding: state, as: UTF8.self))::jsonb, \(offline))
                 RETURNING \(unescaped: Self.columns)
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard let row = rows.first else { throw ParlaError(.internalError) }
             return try Self.stored(row).0
         }
@@ -53,10 +57,14 @@ public struct GameStore: Sendable {
     /// finished) from the game and the learner's model as they are now, and
     /// writes it unless another flip came first, then reads both again and
     /// tries again. Returns the game and what `step` said.
-    public func update<Outcome: Sendable>(_ id: GameID, learner authorized: AuthorizedLearner,
-                                          _ step: @Sendable (Stored, LearnerModel) async throws
-                                              -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome))
-        async throws -> (Stored, Outcome) {
+    public func update<Outcome: Sendable>(
+        _ id: GameID, learner authorized: AuthorizedLearner,
+        _ step:
+            @Sendable (Stored, LearnerModel) async throws
+            -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome)
+    )
+        async throws -> (Stored, Outcome)
+    {
         try await database.withConnection { connection in
             let logger = database.logger
             let learner = authorized.id
@@ -66,16 +74,18 @@ public struct GameStore: Sendable {
                 let (state, finish, learning, outcome) = try await step(stored, read.model)
                 let written: Written
                 do {
-                    written = try await write(id, version: version, state: state, finish: finish, learning: learning, read: read,
-                                              learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
-                } catch where isDeadlock(error) {
+                    written = try await write(
+                        id, version: version, state: state, finish: finish, learning: learning, read: read,
+                        learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
+                } catch  where isDeadlock(error) {
                     // The same learner's lesson or other game took the rows in another order: read again.
                     continue
                 }
                 if case .written(let finishedAt) = written {
                     if let finish, let finishedAt {
-                        leaderboards.recorded(learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
-                                              seconds: finish.seconds, at: finishedAt)
+                        leaderboards.recorded(
+                            learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
+                            seconds: finish.seconds, at: finishedAt)
                     }
                     stored.state = state
                     stored.finishedAt = finishedAt
@@ -98,52 +108,63 @@ public struct GameStore: Sendable {
     /// `version`, or a card it reviews had another review since the model
     /// was `read` (a lesson at the same moment): then nothing (`.overtaken`) and the
     /// caller tries again.
-    private func write(_ id: GameID, version: Int, state: Data, finish: Finish?, learning: [AnswerLearning], read: ModelRead,
-                       learner: LearnerID, language: Language, kind: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> Written {
+    private func write(
+        _ id: GameID, version: Int, state: Data, finish: Finish?, learning: [AnswerLearning], read: ModelRead,
+        learner: LearnerID, language: Language, kind: String, on connection: PostgresConnection, logger: Logger
+    )
+        async throws -> Written
+    {
         try await connection.withTransaction(logger: logger) { connection in
-                // The cards this reviews, locked in item order (as the writes
-                // go), must be as read.
-                let reviewed = learning.filter { $0.card != nil }.map(\.itemID).sorted()
-                if !reviewed.isEmpty {
-                    var now: [String: Int] = [:]
-                    for row in try await connection.query("""
-                        SELECT item_id, reviews FROM memory_cards
-                        WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND item_id = ANY(\(reviewed))
-                        ORDER BY item_id FOR UPDATE
-                        """, logger: logger).collect() {
-                        let (item, reviews) = try row.decode((String, Int).self)
-                        now[item] = reviews
-                    }
-                    if reviewed.contains(where: { now[$0] ?? 0 != read.reviews[$0] ?? 0 }) { return .overtaken }
+            // The cards this reviews, locked in item order (as the writes
+            // go), must be as read.
+            let reviewed = learning.filter { $0.card != nil }.map(\.itemID).sorted()
+            if !reviewed.isEmpty {
+                var now: [String: Int] = [:]
+                for row in try await connection.query(
+                    """
+                    SELECT item_id, reviews FROM memory_cards
+                    WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND item_id = ANY(\(reviewed))
+                    ORDER BY item_id FOR UPDATE
+                    """, logger: logger
+                ).collect() {
+                    let (item, reviews) = try row.decode((String, Int).self)
+                    now[item] = reviews
                 }
-                let rows = try await connection.query("""
-                    UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
-                        finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,
-                        pairs = \(finish?.pairs), score = \(finish?.score), seconds = \(finish?.seconds), flips = \(finish?.flips),
-                        mismatches = \(finish?.mismatches)
-                    WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
-                    """, logger: logger).collect()
-                guard let row = rows.first else { return .overtaken }
-                for learned in learning.sorted(by: { $0.itemID < $1.itemID }) {
-                    try await LearningRows.write(learned, learner: learner, language: language, on: connection, logger: logger)
-                }
-                let finishedAt = try row.decode(Date?.self)
-                // The result goes on the leaderboards in the same transaction.
-                if let finish, let finishedAt {
-                    try await LeaderboardStore.record(learner: learner, language: language, kind: kind, score: finish.score,
-                                                      seconds: finish.seconds, at: finishedAt, on: connection, logger: logger)
-                }
-                return .written(finishedAt: finishedAt)
+                if reviewed.contains(where: { now[$0] ?? 0 != read.reviews[$0] ?? 0 }) { return .overtaken }
+            }
+            let rows = try await connection.query(
+                """
+                UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
+                    finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,
+                    pairs = \(finish?.pairs), score = \(finish?.score), seconds = \(finish?.seconds), flips = \(finish?.flips),
+                    mismatches = \(finish?.mismatches)
+                WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
+                """, logger: logger
+            ).collect()
+            guard let row = rows.first else { return .overtaken }
+            for learned in learning.sorted(by: { $0.itemID < $1.itemID }) {
+                try await LearningRows.write(learned, learner: learner, language: language, on: connection, logger: logger)
+            }
+            let finishedAt = try row.decode(Date?.self)
+            // The result goes on the leaderboards in the same transaction.
+            if let finish, let finishedAt {
+                try await LeaderboardStore.record(
+                    learner: learner, language: language, kind: kind, score: finish.score,
+                    seconds: finish.seconds, at: finishedAt, on: connection, logger: logger)
+            }
+            return .written(finishedAt: finishedAt)
         }
     }
 
     static func game(_ id: GameID, learner: LearnerID, on connection: PostgresConnection, logger: Logger)
-        async throws -> (Stored, Int) {
-        let rows = try await connection.query("""
+        async throws -> (Stored, Int)
+    {
+        let rows = try await connection.query(
+            """
             SELECT \(unescaped: Self.columns) FROM games
             WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-            """, logger: logger).collect()
+            """, logger: logger
+        ).collect()
         guard let row = rows.first else { throw ParlaError(.gameNotFound) }
         return try stored(row)
     }
@@ -153,7 +174,9 @@ public struct GameStore: Sendable {
     static func stored(_ row: PostgresRow) throws -> (Stored, Int) {
         let (id, code, kind, state, startedAt, finishedAt, version) = try row.decode((UUID, String, String, String, Date, Date?, Int).self)
         guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
-        return (Stored(id: GameID(id), language: language, kind: kind, state: Data(state.utf8), startedAt: startedAt, finishedAt: finishedAt),
-                version)
+        return (
+            Stored(id: GameID(id), language: language, kind: kind, state: Data(state.utf8), startedAt: startedAt, finishedAt: finishedAt),
+            version
+        )
     }
 }

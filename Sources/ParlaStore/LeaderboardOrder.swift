@@ -90,7 +90,8 @@ extension LeaderboardStore.Metric {
     }
 
     func place(of row: LeaderboardStore.Row) -> BoardPlace {
-        place(learner: row.learner.uuid, score: Int32(clamping: row.score), seconds: row.seconds,
-              scoreAt: BoardRanks.microseconds(read: row.scoreAt), secondsAt: BoardRanks.microseconds(read: row.secondsAt))
+        place(
+            learner: row.learner.uuid, score: Int32(clamping: row.score), seconds: row.seconds,
+            scoreAt: BoardRanks.microseconds(read: row.scoreAt), secondsAt: BoardRanks.microseconds(read: row.secondsAt))
     }
 }

@@ -45,10 +45,13 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
             guard fields.count >= 5, let learner = UUIDText.parse(String(fields[3])) else { return nil }
             board = BoardID(language: String(fields[0]), kind: String(fields[1]), period: String(fields[2]))
             self.learner = learner
-            if fields.count == 5, fields[4] == "-" { best = nil; return }
+            if fields.count == 5, fields[4] == "-" {
+                best = nil
+                return
+            }
             // Fields a newer server adds come after these, and are not ours to read.
             guard fields.count >= 9, let score = Int32(fields[4]), let tenths = Int32(fields[5]), let seconds = Double(fields[6]),
-                  let scoreAt = Int64(fields[7]), let secondsAt = Int64(fields[8])
+                let scoreAt = Int64(fields[7]), let secondsAt = Int64(fields[8])
             else { return nil }
             best = BoardRanks.Best(score: score, tenths: tenths, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
@@ -265,9 +268,12 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
                     return true
                 }
                 boardsGauge.record(loadedBoards)
-                logger.info("leaderboard ranks loaded", metadata: [
-                    "board": "\(board.language) \(board.kind) \(board.period)", "learners": "\(learners)", "kept": "\(kept)",
-                    "took": "\(ContinuousClock.now - started)"])
+                logger.info(
+                    "leaderboard ranks loaded",
+                    metadata: [
+                        "board": "\(board.language) \(board.kind) \(board.period)", "learners": "\(learners)", "kept": "\(kept)",
+                        "took": "\(ContinuousClock.now - started)",
+                    ])
             } catch {
                 logger.warning("leaderboard ranks not loaded", metadata: ["error": "\(error)"])
                 state.withLock { state in
@@ -280,11 +286,15 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
     /// Every entry of `board`, as it stands now.
     private func read(_ board: BoardID) async throws -> BoardRanks {
         try await database.withConnection { connection in
-            let total = try await connection.query("""
-                SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
-                """, logger: logger).collect().first?.decode(Int.self) ?? 0
-            let rows = try await connection.query("""
+            let total =
+                try await connection.query(
+                    """
+                    SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
+                    WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
+                    """, logger: logger
+                ).collect().first?.decode(Int.self) ?? 0
+            let rows = try await connection.query(
+                """
                 SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds, score_at, seconds_at
                 FROM leaderboard_entries
                 WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
@@ -293,10 +303,17 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
             entries.reserveCapacity(total)
             // The instants come in binary and are made microseconds again
             // here: half the read's time, against converting them in SQL.
-            for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode((UUID, Int32, Int32, Double, Date, Date).self) {
-                entries.append((learner, BoardRanks.Best(score: score, tenths: tenths, seconds: seconds,
-                                                         scoreAt: BoardRanks.microseconds(read: scoreAt),
-                                                         secondsAt: BoardRanks.microseconds(read: secondsAt))))
+            for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode(
+                (UUID, Int32, Int32, Double, Date, Date).self)
+            {
+                entries.append(
+                    (
+                        learner,
+                        BoardRanks.Best(
+                            score: score, tenths: tenths, seconds: seconds,
+                            scoreAt: BoardRanks.microseconds(read: scoreAt),
+                            secondsAt: BoardRanks.microseconds(read: secondsAt))
+                    ))
             }
             return BoardRanks(entries: entries)
         }

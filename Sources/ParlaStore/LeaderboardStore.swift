@@ -76,8 +76,9 @@ public struct LeaderboardStore: Sendable {
     /// and best time improve or stay, and the counts follow.
     public func record(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) async throws {
         try await database.withTransaction { connection in
-            try await Self.record(learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date,
-                                  on: connection, logger: database.logger)
+            try await Self.record(
+                learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date,
+                on: connection, logger: database.logger)
         }
         recorded(learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date)
     }
@@ -88,22 +89,29 @@ public struct LeaderboardStore: Sendable {
     public func recorded(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) {
         guard let ranks else { return }
         let at = BoardRanks.microseconds(date)
-        let best = BoardRanks.Best(score: Int32(clamping: score), tenths: Metric.tenths(seconds), seconds: seconds,
-                                   scoreAt: at, secondsAt: at)
+        let best = BoardRanks.Best(
+            score: Int32(clamping: score), tenths: Metric.tenths(seconds), seconds: seconds,
+            scoreAt: at, secondsAt: at)
         for period in Self.periods(of: date) {
-            ranks.apply(.init(board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
-                              improvesOnly: true))
+            ranks.apply(
+                .init(
+                    board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
+                    improvesOnly: true))
         }
     }
 
-    static func record(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date,
-                       on connection: PostgresConnection, logger: Logger) async throws {
+    static func record(
+        learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
         // One statement for both periods, in key order (the week,
         // "2026-W48", sorts before "all"), as `removeEntries` takes them;
         // the trigger of migration 0016 moves the counts. Rows that would
         // not improve are not touched.
-        try await connection.execute(RecordResult(language: language.code, kind: kind, week: week(of: date), learner: learner.uuid,
-                                                  score: score, seconds: seconds, at: date), logger: logger)
+        try await connection.execute(
+            RecordResult(
+                language: language.code, kind: kind, week: week(of: date), learner: learner.uuid,
+                score: score, seconds: seconds, at: date), logger: logger)
     }
 
     /// Removes the entries of the learners `condition` selects (before the
@@ -114,24 +122,31 @@ public struct LeaderboardStore: Sendable {
     /// the table's order, and could wait in a circle with a result being
     /// recorded at the same moment.
     static func removeEntries(ofLearners condition: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
-        -> [LearnerID] {
-        let keys = try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT language, kind, period, learner_id FROM leaderboard_entries WHERE learner_id IN (\(condition.sql))
-            ORDER BY language, kind, period, learner_id FOR UPDATE
-            """, binds: condition.binds), logger: logger).collect()
+        -> [LearnerID]
+    {
+        let keys = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT language, kind, period, learner_id FROM leaderboard_entries WHERE learner_id IN (\(condition.sql))
+                    ORDER BY language, kind, period, learner_id FOR UPDATE
+                    """, binds: condition.binds), logger: logger
+        ).collect()
         guard !keys.isEmpty else { return [] }
-        try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT 1 FROM leaderboard_counts c
-            WHERE (c.language, c.kind, c.period, c.metric, c.span, c.bucket) IN (
-                SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span
-                FROM leaderboard_entries e, (VALUES ('score'), ('time')) AS m (metric), (VALUES (1), (64)) AS s (span)
-                WHERE e.learner_id IN (\(condition.sql)))
-            ORDER BY c.language, c.kind, c.period, c.metric, c.span, c.bucket FOR UPDATE OF c
-            """, binds: condition.binds), logger: logger)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT 1 FROM leaderboard_counts c
+                    WHERE (c.language, c.kind, c.period, c.metric, c.span, c.bucket) IN (
+                        SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span
+                        FROM leaderboard_entries e, (VALUES ('score'), ('time')) AS m (metric), (VALUES (1), (64)) AS s (span)
+                        WHERE e.learner_id IN (\(condition.sql)))
+                    ORDER BY c.language, c.kind, c.period, c.metric, c.span, c.bucket FOR UPDATE OF c
+                    """, binds: condition.binds), logger: logger)
         var learners: Set<UUID> = []
         for key in keys {
             let (language, kind, period, learner) = try key.decode((String, String, String, UUID).self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM leaderboard_entries WHERE language = \(language) AND kind = \(kind) AND period = \(period) AND learner_id = \(learner)
                 """, logger: logger)
             learners.insert(learner)
@@ -189,8 +204,10 @@ public struct LeaderboardStore: Sendable {
     /// in one query), else one statement ranked from the counts (the
     /// fallback, until the board loads or while notifications are lost);
     /// `learner_not_found` if `learner` was deleted since it was authorized.
-    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int,
-                     learner authorized: AuthorizedLearner?) async throws -> Page {
+    public func page(
+        language: Language, kind: String, period: String, metric: Metric, limit: Int,
+        learner authorized: AuthorizedLearner?
+    ) async throws -> Page {
         let learner = authorized?.id
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
         if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner) { return page }
@@ -209,7 +226,7 @@ public struct LeaderboardStore: Sendable {
     /// statement would: `learner_not_found` once deleted).
     func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page? {
         guard let ranks, let directory,
-              let (placed, total) = ranks.withBoard(board, { ($0.page(metric, limit: limit, learner: learner?.uuid), $0.total) })
+            let (placed, total) = ranks.withBoard(board, { ($0.page(metric, limit: limit, learner: learner?.uuid), $0.total) })
         else { return nil }
         var shown = Set((placed.top + placed.neighbours).map(\.learner))
         if let learner { shown.insert(learner.uuid) }
@@ -218,12 +235,15 @@ public struct LeaderboardStore: Sendable {
         // A learner shown but gone meanwhile: the statement decides.
         func row(_ placed: BoardRanks.Placed) -> Row? {
             guard let card = cards[placed.learner] else { return nil }
-            return Row(rank: placed.rank, learner: LearnerID(placed.learner), displayName: card.displayName, avatarID: card.avatarID,
-                       score: Int(placed.best.score), seconds: placed.best.seconds, scoreAt: BoardRanks.date(placed.best.scoreAt),
-                       secondsAt: BoardRanks.date(placed.best.secondsAt))
+            return Row(
+                rank: placed.rank, learner: LearnerID(placed.learner), displayName: card.displayName, avatarID: card.avatarID,
+                score: Int(placed.best.score), seconds: placed.best.seconds, scoreAt: BoardRanks.date(placed.best.scoreAt),
+                secondsAt: BoardRanks.date(placed.best.secondsAt))
         }
         let top = placed.top.compactMap(row), neighbours = placed.neighbours.compactMap(row), own = placed.own.flatMap(row)
-        guard top.count == placed.top.count, neighbours.count == placed.neighbours.count, (own == nil) == (placed.own == nil) else { return nil }
+        guard top.count == placed.top.count, neighbours.count == placed.neighbours.count, (own == nil) == (placed.own == nil) else {
+            return nil
+        }
         // The neighbours come in the board's order.
         return Page(top: top, own: own, neighbours: neighbours, total: total)
     }
@@ -231,7 +251,8 @@ public struct LeaderboardStore: Sendable {
     /// `learner`'s own row with its rank, and the board's total: what a
     /// profile shows. One statement.
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
-        -> (own: Row?, total: Int) {
+        -> (own: Row?, total: Int)
+    {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
         if let page = try await pageInMemory(board.id, metric: metric, limit: 0, learner: learner) { return (page.own, page.total) }
         let rows = try await database.withConnection { connection in
@@ -247,7 +268,8 @@ public struct LeaderboardStore: Sendable {
     /// `learner`'s rank and the board's total, nil when they have no entry:
     /// from memory, without a query, once the board is loaded there.
     public func rank(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
-        -> (rank: Int, total: Int)? {
+        -> (rank: Int, total: Int)?
+    {
         let board = BoardID(language: language.code, kind: kind, period: period)
         if let ranks, let found = ranks.withBoard(board, { board in (board.rank(metric, of: learner.uuid), board.total) }) {
             return found.0.map { ($0, found.1) }
@@ -258,13 +280,18 @@ public struct LeaderboardStore: Sendable {
 
     /// A board among a few learners (a learner and their friends): read
     /// whole and ranked here, ties sharing a rank.
-    public func page(language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID,
-                     among members: [LearnerID]) async throws -> Page {
+    public func page(
+        language: Language, kind: String, period: String, metric: Metric, limit: Int, learner: LearnerID,
+        among members: [LearnerID]
+    ) async throws -> Page {
         try await database.withConnection { connection in
             let board = Board(language: language, kind: kind, period: period, metric: metric)
             let everyone = Array(Set(members + [learner]).map(\.uuid).prefix(2000))
-            let ranked = metric.ranked(try await rows(board.where + " AND e.learner_id = ANY($4) ORDER BY \(metric.order)", board,
-                                                      on: connection, logger: database.logger) { $0.append(everyone) })
+            let ranked = metric.ranked(
+                try await rows(
+                    board.where + " AND e.learner_id = ANY($4) ORDER BY \(metric.order)", board,
+                    on: connection, logger: database.logger
+                ) { $0.append(everyone) })
             guard let mine = ranked.firstIndex(where: { $0.learner == learner }) else {
                 return Page(top: Array(ranked.prefix(limit)), own: nil, neighbours: [], total: ranked.count)
             }
@@ -291,10 +318,11 @@ public struct LeaderboardStore: Sendable {
         var page = Page(top: [], own: nil, neighbours: [], total: rows.first?.total ?? 0)
         for row in rows {
             guard let part = row.part, let id = row.learner, let name = row.displayName, let avatar = row.avatarID,
-                  let score = row.score, let seconds = row.seconds, let scoreAt = row.scoreAt, let secondsAt = row.secondsAt
+                let score = row.score, let seconds = row.seconds, let scoreAt = row.scoreAt, let secondsAt = row.secondsAt
             else { continue }
-            let shown = Row(rank: row.rank ?? 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
-                            avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
+            let shown = Row(
+                rank: row.rank ?? 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
             switch part {
             case 0: page.top.append(shown)
             case 1: page.own = shown
@@ -323,8 +351,10 @@ public struct LeaderboardStore: Sendable {
         var id: BoardID { BoardID(language: language, kind: kind, period: period) }
     }
 
-    typealias BoardRow = (part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
-                          scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, exists: Bool?)
+    typealias BoardRow = (
+        part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
+        scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, exists: Bool?
+    )
 
     protocol BoardStatement: PostgresPreparedStatement where Row == BoardRow {
         var board: BoardKey { get }
@@ -369,18 +399,22 @@ public struct LeaderboardStore: Sendable {
             let key = metric.order
             let ownKey = key.replacingOccurrences(of: "e.", with: "o.")
             let reversed = key.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) + " DESC" }.joined(separator: ", ")
-            let counts = "FROM leaderboard_counts c WHERE c.language = $1 AND c.kind = $2 AND c.period = $3 AND c.metric = '\(metric.rawValue)'"
+            let counts =
+                "FROM leaderboard_counts c WHERE c.language = $1 AND c.kind = $2 AND c.period = $3 AND c.metric = '\(metric.rawValue)'"
             // 1 + the learners in better blocks of 64 buckets + those in
             // better buckets of the row's own block (migration 0016).
             let bucket = metric.bucketSQL("s")
-            let (betterBlocks, betterInBlock) = metric == .score
+            let (betterBlocks, betterInBlock) =
+                metric == .score
                 ? ("c.bucket > \(bucket) / 64", "c.bucket > \(bucket) AND c.bucket < (\(bucket) / 64 + 1) * 64")
                 : ("c.bucket < \(bucket) / 64", "c.bucket >= \(bucket) / 64 * 64 AND c.bucket < \(bucket)")
             let rank = """
                 1 + (SELECT coalesce(sum(c.entries), 0) \(counts) AND c.span = 64 AND \(betterBlocks))
                   + (SELECT coalesce(sum(c.entries), 0) \(counts) AND c.span = 1 AND \(betterInBlock))
                 """
-            let pageParts = page ? """
+            let pageParts =
+                page
+                ? """
                 ,
                 above AS (
                     SELECT n.* FROM own o CROSS JOIN LATERAL (
@@ -394,7 +428,8 @@ public struct LeaderboardStore: Sendable {
                     SELECT \(columns), row_number() OVER (ORDER BY \(key)) AS place FROM leaderboard_entries e WHERE \(onBoard)
                     ORDER BY \(key) LIMIT $4)
                 """ : ""
-            let shown = page
+            let shown =
+                page
                 ? "SELECT 0 AS part, * FROM top UNION ALL SELECT 1, * FROM own UNION ALL SELECT 2, * FROM above UNION ALL SELECT 2, * FROM below"
                 : "SELECT 1 AS part, * FROM own"
             return """
@@ -422,22 +457,27 @@ public struct LeaderboardStore: Sendable {
 
     /// Rows of `board` matching `clause` (which follows the board's WHERE),
     /// with the learners' names, rank unset.
-    func rows(_ clause: String, _ board: Board, on connection: PostgresConnection, logger: Logger,
-              binding more: (inout PostgresBindings) -> Void = { _ in }) async throws -> [Row] {
+    func rows(
+        _ clause: String, _ board: Board, on connection: PostgresConnection, logger: Logger,
+        binding more: (inout PostgresBindings) -> Void = { _ in }
+    ) async throws -> [Row] {
         var bindings = PostgresBindings()
         bindings.append(board.language.code)
         bindings.append(board.kind)
         bindings.append(board.period)
         more(&bindings)
-        let query = PostgresQuery(unsafeSQL: """
-            SELECT e.learner_id, l.display_name, l.avatar_id, e.best_score, e.best_seconds, e.score_at, e.seconds_at
-            FROM leaderboard_entries e JOIN learners l ON l.id = e.learner_id
-            \(clause)
-            """, binds: bindings)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT e.learner_id, l.display_name, l.avatar_id, e.best_score, e.best_seconds, e.score_at, e.seconds_at
+                FROM leaderboard_entries e JOIN learners l ON l.id = e.learner_id
+                \(clause)
+                """, binds: bindings)
         return try await connection.query(query, logger: logger).collect().map { row in
-            let (id, name, avatar, score, seconds, scoreAt, secondsAt) = try row.decode((UUID, ByteBuffer, String, Int, Double, Date, Date).self)
-            return Row(rank: 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
-                       avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
+            let (id, name, avatar, score, seconds, scoreAt, secondsAt) = try row.decode(
+                (UUID, ByteBuffer, String, Int, Double, Date, Date).self)
+            return Row(
+                rank: 0, learner: LearnerID(id), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
     }
 }

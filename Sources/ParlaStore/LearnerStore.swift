@@ -23,14 +23,15 @@ public struct LearnerStore: Sendable {
         public var targetLanguages: [Language]
         public var keepRecordings: Bool
         public var publicProfile: Bool
-        public init(displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language],
-                    keepRecordings: Bool = false, publicProfile: Bool = false) {
+        public init(
+            displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language],
+            keepRecordings: Bool = false, publicProfile: Bool = false
+        ) {
             (self.displayName, self.age, self.avatarID) = (displayName, age, avatarID)
             (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
             self.publicProfile = publicProfile
         }
     }
-
 
     public func learners(of accountID: AccountID) async throws -> [Learner] {
         try await database.withConnection { connection in
@@ -63,8 +64,10 @@ public struct LearnerStore: Sendable {
     /// How many learners the account has; used to name the next one.
     public func count(of accountID: AccountID) async throws -> Int {
         try await database.withConnection { connection in
-            try await connection.query("SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)",
-                                       logger: database.logger).collect()[0].decode(Int.self)
+            try await connection.query(
+                "SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)",
+                logger: database.logger
+            ).collect()[0].decode(Int.self)
         }
     }
 
@@ -74,11 +77,13 @@ public struct LearnerStore: Sendable {
             // Lock the account row so two concurrent additions cannot both
             // pass the limit.
             let locked = try await connection.query(
-                "SELECT id FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE", logger: database.logger).collect()
+                "SELECT id FROM accounts WHERE id = \(accountID.uuid) FOR UPDATE", logger: database.logger
+            ).collect()
             guard !locked.isEmpty else { throw ParlaError(.authenticationRequired) }
             let count = try await connection.query(
-                "SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)", logger: database.logger)
-                .collect()[0].decode(Int.self)
+                "SELECT count(*)::int FROM learners WHERE account_id = \(accountID.uuid)", logger: database.logger
+            )
+            .collect()[0].decode(Int.self)
             guard count < LearnerProfileRules.maximumLearnersPerAccount else { throw ParlaError(.learnerLimitReached) }
             return try await insert(new, accountID: accountID, on: connection)
         }
@@ -89,16 +94,19 @@ public struct LearnerStore: Sendable {
         let name = ByteBuffer(bytes: try cipher.seal(new.displayName, as: .displayName))
         let age = new.age.map { Int16($0) }
         let targets = new.targetLanguages.map(\.code)
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages, keep_recordings,
                                   public_profile)
             VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets),
                     \(new.keepRecordings), \(new.publicProfile))
             RETURNING created_at
-            """, logger: database.logger).collect()
-        return Learner(id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
-                       nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
-                       createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings, publicProfile: new.publicProfile)
+            """, logger: database.logger
+        ).collect()
+        return Learner(
+            id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
+            nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
+            createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings, publicProfile: new.publicProfile)
     }
 
     /// Applies the validated fields; nil ones stay as they are.
@@ -107,7 +115,8 @@ public struct LearnerStore: Sendable {
         let age = changes.age.map { Int16($0) }
         let targets = changes.targetLanguages.map { $0.map(\.code) }
         return try await database.withTransaction { connection in
-            let updated = try await connection.query("""
+            let updated = try await connection.query(
+                """
                 UPDATE learners SET
                     display_name = COALESCE(\(name), display_name),
                     age = CASE WHEN \(changes.removeAge) THEN NULL ELSE COALESCE(\(age), age) END,
@@ -119,7 +128,8 @@ public struct LearnerStore: Sendable {
                     updated_at = now()
                 WHERE id = \(learner.uuid)
                 RETURNING id
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard !updated.isEmpty, let found = try await find(learner, on: connection) else {
                 throw ParlaError(.learnerNotFound)
             }
@@ -133,17 +143,20 @@ public struct LearnerStore: Sendable {
         let id = learner.id
         return try await database.withTransaction { connection in
             // The account's row is locked: two deletions at once never leave it with none.
-            let owned = try await connection.query("""
+            let owned = try await connection.query(
+                """
                 SELECT (SELECT count(*)::int FROM learners WHERE account_id = \(learner.account.uuid)),
                        EXISTS (SELECT 1 FROM learners WHERE id = \(id.uuid))
                 FROM accounts WHERE id = \(learner.account.uuid) FOR UPDATE
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard let row = owned.first else { throw ParlaError(.learnerNotFound) }
             let (count, exists) = try row.decode((Int, Bool).self)
             guard exists else { throw ParlaError(.learnerNotFound) }
             guard count > 1 else { throw ParlaError(.lastLearner) }
-            let ranked = try await LeaderboardStore.removeEntries(ofLearners: "SELECT \(id.uuid)::uuid", on: connection,
-                                                                  logger: database.logger)
+            let ranked = try await LeaderboardStore.removeEntries(
+                ofLearners: "SELECT \(id.uuid)::uuid", on: connection,
+                logger: database.logger)
             try await connection.query("DELETE FROM learners WHERE id = \(id.uuid)", logger: database.logger)
             return ranked
         }
@@ -154,14 +167,16 @@ public struct LearnerStore: Sendable {
     public func setPicture(_ learner: AuthorizedLearner, info: PictureInfo, bytes: [UInt8]) async throws {
         let sealed = ByteBuffer(bytes: try cipher.seal(bytes, as: .picture))
         try await database.withConnection { connection in
-            let stored = try await connection.query("""
+            let stored = try await connection.query(
+                """
                 INSERT INTO learner_pictures (learner_id, media_type, width, height, content)
                 SELECT id, \(info.mediaType.rawValue), \(info.width), \(info.height), \(sealed)
                 FROM learners WHERE id = \(learner.uuid)
                 ON CONFLICT (learner_id) DO UPDATE SET media_type = EXCLUDED.media_type, width = EXCLUDED.width,
                     height = EXCLUDED.height, content = EXCLUDED.content, updated_at = now()
                 RETURNING learner_id
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard !stored.isEmpty else { throw ParlaError(.learnerNotFound) }
         }
     }
@@ -169,11 +184,13 @@ public struct LearnerStore: Sendable {
     /// The learner's own picture; nil when it has none (it shows a default).
     public func picture(_ learner: AuthorizedLearner) async throws -> (PictureInfo, [UInt8])? {
         let row = try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT p.media_type, p.width, p.height, p.content
                 FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
                 WHERE l.id = \(learner.uuid)
-                """, logger: database.logger).collect().first
+                """, logger: database.logger
+            ).collect().first
         }
         guard let row else { throw ParlaError(.learnerNotFound) }
         let (type, width, height, content) = try row.decode((String?, Int?, Int?, ByteBuffer?).self)
@@ -183,11 +200,13 @@ public struct LearnerStore: Sendable {
 
     public func deletePicture(_ learner: AuthorizedLearner) async throws {
         try await database.withConnection { connection in
-            let owned = try await connection.query("""
+            let owned = try await connection.query(
+                """
                 WITH owned AS (SELECT id FROM learners WHERE id = \(learner.uuid)),
                      gone AS (DELETE FROM learner_pictures WHERE learner_id IN (SELECT id FROM owned))
                 SELECT id FROM owned
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard !owned.isEmpty else { throw ParlaError(.learnerNotFound) }
         }
     }
@@ -195,12 +214,14 @@ public struct LearnerStore: Sendable {
     // MARK: Rows
 
     private func find(_ learner: AuthorizedLearner, on connection: PostgresConnection) async throws -> Learner? {
-        try await connection.query("""
+        try await connection.query(
+            """
             SELECT \(unescaped: Self.columns)
             FROM learners l LEFT JOIN learner_pictures p ON p.learner_id = l.id
             \(unescaped: Self.coursesJoin)
             WHERE l.id = \(learner.uuid)
-            """, logger: database.logger).collect().first.map { try self.learner(from: $0, accountID: learner.account) }
+            """, logger: database.logger
+        ).collect().first.map { try self.learner(from: $0, accountID: learner.account) }
     }
 
     private func learner(from row: PostgresRow, accountID: AccountID) throws -> Learner {
@@ -229,10 +250,13 @@ public struct LearnerStore: Sendable {
         """
 
     /// A learner from `columns`, read from the `offset`th column on.
-    static func learner(_ row: PostgresRandomAccessRow, from offset: Int, accountID: AccountID, cipher: PersonalDataCipher) throws -> Learner {
+    static func learner(_ row: PostgresRandomAccessRow, from offset: Int, accountID: AccountID, cipher: PersonalDataCipher) throws
+        -> Learner
+    {
         var picture: PictureInfo?
         if let pictureType = try row[offset + 9].decode(String?.self), let format = ImageFormat(rawValue: pictureType),
-           let width = try row[offset + 10].decode(Int?.self), let height = try row[offset + 11].decode(Int?.self) {
+            let width = try row[offset + 10].decode(Int?.self), let height = try row[offset + 11].decode(Int?.self)
+        {
             picture = PictureInfo(mediaType: format, width: width, height: height)
         }
         let courseLanguages = try row[offset + 12].decode([String]?.self) ?? []
@@ -243,12 +267,13 @@ public struct LearnerStore: Sendable {
                 LanguageProgress(language: $0, status: course.1 ? .inProgress : .notStarted, level: CEFRLevel(rawValue: course.0))
             }
         }
-        return Learner(id: LearnerID(try row[offset].decode(UUID.self)), accountID: accountID,
-                       displayName: try cipher.openText(row[offset + 1].decode(ByteBuffer.self).bytes, as: .displayName),
-                       age: try row[offset + 2].decode(Int16?.self).map(Int.init), avatarID: try row[offset + 3].decode(String.self),
-                       nativeLanguage: Language(rawValue: try row[offset + 4].decode(String.self)) ?? .english,
-                       targetLanguages: try row[offset + 5].decode([String].self).compactMap(Language.init(rawValue:)), picture: picture,
-                       createdAt: try row[offset + 8].decode(Date.self), keepRecordings: try row[offset + 6].decode(Bool.self),
-                       publicProfile: try row[offset + 7].decode(Bool.self), courses: courses)
+        return Learner(
+            id: LearnerID(try row[offset].decode(UUID.self)), accountID: accountID,
+            displayName: try cipher.openText(row[offset + 1].decode(ByteBuffer.self).bytes, as: .displayName),
+            age: try row[offset + 2].decode(Int16?.self).map(Int.init), avatarID: try row[offset + 3].decode(String.self),
+            nativeLanguage: Language(rawValue: try row[offset + 4].decode(String.self)) ?? .english,
+            targetLanguages: try row[offset + 5].decode([String].self).compactMap(Language.init(rawValue:)), picture: picture,
+            createdAt: try row[offset + 8].decode(Date.self), keepRecordings: try row[offset + 6].decode(Bool.self),
+            publicProfile: try row[offset + 7].decode(Bool.self), courses: courses)
     }
 }

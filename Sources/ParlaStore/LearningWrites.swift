@@ -57,8 +57,10 @@ enum LearningRows {
 
     /// One answer's rows on their own (a game's pair), inside the caller's
     /// transaction: one statement.
-    static func write(_ learning: AnswerLearning, learner: LearnerID, language: Language, on connection: PostgresConnection,
-                      logger: Logger) async throws {
+    static func write(
+        _ learning: AnswerLearning, learner: LearnerID, language: Language, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         let statement: SQL = """
             WITH gate AS (SELECT), \(expressions(learning, learner: learner, language: language, gate: "gate"))
             SELECT 1
@@ -75,26 +77,33 @@ struct ModelRead: Sendable {
     var reviews: [String: Int]
 
     static func read(learner: LearnerID, language: Language, on connection: PostgresConnection, logger: Logger) async throws -> ModelRead {
-        let abilities = try await connection.query("""
+        let abilities = try await connection.query(
+            """
             SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-            """, logger: logger).collect().compactMap { row -> SkillAbility? in
-                let (skill, theta, responses) = try row.decode((String, Double, Int).self)
-                return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
-            }
+            """, logger: logger
+        ).collect().compactMap { row -> SkillAbility? in
+            let (skill, theta, responses) = try row.decode((String, Double, Int).self)
+            return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
+        }
         var read = ModelRead(model: LearnerModel(abilities: abilities), reviews: [:])
-        for row in try await connection.query("""
+        for row in try await connection.query(
+            """
             SELECT item_id, phase, step, stability, difficulty, due, last_review, reviews FROM memory_cards
             WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-            """, logger: logger).collect() {
+            """, logger: logger
+        ).collect() {
             let (item, phase, step, stability, difficulty, due, lastReview, reviews) =
                 try row.decode((String, Int16, Int?, Double?, Double?, Date, Date?, Int).self)
-            read.model.cards[item] = MemoryCard(phase: MemoryPhase(rawValue: Int(phase)) ?? .learning, step: step, stability: stability,
-                                                difficulty: difficulty, due: due, lastReview: lastReview)
+            read.model.cards[item] = MemoryCard(
+                phase: MemoryPhase(rawValue: Int(phase)) ?? .learning, step: step, stability: stability,
+                difficulty: difficulty, due: due, lastReview: lastReview)
             read.reviews[item] = reviews
         }
-        read.model.courseLevel = try await connection.query("""
+        read.model.courseLevel = try await connection.query(
+            """
             SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-            """, logger: logger).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
+            """, logger: logger
+        ).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
         return read
     }
 

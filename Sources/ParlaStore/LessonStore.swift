@@ -38,9 +38,13 @@ public struct LessonStore: Sendable {
         /// Its review always has a card: a lesson's answer is a real recall.
         public var learning: AnswerLearning
 
-        public init(questionID: String, questionType: String, areaKind: String, areaID: String, level: CEFRLevel, correct: Bool,
-                    tries: Int, responseMilliseconds: Int, learning: AnswerLearning) {
-            (self.questionID, self.questionType, self.areaKind, self.areaID, self.level) = (questionID, questionType, areaKind, areaID, level)
+        public init(
+            questionID: String, questionType: String, areaKind: String, areaID: String, level: CEFRLevel, correct: Bool,
+            tries: Int, responseMilliseconds: Int, learning: AnswerLearning
+        ) {
+            (self.questionID, self.questionType, self.areaKind, self.areaID, self.level) = (
+                questionID, questionType, areaKind, areaID, level
+            )
             (self.correct, self.tries, self.responseMilliseconds, self.learning) = (correct, tries, responseMilliseconds, learning)
         }
     }
@@ -60,10 +64,12 @@ public struct LessonStore: Sendable {
     public func open(learner: AuthorizedLearner, language: Language) async throws -> Stored? {
         try await database.withConnection { connection in
             try await Self.expireIdle(learner: learner.id, on: connection, logger: database.logger)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.columns) FROM lessons
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND finished_at IS NULL AND expired_at IS NULL
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             return try rows.first.map(Self.stored)
         }
     }
@@ -72,17 +78,21 @@ public struct LessonStore: Sendable {
     /// devices starting at once get the same lesson).
     public func create(_ id: LessonID, learner: AuthorizedLearner, language: Language, state: Data) async throws -> Stored {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 INSERT INTO lessons (id, learner_id, language, state)
                 VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: state, as: UTF8.self))::jsonb)
                 ON CONFLICT (learner_id, language) WHERE finished_at IS NULL AND expired_at IS NULL DO NOTHING
                 RETURNING \(unescaped: Self.columns)
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             if let row = rows.first { return try Self.stored(row) }
-            let open = try await connection.query("""
+            let open = try await connection.query(
+                """
                 SELECT \(unescaped: Self.columns) FROM lessons
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND finished_at IS NULL AND expired_at IS NULL
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard let row = open.first else { throw ParlaError(.lessonNotFound) }
             return try Self.stored(row)
         }
@@ -91,10 +101,12 @@ public struct LessonStore: Sendable {
     /// A lesson as it stands: `lesson_expired` once idle too long.
     public func lesson(_ id: LessonID, learner: AuthorizedLearner) async throws -> Stored {
         try await database.withConnection { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.columns) FROM lessons
                 WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
             guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
             let stored = try Self.stored(row)
             if stored.expired { throw ParlaError(.lessonExpired) }
@@ -118,13 +130,17 @@ public struct LessonStore: Sendable {
     /// question never both count). Two round trips in all, without holding a
     /// lock while Swift decides. Returns the lesson and what the model knows
     /// after the change.
-    public func update<Outcome: Sendable>(_ id: LessonID, learner: AuthorizedLearner,
-                                          _ step: @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome))
-        async throws -> (Stored, LearnerModel, Outcome) {
+    public func update<Outcome: Sendable>(
+        _ id: LessonID, learner: AuthorizedLearner,
+        _ step: @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome)
+    )
+        async throws -> (Stored, LearnerModel, Outcome)
+    {
         try await database.withConnection { connection in
             let logger = database.logger
             for _ in 0..<Self.conflictRetries {
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT \(unescaped: Self.columns), version,
                       (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
                          FROM abilities a WHERE a.learner_id = lessons.learner_id AND a.language = lessons.language),
@@ -135,22 +151,25 @@ public struct LessonStore: Sendable {
                       (SELECT level FROM courses k WHERE k.learner_id = lessons.learner_id AND k.language = lessons.language)
                     FROM lessons
                     WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                    """, logger: logger).collect()
+                    """, logger: logger
+                ).collect()
                 guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
                 let (lessonID, code, state, startedAt, touchedAt, finishedAt, expired, version, abilities, cards, level) =
                     try row.decode((UUID, String, String, Date, Date, Date?, Bool, Int, String, String, String?).self)
                 guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
-                var stored = Stored(id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
-                                    touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
+                var stored = Stored(
+                    id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
+                    touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var read = Self.modelRead(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
                 let (change, outcome) = try await step(stored, read.model)
                 let written: (Date, Date?)?
                 do {
-                    written = try await write(change, lesson: id, version: version, learner: learner.id, language: language,
-                                              cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
-                                              on: connection, logger: logger)
-                } catch where isDeadlock(error) {
+                    written = try await write(
+                        change, lesson: id, version: version, learner: learner.id, language: language,
+                        cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
+                        on: connection, logger: logger)
+                } catch  where isDeadlock(error) {
                     // A game of the same learner took the rows in another order: read again.
                     continue
                 }
@@ -172,8 +191,10 @@ public struct LessonStore: Sendable {
     public func difficulties() async throws -> [Language: [String: ItemDifficulty]] {
         try await database.withConnection { connection in
             var difficulties: [Language: [String: ItemDifficulty]] = [:]
-            for row in try await connection.query("SELECT language, item_id, difficulty, responses FROM practice_items",
-                                                  logger: database.logger).collect() {
+            for row in try await connection.query(
+                "SELECT language, item_id, difficulty, responses FROM practice_items",
+                logger: database.logger
+            ).collect() {
                 let (code, id, difficulty, responses) = try row.decode((String, String, Double, Int).self)
                 guard let language = Language(rawValue: code) else { continue }
                 difficulties[language, default: [:]][id] = ItemDifficulty(difficulty: difficulty, responses: responses)
@@ -189,8 +210,10 @@ public struct LessonStore: Sendable {
     /// `version` and the record's card still has the `cardReviews` it was
     /// computed from (its row locked first, so that a review committing
     /// meanwhile is seen). Nil when either moved on.
-    private func write(_ change: Change, lesson: LessonID, version: Int, learner: LearnerID, language: Language, cardReviews: Int,
-                       on connection: PostgresConnection, logger: Logger) async throws -> (Date, Date?)? {
+    private func write(
+        _ change: Change, lesson: LessonID, version: Int, learner: LearnerID, language: Language, cardReviews: Int,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> (Date, Date?)? {
         let state = String(decoding: change.state, as: UTF8.self)
         let updated: PostgresQuery = """
             UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
@@ -228,17 +251,20 @@ public struct LessonStore: Sendable {
     static func modelRead(abilities: String, cards: String, courseLevel: CEFRLevel?) -> ModelRead {
         var read = ModelRead(model: LearnerModel(courseLevel: courseLevel), reviews: [:])
         for row in (try? JSONSerialization.jsonObject(with: Data(abilities.utf8))) as? [[Any]] ?? [] {
-            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)), let theta = (row[1] as? NSNumber)?.doubleValue,
-                  let responses = (row[2] as? NSNumber)?.intValue else { continue }
+            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)),
+                let theta = (row[1] as? NSNumber)?.doubleValue,
+                let responses = (row[2] as? NSNumber)?.intValue
+            else { continue }
             read.model.abilities.append(SkillAbility(skill: skill, theta: theta, responses: responses))
         }
         for row in (try? JSONSerialization.jsonObject(with: Data(cards.utf8))) as? [[Any]] ?? [] where row.count == 8 {
             guard let item = row[0] as? String, let phase = (row[1] as? NSNumber).flatMap({ MemoryPhase(rawValue: $0.intValue) }),
-                  let due = (row[5] as? NSNumber)?.doubleValue
+                let due = (row[5] as? NSNumber)?.doubleValue
             else { continue }
-            read.model.cards[item] = MemoryCard(phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
-                                                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
-                                                lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
+            read.model.cards[item] = MemoryCard(
+                phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
+                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
+                lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
             read.reviews[item] = (row[7] as? NSNumber)?.intValue ?? 0
         }
         return read
@@ -247,7 +273,8 @@ public struct LessonStore: Sendable {
     // MARK: Reading
 
     static func expireIdle(learner: LearnerID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE lessons SET expired_at = now()
             WHERE learner_id = \(learner.uuid) AND finished_at IS NULL AND expired_at IS NULL
               AND touched_at < now() - make_interval(secs => \(idleLimit))
@@ -262,9 +289,11 @@ public struct LessonStore: Sendable {
         """
 
     static func stored(_ row: PostgresRow) throws -> Stored {
-        let (id, code, state, startedAt, touchedAt, finishedAt, expired) = try row.decode((UUID, String, String, Date, Date, Date?, Bool).self)
+        let (id, code, state, startedAt, touchedAt, finishedAt, expired) = try row.decode(
+            (UUID, String, String, Date, Date, Date?, Bool).self)
         guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
-        return Stored(id: LessonID(id), language: language, state: Data(state.utf8), startedAt: startedAt, touchedAt: touchedAt,
-                      finishedAt: finishedAt, expired: expired)
+        return Stored(
+            id: LessonID(id), language: language, state: Data(state.utf8), startedAt: startedAt, touchedAt: touchedAt,
+            finishedAt: finishedAt, expired: expired)
     }
 }

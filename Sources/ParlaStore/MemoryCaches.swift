@@ -197,15 +197,18 @@ public final class LearnerDirectory: ChangeSubscriber, Sendable {
         guard !missing.isEmpty else { return found }
         let stamp = cache.stamp
         let rows = try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT id, account_id, display_name, avatar_id FROM learners WHERE id = ANY(\(Array(missing)))
-                """, logger: database.logger).collect()
+                """, logger: database.logger
+            ).collect()
         }
         var read: [UUID: LearnerCard] = [:]
         for row in rows {
             let (id, account, name, avatar) = try row.decode((UUID, UUID, ByteBuffer, String).self)
-            read[id] = LearnerCard(account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
-                                   avatarID: avatar)
+            read[id] = LearnerCard(
+                account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                avatarID: avatar)
         }
         cache.keep(read, since: stamp)
         found.merge(read) { kept, _ in kept }

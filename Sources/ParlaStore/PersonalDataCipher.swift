@@ -26,10 +26,14 @@ public struct PersonalDataCipher: Sendable {
 
     public init(masterKey: SymmetricKey) throws {
         guard masterKey.bitCount == 256 else { throw StoreError.invalidKey }
-        encryptionKeyBytes = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("parla.personal-data.aes-gcm".utf8),
-                                                    outputByteCount: 32).withUnsafeBytes { Array($0) }
-        indexKeyBytes = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("parla.personal-data.blind-index".utf8),
-                                               outputByteCount: 32).withUnsafeBytes { Array($0) }
+        encryptionKeyBytes = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("parla.personal-data.aes-gcm".utf8),
+            outputByteCount: 32
+        ).withUnsafeBytes { Array($0) }
+        indexKeyBytes = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("parla.personal-data.blind-index".utf8),
+            outputByteCount: 32
+        ).withUnsafeBytes { Array($0) }
     }
 
     public func seal(_ text: String, as field: Field) throws -> [UInt8] {

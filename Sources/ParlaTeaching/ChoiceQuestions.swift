@@ -58,8 +58,10 @@ public struct ChoiceQuestionMaker: Sendable {
     /// A question about `concept` for a learner whose language is `native`
     /// learning `target`; nil when the content has too few words to make one
     /// with three fitting distractors.
-    public func question(_ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language,
-                         using generator: inout some RandomNumberGenerator) -> ChoiceQuestion? {
+    public func question(
+        _ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language,
+        using generator: inout some RandomNumberGenerator
+    ) -> ChoiceQuestion? {
         guard let answer = Self.word(concept, target), let meaning = Self.word(concept, native) else { return nil }
         // What the options show, for the answer and for any candidate.
         let shown: (Concept) -> String? = { candidate in
@@ -72,7 +74,8 @@ public struct ChoiceQuestionMaker: Sendable {
         guard let answerShown = shown(concept) else { return nil }
         let candidates = distractorPool(for: concept).filter { candidate in
             guard let text = shown(candidate), let candidateTarget = Self.word(candidate, target),
-                  let candidateNative = Self.word(candidate, native) else { return false }
+                let candidateNative = Self.word(candidate, native)
+            else { return false }
             // Never a second right answer: not the same text shown, not a
             // word that means the same in either language, not the same picture.
             return Self.folded(text) != Self.folded(answerShown)
@@ -96,13 +99,15 @@ public struct ChoiceQuestionMaker: Sendable {
                 ? ChoiceQuestion.Option(id: id, text: nil, picture: option.picture, concept: option.key)
                 : ChoiceQuestion.Option(id: id, text: shown(option), picture: nil, concept: option.key)
         }
-        let prompt: String? = switch kind {
-        case .translationToTarget: meaning
-        case .translationFromTarget, .picture: answer
-        case .listening: nil
-        }
-        return ChoiceQuestion(kind: kind, concept: concept.key, prompt: prompt, options: options,
-                              correctOptionID: options.first { $0.concept == concept.key }!.id)
+        let prompt: String? =
+            switch kind {
+            case .translationToTarget: meaning
+            case .translationFromTarget, .picture: answer
+            case .listening: nil
+            }
+        return ChoiceQuestion(
+            kind: kind, concept: concept.key, prompt: prompt, options: options,
+            correctOptionID: options.first { $0.concept == concept.key }!.id)
     }
 
     /// Same list and level first; then the same list; then the same level

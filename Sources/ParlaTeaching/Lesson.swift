@@ -55,9 +55,13 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     public var dragMatching: DragMatchingTask?
     public var targets: [Option]?
 
-    public init(id: String, item: LessonItemID, type: QuestionType, prompt: String?, options: [Option], correctOptionID: String?,
-                accepted: [String], translation: String?, isNew: Bool, servedAt: Date) {
-        (self.id, self.item, self.type, self.prompt, self.options, self.correctOptionID) = (id, item, type, prompt, options, correctOptionID)
+    public init(
+        id: String, item: LessonItemID, type: QuestionType, prompt: String?, options: [Option], correctOptionID: String?,
+        accepted: [String], translation: String?, isNew: Bool, servedAt: Date
+    ) {
+        (self.id, self.item, self.type, self.prompt, self.options, self.correctOptionID) = (
+            id, item, type, prompt, options, correctOptionID
+        )
         (self.accepted, self.translation, self.isNew, self.servedAt) = (accepted, translation, isNew, servedAt)
     }
 
@@ -168,8 +172,10 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// Seconds spent answering, summed over first tries (the response times used).
     public var responseTimes: [String: Double] = [:]
 
-    public init(language: Language, native: Language, length: Int, types: Set<QuestionType>, focus: [LessonItemID],
-                gapWeights: [String: Double], startAbilities: [SkillAbility]) {
+    public init(
+        language: Language, native: Language, length: Int, types: Set<QuestionType>, focus: [LessonItemID],
+        gapWeights: [String: Double], startAbilities: [SkillAbility]
+    ) {
         (self.language, self.native, self.length, self.types, self.focus) = (language, native, length, types, focus)
         (self.gapWeights, self.startAbilities) = (gapWeights, startAbilities)
     }
@@ -182,7 +188,8 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// Takes an answer to the current question at `now`; `claimedMilliseconds`
     /// is the client's measure, held within the server's.
     public mutating func answer(_ answer: LessonAnswer, to questionID: String, at now: Date, claimedMilliseconds: Int?)
-        throws(LessonAnswerError) -> AnswerOutcome {
+        throws(LessonAnswerError) -> AnswerOutcome
+    {
         guard !isFinished else { throw .finished }
         guard var question = current, question.id == questionID else { throw .notCurrentQuestion }
         let correct: Bool, feedback: String, expected: String?
@@ -237,21 +244,25 @@ public struct Lesson: Codable, Sendable, Equatable {
             // nothing.
             let placedBefore = before.filter(\.correct).count
             let remaining = question.options.count - placedBefore
-            let wrongs = question.type == .sequencing
+            let wrongs =
+                question.type == .sequencing
                 ? before.reversed().prefix { !$0.correct }.count
                 : before.filter { !$0.correct && $0.optionID == item }.count
             let started = before.last(where: \.correct)?.at ?? question.servedAt
-            let concept = question.sequencing?.items.first { $0.id == item }?.concept
+            let concept =
+                question.sequencing?.items.first { $0.id == item }?.concept
                 ?? question.dragMatching?.items.first { $0.id == item }?.concept
             if let concept, remaining > 1 {
-                outcome.learned = .init(item: LessonItemID(.word, concept), type: question.type, correct: wrongs == 0,
-                                        responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
-                                        optionCount: remaining)
+                outcome.learned = .init(
+                    item: LessonItemID(.word, concept), type: question.type, correct: wrongs == 0,
+                    responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
+                    optionCount: remaining)
             }
         } else if correct {
-            outcome.learned = .init(item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,
-                                    responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew,
-                                    optionCount: question.type.isChoice ? question.options.count : 0)
+            outcome.learned = .init(
+                item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,
+                responseTime: responseTimes[question.id] ?? 0, tries: question.tries.count, isNew: question.isNew,
+                optionCount: question.type.isChoice ? question.options.count : 0)
         }
         return outcome
     }
@@ -282,7 +293,8 @@ public struct Lesson: Codable, Sendable, Equatable {
     public func summary(abilities now: [SkillAbility], cuts: CEFRCutScores = .standard) -> LessonSummary {
         let resolved = questions.filter(\.isResolved)
         let right = resolved.filter { $0.firstTryCorrect == true }.count
-        let seconds = (questions.last?.tries.last?.at).map { last in max(0, last.timeIntervalSince(questions.first?.servedAt ?? last)) } ?? 0
+        let seconds =
+            (questions.last?.tries.last?.at).map { last in max(0, last.timeIntervalSince(questions.first?.servedAt ?? last)) } ?? 0
         let newWords = Set(resolved.filter { $0.isNew && $0.item.kind == .word }.map(\.item)).count
         let before = Dictionary(startAbilities.map { ($0.skill, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(now.map { ($0.skill, $0) }, uniquingKeysWith: { first, _ in first })
@@ -290,12 +302,14 @@ public struct Lesson: Codable, Sendable, Equatable {
         let changes = Skill.allCases.filter { practised.contains($0) }.map { skill -> LessonSummary.SkillChange in
             let start = before[skill]?.theta ?? after[skill]?.theta ?? cuts.centre(of: .a1)
             let end = after[skill]?.theta ?? start
-            return .init(skill: skill, before: ProficiencyStatus(skill: skill, theta: start, responses: 0, cuts: cuts),
-                         after: ProficiencyStatus(skill: skill, theta: end, responses: after[skill]?.responses ?? 0, cuts: cuts))
+            return .init(
+                skill: skill, before: ProficiencyStatus(skill: skill, theta: start, responses: 0, cuts: cuts),
+                after: ProficiencyStatus(skill: skill, theta: end, responses: after[skill]?.responses ?? 0, cuts: cuts))
         }
-        return LessonSummary(questions: resolved.count, firstTryCorrect: right,
-                             accuracy: resolved.isEmpty ? 0 : Double(right) / Double(resolved.count),
-                             seconds: seconds, newWords: newWords, changes: changes)
+        return LessonSummary(
+            questions: resolved.count, firstTryCorrect: right,
+            accuracy: resolved.isEmpty ? 0 : Double(right) / Double(resolved.count),
+            seconds: seconds, newWords: newWords, changes: changes)
     }
 }
 

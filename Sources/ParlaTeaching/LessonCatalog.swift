@@ -155,35 +155,43 @@ public struct LessonCatalog: Sendable {
         var concepts: [String: Concept] = [:]
         for list in corpus.wordLists {
             for concept in list.words where concepts[concept.key] == nil {
-                guard let localization = concept.localization(language), !localization.isDisabled, localization.word != nil else { continue }
+                guard let localization = concept.localization(language), !localization.isDisabled, localization.word != nil else {
+                    continue
+                }
                 concepts[concept.key] = concept
                 var types: [QuestionType] = [.translationToTarget, .translationFromTarget, .typedTranslation, .dragMatching]
                 if Self.orderedLists.contains(list.id) { types.append(.sequencing) }
                 if isAvailable(.word(concept: concept.key, language)) { types.append(.listening) }
                 if isAvailable(.picture(concept.picture)) { types.append(.picture) }
-                items.append(LessonItem(
-                    id: LessonItemID(.word, concept.key), level: concept.level, area: .topic, areaID: list.id, types: types,
-                    initialDifficulty: AbilityModel.initialDifficulty(level: concept.level, frequencyRank: localization.frequency)))
+                items.append(
+                    LessonItem(
+                        id: LessonItemID(.word, concept.key), level: concept.level, area: .topic, areaID: list.id, types: types,
+                        initialDifficulty: AbilityModel.initialDifficulty(level: concept.level, frequencyRank: localization.frequency)))
             }
         }
         var phrases: [String: Phrase] = [:]
         for phrase in corpus.phrases where phrase.texts[language] != nil {
             phrases[phrase.id] = phrase
-            items.append(LessonItem(id: LessonItemID(.phrase, phrase.id), level: phrase.level, area: .topic, areaID: phrase.topic,
-                                    types: [.repetition], initialDifficulty: AbilityModel.initialDifficulty(level: phrase.level)))
+            items.append(
+                LessonItem(
+                    id: LessonItemID(.phrase, phrase.id), level: phrase.level, area: .topic, areaID: phrase.topic,
+                    types: [.repetition], initialDifficulty: AbilityModel.initialDifficulty(level: phrase.level)))
         }
         var exercises: [String: (GrammarNote, GrammarExercise)] = [:]
         for note in corpus.grammarNotes where note.language == language {
             for exercise in note.exercises {
                 exercises[exercise.id] = (note, exercise)
-                items.append(LessonItem(id: LessonItemID(.grammar, exercise.id), level: note.level, area: .grammarNote, areaID: note.id,
-                                        types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
+                items.append(
+                    LessonItem(
+                        id: LessonItemID(.grammar, exercise.id), level: note.level, area: .grammarNote, areaID: note.id,
+                        types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
             }
         }
         self.senses = WordSenses(concepts.values)
-        self.ordered = Dictionary(corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
-            (list.id, list.words.filter { $0.localization(language).map { !$0.isDisabled && $0.word != nil } ?? false })
-        }, uniquingKeysWith: { first, _ in first })
+        self.ordered = Dictionary(
+            corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
+                (list.id, list.words.filter { $0.localization(language).map { !$0.isDisabled && $0.word != nil } ?? false })
+            }, uniquingKeysWith: { first, _ in first })
         var byType: [QuestionType: [Int]] = [:]
         for (position, item) in items.enumerated() { for type in item.types { byType[type, default: []].append(position) } }
         self.byType = byType
@@ -198,7 +206,9 @@ public struct LessonCatalog: Sendable {
     /// Each concept's words that sound alike in `language`.
     public static func soundsAlike(_ corpus: Corpus, _ language: Language) -> [String: Set<String>] {
         var alike: [String: Set<String>] = [:]
-        for group in corpus.homophones[language] ?? [] { for key in group { alike[key, default: []].formUnion(group.filter { $0 != key }) } }
+        for group in corpus.homophones[language] ?? [] {
+            for key in group { alike[key, default: []].formUnion(group.filter { $0 != key }) }
+        }
         return alike
     }
 
@@ -220,7 +230,8 @@ public struct LessonCatalog: Sendable {
             guard allowed.contains(type) else { return false }
             if type.needsTranslation, native == language { return false }
             if type.needsTranslation, let concept = concepts[item.id.key],
-               concept.localization(native)?.word == nil || concept.localization(native)?.isDisabled == true {
+                concept.localization(native)?.word == nil || concept.localization(native)?.isDisabled == true
+            {
                 return false
             }
             return true

@@ -18,7 +18,8 @@ public struct LearnerState: Sendable {
     }
 
     func ability(_ skill: Skill) -> Double {
-        abilities[skill] ?? (abilities.isEmpty ? CEFRCutScores.standard.centre(of: .a1) : abilities.values.reduce(0, +) / Double(abilities.count))
+        abilities[skill]
+            ?? (abilities.isEmpty ? CEFRCutScores.standard.centre(of: .a1) : abilities.values.reduce(0, +) / Double(abilities.count))
     }
 }
 
@@ -49,9 +50,12 @@ public struct QuestionPlanner: Sendable {
 
     /// The next question, or nil when nothing can be asked (no content for
     /// the types allowed).
-    public func next(for lesson: Lesson, state: LearnerState, at now: Date,
-                     using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
-        let mustRepeat = lesson.types.contains(.repetition)
+    public func next(
+        for lesson: Lesson, state: LearnerState, at now: Date,
+        using generator: inout some RandomNumberGenerator
+    ) -> LessonQuestion? {
+        let mustRepeat =
+            lesson.types.contains(.repetition)
             && lesson.questions.count >= Self.repetitionEvery - 1
             && !lesson.questions.suffix(Self.repetitionEvery - 1).contains { $0.type == .repetition }
         // When no phrase can be asked, any allowed type will do rather than none.
@@ -61,8 +65,10 @@ public struct QuestionPlanner: Sendable {
         return next(for: lesson, allowed: lesson.types, state: state, at: now, using: &generator)
     }
 
-    func next(for lesson: Lesson, allowed: Set<QuestionType>, state: LearnerState, at now: Date,
-              using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
+    func next(
+        for lesson: Lesson, allowed: Set<QuestionType>, state: LearnerState, at now: Date,
+        using generator: inout some RandomNumberGenerator
+    ) -> LessonQuestion? {
         let last = lesson.questions.last?.item
         let recentTypes = lesson.questions.suffix(2).map(\.type)
         let askedThisLesson = Set(lesson.questions.map(\.item))
@@ -78,8 +84,10 @@ public struct QuestionPlanner: Sendable {
                 guard !types.isEmpty else { continue }
                 let fresh = types.filter { !recentTypes.contains($0) }
                 for type in (fresh.isEmpty ? types : fresh).shuffled(using: &generator) + types.filter({ !fresh.contains($0) }) {
-                    if let question = question(type, about: item, in: lesson, isNew: state.cards[item.id] == nil, at: now,
-                                               using: &generator) {
+                    if let question = question(
+                        type, about: item, in: lesson, isNew: state.cards[item.id] == nil, at: now,
+                        using: &generator)
+                    {
                         return question
                     }
                 }
@@ -108,8 +116,9 @@ public struct QuestionPlanner: Sendable {
             var scored: [(index: Int, distance: Double)] = []
             for index in catalog.indices(of: type) where isNew[index] {
                 let item = items[index]
-                let success = AbilityModel.successProbability(theta: theta, difficulty: state.difficulties[item.id] ?? item.initialDifficulty,
-                                                              optionCount: optionCount)
+                let success = AbilityModel.successProbability(
+                    theta: theta, difficulty: state.difficulties[item.id] ?? item.initialDifficulty,
+                    optionCount: optionCount)
                 scored.append((index, abs(success - Self.targetSuccess) / (lesson.gapWeights[item.areaID] ?? 1)))
             }
             // Ties go to catalogue order, so a seed always picks the same.
@@ -119,7 +128,9 @@ public struct QuestionPlanner: Sendable {
             }
             let pool = Array(closest.prefix(Self.candidatePool)).shuffled(using: &generator) + closest.dropFirst(Self.candidatePool)
             for index in pool where items[index].id != last {
-                if let question = question(type, about: items[index], in: lesson, isNew: true, at: now, using: &generator) { return question }
+                if let question = question(type, about: items[index], in: lesson, isNew: true, at: now, using: &generator) {
+                    return question
+                }
             }
         }
 
@@ -130,15 +141,20 @@ public struct QuestionPlanner: Sendable {
 
     /// The allowed types in the order to try: types not used in the last two
     /// questions first, drawn with weight 1 + the gap weight of their skill.
-    func weightedTypeOrder(allowed: Set<QuestionType>, recent: [QuestionType], lesson: Lesson,
-                           using generator: inout some RandomNumberGenerator) -> [QuestionType] {
+    func weightedTypeOrder(
+        allowed: Set<QuestionType>, recent: [QuestionType], lesson: Lesson,
+        using generator: inout some RandomNumberGenerator
+    ) -> [QuestionType] {
         var fresh = QuestionType.allCases.filter { allowed.contains($0) && !recent.contains($0) }
         var order: [QuestionType] = []
         while !fresh.isEmpty {
             let weights = fresh.map { lesson.gapWeights[$0.skill.rawValue] ?? 1 }
             var draw = Double.random(in: 0..<weights.reduce(0, +), using: &generator)
             var index = 0
-            while index < fresh.count - 1, draw >= weights[index] { draw -= weights[index]; index += 1 }
+            while index < fresh.count - 1, draw >= weights[index] {
+                draw -= weights[index]
+                index += 1
+            }
             order.append(fresh.remove(at: index))
         }
         return order + QuestionType.allCases.filter { allowed.contains($0) && recent.contains($0) }
@@ -146,8 +162,10 @@ public struct QuestionPlanner: Sendable {
 
     /// Builds a question of `type` about `item`; nil when the content cannot
     /// make one (too few distractors, no translation).
-    public func question(_ type: QuestionType, about item: LessonItem, in lesson: Lesson, isNew: Bool, at now: Date,
-                         using generator: inout some RandomNumberGenerator) -> LessonQuestion? {
+    public func question(
+        _ type: QuestionType, about item: LessonItem, in lesson: Lesson, isNew: Bool, at now: Date,
+        using generator: inout some RandomNumberGenerator
+    ) -> LessonQuestion? {
         let id = "q\(lesson.questions.count + 1)"
         let target = lesson.language, native = lesson.native
         switch (item.id.kind, type) {
@@ -156,16 +174,18 @@ public struct QuestionPlanner: Sendable {
             // Every word the prompt can mean is right.
             let accepted = catalog.concepts(named: meaning, in: native).flatMap { Self.spellings(of: $0, in: target) }
             guard !accepted.isEmpty else { return nil }
-            return LessonQuestion(id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
-                                  accepted: accepted, translation: nil, isNew: isNew, servedAt: now)
+            return LessonQuestion(
+                id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
+                accepted: accepted, translation: nil, isNew: isNew, servedAt: now)
         case (.word, .sequencing):
             // Four words of the item's ordered list, the item among them.
             guard let list = catalog.ordered.first(where: { $0.value.contains { $0.key == item.id.key } })?.value else { return nil }
             let entries = list.compactMap { concept in ChoiceQuestionMaker.word(concept, target).map { (concept: concept.key, text: $0) } }
             guard let task = SequencingTask.make(from: entries, including: item.id.key, using: &generator) else { return nil }
-            var question = LessonQuestion(id: id, item: item.id, type: type, prompt: nil,
-                                          options: task.items.map { .init(id: $0.id, text: $0.text, concept: nil) },
-                                          correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
+            var question = LessonQuestion(
+                id: id, item: item.id, type: type, prompt: nil,
+                options: task.items.map { .init(id: $0.id, text: $0.text, concept: nil) },
+                correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
             question.sequencing = task
             return question
         case (.word, .dragMatching):
@@ -175,45 +195,57 @@ public struct QuestionPlanner: Sendable {
             let mates = catalog.choices.listsOf[concept.key, default: []].flatMap { list in
                 catalog.corpus.wordLists.first { $0.id == list }?.words ?? []
             }.filter { $0.key != concept.key }.shuffled(using: &generator)
-            let pool = [concept] + (mates + catalog.corpus.wordLists.flatMap(\.words)).filter { $0.key != concept.key && catalog.concept($0.key) != nil }
+            let pool =
+                [concept]
+                + (mates + catalog.corpus.wordLists.flatMap(\.words)).filter { $0.key != concept.key && catalog.concept($0.key) != nil }
             let candidates = pool.compactMap { concept -> MatchingCandidate? in
-                guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
-                return MatchingCandidate(concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
-                                         soundsLike: alike[concept.key] ?? [],
-                                         wordMeans: Set(catalog.senses.concepts(named: word, in: target)),
-                                         translationMeans: Set(catalog.senses.concepts(named: meaning, in: native)))
+                guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else {
+                    return nil
+                }
+                return MatchingCandidate(
+                    concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
+                    soundsLike: alike[concept.key] ?? [],
+                    wordMeans: Set(catalog.senses.concepts(named: word, in: target)),
+                    translationMeans: Set(catalog.senses.concepts(named: meaning, in: native)))
             }
             // The item and its list's words come first, the rest after.
             let mateKeys = Set(mates.map(\.key))
             let preferred = 1 + candidates.dropFirst().prefix { mateKeys.contains($0.concept) }.count
             guard candidates.first?.concept == concept.key,
-                  let task = DragMatchingTask.make(from: candidates, faces: .wordTranslation, preferred: preferred, using: &generator) else { return nil }
+                let task = DragMatchingTask.make(from: candidates, faces: .wordTranslation, preferred: preferred, using: &generator)
+            else { return nil }
             let words = Dictionary(candidates.map { ($0.concept, $0) }, uniquingKeysWith: { first, _ in first })
-            var question = LessonQuestion(id: id, item: item.id, type: type, prompt: nil,
-                                          options: task.items.map { .init(id: $0.id, text: words[$0.concept]?.word, concept: nil) },
-                                          correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
+            var question = LessonQuestion(
+                id: id, item: item.id, type: type, prompt: nil,
+                options: task.items.map { .init(id: $0.id, text: words[$0.concept]?.word, concept: nil) },
+                correctOptionID: nil, accepted: [], translation: nil, isNew: isNew, servedAt: now)
             question.dragMatching = task
             question.targets = task.targets.map { .init(id: $0.id, text: words[$0.concept]?.translation, concept: nil) }
             return question
         case (.word, _):
             guard let kind = type.choiceKind, let concept = catalog.concept(item.id.key),
-                  let choice = catalog.choices.question(kind, about: concept, native: native, target: target, using: &generator)
+                let choice = catalog.choices.question(kind, about: concept, native: native, target: target, using: &generator)
             else { return nil }
-            let options = choice.options.map { LessonQuestion.Option(id: $0.id, text: $0.text, concept: $0.picture == nil ? nil : $0.concept) }
+            let options = choice.options.map {
+                LessonQuestion.Option(id: $0.id, text: $0.text, concept: $0.picture == nil ? nil : $0.concept)
+            }
             let translation = type == .translationToTarget ? nil : ChoiceQuestionMaker.word(concept, native == target ? .english : native)
-            return LessonQuestion(id: id, item: item.id, type: type, prompt: choice.prompt, options: options,
-                                  correctOptionID: choice.correctOptionID, accepted: [], translation: translation, isNew: isNew, servedAt: now)
+            return LessonQuestion(
+                id: id, item: item.id, type: type, prompt: choice.prompt, options: options,
+                correctOptionID: choice.correctOptionID, accepted: [], translation: translation, isNew: isNew, servedAt: now)
         case (.phrase, .repetition):
             guard let phrase = catalog.phrase(item.id.key), let text = phrase.texts[target] else { return nil }
-            return LessonQuestion(id: id, item: item.id, type: type, prompt: text, options: [], correctOptionID: nil, accepted: [text],
-                                  translation: native == target ? nil : phrase.texts[native], isNew: isNew, servedAt: now)
+            return LessonQuestion(
+                id: id, item: item.id, type: type, prompt: text, options: [], correctOptionID: nil, accepted: [text],
+                translation: native == target ? nil : phrase.texts[native], isNew: isNew, servedAt: now)
         case (.grammar, .gapFill):
             guard let (_, exercise) = catalog.exercise(item.id.key) else { return nil }
             let texts = ([exercise.correct] + exercise.distractors).shuffled(using: &generator)
             let options = zip(["a", "b", "c", "d"], texts).map { LessonQuestion.Option(id: $0, text: $1, concept: nil) }
             let correct = options.first { $0.text == exercise.correct }!.id
-            return LessonQuestion(id: id, item: item.id, type: type, prompt: exercise.stem, options: options, correctOptionID: correct,
-                                  accepted: [], translation: exercise.translation, isNew: isNew, servedAt: now)
+            return LessonQuestion(
+                id: id, item: item.id, type: type, prompt: exercise.stem, options: options, correctOptionID: correct,
+                accepted: [], translation: exercise.translation, isNew: isNew, servedAt: now)
         default:
             return nil
         }

@@ -16,7 +16,9 @@ public enum TypedAnswer {
         let typed = normalized(given)
         guard !typed.isEmpty else { return .wrong }
         if accepted.contains(where: { normalized($0) == typed }) { return .correct }
-        if let match = accepted.first(where: { withoutAccents(normalized($0)) == withoutAccents(typed) }) { return .almost(expected: match) }
+        if let match = accepted.first(where: { withoutAccents(normalized($0)) == withoutAccents(typed) }) {
+            return .almost(expected: match)
+        }
         return .wrong
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import ParlaStore
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `parla` binary, started as an operator would start it: for
@@ -31,7 +32,8 @@ public final class ServerProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Everything the server writes goes under `directory`.
         let config = arguments.contains("--config") ? [] : ["--config", directory + "/parla.json"]
-        let argv = [binary, "serve", "--port", String(port), "--data-directory", directory + "/.parla/postgres"]
+        let argv =
+            [binary, "serve", "--port", String(port), "--data-directory", directory + "/.parla/postgres"]
             + config + arguments
         var environment = environment
         environment["PARLA_SECURITY_KEY_FILE"] = directory + "/.parla/personal-data.key"
@@ -55,8 +57,11 @@ public final class ServerProcess: Sendable {
     public static func command(_ arguments: [String], directory: String) async throws -> (status: Int32, output: String) {
         guard let binary else { throw TestFailure("parla is not built: run `swift build` first") }
         let outputPath = directory + "/command-\(UUID().uuidString).log"
-        let argv = ["/usr/bin/env", "PARLA_SECURITY_KEY_FILE=\(directory)/.parla/personal-data.key",
-                    "PARLA_CONTENT_ASSET_DIRECTORY=\(directory)/.parla/assets", binary] + arguments
+        let argv =
+            [
+                "/usr/bin/env", "PARLA_SECURITY_KEY_FILE=\(directory)/.parla/personal-data.key",
+                "PARLA_CONTENT_ASSET_DIRECTORY=\(directory)/.parla/assets", binary,
+            ] + arguments
             + ["--data-directory", directory + "/.parla/postgres", "--config", directory + "/parla.json"]
         let status = try await Task.detached { try ChildProcess.run(argv, outputPath: outputPath) }.value
         return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
@@ -100,7 +105,9 @@ public final class ServerProcess: Sendable {
     }
 
     /// A plain HTTP/1.1 request over a socket of its own.
-    public func request(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (status: Int, body: String) {
+    public func request(_ method: String, _ path: String, json: String? = nil, token: String? = nil) async throws -> (
+        status: Int, body: String
+    ) {
         try await send(method, path, json: json, token: token).response()
     }
 

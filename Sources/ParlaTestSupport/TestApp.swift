@@ -101,12 +101,17 @@ public struct Client: Sendable {
         }
         /// The codes of the field errors, as "field:code".
         public var fieldErrors: Set<String> {
-            Set(((json["errors"] as? [[String: any Sendable]]) ?? []).map { "\($0["field"] as? String ?? ""):\($0["code"] as? String ?? "")" })
+            Set(
+                ((json["errors"] as? [[String: any Sendable]]) ?? []).map {
+                    "\($0["field"] as? String ?? ""):\($0["code"] as? String ?? "")"
+                })
         }
     }
 
-    public func send(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil,
-                     body: [UInt8]? = nil, headers extra: [String: String] = [:]) async throws -> Reply {
+    public func send(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: [String: any Sendable]? = nil,
+        body: [UInt8]? = nil, headers extra: [String: String] = [:]
+    ) async throws -> Reply {
         var headers = HTTPFields()
         if let token { headers[.authorization] = "Bearer \(token)" }
         var buffer: ByteBuffer?
@@ -125,7 +130,9 @@ public struct Client: Sendable {
         try await send(.get, path, token: token, headers: headers)
     }
 
-    public func post(_ path: String, token: String? = nil, json: [String: any Sendable], headers: [String: String] = [:]) async throws -> Reply {
+    public func post(_ path: String, token: String? = nil, json: [String: any Sendable], headers: [String: String] = [:]) async throws
+        -> Reply
+    {
         try await send(.post, path, token: token, json: json, headers: headers)
     }
 
@@ -138,18 +145,22 @@ public struct Client: Sendable {
     }
 
     /// Signs up a new account and returns the token and ids of what it made.
-    public func signUp(firstName: String = "Zoë", lastName: String = "O'Brien", email: String = "zoe@example.com",
-                       password: String = "correct horse battery", language: String = "en",
-                       device: String? = nil) async throws -> SignedUp {
-        var json: [String: any Sendable] = ["firstName": firstName, "lastName": lastName, "email": email,
-                                            "password": password, "acceptTerms": true, "uiLanguage": language]
+    public func signUp(
+        firstName: String = "Zoë", lastName: String = "O'Brien", email: String = "zoe@example.com",
+        password: String = "correct horse battery", language: String = "en",
+        device: String? = nil
+    ) async throws -> SignedUp {
+        var json: [String: any Sendable] = [
+            "firstName": firstName, "lastName": lastName, "email": email,
+            "password": password, "acceptTerms": true, "uiLanguage": language,
+        ]
         if let device { json["deviceName"] = device }
         let reply = try await post("/v1/accounts", json: json)
         guard reply.status == 201, let session = reply.json["session"] as? [String: any Sendable],
-              let token = session["token"] as? String,
-              let learners = reply.json["learners"] as? [[String: any Sendable]],
-              let learnerID = learners.first?["id"] as? String,
-              let account = reply.json["account"] as? [String: any Sendable], let accountID = account["id"] as? String
+            let token = session["token"] as? String,
+            let learners = reply.json["learners"] as? [[String: any Sendable]],
+            let learnerID = learners.first?["id"] as? String,
+            let account = reply.json["account"] as? [String: any Sendable], let accountID = account["id"] as? String
         else { throw TestFailure("sign-up failed: \(reply.status) \(reply.text)") }
         return SignedUp(token: token, accountID: accountID, learnerID: learnerID, email: email, password: password)
     }

@@ -63,16 +63,20 @@ public actor TestDatabase {
 
     /// A pool of its own on a database (as a second server would have),
     /// running for the length of `body`: for tests that call stores directly.
-    public static func withPool<Value: Sendable>(_ configuration: PostgresClient.Configuration, connections: Int, logger: Logger,
-                                                 _ body: (Database) async throws -> Value) async throws -> Value {
+    public static func withPool<Value: Sendable>(
+        _ configuration: PostgresClient.Configuration, connections: Int, logger: Logger,
+        _ body: (Database) async throws -> Value
+    ) async throws -> Value {
         let database = Database(configuration: configuration, maximumConnections: connections, logger: logger)
         let pool = Task { await database.client.run() }
         defer { pool.cancel() }
         return try await body(database)
     }
 
-    public static func withPool<Value: Sendable>(_ url: String, connections: Int, logger: Logger,
-                                                 _ body: (Database) async throws -> Value) async throws -> Value {
+    public static func withPool<Value: Sendable>(
+        _ url: String, connections: Int, logger: Logger,
+        _ body: (Database) async throws -> Value
+    ) async throws -> Value {
         try await withPool(try PostgresClient.Configuration(url: url), connections: connections, logger: logger, body)
     }
 
@@ -91,7 +95,8 @@ public actor TestDatabase {
             base = try PostgresClient.Configuration(url: external)
         } else {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "parla-tests-\(ProcessInfo.processInfo.processIdentifier)").path
+                "parla-tests-\(ProcessInfo.processInfo.processIdentifier)"
+            ).path
             let cluster = EmbeddedCluster(dataDirectory: directory, durable: false)
             try await cluster.start(logger: logger)
             ClusterCleanup.register(cluster)
@@ -111,8 +116,10 @@ public actor TestDatabase {
             try await importContent(templateConfiguration)
             // The template may not be cloned while anything is connected to it.
             for _ in 0..<100 {
-                let connected = try await connection.query(
-                    "SELECT count(*)::int FROM pg_stat_activity WHERE datname = 'parla_template'", logger: logger)
+                let connected =
+                    try await connection.query(
+                        "SELECT count(*)::int FROM pg_stat_activity WHERE datname = 'parla_template'", logger: logger
+                    )
                     .collect().first?.decode(Int.self) ?? 0
                 if connected == 0 { break }
                 try await Task.sleep(for: .milliseconds(50))
@@ -127,7 +134,8 @@ public actor TestDatabase {
 
     private func url(database: String) -> String {
         if let external = ProcessInfo.processInfo.environment["PARLA_TEST_DATABASE_URL"], !external.isEmpty,
-           var components = URLComponents(string: external) {
+            var components = URLComponents(string: external)
+        {
             components.path = "/" + database
             return components.string!
         }
@@ -136,12 +144,14 @@ public actor TestDatabase {
 
     static func connectionConfiguration(_ client: PostgresClient.Configuration) -> PostgresConnection.Configuration {
         if let socket = client.unixSocketPath {
-            return PostgresConnection.Configuration(unixSocketPath: socket, username: client.username,
-                                                    password: client.password, database: client.database)
+            return PostgresConnection.Configuration(
+                unixSocketPath: socket, username: client.username,
+                password: client.password, database: client.database)
         }
-        return PostgresConnection.Configuration(host: client.host ?? "localhost", port: client.port ?? 5432,
-                                                username: client.username, password: client.password,
-                                                database: client.database, tls: .disable)
+        return PostgresConnection.Configuration(
+            host: client.host ?? "localhost", port: client.port ?? 5432,
+            username: client.username, password: client.password,
+            database: client.database, tls: .disable)
     }
 }
 

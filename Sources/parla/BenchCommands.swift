@@ -9,7 +9,8 @@ struct Bench: AsyncParsableCommand {
 
     struct Leaderboards: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Fill a leaderboard with --learners learners (once), then measure reading a page with a learner's rank and submitting results.",
+            abstract:
+                "Fill a leaderboard with --learners learners (once), then measure reading a page with a learner's rank and submitting results.",
             discussion: "Prints a Markdown table: calls per second and latency (ms) with --callers concurrent callers for --seconds each.")
 
         @Option(help: "Learners on the board.") var learners = 1_000_000
@@ -26,14 +27,17 @@ struct Bench: AsyncParsableCommand {
                 try await LeaderboardBenchmark.writePgbenchScripts(settings, learners: learners, to: pgbenchScripts, logger: logger)
                 return
             }
-            let (seeded, loaded, figures) = try await LeaderboardBenchmark.run(settings, learners: learners, callers: callers, seconds: seconds,
-                                                                       logger: logger)
+            let (seeded, loaded, figures) = try await LeaderboardBenchmark.run(
+                settings, learners: learners, callers: callers, seconds: seconds,
+                logger: logger)
             if let seeded { print("Seeded \(learners) learners in \(String(format: "%.0f", seeded)) s.\n") }
             print("Ranks loaded into memory in \(String(format: "%.1f", loaded)) s.\n")
             print("| operation (store level, \(callers) callers, \(learners) learners) | calls | calls/s | p50 ms | p99 ms | max ms |")
             print("|---|---:|---:|---:|---:|---:|")
             for row in figures {
-                print("| \(row.operation) | \(row.calls) | " + String(format: "%.0f | %.3f | %.3f | %.1f |", row.perSecond, row.p50, row.p99, row.max))
+                print(
+                    "| \(row.operation) | \(row.calls) | "
+                        + String(format: "%.0f | %.3f | %.3f | %.1f |", row.perSecond, row.p50, row.p99, row.max))
             }
         }
     }

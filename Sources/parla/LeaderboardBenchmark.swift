@@ -27,7 +27,8 @@ struct LeaderboardBenchmark: Sendable {
     /// Fills the board (if it has fewer than `learners`) and measures; the
     /// figures are in milliseconds.
     static func run(_ settings: ServerSettings, learners: Int, callers: Int, seconds: Double, logger: Logger) async throws
-        -> (seeded: Double?, loaded: Double, figures: [Figures]) {
+        -> (seeded: Double?, loaded: Double, figures: [Figures])
+    {
         var settings = settings
         settings.databaseMaxConnections = max(settings.databaseMaxConnections, min(callers, 32))
         return try await withDatabase(settings, logger: logger) { database, cipher in
@@ -35,20 +36,25 @@ struct LeaderboardBenchmark: Sendable {
             let seeded = try await seed(database, cipher: cipher, learners: learners, logger: logger)
             // Each learner as the access rule lets its own account reach it.
             let players = try await database.withConnection { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     SELECT e.learner_id, l.account_id FROM leaderboard_entries e JOIN learners l ON l.id = e.learner_id
                     WHERE e.language = \(language.code) AND e.kind = \(kind) AND e.period = 'all'
-                    """, logger: logger).collect().map { row in
-                        let (learner, account) = try row.decode((UUID, UUID).self)
-                        return AuthorizedLearner(id: LearnerID(learner), account: AccountID(account), role: .owner)
-                    }
+                    """, logger: logger
+                ).collect().map { row in
+                    let (learner, account) = try row.decode((UUID, UUID).self)
+                    return AuthorizedLearner(id: LearnerID(learner), account: AccountID(account), role: .owner)
+                }
             }
             // The ranks in memory, as a server keeps them, loaded before the clock starts.
             let feed = ChangeFeed(database: database, logger: logger)
             let ranks = LeaderboardRanks(database: database, feed: feed, logger: logger)
             let directory = LearnerDirectory(database: database, cipher: cipher, feed: feed)
             let listening = Task { try await ranks.run() }, feeding = Task { try await feed.run() }
-            defer { listening.cancel(); feeding.cancel() }
+            defer {
+                listening.cancel()
+                feeding.cancel()
+            }
             let loadStart = ContinuousClock.now
             guard await ranks.waitUntilLoaded(language: language.code, kind: kind, period: "all", seconds: 120) else {
                 throw Failed(description: "the board's ranks did not load into memory within 120 s")
@@ -63,8 +69,10 @@ struct LeaderboardBenchmark: Sendable {
             let rank = try await measure("rank alone (one learner's place, from memory)", callers: callers, seconds: seconds) { random in
                 _ = try await store.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
-            let read = try await measure("page with the caller's rank (top 10, own rank, 4 neighbours), all from memory", callers: callers,
-                                         seconds: seconds) { random in
+            let read = try await measure(
+                "page with the caller's rank (top 10, own rank, 4 neighbours), all from memory", callers: callers,
+                seconds: seconds
+            ) { random in
                 _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: player(&random))
             }
             // The learners who come back (here 1,000 of them): their names and their neighbours' are kept after the first page.
@@ -72,26 +80,37 @@ struct LeaderboardBenchmark: Sendable {
             for learner in regulars {
                 _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner)
             }
-            let readKept = try await measure("page from memory, the names kept (1,000 learners who come back)", callers: callers,
-                                             seconds: seconds) { random in
-                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                                         learner: regulars[Int(random.next() % UInt64(regulars.count))])
+            let readKept = try await measure(
+                "page from memory, the names kept (1,000 learners who come back)", callers: callers,
+                seconds: seconds
+            ) { random in
+                _ = try await store.page(
+                    language: language, kind: kind, period: "all", metric: .score, limit: 10,
+                    learner: regulars[Int(random.next() % UInt64(regulars.count))])
             }
-            let readCounts = try await measure("page with the caller's rank, ranks from the SQL counts", callers: callers,
-                                               seconds: seconds) { random in
-                _ = try await fromCounts.page(language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                                              learner: player(&random))
+            let readCounts = try await measure(
+                "page with the caller's rank, ranks from the SQL counts", callers: callers,
+                seconds: seconds
+            ) { random in
+                _ = try await fromCounts.page(
+                    language: language, kind: kind, period: "all", metric: .score, limit: 10,
+                    learner: player(&random))
             }
             let rankCounts = try await measure("rank alone, from the SQL counts", callers: callers, seconds: seconds) { random in
                 _ = try await fromCounts.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
-            let submit = try await measure("submit a result (all time and this week; counts and memory follow)", callers: callers,
-                                           seconds: seconds) { random in
-                try await store.record(learner: learner(&random), language: language, kind: kind, score: Int(random.next() % 800),
-                                       seconds: 20 + Double(random.next() % 2800) / 10, at: Date())
+            let submit = try await measure(
+                "submit a result (all time and this week; counts and memory follow)", callers: callers,
+                seconds: seconds
+            ) { random in
+                try await store.record(
+                    learner: learner(&random), language: language, kind: kind, score: Int(random.next() % 800),
+                    seconds: 20 + Double(random.next() % 2800) / 10, at: Date())
             }
-            return (seeded, Double(loaded.components.seconds) + Double(loaded.components.attoseconds) / 1e18,
-                    [rank, read, readKept, readCounts, rankCounts, submit])
+            return (
+                seeded, Double(loaded.components.seconds) + Double(loaded.components.attoseconds) / 1e18,
+                [rank, read, readKept, readCounts, rankCounts, submit]
+            )
         }
     }
 
@@ -101,9 +120,11 @@ struct LeaderboardBenchmark: Sendable {
     static func seed(_ database: Database, cipher: PersonalDataCipher, learners: Int, logger: Logger) async throws -> Double? {
         let start = Date()
         let present = try await database.withConnection { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT count(*)::int FROM leaderboard_entries WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
-                """, logger: logger).collect().first?.decode(Int.self) ?? 0
+                """, logger: logger
+            ).collect().first?.decode(Int.self) ?? 0
         }
         guard present < learners else { return nil }
         try await database.withTransaction { connection in
@@ -112,11 +133,13 @@ struct LeaderboardBenchmark: Sendable {
             let name = ByteBuffer(bytes: try cipher.seal("Bench player", as: .displayName))
             var index = ByteBuffer()
             index.writeBytes((0..<32).map { _ in UInt8.random(in: 0...255) })
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO accounts (id, first_name, last_name, email, email_index, password_hash, ui_language, terms_version, terms_accepted_at)
                 VALUES (\(account), \(blank), \(blank), \(blank), \(index), '!', 'en', 'bench', now())
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
                 SELECT gen_random_uuid(), \(account), \(name), 'cap-explorer', 'en' FROM generate_series(1, \(learners - present))
                 """, logger: logger)
@@ -125,15 +148,18 @@ struct LeaderboardBenchmark: Sendable {
             // the change a million times: they are off for the bulk load, the
             // counts are made once after, and ranks in memory load after.
             try await connection.query("ALTER TABLE leaderboard_entries DISABLE TRIGGER USER", logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO leaderboard_entries (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
                 SELECT \(language.code), \(kind), p.period, l.id, (random() * 800)::int, now(), 20 + round((random() * 280)::numeric, 1)::float8, now()
                 FROM learners l CROSS JOIN (VALUES ('all'), (\(week))) AS p (period) WHERE l.account_id = \(account)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM leaderboard_counts WHERE language = \(language.code) AND kind = \(kind)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO leaderboard_counts (language, kind, period, metric, span, bucket, entries)
                 SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span, count(*)
                 FROM leaderboard_entries e
@@ -158,15 +184,18 @@ struct LeaderboardBenchmark: Sendable {
     static func writePgbenchScripts(_ settings: ServerSettings, learners: Int, to directory: String, logger: Logger) async throws {
         try await withDatabase(settings, logger: logger) { database, _ in
             try await database.withConnection { connection in
-                let exists = try await connection.query("SELECT to_regclass('leaderboard_bench_players') IS NOT NULL", logger: logger)
+                let exists =
+                    try await connection.query("SELECT to_regclass('leaderboard_bench_players') IS NOT NULL", logger: logger)
                     .collect().first?.decode(Bool.self) ?? false
                 if exists {
-                    let count = try await connection.query("SELECT count(*)::int FROM leaderboard_bench_players", logger: logger)
+                    let count =
+                        try await connection.query("SELECT count(*)::int FROM leaderboard_bench_players", logger: logger)
                         .collect().first?.decode(Int.self) ?? 0
                     guard count != learners else { return }
                     try await connection.query("DROP TABLE leaderboard_bench_players", logger: logger)
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TABLE leaderboard_bench_players AS
                     SELECT row_number() OVER (ORDER BY learner_id)::int AS n, learner_id FROM leaderboard_entries
                     WHERE language = \(language.code) AND kind = \(kind) AND period = 'all'
@@ -178,8 +207,10 @@ struct LeaderboardBenchmark: Sendable {
         let learner = "(SELECT learner_id FROM leaderboard_bench_players WHERE n = :n)"
         for (name, page) in [("page", true), ("standing", false)] {
             var sql = LeaderboardStore.statement(.score, page: page)
-            for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [("$3", "'all'"), ("$2", "'\(kind)'"),
-                                                                                                    ("$1", "'\(language.code)'")] {
+            for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [
+                ("$3", "'all'"), ("$2", "'\(kind)'"),
+                ("$1", "'\(language.code)'"),
+            ] {
                 sql = sql.replacingOccurrences(of: parameter, with: value)
             }
             // pgbench reads one statement per line unless it ends in a backslash.
@@ -189,8 +220,10 @@ struct LeaderboardBenchmark: Sendable {
     }
 
     /// `callers` tasks calling `operation` as fast as they can for `seconds`.
-    static func measure(_ name: String, callers: Int, seconds: Double,
-                        _ operation: @escaping @Sendable (inout SystemRandomNumberGenerator) async throws -> Void) async throws -> Figures {
+    static func measure(
+        _ name: String, callers: Int, seconds: Double,
+        _ operation: @escaping @Sendable (inout SystemRandomNumberGenerator) async throws -> Void
+    ) async throws -> Figures {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
             for _ in 0..<callers {
@@ -213,7 +246,8 @@ struct LeaderboardBenchmark: Sendable {
         func percentile(_ p: Double) -> Double {
             latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, max(0, Int((p * Double(latencies.count)).rounded(.up)) - 1))]
         }
-        return Figures(operation: name, calls: latencies.count, perSecond: Double(latencies.count) / seconds,
-                       p50: percentile(0.5), p99: percentile(0.99), max: latencies.last ?? .nan)
+        return Figures(
+            operation: name, calls: latencies.count, perSecond: Double(latencies.count) / seconds,
+            p50: percentile(0.5), p99: percentile(0.99), max: latencies.last ?? .nan)
     }
 }

@@ -25,12 +25,15 @@ struct Learning: AsyncParsableCommand {
             print("| scoring | learners | RMSE | bias | mean items | median items | SD < 0.3 reached | level exact | within one |")
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
             for scoring in [PlacementScoring.signedResidualTime, .accuracyOnly] {
-                let metrics = PlacementSimulation.evaluate(bank: bank, configuration: PlacementConfiguration(scoring: scoring),
-                                                           learnerCount: learners, seed: seed &+ 1)
-                print(String(format: "| %@ | %d | %.3f | %+.3f | %.1f | %.1f | %.0f%% | %.0f%% | %.0f%% |",
-                             scoring == .signedResidualTime ? "signed residual time" : "accuracy only", metrics.learners,
-                             metrics.rootMeanSquareError, metrics.bias, metrics.meanItems, metrics.medianItems,
-                             100 * metrics.reachedTargetShare, 100 * metrics.exactLevelAgreement, 100 * metrics.withinOneLevelAgreement))
+                let metrics = PlacementSimulation.evaluate(
+                    bank: bank, configuration: PlacementConfiguration(scoring: scoring),
+                    learnerCount: learners, seed: seed &+ 1)
+                print(
+                    String(
+                        format: "| %@ | %d | %.3f | %+.3f | %.1f | %.1f | %.0f%% | %.0f%% | %.0f%% |",
+                        scoring == .signedResidualTime ? "signed residual time" : "accuracy only", metrics.learners,
+                        metrics.rootMeanSquareError, metrics.bias, metrics.meanItems, metrics.medianItems,
+                        100 * metrics.reachedTargetShare, 100 * metrics.exactLevelAgreement, 100 * metrics.withinOneLevelAgreement))
             }
             guard let export else { return }
             try write(ResponseMatrix(bank: bank, learnerCount: learners, seed: seed &+ 2), bank: bank, to: export)
@@ -69,8 +72,10 @@ struct Learning: AsyncParsableCommand {
                 throw ValidationError("\(log) is not a review log (card_id,review_rating,review_time)")
             }
             let result = MemoryEvaluation().evaluate(reviews)
-            print(String(format: "reviews %d  scored %d  log loss %.4f  RMSE(bins) %.4f  AUC %.4f", reviews.count, result.predictions.count,
-                         result.logLoss, result.rmseBins, result.auc))
+            print(
+                String(
+                    format: "reviews %d  scored %d  log loss %.4f  RMSE(bins) %.4f  AUC %.4f", reviews.count, result.predictions.count,
+                    result.logLoss, result.rmseBins, result.auc))
         }
     }
 }

@@ -2,8 +2,8 @@ import ArgumentParser
 import Configuration
 import Foundation
 import Logging
-import ParlaServer
 import ParlaCore
+import ParlaServer
 import ParlaStore
 import SystemPackage
 
@@ -91,8 +91,18 @@ enum LogSetup {
     static func bootstrap(_ settings: ServerSettings) -> Logger {
         let level = settings.logLevel
         switch settings.logFormat {
-        case .json: LoggingSystem.bootstrap { label in var handler = JSONLogHandler(label: label); handler.logLevel = level; return handler }
-        case .text: LoggingSystem.bootstrap { label in var handler = StreamLogHandler.standardError(label: label); handler.logLevel = level; return handler }
+        case .json:
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        case .text:
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
         var logger = Logger(label: "parla")
         logger.logLevel = level
@@ -150,9 +160,10 @@ struct Content: AsyncParsableCommand {
             throw ExitCode(1)
         }
         progress.finish()
-        print("content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
-              + "\(report.grammarNotes) grammar notes, \(report.assets) assets"
-              + (build ? " (\(report.built) made now)" : "") + (report.imported ? "; imported" : "; already imported"))
+        print(
+            "content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
+                + "\(report.grammarNotes) grammar notes, \(report.assets) assets"
+                + (build ? " (\(report.built) made now)" : "") + (report.imported ? "; imported" : "; already imported"))
     }
 }
 

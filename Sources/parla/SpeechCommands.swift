@@ -31,14 +31,16 @@ struct Speech: AsyncParsableCommand {
             }
             if recording.json { return try Speech.printJSON(result) }
             print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
-            print("passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
-                  + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
+            print(
+                "passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
+                    + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
             if let recognized = result.recognizedText { print("heard: \(recognized)") }
             print("word".padding(toLength: 18, withPad: " ", startingAt: 0) + "start   end  score  error")
             for word in result.words {
                 let times = word.start.map { String(format: "%5.2f %5.2f", $0, word.end ?? 0) } ?? "    -     -"
-                print(word.text.padding(toLength: 18, withPad: " ", startingAt: 0) + times + String(format: "  %5.1f  ", word.score)
-                      + word.error.rawValue + "  " + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
+                print(
+                    word.text.padding(toLength: 18, withPad: " ", startingAt: 0) + times + String(format: "  %5.1f  ", word.score)
+                        + word.error.rawValue + "  " + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
             }
             if !result.warnings.isEmpty { print("warnings: " + result.warnings.joined(separator: ", ")) }
         }
@@ -53,8 +55,10 @@ struct Speech: AsyncParsableCommand {
 
         /// Runs `work` with a scorer and the file's bytes; a scorer error is
         /// printed with its code, exit status 2.
-        func run<Result: Sendable>(_ options: ConfigurationOptions,
-                                   _ work: (SpeechScorer, [UInt8], String, Language) async throws -> Result) async throws -> Result {
+        func run<Result: Sendable>(
+            _ options: ConfigurationOptions,
+            _ work: (SpeechScorer, [UInt8], String, Language) async throws -> Result
+        ) async throws -> Result {
             let language = try Speech.language(language)
             let scorer = try await Speech.scorer(options)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
@@ -128,8 +132,10 @@ struct Speech: AsyncParsableCommand {
             let language = try Speech.language(language)
             let scorer = try await Speech.scorer(options)
             let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: data) { line in print(line) }
-            print(String(format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  real-time factor %.3f", report.clips, report.right,
-                         report.wrong, report.auc, report.realTimeFactor))
+            print(
+                String(
+                    format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  real-time factor %.3f", report.clips, report.right,
+                    report.wrong, report.auc, report.realTimeFactor))
             if write {
                 try SpeechCalibration(scorer: scorer).write(report, language: language)
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")

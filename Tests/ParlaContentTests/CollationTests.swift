@@ -10,13 +10,15 @@ struct CollationTests {
     }
 
     @Test func frenchAccentsSortWithTheirLetter() {
-        #expect(sorted(["été", "etage", "école", "eau", "élève", "zèbre", "cœur", "côte", "cote", "coté"], .french)
+        #expect(
+            sorted(["été", "etage", "école", "eau", "élève", "zèbre", "cœur", "côte", "cote", "coté"], .french)
                 == ["cœur", "cote", "côte", "coté", "eau", "école", "élève", "etage", "été", "zèbre"])
         #expect(sorted(["côté", "coté", "côte", "cote"], .french) == ["cote", "côte", "coté", "côté"])
     }
 
     @Test func spanishÑIsALetterAfterN() {
-        #expect(sorted(["ñandú", "nube", "oso", "niño", "nuez", "árbol", "zapato"], .spanish)
+        #expect(
+            sorted(["ñandú", "nube", "oso", "niño", "nuez", "árbol", "zapato"], .spanish)
                 == ["árbol", "niño", "nube", "nuez", "ñandú", "oso", "zapato"])
         let collation = Collation(.spanish)
         #expect(collation.alphabet.count == 27)
@@ -26,7 +28,8 @@ struct CollationTests {
     }
 
     @Test func germanUmlautsAndEszettDIN5007() {
-        #expect(sorted(["Öl", "Ofen", "Apfel", "Äpfel", "Maß", "Masse", "Mast", "Übung", "Uhr", "Zug"], .german)
+        #expect(
+            sorted(["Öl", "Ofen", "Apfel", "Äpfel", "Maß", "Masse", "Mast", "Übung", "Uhr", "Zug"], .german)
                 == ["Apfel", "Äpfel", "Maß", "Masse", "Mast", "Ofen", "Öl", "Übung", "Uhr", "Zug"])
         #expect(Collation(.german).initial(of: "Äpfel") == "A")
     }
@@ -48,7 +51,9 @@ struct CollationTests {
 struct WordPagingTests {
     /// Words made to start with the given letters, `count` each.
     func words(_ initials: [(String, Int)]) -> [String] {
-        initials.flatMap { letter, count in (0..<count).map { "\(letter)\(String(repeating: "a", count: 1 + $0 / 26))\(UnicodeScalar(97 + $0 % 26)!)" } }
+        initials.flatMap { letter, count in
+            (0..<count).map { "\(letter)\(String(repeating: "a", count: 1 + $0 / 26))\(UnicodeScalar(97 + $0 % 26)!)" }
+        }
     }
 
     @Test("a page spanning e to i covers e, f, g, h and i; letters link to their first page")

@@ -9,62 +9,69 @@ enum Fixture {
     static func word(_ index: Int, key: String? = nil, extra: String = "") -> String {
         let key = key ?? "thing-\(index)"
         return """
-          - key: \(key)
-            level: A1
-            picture: emoji:1f3e0
-        \(extra)    en: {word: thing\(index), article: the, plural: things, frequency: \(100 + index), definition: "A thing\(index) is a thing."}
-            fr: {word: chose\(index), article: la, gender: f, plural: choses, frequency: \(200 + index), definition: "Une chose\(index) est une chose."}
-            it: {word: cosa\(index), article: la, gender: f, plural: cose, frequency: null, definition: "Una cosa\(index) è una cosa."}
-            de: {word: Ding\(index), article: das, gender: n, plural: Dinge, frequency: 300, definition: "Ein Ding\(index) ist ein Ding."}
-            es: {word: cosa\(index), article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa\(index) es una cosa."}
+              - key: \(key)
+                level: A1
+                picture: emoji:1f3e0
+            \(extra)    en: {word: thing\(index), article: the, plural: things, frequency: \(100 + index), definition: "A thing\(index) is a thing."}
+                fr: {word: chose\(index), article: la, gender: f, plural: choses, frequency: \(200 + index), definition: "Une chose\(index) est une chose."}
+                it: {word: cosa\(index), article: la, gender: f, plural: cose, frequency: null, definition: "Una cosa\(index) è una cosa."}
+                de: {word: Ding\(index), article: das, gender: n, plural: Dinge, frequency: 300, definition: "Ein Ding\(index) ist ein Ding."}
+                es: {word: cosa\(index), article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa\(index) es una cosa."}
 
-        """
+            """
     }
 
-    static func list(id: String = "things", count: Int = 35, words: String? = nil, free: String = "[thing-1, thing-2]") -> CorpusLoader.File {
+    static func list(id: String = "things", count: Int = 35, words: String? = nil, free: String = "[thing-1, thing-2]") -> CorpusLoader.File
+    {
         let body = words ?? (1...max(1, count)).prefix(count).map { word($0) }.joined()
-        return CorpusLoader.File(path: "wordlists/\(id).yaml", text: """
-            id: \(id)
-            icon: emoji:1f3e0
-            names: {en: Things, fr: Les choses, it: Le cose, de: Die Dinge, es: Las cosas}
-            free: \(free)
-            words:
-            \(body)
-            """)
+        return CorpusLoader.File(
+            path: "wordlists/\(id).yaml",
+            text: """
+                id: \(id)
+                icon: emoji:1f3e0
+                names: {en: Things, fr: Les choses, it: Le cose, de: Die Dinge, es: Las cosas}
+                free: \(free)
+                words:
+                \(body)
+                """)
     }
 
-    static let phrases = CorpusLoader.File(path: "phrases/greetings.yaml", text: """
-        topic: greetings
-        phrases:
-          - id: greetings-hello
-            level: A1
-            skill: speaking
-            en: Hello there!
-            fr: Salut !
-            it: Ciao!
-            de: Hallo!
-            es: ¡Hola!
-          - id: greetings-good-morning
-            level: A1
-            skill: listening
-            en: Good morning!
-            fr: Bonjour !
-            it: Buongiorno!
-            de: Guten Morgen!
-            es: ¡Buenos días!
-        """)
+    static let phrases = CorpusLoader.File(
+        path: "phrases/greetings.yaml",
+        text: """
+            topic: greetings
+            phrases:
+              - id: greetings-hello
+                level: A1
+                skill: speaking
+                en: Hello there!
+                fr: Salut !
+                it: Ciao!
+                de: Hallo!
+                es: ¡Hola!
+              - id: greetings-good-morning
+                level: A1
+                skill: listening
+                en: Good morning!
+                fr: Bonjour !
+                it: Buongiorno!
+                de: Guten Morgen!
+                es: ¡Buenos días!
+            """)
 
-    static let grammar = CorpusLoader.File(path: "grammar/fr.yaml", text: """
-        language: fr
-        notes:
-          - id: fr-greetings
-            level: A1
-            title: Greetings
-            summary: How to greet people.
-            body: |
-              Say *bonjour* in the day and *salut* to friends.
-            examples: [greetings-hello, greetings-good-morning]
-        """)
+    static let grammar = CorpusLoader.File(
+        path: "grammar/fr.yaml",
+        text: """
+            language: fr
+            notes:
+              - id: fr-greetings
+                level: A1
+                title: Greetings
+                summary: How to greet people.
+                body: |
+                  Say *bonjour* in the day and *salut* to friends.
+                examples: [greetings-hello, greetings-good-morning]
+            """)
 
     static let loader = CorpusLoader { reference in
         if case .svg(let name) = reference { return name == "drawn" }
@@ -100,8 +107,11 @@ struct CorpusLoaderTests {
 
     @Test("a missing localization, reported at its concept's line")
     func missingLocalization() {
-        let broken = (1...34).map { Fixture.word($0) }.joined() + Fixture.word(35).replacingOccurrences(
-            of: #"    es: {word: cosa35, article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa35 es una cosa."}"# + "\n", with: "")
+        let broken =
+            (1...34).map { Fixture.word($0) }.joined()
+            + Fixture.word(35).replacingOccurrences(
+                of: #"    es: {word: cosa35, article: la, gender: f, plural: cosas, frequency: 400, definition: "Una cosa35 es una cosa."}"#
+                    + "\n", with: "")
         let problems = Fixture.problems([Fixture.list(words: broken)])
         #expect(problems.map(\.kind) == [.missingLocalization])
         #expect(problems.first?.message.contains("es") == true)
@@ -110,7 +120,11 @@ struct CorpusLoaderTests {
 
     @Test("a key used twice, naming both places")
     func duplicateKey() {
-        let problems = Fixture.problems([Fixture.list(), Fixture.list(id: "more", words: (1...35).map { Fixture.word($0, key: $0 == 7 ? "thing-3" : "other-\($0)") }.joined(), free: "[]")])
+        let problems = Fixture.problems([
+            Fixture.list(),
+            Fixture.list(
+                id: "more", words: (1...35).map { Fixture.word($0, key: $0 == 7 ? "thing-3" : "other-\($0)") }.joined(), free: "[]"),
+        ])
         #expect(problems.map(\.kind) == [.duplicateKey])
         #expect(problems.first?.file == "wordlists/things.yaml" || problems.first?.file == "wordlists/more.yaml")
         #expect(problems.first?.message.contains("thing-3") == true)
@@ -118,7 +132,9 @@ struct CorpusLoaderTests {
 
     @Test("an unknown language")
     func unknownLanguage() {
-        let words = (1...35).map { Fixture.word($0, extra: $0 == 1 ? "    pt: {word: coisa, frequency: 1, definition: \"Uma coisa.\"}\n" : "") }.joined()
+        let words = (1...35).map {
+            Fixture.word($0, extra: $0 == 1 ? "    pt: {word: coisa, frequency: 1, definition: \"Uma coisa.\"}\n" : "")
+        }.joined()
         #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.unknownLanguage])
     }
 
@@ -136,19 +152,27 @@ struct CorpusLoaderTests {
     @Test("a missing asset and a malformed picture reference")
     func assets() {
         let words = (1...35).map { index in
-            Fixture.word(index).replacingOccurrences(of: "picture: emoji:1f3e0", with: index == 2 ? "picture: svg:undrawn" : index == 3 ? "picture: emoji:XYZ" : index == 4 ? "picture: svg:drawn" : "picture: emoji:1f3e0")
+            Fixture.word(index).replacingOccurrences(
+                of: "picture: emoji:1f3e0",
+                with: index == 2
+                    ? "picture: svg:undrawn"
+                    : index == 3 ? "picture: emoji:XYZ" : index == 4 ? "picture: svg:drawn" : "picture: emoji:1f3e0")
         }.joined()
         #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.missingAsset, .invalidValue])
     }
 
     @Test("a bad level, a phrase too long, a grammar note citing nothing")
     func levelsAndReferences() {
-        let words = (1...35).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 9 ? "level: D1" : "level: A1") }.joined()
+        let words = (1...35).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 9 ? "level: D1" : "level: A1") }
+            .joined()
         #expect(Fixture.problems([Fixture.list(words: words)]).map(\.kind) == [.badLevel])
-        let longPhrase = CorpusLoader.File(path: "phrases/x.yaml", text: Fixture.phrases.text.replacingOccurrences(
-            of: "en: Hello there!", with: "en: one two three four five six seven eight nine ten eleven twelve thirteen"))
+        let longPhrase = CorpusLoader.File(
+            path: "phrases/x.yaml",
+            text: Fixture.phrases.text.replacingOccurrences(
+                of: "en: Hello there!", with: "en: one two three four five six seven eight nine ten eleven twelve thirteen"))
         #expect(Fixture.problems([longPhrase]).map(\.kind) == [.invalidValue])
-        let grammar = CorpusLoader.File(path: "grammar/fr.yaml", text: Fixture.grammar.text.replacingOccurrences(of: "greetings-hello", with: "greetings-nowhere"))
+        let grammar = CorpusLoader.File(
+            path: "grammar/fr.yaml", text: Fixture.grammar.text.replacingOccurrences(of: "greetings-hello", with: "greetings-nowhere"))
         let problems = Fixture.problems([Fixture.phrases, grammar])
         #expect(problems.map(\.kind) == [.unknownReference])
         #expect(problems.first?.message.contains("greetings-nowhere") == true)
@@ -166,7 +190,8 @@ struct CorpusLoaderTests {
 
     @Test("every problem is reported, not just the first")
     func allProblems() {
-        let words = (1...30).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 1 ? "level: Z9" : "level: A1") }.joined()
+        let words = (1...30).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 1 ? "level: Z9" : "level: A1") }
+            .joined()
         let kinds = Set(Fixture.problems([Fixture.list(words: words, free: "[thing-99]"), Fixture.phrases, Fixture.grammar]).map(\.kind))
         #expect(kinds == [.listSize, .badLevel, .unknownReference])
     }
@@ -199,8 +224,12 @@ struct PlacementBankTests {
 
     @Test("two options that read the same (case, accents, spaces) would be two right answers: refused")
     func twoRightAnswers() {
-        let problems = Fixture.problems([Self.bank(Self.gapFill.replacingOccurrences(of: "[avons allé, allons, irons]",
-                                                                                      with: "[\"Sommes alles \", allons, irons]"))])
+        let problems = Fixture.problems([
+            Self.bank(
+                Self.gapFill.replacingOccurrences(
+                    of: "[avons allé, allons, irons]",
+                    with: "[\"Sommes alles \", allons, irons]"))
+        ])
         #expect(problems.map(\.kind) == [.invalidValue])
         #expect(problems.first?.message.contains("two right answers") == true)
     }
@@ -229,7 +258,9 @@ struct PlacementBankTests {
         let (corpus, problems) = Fixture.loader.load([Self.bank(item, path: "placement/fr/listening.yaml")])
         #expect(problems == [])
         let plan = AssetPlan(corpus: corpus, files: [])
-        #expect(plan.sources[.placementAudio(item: "fr-listening-a2-01", .french)] == .synthetic(text: "Nous sommes allés au cinéma hier soir.", .french))
+        #expect(
+            plan.sources[.placementAudio(item: "fr-listening-a2-01", .french)]
+                == .synthetic(text: "Nous sommes allés au cinéma hier soir.", .french))
     }
 }
 
@@ -244,7 +275,9 @@ struct BundledPlacementBankTests {
         for language in Language.allCases {
             for skill in PlacementQuestion.skills {
                 let path = "placement/\(language.code)/\(skill.rawValue).yaml"
-                guard let text = try? String(contentsOf: root.appendingPathComponent("\(language.code)/\(skill.rawValue).yaml"), encoding: .utf8)
+                guard
+                    let text = try? String(
+                        contentsOf: root.appendingPathComponent("\(language.code)/\(skill.rawValue).yaml"), encoding: .utf8)
                 else { continue }
                 files.append(CorpusLoader.File(path: path, text: text))
             }

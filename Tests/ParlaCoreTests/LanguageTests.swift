@@ -4,11 +4,12 @@ import Testing
 
 @Suite("languages and messages")
 struct LanguageTests {
-    @Test(arguments: [
-        (nil, Language.english), ("", .english), ("fr", .french), ("fr-CA", .french), ("DE_at", .german),
-        ("ja, it;q=0.5", .italian), ("en;q=0.2, es;q=0.8", .spanish), ("es;q=0, de;q=0.1", .german),
-        ("*", .english), ("pt-BR, pt;q=0.9", .english), ("fr;q=abc, it", .italian), ("it;q=0.5, de;q=0.5", .italian),
-    ] as [(String?, Language)])
+    @Test(
+        arguments: [
+            (nil, Language.english), ("", .english), ("fr", .french), ("fr-CA", .french), ("DE_at", .german),
+            ("ja, it;q=0.5", .italian), ("en;q=0.2, es;q=0.8", .spanish), ("es;q=0, de;q=0.1", .german),
+            ("*", .english), ("pt-BR, pt;q=0.9", .english), ("fr;q=abc, it", .italian), ("it;q=0.5, de;q=0.5", .italian),
+        ] as [(String?, Language)])
     func negotiation(_ header: String?, _ expected: Language) {
         #expect(LanguagePreference.negotiate(header) == expected)
     }

@@ -8,7 +8,10 @@ struct PersonNameTests {
         #expect(PersonName.normalized(name) != nil)
     }
 
-    @Test(arguments: ["", " ", "J0hn", "Anna!", "Ann  Marie", "-Ann", "Ann-", "'Ann", "Ann--Marie", "Ann_", "Ann.", "A\u{200B}nn", "😀", "Ann\tMarie", "\u{0308}Ann"])
+    @Test(arguments: [
+        "", " ", "J0hn", "Anna!", "Ann  Marie", "-Ann", "Ann-", "'Ann", "Ann--Marie", "Ann_", "Ann.", "A\u{200B}nn", "😀", "Ann\tMarie",
+        "\u{0308}Ann",
+    ])
     func refused(_ name: String) {
         #expect(PersonName.normalized(name) == nil)
     }
@@ -22,14 +25,18 @@ struct PersonNameTests {
 
 @Suite("email addresses")
 struct EmailTests {
-    @Test(arguments: ["zoe@example.com", "zoe.smith+fr@mail.example.co.uk", "o'brien@example.ie", "x@ex-ample.io", "josé@correo.es", "a@b.cd"])
+    @Test(arguments: [
+        "zoe@example.com", "zoe.smith+fr@mail.example.co.uk", "o'brien@example.ie", "x@ex-ample.io", "josé@correo.es", "a@b.cd",
+    ])
     func accepted(_ address: String) {
         #expect(EmailAddress.normalized(address) == address)
     }
 
-    @Test(arguments: ["", "zoe", "zoe@", "@example.com", "zoe@example", "zoe@.example.com", "zoe@example.com.", "zoe..x@example.com",
-                      ".zoe@example.com", "zoe.@example.com", "zo e@example.com", "zoe@exa mple.com", "zoe@-example.com",
-                      "zoe@example.c", "zoe@example.123", "zoe@ex_ample.com", "\"zoe\"@example.com", "zoe@@example.com"])
+    @Test(arguments: [
+        "", "zoe", "zoe@", "@example.com", "zoe@example", "zoe@.example.com", "zoe@example.com.", "zoe..x@example.com",
+        ".zoe@example.com", "zoe.@example.com", "zo e@example.com", "zoe@exa mple.com", "zoe@-example.com",
+        "zoe@example.c", "zoe@example.123", "zoe@ex_ample.com", "\"zoe\"@example.com", "zoe@@example.com",
+    ])
     func refused(_ address: String) {
         #expect(EmailAddress.normalized(address) == nil)
     }
@@ -59,20 +66,24 @@ struct PasswordTests {
 @Suite("sign-up rules")
 struct AccountRulesTests {
     @Test func reportsEverythingAtOnce() {
-        #expect(throws: ParlaError.validation([
-            FieldError("firstName", .required), FieldError("lastName", .invalidLastName), FieldError("email", .invalidEmail),
-            FieldError("password", .invalidPassword), FieldError("acceptTerms", .termsNotAccepted),
-            FieldError("uiLanguage", .invalidLanguage),
-        ])) {
-            try AccountRules.validate(RegistrationForm(lastName: "L4st", email: "x", password: "short", acceptTerms: false, uiLanguage: "pt"),
-                                      requestLanguage: .english)
+        #expect(
+            throws: ParlaError.validation([
+                FieldError("firstName", .required), FieldError("lastName", .invalidLastName), FieldError("email", .invalidEmail),
+                FieldError("password", .invalidPassword), FieldError("acceptTerms", .termsNotAccepted),
+                FieldError("uiLanguage", .invalidLanguage),
+            ])
+        ) {
+            try AccountRules.validate(
+                RegistrationForm(lastName: "L4st", email: "x", password: "short", acceptTerms: false, uiLanguage: "pt"),
+                requestLanguage: .english)
         }
     }
 
     @Test func normalizes() throws {
         let registration = try AccountRules.validate(
-            RegistrationForm(firstName: " Zoë ", lastName: "O'Brien", email: " Zoe@Example.com ", password: "long enough!",
-                             acceptTerms: true, deviceName: "  Pixel  "), requestLanguage: .german)
+            RegistrationForm(
+                firstName: " Zoë ", lastName: "O'Brien", email: " Zoe@Example.com ", password: "long enough!",
+                acceptTerms: true, deviceName: "  Pixel  "), requestLanguage: .german)
         #expect(registration.firstName == "Zoë")
         #expect(registration.email == "Zoe@Example.com")
         #expect(registration.uiLanguage == .german)
@@ -94,8 +105,10 @@ struct AccountRulesTests {
 @Suite("learner rules")
 struct LearnerRulesTests {
     @Test func validates() throws {
-        let fields = try LearnerRules.validate(LearnerForm(displayName: " Léo ", age: 7, avatarID: "cap-chef", nativeLanguage: "fr",
-                                                           targetLanguages: ["en", "de", "en"]))
+        let fields = try LearnerRules.validate(
+            LearnerForm(
+                displayName: " Léo ", age: 7, avatarID: "cap-chef", nativeLanguage: "fr",
+                targetLanguages: ["en", "de", "en"]))
         #expect(fields.displayName == "Léo")
         #expect(fields.targetLanguages == [.english, .german])
         #expect(throws: ParlaError.validation([FieldError("age", .invalidAge)])) { try LearnerRules.validate(LearnerForm(age: 121)) }

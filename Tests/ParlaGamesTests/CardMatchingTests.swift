@@ -1,6 +1,7 @@
 import ParlaCore
-@testable import ParlaGames
 import Testing
+
+@testable import ParlaGames
 
 @Suite("card matching")
 struct CardMatchingTests {
@@ -10,7 +11,9 @@ struct CardMatchingTests {
     static func perfect(_ deal: MatchingDeal, gap: Double = 1) -> [MatchingFlip] {
         var flips: [MatchingFlip] = []
         for concept in concepts.prefix(deal.pairCount) {
-            for card in deal.cards where card.concept == concept { flips.append(MatchingFlip(position: card.position, at: Double(flips.count) * gap)) }
+            for card in deal.cards where card.concept == concept {
+                flips.append(MatchingFlip(position: card.position, at: Double(flips.count) * gap))
+            }
         }
         return flips
     }

@@ -1,6 +1,7 @@
 import ParlaLearning
-@testable import ParlaGames
 import Testing
+
+@testable import ParlaGames
 
 @Suite("lesson templates: sequencing and matching")
 struct TemplateTests {
@@ -39,7 +40,8 @@ struct TemplateTests {
     func dragMatching() throws {
         let candidates = [
             MatchingCandidate(concept: "sea", word: "mer", translation: "sea", picture: "p-sea", hasAudio: true, soundsLike: ["mother"]),
-            MatchingCandidate(concept: "mother", word: "mère", translation: "mother", picture: "p-mother", hasAudio: true, soundsLike: ["sea"]),
+            MatchingCandidate(
+                concept: "mother", word: "mère", translation: "mother", picture: "p-mother", hasAudio: true, soundsLike: ["sea"]),
             MatchingCandidate(concept: "cat", word: "chat", translation: "cat", picture: "p-cat", hasAudio: true),
             MatchingCandidate(concept: "kitten", word: "chaton", translation: "cat", picture: "p-cat", hasAudio: true),
             MatchingCandidate(concept: "dog", word: "chien", translation: "dog", picture: "p-dog", hasAudio: true),
@@ -84,10 +86,12 @@ struct TemplateTests {
             MatchingCandidate(concept: "nine", word: "neuf", translation: "nine", picture: "p-nine", hasAudio: true, wordMeans: ["new"]),
             MatchingCandidate(concept: "new", word: "nouveau", translation: "new", picture: "p-new", hasAudio: true),
             // "glace" is ice cream and ice; "ice" is what "glaçon" is shown as.
-            MatchingCandidate(concept: "ice-cream", word: "glace", translation: "ice cream", picture: "p-ice-cream", hasAudio: true,
-                              wordMeans: ["ice"]),
-            MatchingCandidate(concept: "ice-cube", word: "glaçon", translation: "ice", picture: "p-ice-cube", hasAudio: true,
-                              translationMeans: ["ice"]),
+            MatchingCandidate(
+                concept: "ice-cream", word: "glace", translation: "ice cream", picture: "p-ice-cream", hasAudio: true,
+                wordMeans: ["ice"]),
+            MatchingCandidate(
+                concept: "ice-cube", word: "glaçon", translation: "ice", picture: "p-ice-cube", hasAudio: true,
+                translationMeans: ["ice"]),
             MatchingCandidate(concept: "dog", word: "chien", translation: "dog", picture: "p-dog", hasAudio: true),
             MatchingCandidate(concept: "cow", word: "vache", translation: "cow", picture: "p-cow", hasAudio: true),
             MatchingCandidate(concept: "horse", word: "cheval", translation: "horse", picture: "p-horse", hasAudio: true),

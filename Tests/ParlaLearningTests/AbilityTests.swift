@@ -27,11 +27,13 @@ import Testing
                                 let right = ability.recording(correct: true, responseTime: time, on: item)
                                 let wrong = ability.recording(correct: false, responseTime: time, on: item)
                                 // Checked in plain code and reported once: 120k #expect calls would dominate the suite.
-                                let ok = right.ability.theta >= theta && wrong.ability.theta <= theta
+                                let ok =
+                                    right.ability.theta >= theta && wrong.ability.theta <= theta
                                     && right.item.difficulty <= difficulty && wrong.item.difficulty >= difficulty
                                     && right.abilityChange.isFinite && wrong.abilityChange.isFinite
                                 if !ok {
-                                    violations.append("theta \(theta) b \(difficulty) t \(String(describing: time)) d \(String(describing: limit))")
+                                    violations.append(
+                                        "theta \(theta) b \(difficulty) t \(String(describing: time)) d \(String(describing: limit))")
                                 }
                                 checked += 1
                             }

@@ -11,8 +11,9 @@ import Testing
     let scheduler = MemoryScheduler()
 
     func answer(correct: Bool, time: Double? = 3, weight: Double = 1, remember: Bool = true, skill: Skill = .vocabulary) -> PracticeAnswer {
-        PracticeAnswer(itemID: "word:chat", skill: skill, correct: correct, responseTime: time, timeLimit: 30, optionCount: 4,
-                       initialDifficulty: -1.5, weight: weight, remember: remember)
+        PracticeAnswer(
+            itemID: "word:chat", skill: skill, correct: correct, responseTime: time, timeLimit: 30, optionCount: 4,
+            initialDifficulty: -1.5, weight: weight, remember: remember)
     }
 
     @Test func aRightAnswerRaisesTheSkillLowersTheItemAndRemembersIt() {
@@ -28,8 +29,9 @@ import Testing
     @Test func aWrongAnswerNeverRaisesTheSkill() {
         for theta in stride(from: -4.0, through: 4.0, by: 0.5) {
             let model = LearnerModel(abilities: [SkillAbility(skill: .grammar, theta: theta, responses: 10)])
-            let learned = AnswerLearning.learning(from: answer(correct: false, skill: .grammar), model: model, item: nil, at: now,
-                                                  scheduler: scheduler)
+            let learned = AnswerLearning.learning(
+                from: answer(correct: false, skill: .grammar), model: model, item: nil, at: now,
+                scheduler: scheduler)
             #expect(learned.abilityChange <= 0 && learned.ability.theta <= theta)
         }
     }
@@ -37,15 +39,17 @@ import Testing
     @Test func weightScalesTheChangesAndAWeakAnswerLeavesMemoryAlone() {
         let model = LearnerModel(abilities: [SkillAbility(skill: .vocabulary, theta: 0, responses: 0)])
         let full = AnswerLearning.learning(from: answer(correct: false), model: model, item: nil, at: now, scheduler: scheduler)
-        let half = AnswerLearning.learning(from: answer(correct: false, weight: 0.5, remember: false), model: model, item: nil, at: now,
-                                           scheduler: scheduler)
+        let half = AnswerLearning.learning(
+            from: answer(correct: false, weight: 0.5, remember: false), model: model, item: nil, at: now,
+            scheduler: scheduler)
         #expect(abs(half.abilityChange - full.abilityChange / 2) < 1e-12)
         #expect(abs(half.difficultyChange - full.difficultyChange / 2) < 1e-12)
         #expect(half.card == nil && !half.lapse)
     }
 
     @Test func forgettingACardInReviewIsALapse() {
-        let inReview = MemoryCard(phase: .review, step: nil, stability: 12, difficulty: 5, due: now, lastReview: now.addingTimeInterval(-86_400 * 12))
+        let inReview = MemoryCard(
+            phase: .review, step: nil, stability: 12, difficulty: 5, due: now, lastReview: now.addingTimeInterval(-86_400 * 12))
         let model = LearnerModel(cards: ["word:chat": inReview])
         let forgot = AnswerLearning.learning(from: answer(correct: false), model: model, item: nil, at: now, scheduler: scheduler)
         #expect(forgot.lapse && forgot.card?.phase == .relearning)
@@ -55,17 +59,20 @@ import Testing
 
     @Test func theItemsLearnedDifficultyIsWhatTheAnswerIsJudgedAgainst() {
         let model = LearnerModel(abilities: [SkillAbility(skill: .vocabulary, theta: 0, responses: 20)])
-        let easy = AnswerLearning.learning(from: answer(correct: true), model: model, item: ItemDifficulty(difficulty: -3, responses: 50),
-                                           at: now, scheduler: scheduler)
-        let hard = AnswerLearning.learning(from: answer(correct: true), model: model, item: ItemDifficulty(difficulty: 3, responses: 50),
-                                           at: now, scheduler: scheduler)
+        let easy = AnswerLearning.learning(
+            from: answer(correct: true), model: model, item: ItemDifficulty(difficulty: -3, responses: 50),
+            at: now, scheduler: scheduler)
+        let hard = AnswerLearning.learning(
+            from: answer(correct: true), model: model, item: ItemDifficulty(difficulty: 3, responses: 50),
+            at: now, scheduler: scheduler)
         #expect(hard.abilityChange > easy.abilityChange)
     }
 
     @Test func todaysHistoryTakesTheSkillAndTheWholeOnly() {
         let model = LearnerModel(abilities: [SkillAbility(skill: .reading, theta: 1, responses: 30)])
-        let learned = AnswerLearning.learning(from: answer(correct: true, skill: .listening), model: model, item: nil, at: now,
-                                              scheduler: scheduler)
+        let learned = AnswerLearning.learning(
+            from: answer(correct: true, skill: .listening), model: model, item: nil, at: now,
+            scheduler: scheduler)
         #expect(Set(learned.snapshots.map(\.skill)) == [nil, .listening])
         #expect(learned.snapshots.allSatisfy { $0.day == ProficiencySnapshot.startOfDay(now) })
         #expect(learned.snapshots.first { $0.skill == .listening }?.theta == learned.ability.theta)
@@ -78,8 +85,11 @@ import Testing
         #expect(abs(first.ability.theta - first.abilityChange - CEFRCutScores.standard.centre(of: .b1)) < 1e-12)
         #expect(first.ability.responses == 1)
         // Other skills answered: their mean.
-        let measured = LearnerModel(abilities: [SkillAbility(skill: .reading, theta: 1, responses: 4),
-                                                SkillAbility(skill: .grammar, theta: 2, responses: 4)], courseLevel: .a1)
+        let measured = LearnerModel(
+            abilities: [
+                SkillAbility(skill: .reading, theta: 1, responses: 4),
+                SkillAbility(skill: .grammar, theta: 2, responses: 4),
+            ], courseLevel: .a1)
         let next = AnswerLearning.learning(from: answer(correct: true), model: measured, item: nil, at: now, scheduler: scheduler)
         #expect(abs(next.ability.theta - next.abilityChange - 1.5) < 1e-12)
         #expect(measured.everySkill.count == Skill.allCases.count)
@@ -92,8 +102,9 @@ import Testing
         #expect(model.abilities == [learned.ability])
         #expect(model.cards["word:chat"] == learned.card)
         // A weak answer moves the skill and leaves the card.
-        let weak = AnswerLearning.learning(from: answer(correct: false, weight: 0.5, remember: false), model: model, item: nil,
-                                           at: now, scheduler: scheduler)
+        let weak = AnswerLearning.learning(
+            from: answer(correct: false, weight: 0.5, remember: false), model: model, item: nil,
+            at: now, scheduler: scheduler)
         model.apply(weak)
         #expect(model.cards["word:chat"] == learned.card && model.abilities == [weak.ability])
     }

@@ -111,13 +111,14 @@ private func isClose(_ actual: Double?, _ expected: Double, tolerance: Double = 
     return abs(actual - expected) <= tolerance * abs(expected)
 }
 
-
 private func rating(_ code: Int) throws -> Rating { try #require(Rating(rawValue: code)) }
 
 private let day: TimeInterval = 86_400
 /// The py-fsrs review log used for the evaluation figures; not copied into the fixtures.
-private let reviewLogPath = ProcessInfo.processInfo.environment["PARLA_FSRS_REVIEW_LOG"]
-    ?? URL(fileURLWithPath: #filePath).appendingPathComponent("../../../../shared/reference/fsrs/pyfsrs_review_logs_josh.csv").standardized.path
+private let reviewLogPath =
+    ProcessInfo.processInfo.environment["PARLA_FSRS_REVIEW_LOG"]
+    ?? URL(fileURLWithPath: #filePath).appendingPathComponent("../../../../shared/reference/fsrs/pyfsrs_review_logs_josh.csv").standardized
+    .path
 private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T09:00:00Z
 
 // MARK: - Pure functions
@@ -434,8 +435,9 @@ private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T0
         #expect(reviews.count == 12_580)
 
         let result = MemoryEvaluation().evaluate(reviews)
-        print("FSRS-6 defaults on \(reviews.count) reviews, \(result.predictions.count) scored: log loss \(result.logLoss), "
-            + "RMSE(bins) \(result.rmseBins), AUC \(result.auc)")
+        print(
+            "FSRS-6 defaults on \(reviews.count) reviews, \(result.predictions.count) scored: log loss \(result.logLoss), "
+                + "RMSE(bins) \(result.rmseBins), AUC \(result.auc)")
         #expect(abs(result.logLoss - 0.4422) <= 0.002)
         #expect(abs(result.rmseBins - 0.0637) <= 0.002)
         #expect(abs(result.auc - 0.679) <= 0.002)
@@ -443,8 +445,9 @@ private let origin = Date(timeIntervalSince1970: 1_704_099_600)  // 2024-01-01T0
         // srs-benchmark's dataset also goes through fsrs-optimizer's outlier filter; on this log it moves the
         // figures by about 0.003 (measured 0.4396 / 0.0640 / 0.6794).
         let filtered = MemoryEvaluation(options: .init(removesFirstIntervalOutliers: true)).evaluate(reviews)
-        print("with the outlier filter, \(filtered.predictions.count) scored: log loss \(filtered.logLoss), "
-            + "RMSE(bins) \(filtered.rmseBins), AUC \(filtered.auc)")
+        print(
+            "with the outlier filter, \(filtered.predictions.count) scored: log loss \(filtered.logLoss), "
+                + "RMSE(bins) \(filtered.rmseBins), AUC \(filtered.auc)")
         #expect(abs(filtered.logLoss - 0.4422) <= 0.004)
         #expect(abs(filtered.rmseBins - 0.0637) <= 0.004)
         #expect(abs(filtered.auc - 0.679) <= 0.004)

@@ -34,9 +34,10 @@ import Testing
         for index in 0...intervals {
             let score = -1 + Double(index) * step
             let weight = (index == 0 || index == intervals ? 1.0 : index % 2 == 1 ? 4 : 2) * step / 3
-            let density = exp(ItemResponse.logLikelihood(
-                statistic: score, theta: kappa, discrimination: 1, difficulty: 0, scoring: .signedResidualTime
-            ))
+            let density = exp(
+                ItemResponse.logLikelihood(
+                    statistic: score, theta: kappa, discrimination: 1, difficulty: 0, scoring: .signedResidualTime
+                ))
             total += weight * density
             mean += weight * density * score
             second += weight * density * score * score
@@ -189,10 +190,11 @@ import Testing
         let scoring = session.configuration.scoring
         return QuadratureGrid.standard.expectedAPosteriori { theta in
             session.responses.prefix(count).reduce(0.0) { total, response in
-                total + ItemResponse.logLikelihood(
-                    statistic: scoring == .accuracyOnly ? (response.correct ? 1 : 0) : response.score, theta: theta,
-                    discrimination: response.item.discrimination, difficulty: response.item.difficulty, scoring: scoring
-                )
+                total
+                    + ItemResponse.logLikelihood(
+                        statistic: scoring == .accuracyOnly ? (response.correct ? 1 : 0) : response.score, theta: theta,
+                        discrimination: response.item.discrimination, difficulty: response.item.difficulty, scoring: scoring
+                    )
             }
         }.standardError
     }
@@ -217,12 +219,13 @@ import Testing
     }
 
     @Test func theMinimumAndMaximumLengthsHold() throws {
-        let sharp = try PlacementBank(items: (0..<60).map { index in
-            PlacementItem(
-                id: "s\(index)", skill: Skill.allCases[index % 5], level: .b1, discrimination: 3.5,
-                difficulty: -3 + Double(index) / 10, timeLimitSeconds: 20, optionCount: 4
-            )
-        })
+        let sharp = try PlacementBank(
+            items: (0..<60).map { index in
+                PlacementItem(
+                    id: "s\(index)", skill: Skill.allCases[index % 5], level: .b1, discrimination: 3.5,
+                    difficulty: -3 + Double(index) / 10, timeLimitSeconds: 20, optionCount: 4
+                )
+            })
         var generator = SimulationRandom(seed: 3)
         let short = PlacementSimulation.place(
             SimulatedLearner(theta: 0.2), bank: sharp, configuration: PlacementConfiguration(), using: &generator
@@ -230,12 +233,13 @@ import Testing
         #expect(short.responses.count == 8)
         #expect(standardError(after: 5, of: short) < 0.3, "precise long before the minimum")
 
-        let blunt = try PlacementBank(items: (0..<60).map { index in
-            PlacementItem(
-                id: "b\(index)", skill: Skill.allCases[index % 5], level: .b1, discrimination: 0.3,
-                difficulty: -3 + Double(index) / 10, timeLimitSeconds: 20, optionCount: 4
-            )
-        })
+        let blunt = try PlacementBank(
+            items: (0..<60).map { index in
+                PlacementItem(
+                    id: "b\(index)", skill: Skill.allCases[index % 5], level: .b1, discrimination: 0.3,
+                    difficulty: -3 + Double(index) / 10, timeLimitSeconds: 20, optionCount: 4
+                )
+            })
         let long = PlacementSimulation.place(
             SimulatedLearner(theta: 0.2), bank: blunt, configuration: PlacementConfiguration(), using: &generator
         )
@@ -359,11 +363,12 @@ import Testing
             bank: bank, configuration: PlacementConfiguration(scoring: .accuracyOnly), learnerCount: 200, seed: 2026
         )
         for (name, metrics) in [("srt", srt), ("accuracy", accuracy)] {
-            print(String(
-                format: "placement %@: rmse %.3f bias %+.3f items mean %.2f median %.1f se %.3f level exact %.3f within one %.3f",
-                name, metrics.rootMeanSquareError, metrics.bias, metrics.meanItems, metrics.medianItems,
-                metrics.meanStandardError, metrics.exactLevelAgreement, metrics.withinOneLevelAgreement
-            ))
+            print(
+                String(
+                    format: "placement %@: rmse %.3f bias %+.3f items mean %.2f median %.1f se %.3f level exact %.3f within one %.3f",
+                    name, metrics.rootMeanSquareError, metrics.bias, metrics.meanItems, metrics.medianItems,
+                    metrics.meanStandardError, metrics.exactLevelAgreement, metrics.withinOneLevelAgreement
+                ))
         }
         #expect(srt.learners == 200)
         #expect(srt.meanItems <= 16)
@@ -394,9 +399,10 @@ import Testing
         // A new item seen by only 20 respondents keeps its initial parameters.
         let newcomer = PlacementItem.initial(id: "new", skill: .reading, level: .c1, timeLimitSeconds: 40, optionCount: 4)
         responses += PlacementSimulation.calibrationResponses(items: [newcomer], respondentCount: 20, seed: 12)
-        let initial = truth.map { item in
-            PlacementItem.initial(id: item.id, skill: item.skill, level: .b1, timeLimitSeconds: 20, optionCount: 4)
-        } + [newcomer]
+        let initial =
+            truth.map { item in
+                PlacementItem.initial(id: item.id, skill: item.skill, level: .b1, timeLimitSeconds: 20, optionCount: 4)
+            } + [newcomer]
 
         let result = ItemCalibration.calibrate(items: initial, responses: responses)
         #expect(result.converged)
@@ -417,9 +423,10 @@ import Testing
         let responses = PlacementSimulation.calibrationResponses(items: truth, respondentCount: 1_000, seed: 21)
         var options = CalibrationOptions()
         options.scoring = .signedResidualTime
-        let initial = try PlacementBank(items: truth.map { item in
-            PlacementItem.initial(id: item.id, skill: item.skill, level: .b1, timeLimitSeconds: 20, optionCount: 4)
-        })
+        let initial = try PlacementBank(
+            items: truth.map { item in
+                PlacementItem.initial(id: item.id, skill: item.skill, level: .b1, timeLimitSeconds: 20, optionCount: 4)
+            })
         let (bank, result) = initial.calibrated(responses: responses, options: options)
         #expect(result.converged)
         for (estimate, actual) in zip(bank.items, truth) {

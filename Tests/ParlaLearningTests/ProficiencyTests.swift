@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func theHistoryKeepsOneRowPerDayAndSkill() {
-        let morning = Date(timeIntervalSince1970: 1_700_000_000) // 2023-11-14 22:13 UTC
+        let morning = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13 UTC
         let day = ProficiencySnapshot.startOfDay(morning)
         #expect(day == Date(timeIntervalSince1970: 1_699_920_000))
         // In UTC+2 it is already the 15th.
@@ -103,23 +103,29 @@ import Testing
             SkillAbility(skill: .reading, theta: 0.8, responses: 200),
             SkillAbility(skill: .speaking, theta: 0.6, responses: 200),
         ]
-        let travel = PracticeArea(kind: .topic, id: "travel", skill: .vocabulary, items: [
-            ItemRecord(itemId: "t1", correctCount: 0, wrongCount: 4, difficulty: 2.5),
-            ItemRecord(itemId: "t2", correctCount: 1, wrongCount: 4, difficulty: 2.5),
-            ItemRecord(itemId: "t3", correctCount: 0, wrongCount: 6, difficulty: 2.8),
-            ItemRecord(itemId: "t4", correctCount: 0, wrongCount: 1, difficulty: 2.2),
-            ItemRecord(itemId: "t5", correctCount: 2, wrongCount: 2, difficulty: 2.0),
-            ItemRecord(itemId: "t6", correctCount: 0, wrongCount: 2, difficulty: 2.4),
-            ItemRecord(itemId: "t7", correctCount: 3, wrongCount: 0, difficulty: 1.5),
-        ])
-        let subjunctive = PracticeArea(kind: .grammarNote, id: "subjunctive", skill: .grammar, items: [
-            ItemRecord(itemId: "s1", correctCount: 1, wrongCount: 3, difficulty: 0.6, optionCount: 4),
-            ItemRecord(itemId: "s2", correctCount: 2, wrongCount: 2, difficulty: 0.4, optionCount: 4),
-        ])
-        let food = PracticeArea(kind: .topic, id: "food", skill: .vocabulary, items: [
-            ItemRecord(itemId: "f1", correctCount: 6, wrongCount: 0, difficulty: -1),
-            ItemRecord(itemId: "f2", correctCount: 5, wrongCount: 1, difficulty: -0.5),
-        ])
+        let travel = PracticeArea(
+            kind: .topic, id: "travel", skill: .vocabulary,
+            items: [
+                ItemRecord(itemId: "t1", correctCount: 0, wrongCount: 4, difficulty: 2.5),
+                ItemRecord(itemId: "t2", correctCount: 1, wrongCount: 4, difficulty: 2.5),
+                ItemRecord(itemId: "t3", correctCount: 0, wrongCount: 6, difficulty: 2.8),
+                ItemRecord(itemId: "t4", correctCount: 0, wrongCount: 1, difficulty: 2.2),
+                ItemRecord(itemId: "t5", correctCount: 2, wrongCount: 2, difficulty: 2.0),
+                ItemRecord(itemId: "t6", correctCount: 0, wrongCount: 2, difficulty: 2.4),
+                ItemRecord(itemId: "t7", correctCount: 3, wrongCount: 0, difficulty: 1.5),
+            ])
+        let subjunctive = PracticeArea(
+            kind: .grammarNote, id: "subjunctive", skill: .grammar,
+            items: [
+                ItemRecord(itemId: "s1", correctCount: 1, wrongCount: 3, difficulty: 0.6, optionCount: 4),
+                ItemRecord(itemId: "s2", correctCount: 2, wrongCount: 2, difficulty: 0.4, optionCount: 4),
+            ])
+        let food = PracticeArea(
+            kind: .topic, id: "food", skill: .vocabulary,
+            items: [
+                ItemRecord(itemId: "f1", correctCount: 6, wrongCount: 0, difficulty: -1),
+                ItemRecord(itemId: "f2", correctCount: 5, wrongCount: 1, difficulty: -0.5),
+            ])
         let gaps = GapAnalysis.gaps(GapAnalysisInput(abilities: abilities, areas: [food, subjunctive, travel]))
         #expect(gaps.map(\.id) == ["travel", "subjunctive", "grammar"])
         #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0.severity >= $1.severity })
@@ -154,14 +160,18 @@ import Testing
 
     @Test func aLearnerAtA1HasOnlySuccessGaps() {
         let abilities = [SkillAbility(skill: .reading, theta: -3, responses: 50)]
-        let reading = PracticeArea(kind: .skill, id: "reading", items: [
-            ItemRecord(itemId: "r1", correctCount: 1, wrongCount: 0, difficulty: -4),
-        ])
+        let reading = PracticeArea(
+            kind: .skill, id: "reading",
+            items: [
+                ItemRecord(itemId: "r1", correctCount: 1, wrongCount: 0, difficulty: -4)
+            ])
         #expect(reading.skill == .reading)
         #expect(GapAnalysis.gaps(GapAnalysisInput(abilities: abilities, areas: [reading])).isEmpty)
-        let hard = PracticeArea(kind: .skill, id: "reading", items: [
-            ItemRecord(itemId: "r2", correctCount: 0, wrongCount: 1, difficulty: -2),
-        ])
+        let hard = PracticeArea(
+            kind: .skill, id: "reading",
+            items: [
+                ItemRecord(itemId: "r2", correctCount: 0, wrongCount: 1, difficulty: -2)
+            ])
         let gaps = GapAnalysis.gaps(GapAnalysisInput(abilities: abilities, areas: [hard]))
         #expect(gaps.count == 1 && gaps[0].reasons == [.lowPredictedSuccess] && gaps[0].mostMissedItemIds == ["r2"])
     }

@@ -5,10 +5,11 @@ import OpenAPIRuntime
 import ParlaContent
 import ParlaCore
 import ParlaSpeech
-@testable import ParlaServer
 import ParlaTestSupport
 import Synchronization
 import Testing
+
+@testable import ParlaServer
 
 /// Pictures and voices: named at import, made by espeak-ng and opusenc
 /// (real ones: `make install-deps` installs them), served by name.
@@ -138,8 +139,9 @@ struct AssetTests {
         let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
         let text = "He was not an ill-disposed young man."
         let audio = PlannedAsset(name: AssetPlanner.name(of: Data("test-narration".utf8), kind: .opus), recipe: .encode(path: clip))
-        let timings = PlannedAsset(name: AssetPlanner.name(of: Data("test-timings".utf8), kind: .json),
-                                   recipe: .align(audio: audio.name, text: text, language: .english))
+        let timings = PlannedAsset(
+            name: AssetPlanner.name(of: Data("test-timings".utf8), kind: .json),
+            recipe: .align(audio: audio.name, text: text, language: .english))
         let aligner = SpeechScorer(settings: app.settings.speech)
         let store = AssetStore(directory: app.settings.assetDirectory)
         // Both at once: the audio is made before it is timed.
@@ -168,7 +170,10 @@ struct BuildingAnswerTests {
         func ask() async throws -> String {
             let request = HTTPRequest(method: .get, scheme: "http", authority: "test", path: "/v1/languages/fr/words/elephant")
             let (_, body) = try await cache.intercept(request, body: nil, metadata: .init(), operationID: "getWord") { _, _, _ in
-                let count = handled.withLock { $0 += 1; return $0 }
+                let count = handled.withLock {
+                    $0 += 1
+                    return $0
+                }
                 return (HTTPResponse(status: .ok), HTTPBody("answer \(count)"))
             }
             return try await String(collecting: try #require(body), upTo: 1024)

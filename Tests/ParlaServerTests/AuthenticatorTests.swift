@@ -1,5 +1,6 @@
-@testable import ParlaServer
 import Testing
+
+@testable import ParlaServer
 
 @Suite("bearer tokens")
 struct AuthenticatorTests {

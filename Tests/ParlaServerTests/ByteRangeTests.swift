@@ -1,5 +1,6 @@
-@testable import ParlaServer
 import Testing
+
+@testable import ParlaServer
 
 @Suite("byte ranges")
 struct ByteRangeTests {

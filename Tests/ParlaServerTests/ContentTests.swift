@@ -10,7 +10,9 @@ struct ContentTests {
     typealias JSON = [String: any Sendable]
 
     func grant(_ product: String, to learner: String, in app: TestApp) async throws {
-        try await TestDatabase.shared.execute(in: app.databaseURL, """
+        try await TestDatabase.shared.execute(
+            in: app.databaseURL,
+            """
             INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: learner)!), \(product), 'test')
             """)
     }
@@ -40,8 +42,9 @@ struct ContentTests {
 
             let parent = try await client.signUp()
             try await grant("animals", to: parent.learnerID, in: app)
-            let mine = try #require(try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
-                .json["wordLists"] as? [JSON])
+            let mine = try #require(
+                try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                    .json["wordLists"] as? [JSON])
             #expect(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String } == ["animals"])
 
             // Someone else's learner is not found; no token is a 401.
@@ -63,8 +66,9 @@ struct ContentTests {
             let parent = try await client.signUp()
             try await grant("animals", to: parent.learnerID, in: app)
             for language in Language.allCases {
-                let page = try await client.get("/v1/languages/\(language.code)/wordlists/animals/pages/1?learnerId=\(parent.learnerID)",
-                                                token: parent.token)
+                let page = try await client.get(
+                    "/v1/languages/\(language.code)/wordlists/animals/pages/1?learnerId=\(parent.learnerID)",
+                    token: parent.token)
                 let words = try #require(page.json["words"] as? [JSON])
                 #expect(words.count == 35, "\(language)")
                 #expect(page.json["pageCount"] as? Int == 1)
@@ -96,7 +100,8 @@ struct ContentTests {
             var page = 1
             var pageCount = 1
             repeat {
-                let reply = try await client.get("/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
+                let reply = try await client.get(
+                    "/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
                 #expect(reply.status == 200)
                 pageCount = reply.json["pageCount"] as? Int ?? 0
                 let words = reply.json["words"] as? [JSON] ?? []
@@ -120,8 +125,9 @@ struct ContentTests {
         try await app.run { client in
             let parent = try await client.signUp()
             try await grant("legacy-picture-dictionary-175", to: parent.learnerID, in: app)
-            let lists = try #require(try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
-                .json["wordLists"] as? [JSON])
+            let lists = try #require(
+                try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                    .json["wordLists"] as? [JSON])
             let unlocked = Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
             #expect(unlocked == ["home", "water", "professions", "animals", "food"])
             let owned = lists.filter { $0["locked"] as? Bool == false }.map { $0["wordCount"] as? Int ?? 0 }.reduce(0, +)
@@ -182,7 +188,10 @@ struct ContentTests {
             let a1 = try await client.get("/v1/languages/es/phrases?level=A1&topic=greetings&skill=speaking")
             let phrases = try #require(a1.json["phrases"] as? [JSON])
             #expect(!phrases.isEmpty)
-            #expect(phrases.allSatisfy { $0["level"] as? String == "A1" && $0["topic"] as? String == "greetings" && $0["skill"] as? String == "speaking" })
+            #expect(
+                phrases.allSatisfy {
+                    $0["level"] as? String == "A1" && $0["topic"] as? String == "greetings" && $0["skill"] as? String == "speaking"
+                })
             let id = try #require(phrases.first?["id"] as? String)
             let detail = try await client.get("/v1/languages/es/phrases/\(id)")
             #expect((detail.json["translations"] as? JSON)?.count == 4)
@@ -226,7 +235,9 @@ struct ContentAnswerCacheTests {
             let parent = try await client.signUp()
             let mine = path + "?learnerId=\(parent.learnerID)"
             #expect(try await client.get(mine, token: parent.token).json["locked"] as? Bool == true)
-            try await TestDatabase.shared.execute(in: app.databaseURL, """
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
                 INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: parent.learnerID)!), 'animals', 'test')
                 """)
             #expect(try await client.get(mine, token: parent.token).json["locked"] as? Bool == false)

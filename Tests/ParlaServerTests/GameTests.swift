@@ -3,12 +3,13 @@ import Logging
 import ParlaContent
 import ParlaCore
 import ParlaLearning
-@testable import ParlaServer
 import ParlaTestSupport
-@testable import ParlaStore
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import ParlaServer
+@testable import ParlaStore
 
 /// The card-matching game through HTTP against real PostgreSQL (main seed
 /// T5.1-T5.6) and the replay of offline games.
@@ -38,9 +39,11 @@ struct GameTests {
     }
 
     func start(_ client: Client, _ learner: Client.SignedUp, pairs: Int, offline: Bool = false, faces: String = "wordTranslation")
-        async throws -> Client.Reply {
-        try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
-                              json: ["language": "fr", "kind": "matching", "pairs": pairs, "faces": faces, "offline": offline])
+        async throws -> Client.Reply
+    {
+        try await client.post(
+            "/v1/learners/\(learner.learnerID)/games", token: learner.token,
+            json: ["language": "fr", "kind": "matching", "pairs": pairs, "faces": faces, "offline": offline])
     }
 
     func flip(_ client: Client, _ learner: Client.SignedUp, _ game: String, _ position: Int) async throws -> Client.Reply {
@@ -120,11 +123,14 @@ struct GameTests {
             let seconds = try #require(result["seconds"] as? Double)
             #expect(result["score"] as? Int == max(0, 600 - 20 * mismatches - Int(seconds)))
             #expect(try await flip(client, learner, id, 0).code == "game_finished")
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT score, flips FROM games WHERE id = \(UUID(uuidString: id)!) AND finished_at IS NOT NULL")
             #expect(try rows.map { try $0.decode((Int, Int).self).1 } == [flips])
             // Every pair found was a right answer about its word (the learner knew none before: mismatches teach nothing).
-            let learnt = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let learnt = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT (SELECT responses FROM abilities WHERE skill = 'vocabulary' AND learner_id = \(UUID(uuidString: learner.learnerID)!)),
                        (SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%')
                 """)
@@ -161,10 +167,13 @@ struct GameTests {
             // Sent again (a retry), or sent with other flips: the game stays as it was.
             let again = try await submit(id, Array(log.reversed()))
             #expect(again.status == 200 && (again.json["result"] as? JSON)?["score"] as? Int == 295)
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, "SELECT count(*)::int FROM games WHERE finished_at IS NOT NULL")
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL, "SELECT count(*)::int FROM games WHERE finished_at IS NOT NULL")
             #expect(try rows.first?.decode(Int.self) == 1)
             // Its three pairs moved the ability three times, and today's history shows where it ended.
-            let model = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let model = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT a.responses, a.theta, h.theta FROM abilities a
                 JOIN ability_history h ON h.learner_id = a.learner_id AND h.language = a.language AND h.skill = a.skill
                 WHERE a.learner_id = \(UUID(uuidString: learner.learnerID)!) AND a.skill = 'vocabulary'
@@ -185,14 +194,16 @@ struct GameTests {
             forged = unknownLog
             forged[1]["position"] = forged[0]["position"]
             #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_already_up")
-            #expect((try await submit(unknown, Array(unknownLog.prefix(4))).json["errors"] as? [JSON])?.first?["code"] as? String
-                == "game_unfinished")
+            #expect(
+                (try await submit(unknown, Array(unknownLog.prefix(4))).json["errors"] as? [JSON])?.first?["code"] as? String
+                    == "game_unfinished")
             // Times a game could not take are refused, not stored.
             forged = unknownLog
             forged[5]["at"] = 1e19
             #expect(try await submit(unknown, forged).code == "validation_failed")
-            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
-                .json["status"] as? String == "inProgress")
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
+                    .json["status"] as? String == "inProgress")
         }
     }
 
@@ -203,20 +214,28 @@ struct GameTests {
             let learner = try await client.signUp()
             #expect(try await start(client, learner, pairs: 1).code == "validation_failed")
             #expect(try await start(client, learner, pairs: 19).code == "validation_failed")
-            let list = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
-                                             json: ["language": "fr", "kind": "matching", "wordListId": "nope", "faces": "wordTranslation"])
+            let list = try await client.post(
+                "/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                json: ["language": "fr", "kind": "matching", "wordListId": "nope", "faces": "wordTranslation"])
             #expect(list.code == "word_list_not_found")
-            let fromList = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
-                                                 json: ["language": "fr", "kind": "matching", "wordListId": "animals", "pairs": 4,
-                                                        "faces": "wordTranslation"])
+            let fromList = try await client.post(
+                "/v1/learners/\(learner.learnerID)/games", token: learner.token,
+                json: [
+                    "language": "fr", "kind": "matching", "wordListId": "animals", "pairs": 4,
+                    "faces": "wordTranslation",
+                ])
             #expect(fromList.status == 201, "\(fromList.text)")
             let id = try #require(fromList.json["id"] as? String)
             let other = try await client.signUp(email: "other@example.com")
             // Another account's learner is not found, whatever it names under it.
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(id)", token: other.token).code == "learner_not_found")
-            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(UUID())", token: learner.token).code == "game_not_found")
-            #expect(try await client.post("/v1/learners/\(other.learnerID)/games", token: learner.token,
-                                          json: ["language": "fr", "kind": "matching"]).code == "learner_not_found")
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/games/\(UUID())", token: learner.token).code == "game_not_found")
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(other.learnerID)/games", token: learner.token,
+                    json: ["language": "fr", "kind": "matching"]
+                ).code == "learner_not_found")
         }
     }
 }
@@ -226,12 +245,19 @@ struct GameLearningTests {
     /// Counts the calls of a step that may run again.
     final class Calls: Sendable {
         let count = Mutex(0)
-        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     /// The learner's card for the word "w.test": 3 reviews, stability 10.
     static func seedCard(_ url: String, _ learner: LearnerID) async throws {
-        try await TestDatabase.shared.execute(in: url, """
+        try await TestDatabase.shared.execute(
+            in: url,
+            """
             INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews)
             VALUES (\(learner.uuid), 'fr', 'w.test', 2, 10, 5, now(), now(), 3)
             """)
@@ -240,22 +266,28 @@ struct GameLearningTests {
     /// Another review of the card commits (stability 20), as a lesson's or
     /// a game's at the same moment would.
     static func reviewElsewhere(_ url: String, _ learner: LearnerID) async throws {
-        try await TestDatabase.shared.execute(in: url, """
+        try await TestDatabase.shared.execute(
+            in: url,
+            """
             UPDATE memory_cards SET reviews = reviews + 1, stability = 20 WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
             """)
     }
 
     /// The answer's new card, decided from the card as read: one more stability.
     static func answer(from read: MemoryCard?) -> AnswerLearning {
-        let card = MemoryCard(phase: .review, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(), lastReview: Date())
-        return AnswerLearning(itemID: "w.test", skill: .vocabulary, card: card, lapse: false, ability: SkillAbility(skill: .vocabulary, responses: 1),
-                              abilityChange: 0, snapshots: [], initialDifficulty: 0, difficultyChange: 0)
+        let card = MemoryCard(
+            phase: .review, step: nil, stability: (read?.stability ?? 0) + 1, difficulty: 5, due: Date(), lastReview: Date())
+        return AnswerLearning(
+            itemID: "w.test", skill: .vocabulary, card: card, lapse: false, ability: SkillAbility(skill: .vocabulary, responses: 1),
+            abilityChange: 0, snapshots: [], initialDifficulty: 0, difficultyChange: 0)
     }
 
     /// Whether both reviews count (5) and the answer was decided from the
     /// other review's result (21).
     static func bothReviewsKept(_ url: String, _ learner: LearnerID) async throws -> Bool {
-        let rows = try await TestDatabase.shared.rows(in: url, """
+        let rows = try await TestDatabase.shared.rows(
+            in: url,
+            """
             SELECT reviews, stability FROM memory_cards WHERE learner_id = \(learner.uuid) AND item_id = 'w.test'
             """)
         let (reviews, stability) = try #require(rows.first).decode((Int, Double).self)
@@ -268,8 +300,9 @@ struct GameLearningTests {
         let url = app.databaseURL
         try await app.run { client in
             let ann = try await client.signUp(email: "ann@example.com")
-            let reply = try await client.post("/v1/learners/\(ann.learnerID)/games", token: ann.token,
-                                              json: ["language": "fr", "kind": "matching", "pairs": 2, "faces": "wordTranslation"])
+            let reply = try await client.post(
+                "/v1/learners/\(ann.learnerID)/games", token: ann.token,
+                json: ["language": "fr", "kind": "matching", "pairs": 2, "faces": "wordTranslation"])
             let game = try #require((reply.json["id"] as? String).flatMap(GameID.init))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
             try await Self.seedCard(url, learner)
@@ -328,14 +361,16 @@ struct LeaderboardTests {
     /// Plays a 3-pair offline game perfectly, `gap` seconds between flips:
     /// 5 × gap seconds, score 300 - that.
     func play(_ client: Client, _ learner: Client.SignedUp, gap: Double) async throws -> String {
-        let reply = try await client.post("/v1/learners/\(learner.learnerID)/games", token: learner.token,
-                                          json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
+        let reply = try await client.post(
+            "/v1/learners/\(learner.learnerID)/games", token: learner.token,
+            json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
         let cards = try #require(reply.json["cards"] as? [JSON])
         var faces: [Int: Set<String>] = [:]
         for card in cards { faces[card["position"] as! Int] = try GameTests.concepts(of: card) }
         let log = GameTests.pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0) * gap] as JSON }
         let id = try #require(reply.json["id"] as? String)
-        let submitted = try await client.post("/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
+        let submitted = try await client.post(
+            "/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
         #expect(submitted.status == 200, "\(submitted.text)")
         return id
     }
@@ -354,9 +389,9 @@ struct LeaderboardTests {
             let bob = try await client.signUp(email: "bob@example.com")
             let cat = try await client.signUp(email: "cat@example.com")
             let annGame = try await play(client, ann, gap: 1)  // 5 s, 295
-            _ = try await play(client, bob, gap: 1)            // a tie
-            _ = try await play(client, cat, gap: 2)            // 10 s, 290
-            _ = try await play(client, ann, gap: 3)            // worse: Ann's best stays
+            _ = try await play(client, bob, gap: 1)  // a tie
+            _ = try await play(client, cat, gap: 2)  // 10 s, 290
+            _ = try await play(client, ann, gap: 3)  // worse: Ann's best stays
             // The same log again changes nothing.
             _ = try await client.post("/v1/learners/\(ann.learnerID)/games/\(annGame)/log", token: ann.token, json: ["flips": [JSON]()])
 
@@ -382,10 +417,13 @@ struct LeaderboardTests {
             // Ann in the middle of a tie: Bob beside her, Cat below.
             let middle = try await board(client, ann, "metric=time")
             #expect((middle["own"] as? JSON)?["rank"] as? Int == 1)
-            #expect(Set((middle["neighbours"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
+            #expect(
+                Set((middle["neighbours"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
 
             // The counts behind the ranks agree with the entries.
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'score' AND span = 1),
                        (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time' AND span = 64),
                        (SELECT count(*)::int FROM leaderboard_entries)
@@ -401,7 +439,9 @@ struct LeaderboardTests {
                 #expect((page["entries"] as? [JSON])?.compactMap { $0["rank"] as? Int } == [1, 2])
                 #expect((page["own"] as? JSON)?["rank"] as? Int == 2)
             }
-            let left = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let left = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT (SELECT sum(entries)::int FROM leaderboard_counts WHERE metric = 'time' AND span = 1),
                        (SELECT count(*)::int FROM leaderboard_entries)
                 """)
@@ -409,8 +449,9 @@ struct LeaderboardTests {
             #expect(counted == 4 && kept == 4)
 
             // Another account's learner cannot ask for its rank; bad limits are refused.
-            #expect(try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(ann.learnerID)", token: cat.token).code
-                == "learner_not_found")
+            #expect(
+                try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(ann.learnerID)", token: cat.token).code
+                    == "learner_not_found")
             #expect(try await client.get("/v1/leaderboards/matching?language=fr&limit=500", token: cat.token).code == "validation_failed")
             #expect(try await client.get("/v1/leaderboards/matching?language=fr").status == 401)
         }
@@ -426,14 +467,21 @@ struct LeaderboardTests {
             let owner = try await client.signUp()
             _ = try await play(client, owner, gap: 0.5)
             // Whole and fractional times, ties in score.
-            try await Self.addPlayers(app.databaseURL, owner: owner, count: 40, score: "abs(hashtext(id::text)) % 7 * 100",
-                                      seconds: "(abs(hashtext(id::text || 't')) % 400) / CASE WHEN abs(hashtext(id::text)) % 2 = 0 THEN 1 ELSE 7 END")
-            let player = try #require(try await TestDatabase.shared.rows(in: app.databaseURL, """
-                SELECT learner_id FROM leaderboard_entries WHERE learner_id <> \(UUID(uuidString: owner.learnerID)!) LIMIT 1
-                """).first?.decode(UUID.self))
-            let queries = ["language=fr", "language=fr&learnerId=\(owner.learnerID)", "limit=3&metric=time&language=fr&learnerId=\(player)",
-                           "language=fr&scope=week&learnerId=\(owner.learnerID)", "language=fr&scope=global&metric=score&limit=100",
-                           "language=de&learnerId=\(owner.learnerID)"]
+            try await Self.addPlayers(
+                app.databaseURL, owner: owner, count: 40, score: "abs(hashtext(id::text)) % 7 * 100",
+                seconds: "(abs(hashtext(id::text || 't')) % 400) / CASE WHEN abs(hashtext(id::text)) % 2 = 0 THEN 1 ELSE 7 END")
+            let player = try #require(
+                try await TestDatabase.shared.rows(
+                    in: app.databaseURL,
+                    """
+                    SELECT learner_id FROM leaderboard_entries WHERE learner_id <> \(UUID(uuidString: owner.learnerID)!) LIMIT 1
+                    """
+                ).first?.decode(UUID.self))
+            let queries = [
+                "language=fr", "language=fr&learnerId=\(owner.learnerID)", "limit=3&metric=time&language=fr&learnerId=\(player)",
+                "language=fr&scope=week&learnerId=\(owner.learnerID)", "language=fr&scope=global&metric=score&limit=100",
+                "language=de&learnerId=\(owner.learnerID)",
+            ]
             for query in queries {
                 let path = "/v1/leaderboards/matching?" + query
                 #expect(LeaderboardFastPath.query(path) != nil, "\(query) takes the fast path")
@@ -447,13 +495,16 @@ struct LeaderboardTests {
             // Without a token, or for another account's learner, the same refusals.
             #expect(try await client.get("/v1/leaderboards/matching?language=fr").status == 401)
             let other = try await client.signUp(email: "other@example.com")
-            #expect(try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(owner.learnerID)", token: other.token).code
-                == "learner_not_found")
+            #expect(
+                try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(owner.learnerID)", token: other.token).code
+                    == "learner_not_found")
         }
     }
 
     static func addPlayers(_ url: String, owner: Client.SignedUp, count: Int, score: String, seconds: String) async throws {
-        try await TestDatabase.shared.execute(in: url, """
+        try await TestDatabase.shared.execute(
+            in: url,
+            """
             WITH made AS (
                 INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
                 SELECT gen_random_uuid(), account_id, display_name, avatar_id, native_language
@@ -471,16 +522,29 @@ struct LeaderboardTests {
         binds.append("matching")
         binds.append("all")
         binds.append(learner)
-        let statement = try await TestDatabase.shared.rows(in: url, PostgresQuery(unsafeSQL: LeaderboardStore.BoardSQL.statement(metric, page: false),
-                                                                                  binds: binds))
+        let statement = try await TestDatabase.shared.rows(
+            in: url,
+            PostgresQuery(
+                unsafeSQL: LeaderboardStore.BoardSQL.statement(metric, page: false),
+                binds: binds))
         let better = metric == .score ? "o.best_score > e.best_score" : "floor(o.best_seconds * 10) < floor(e.best_seconds * 10)"
-        let counted = try await TestDatabase.shared.rows(in: url, PostgresQuery(unsafeSQL: """
-            SELECT 1 + (SELECT count(*)::int FROM leaderboard_entries o WHERE o.language = 'fr' AND o.kind = 'matching' AND o.period = 'all'
-                        AND \(better))
-            FROM leaderboard_entries e WHERE e.language = 'fr' AND e.kind = 'matching' AND e.period = 'all' AND e.learner_id = $1
-            """, binds: { var b = PostgresBindings(); b.append(learner); return b }()))
-        return (try statement.first?.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int, Bool?).self).8,
-                try counted.first?.decode(Int.self))
+        let counted = try await TestDatabase.shared.rows(
+            in: url,
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT 1 + (SELECT count(*)::int FROM leaderboard_entries o WHERE o.language = 'fr' AND o.kind = 'matching' AND o.period = 'all'
+                                AND \(better))
+                    FROM leaderboard_entries e WHERE e.language = 'fr' AND e.kind = 'matching' AND e.period = 'all' AND e.learner_id = $1
+                    """,
+                binds: {
+                    var b = PostgresBindings()
+                    b.append(learner)
+                    return b
+                }()))
+        return (
+            try statement.first?.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int, Bool?).self).8,
+            try counted.first?.decode(Int.self)
+        )
     }
 
     @Test("ranks from the counts agree with a full ranking, across blocks, after improvements and deletions")
@@ -491,18 +555,25 @@ struct LeaderboardTests {
             let url = app.databaseURL
             // 600 learners with scores over many blocks of 64 and times that
             // share tenths, written row by row so that the trigger counts them.
-            try await Self.addPlayers(url, owner: owner, count: 600, score: "abs(hashtext(id::text)) % 1500",
-                                      seconds: "(abs(hashtext(id::text || 't')) % 30000) / 100.0")
+            try await Self.addPlayers(
+                url, owner: owner, count: 600, score: "abs(hashtext(id::text)) % 1500",
+                seconds: "(abs(hashtext(id::text || 't')) % 30000) / 100.0")
             // Improvements, some across a block, and departures.
-            try await TestDatabase.shared.execute(in: url, """
+            try await TestDatabase.shared.execute(
+                in: url,
+                """
                 UPDATE leaderboard_entries SET best_score = best_score + 70, best_seconds = best_seconds / 2
                 WHERE abs(hashtext(learner_id::text || 'u')) % 4 = 0
                 """)
-            try await TestDatabase.shared.execute(in: url, """
+            try await TestDatabase.shared.execute(
+                in: url,
+                """
                 DELETE FROM learners WHERE id IN (SELECT learner_id FROM leaderboard_entries WHERE abs(hashtext(learner_id::text || 'd')) % 10 = 0)
                 """)
             // The counts at both spans are exactly a recount of the entries.
-            let drift = try await TestDatabase.shared.rows(in: url, """
+            let drift = try await TestDatabase.shared.rows(
+                in: url,
+                """
                 WITH recount AS (
                     SELECT e.language, e.kind, e.period, m.metric, s.span, leaderboard_bucket(m.metric, e.best_score, e.best_seconds) / s.span AS bucket,
                            count(*)::int AS entries
@@ -516,9 +587,12 @@ struct LeaderboardTests {
             let (missing, extra, entries) = try #require(drift.first).decode((Int, Int, Int).self)
             #expect(missing == 0 && extra == 0)
             #expect(entries > 450 && entries < 600)
-            let learners = try await TestDatabase.shared.rows(in: url, """
+            let learners = try await TestDatabase.shared.rows(
+                in: url,
+                """
                 SELECT learner_id FROM leaderboard_entries ORDER BY abs(hashtext(learner_id::text || 's')) LIMIT 40
-                """).map { try $0.decode(UUID.self) }
+                """
+            ).map { try $0.decode(UUID.self) }
             for learner in learners {
                 for metric in LeaderboardStore.Metric.allCases {
                     let (statement, counted) = try await ranks(url, metric: metric, learner: learner)
@@ -571,15 +645,17 @@ struct FriendTests {
             #expect(((try await circle(client, ann))["outgoing"] as? [JSON])?.count == 1)
             let waiting = try #require((try await circle(client, bob))["incoming"] as? [JSON])
             #expect(waiting.first?["learnerId"] as? String == ann.learnerID && waiting.first?["displayName"] as? String != nil)
-            #expect(try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:]).status
-                == 204)
+            #expect(
+                try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:]).status
+                    == 204)
             #expect(((try await circle(client, ann))["friends"] as? [JSON])?.first?["learnerId"] as? String == bob.learnerID)
             #expect(try await ask(client, bob, annCode).code == "already_friends")
 
             // Cat asks Ann, who declines; then both ask each other: friends at once.
             _ = try await ask(client, cat, annCode)
-            #expect(try await client.post("/v1/learners/\(ann.learnerID)/friends/\(cat.learnerID)/decline", token: ann.token, json: [:]).status
-                == 204)
+            #expect(
+                try await client.post("/v1/learners/\(ann.learnerID)/friends/\(cat.learnerID)/decline", token: ann.token, json: [:]).status
+                    == 204)
             #expect(((try await circle(client, ann))["incoming"] as? [JSON])?.isEmpty == true)
             _ = try await ask(client, cat, annCode)
             #expect(try await ask(client, ann, catCode).json["status"] as? String == "accepted")
@@ -588,8 +664,9 @@ struct FriendTests {
             // Errors.
             #expect(try await ask(client, ann, annCode).code == "cannot_befriend_self")
             #expect(try await ask(client, ann, "NOPE123456").code == "friend_code_not_found")
-            #expect(try await client.post("/v1/learners/\(ann.learnerID)/friends/\(bob.learnerID)/accept", token: ann.token, json: [:]).code
-                == "friend_request_not_found")
+            #expect(
+                try await client.post("/v1/learners/\(ann.learnerID)/friends/\(bob.learnerID)/accept", token: ann.token, json: [:]).code
+                    == "friend_request_not_found")
             #expect(try await client.get("/v1/learners/\(ann.learnerID)/friends", token: bob.token).code == "learner_not_found")
 
             // Friends-only boards: Ann's shows her friends Bob and Cat, never Dan; Bob's shows Bob and his one friend, Ann, who has not played.
@@ -599,19 +676,23 @@ struct FriendTests {
             let dan = try await client.signUp(email: "dan@example.com")
             _ = try await leaderboards.play(client, dan, gap: 0.5)  // the best, but nobody's friend
             let annBoard = try await leaderboards.board(client, ann, "scope=friends")
-            #expect(Set((annBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
+            #expect(
+                Set((annBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
             #expect(annBoard["total"] as? Int == 2 && annBoard["own"] == nil)
             let bobBoard = try await leaderboards.board(client, bob, "scope=friends")
             #expect((bobBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [bob.learnerID])
             #expect((bobBoard["own"] as? JSON)?["rank"] as? Int == 1)
             let global = try await leaderboards.board(client, bob, "scope=global")
             #expect((global["own"] as? JSON)?["rank"] as? Int == 2)
-            #expect(try await client.get("/v1/leaderboards/matching?language=fr&scope=friends", token: ann.token).code == "validation_failed")
+            #expect(
+                try await client.get("/v1/leaderboards/matching?language=fr&scope=friends", token: ann.token).code == "validation_failed")
 
             // Removal from either side.
             #expect(try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).status == 204)
             #expect(((try await circle(client, ann))["friends"] as? [JSON])?.count == 1)
-            #expect(try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).code == "friend_not_found")
+            #expect(
+                try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).code
+                    == "friend_not_found")
             let after = try await leaderboards.board(client, ann, "scope=friends")
             #expect((after["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [cat.learnerID])
         }
@@ -629,10 +710,12 @@ struct PublicProfileTests {
             let ann = try await client.signUp(email: "ann@example.com")
             let bob = try await client.signUp(email: "bob@example.com")
             let cat = try await client.signUp(email: "cat@example.com")
-            let bobCode = try #require(try await client.get("/v1/learners/\(bob.learnerID)/friends", token: bob.token).json["friendCode"] as? String)
+            let bobCode = try #require(
+                try await client.get("/v1/learners/\(bob.learnerID)/friends", token: bob.token).json["friendCode"] as? String)
             _ = try await client.post("/v1/learners/\(ann.learnerID)/friends", token: ann.token, json: ["friendCode": bobCode])
             _ = try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:])
-            _ = try await client.post("/v1/learners/\(bob.learnerID)/courses", token: bob.token, json: ["language": "fr", "start": "beginning"])
+            _ = try await client.post(
+                "/v1/learners/\(bob.learnerID)/courses", token: bob.token, json: ["language": "fr", "start": "beginning"])
             _ = try await LeaderboardTests().play(client, bob, gap: 1)
             _ = try await LeaderboardTests().play(client, cat, gap: 2)
 
@@ -648,12 +731,16 @@ struct PublicProfileTests {
 
             // Levels are counted as courses start, move and go (migration 0017):
             // with Cat at B1, Bob's A1 is at or above half the French courses.
-            _ = try await client.post("/v1/learners/\(cat.learnerID)/courses", token: cat.token, json: ["language": "fr", "start": "beginning"])
-            try await TestDatabase.shared.execute(in: app.databaseURL,
+            _ = try await client.post(
+                "/v1/learners/\(cat.learnerID)/courses", token: cat.token, json: ["language": "fr", "start": "beginning"])
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
                 "UPDATE courses SET level = 'B1' WHERE learner_id = \(UUID(uuidString: cat.learnerID)!)")
             let moved = try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
             #expect((moved.json["levels"] as? [JSON])?.first?["percentile"] as? Double == 50)
-            let drift = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let drift = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT count(*)::int FROM (
                     (SELECT language, level, count(*)::int FROM courses WHERE level IS NOT NULL GROUP BY 1, 2)
                     EXCEPT (SELECT language, level, learners FROM course_level_counts WHERE learners > 0)) d
@@ -663,7 +750,9 @@ struct PublicProfileTests {
             // Not a friend, not public: not shown, as if it did not exist.
             let hidden = try await client.get("/v1/learners/\(cat.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
             #expect(hidden.status == 404 && hidden.code == "profile_not_found")
-            #expect(try await client.get("/v1/learners/\(ann.learnerID)/compare/\(cat.learnerID)", token: ann.token).code == "profile_not_found")
+            #expect(
+                try await client.get("/v1/learners/\(ann.learnerID)/compare/\(cat.learnerID)", token: ann.token).code == "profile_not_found"
+            )
             // Once Cat makes it public, anyone may see it; her own rank is second of two.
             let patched = try await client.patch("/v1/learners/\(cat.learnerID)", token: cat.token, json: ["publicProfile": true])
             #expect(patched.json["publicProfile"] as? Bool == true, "\(patched.text)")
@@ -678,8 +767,9 @@ struct PublicProfileTests {
             #expect((compared.json["learner"] as? JSON)?["learnerId"] as? String == ann.learnerID)
             #expect(((compared.json["other"] as? JSON)?["bests"] as? [JSON])?.count == 1)
             // A viewer must be the caller's own learner.
-            #expect(try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: cat.token).code
-                == "learner_not_found")
+            #expect(
+                try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: cat.token).code
+                    == "learner_not_found")
         }
     }
 }

@@ -10,9 +10,12 @@ struct LearnerTests {
     func family() async throws {
         try await TestApp.make().run { client in
             let parent = try await client.signUp(language: "fr")
-            let child = try await client.post("/v1/learners", token: parent.token, json: [
-                "displayName": "Léo", "age": 7, "avatarId": "cap-pirate", "nativeLanguage": "fr", "targetLanguages": ["en", "es", "en"],
-            ])
+            let child = try await client.post(
+                "/v1/learners", token: parent.token,
+                json: [
+                    "displayName": "Léo", "age": 7, "avatarId": "cap-pirate", "nativeLanguage": "fr",
+                    "targetLanguages": ["en", "es", "en"],
+                ])
             #expect(child.status == 201, "\(child.text)")
             #expect(child.json["age"] as? Int == 7)
             #expect(child.json["targetLanguages"] as? [String] == ["en", "es"])
@@ -25,9 +28,13 @@ struct LearnerTests {
             #expect(unnamed.json["nativeLanguage"] as? String == "fr")
 
             let list = try await client.get("/v1/learners", token: parent.token)
-            #expect((list.json["learners"] as? [[String: any Sendable]])?.compactMap { $0["displayName"] as? String } == ["Zoë", "Léo", "Apprenant 3"])
+            #expect(
+                (list.json["learners"] as? [[String: any Sendable]])?.compactMap { $0["displayName"] as? String } == [
+                    "Zoë", "Léo", "Apprenant 3",
+                ])
 
-            let edited = try await client.patch("/v1/learners/\(childID)", token: parent.token, json: ["displayName": "Léo B.", "removeAge": true])
+            let edited = try await client.patch(
+                "/v1/learners/\(childID)", token: parent.token, json: ["displayName": "Léo B.", "removeAge": true])
             #expect(edited.json["displayName"] as? String == "Léo B.")
             #expect(edited.json["age"] == nil)
 
@@ -45,14 +52,20 @@ struct LearnerTests {
     func validation() async throws {
         try await TestApp.make().run { client in
             let parent = try await client.signUp()
-            let reply = try await client.post("/v1/learners", token: parent.token, json: [
-                "displayName": String(repeating: "x", count: 41), "age": 2, "avatarId": "cap-unknown",
-                "nativeLanguage": "pt", "targetLanguages": ["fr", "zz"],
-            ])
+            let reply = try await client.post(
+                "/v1/learners", token: parent.token,
+                json: [
+                    "displayName": String(repeating: "x", count: 41), "age": 2, "avatarId": "cap-unknown",
+                    "nativeLanguage": "pt", "targetLanguages": ["fr", "zz"],
+                ])
             #expect(reply.status == 422)
-            #expect(reply.fieldErrors == ["displayName:invalid_display_name", "age:invalid_age", "avatarId:invalid_avatar",
-                                          "nativeLanguage:invalid_language", "targetLanguages:invalid_language"])
-            let update = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["age": 121, "displayName": "Ok"])
+            #expect(
+                reply.fieldErrors == [
+                    "displayName:invalid_display_name", "age:invalid_age", "avatarId:invalid_avatar",
+                    "nativeLanguage:invalid_language", "targetLanguages:invalid_language",
+                ])
+            let update = try await client.patch(
+                "/v1/learners/\(parent.learnerID)", token: parent.token, json: ["age": 121, "displayName": "Ok"])
             #expect(update.fieldErrors == ["age:invalid_age"])
             let learner = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token)
             #expect(learner.json["displayName"] as? String == "Zoë")

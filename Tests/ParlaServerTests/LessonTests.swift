@@ -47,7 +47,9 @@ struct TeacherModeTests {
             throw TestFailure("not a question this helper answers: \(question)")
         }
         let right = options.filter { option in candidates.contains { fold($0) == fold(option["text"] as? String ?? "") } }
-        guard right.count == 1, let id = right[0]["id"] as? String else { throw TestFailure("\(right.count) right options for \(question)") }
+        guard right.count == 1, let id = right[0]["id"] as? String else {
+            throw TestFailure("\(right.count) right options for \(question)")
+        }
         return id
     }
 
@@ -57,16 +59,20 @@ struct TeacherModeTests {
         return Audio.wav(samples)
     }
 
-    func start(_ client: Client, _ learner: Client.SignedUp, language: String = "fr", length: Int = 12, types: [String]? = nil,
-               focus: [String]? = nil) async throws -> Client.Reply {
+    func start(
+        _ client: Client, _ learner: Client.SignedUp, language: String = "fr", length: Int = 12, types: [String]? = nil,
+        focus: [String]? = nil
+    ) async throws -> Client.Reply {
         var json: JSON = ["language": language, "mode": "teacher", "length": length]
         if let types { json["types"] = types }
         if let focus { json["focus"] = focus }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: json)
     }
 
-    func answer(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, option: String? = nil, text: String? = nil,
-                milliseconds: Int = 2000) async throws -> Client.Reply {
+    func answer(
+        _ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, option: String? = nil, text: String? = nil,
+        milliseconds: Int = 2000
+    ) async throws -> Client.Reply {
         var json: JSON = ["questionId": question, "responseTimeMs": milliseconds]
         if let option { json["optionId"] = option }
         if let text { json["text"] = text }
@@ -85,7 +91,8 @@ struct TeacherModeTests {
     }
 
     func storedTheta(_ app: TestApp, _ learner: Client.SignedUp, _ skill: String) async throws -> Double? {
-        let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+        let rows = try await TestDatabase.shared.rows(
+            in: app.databaseURL,
             "SELECT theta FROM abilities WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND skill = \(skill)")
         return try rows.first?.decode(Double.self)
     }
@@ -107,8 +114,9 @@ struct TeacherModeTests {
 
             // Bad requests: clear codes, nothing started.
             let other = try await client.signUp(email: "other@example.com")
-            #expect(try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: other.token, json: ["language": "fr"]).code
-                == "learner_not_found")
+            #expect(
+                try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: other.token, json: ["language": "fr"]).code
+                    == "learner_not_found")
             let tooLong = try await start(client, other, length: 51)
             #expect(tooLong.status == 422 && tooLong.code == "validation_failed")
             #expect(try await start(client, other, focus: ["word:no-such-word"]).code == "validation_failed")
@@ -118,10 +126,15 @@ struct TeacherModeTests {
             #expect(untranslatable.status == 422 && untranslatable.code == "lesson_unavailable")
             // Audio is served under the lesson, and only for questions that have some.
             let lessonID = try #require(reply.json["id"] as? String)
-            let audio = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)/questions/q9/audio", token: learner.token)
+            let audio = try await client.get(
+                "/v1/learners/\(learner.learnerID)/lessons/\(lessonID)/questions/q9/audio", token: learner.token)
             #expect(audio.code == "asset_not_found")
-            #expect(try await client.post("/v1/learners/\(other.learnerID)/lessons", token: other.token, json: ["language": "xx"]).status == 400)
-            #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(UUID())", token: learner.token).code == "lesson_not_found")
+            #expect(
+                try await client.post("/v1/learners/\(other.learnerID)/lessons", token: other.token, json: ["language": "xx"]).status == 400
+            )
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(UUID())", token: learner.token).code == "lesson_not_found"
+            )
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/nope", token: learner.token).code == "lesson_not_found")
         }
     }
@@ -131,8 +144,13 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            var lesson = try await start(client, learner, length: 6, types: ["translationFromTarget", "translationToTarget", "gapFill",
-                                                                           "picture", "listening"]).json
+            var lesson = try await start(
+                client, learner, length: 6,
+                types: [
+                    "translationFromTarget", "translationToTarget", "gapFill",
+                    "picture", "listening",
+                ]
+            ).json
             let id = try #require(lesson["id"] as? String)
             while let question = lesson["question"] as? JSON {
                 let questionID = try #require(question["id"] as? String)
@@ -153,9 +171,12 @@ struct TeacherModeTests {
                     #expect(reply.json["feedback"] as? String == "wrong" && reply.json["correctOptionId"] == nil)
                     let again = try #require(after["question"] as? JSON)
                     #expect(again["id"] as? String == questionID)
-                    let disabled = (again["options"] as? [JSON] ?? []).filter { $0["disabled"] as? Bool == true }.compactMap { $0["id"] as? String }
+                    let disabled = (again["options"] as? [JSON] ?? []).filter { $0["disabled"] as? Bool == true }.compactMap {
+                        $0["id"] as? String
+                    }
                     #expect(disabled.contains(option))
-                    #expect(try await answer(client, learner, lesson: id, question: questionID, option: option).code == "option_already_tried")
+                    #expect(
+                        try await answer(client, learner, lesson: id, question: questionID, option: option).code == "option_already_tried")
                 }
                 #expect(rights == 1, "\(question)")
             }
@@ -169,7 +190,8 @@ struct TeacherModeTests {
         try await app.run { client in
             let (learner, lesson, id, question) = try await firstTranslation(client)
             let before = try #require(bar(lesson, "vocabulary"))
-            let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, option: try Self.rightOption(question))
+            let reply = try await answer(
+                client, learner, lesson: id, question: question["id"] as! String, option: try Self.rightOption(question))
             #expect(reply.status == 200, "\(reply.text)")
             #expect(reply.json["correct"] as? Bool == true && reply.json["feedback"] as? String == "correct")
             #expect(reply.json["message"] as? String == "Correct! Well done.")
@@ -183,7 +205,8 @@ struct TeacherModeTests {
             #expect(next["id"] as? String == "q2" && next["number"] as? Int == 2)
             // The internal state rose too, and the memory of the word is kept.
             #expect((try await storedTheta(app, learner, "vocabulary") ?? -9) > before)
-            let cards = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let cards = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT reviews, phase FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!)")
             #expect(try cards.map { try $0.decode((Int, Int16).self).0 } == [1])
         }
@@ -211,7 +234,8 @@ struct TeacherModeTests {
             #expect(((reply.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
             // Right after wrong tries: recorded as wrong, so the bar never rises.
             #expect(((reply.json["proficiency"] as? JSON)?["ability"] as? Double ?? 9) <= before)
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)")
             #expect(try rows.map { try $0.decode((Bool, Int).self) }.map { "\($0.0) \($0.1)" } == ["false 3"])
 
@@ -233,12 +257,15 @@ struct TeacherModeTests {
             let id = try #require(lesson["id"] as? String)
             while let question = lesson["question"] as? JSON {
                 let prompt = try #require(question["prompt"] as? String)
-                let word = try #require(Self.corpus.concepts.first { $0.localization(.english)?.word == prompt }?.localization(.french)?.word)
-                #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "zzz").json["correct"] as? Bool
-                    == false)
+                let word = try #require(
+                    Self.corpus.concepts.first { $0.localization(.english)?.word == prompt }?.localization(.french)?.word)
+                #expect(
+                    try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "zzz").json["correct"] as? Bool
+                        == false)
                 #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "  ").code == "empty_text")
                 let bare = word.folding(options: .diacriticInsensitive, locale: nil)
-                let reply = try await answer(client, learner, lesson: id, question: question["id"] as! String, text: " \(bare.uppercased())! ")
+                let reply = try await answer(
+                    client, learner, lesson: id, question: question["id"] as! String, text: " \(bare.uppercased())! ")
                 #expect(reply.json["correct"] as? Bool == true, "\(prompt) -> \(bare): \(reply.text)")
                 if bare != word {
                     #expect(reply.json["feedback"] as? String == "almost" && reply.json["expected"] as? String != nil)
@@ -262,8 +289,9 @@ struct TeacherModeTests {
             let path = "/v1/learners/\(learner.learnerID)/lessons/\(id)/recordings?questionId=q1"
             // T4.11, T4.12: another recording fails, twice; the words to work on are named and the question comes back.
             for _ in 1...2 {
-                let failed = try await client.send(.post, path, token: learner.token, body: try Self.recording("numbers"),
-                                                   headers: ["Content-Type": "audio/wav"])
+                let failed = try await client.send(
+                    .post, path, token: learner.token, body: try Self.recording("numbers"),
+                    headers: ["Content-Type": "audio/wav"])
                 #expect(failed.status == 200, "\(failed.text)")
                 #expect(failed.json["correct"] as? Bool == false)
                 #expect(!((failed.json["wordsToPractise"] as? [String]) ?? []).isEmpty)
@@ -273,18 +301,23 @@ struct TeacherModeTests {
             // An answer that is not a recording does not count.
             #expect(try await answer(client, learner, lesson: id, question: "q1", option: "a").code == "answer_kind_mismatch")
             // A recording of silence is not a try.
-            let silence = try await client.send(.post, path, token: learner.token, body: Audio.wav([Int16](repeating: 0, count: 32000)),
-                                                headers: ["Content-Type": "audio/wav"])
+            let silence = try await client.send(
+                .post, path, token: learner.token, body: Audio.wav([Int16](repeating: 0, count: 32000)),
+                headers: ["Content-Type": "audio/wav"])
             #expect(silence.status == 422, "\(silence.text)")
             // T4.9, T4.10: the right phrase passes, with positive feedback and the next question.
-            let passed = try await client.send(.post, path, token: learner.token, body: try Self.recording("goforward"),
-                                               headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
+            let passed = try await client.send(
+                .post, path, token: learner.token, body: try Self.recording("goforward"),
+                headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
             #expect(passed.status == 200, "\(passed.text)")
             #expect(passed.json["correct"] as? Bool == true)
             #expect(["great", "good"].contains(passed.json["feedback"] as? String))
-            #expect((passed.json["message"] as? String)?.hasPrefix("Bravo") == true || (passed.json["message"] as? String)?.hasPrefix("Excellent") == true)
+            #expect(
+                (passed.json["message"] as? String)?.hasPrefix("Bravo") == true
+                    || (passed.json["message"] as? String)?.hasPrefix("Excellent") == true)
             #expect(((passed.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)")
             #expect(try rows.map { try $0.decode((Bool, Int).self) }.map { "\($0.0) \($0.1)" } == ["false 3"])
 
@@ -293,8 +326,9 @@ struct TeacherModeTests {
             let second = try await start(client, fresh, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
             let secondID = try #require(second["id"] as? String)
             let first = try #require(bar(second, "speaking"))
-            let pass = try await client.send(.post, "/v1/learners/\(fresh.learnerID)/lessons/\(secondID)/recordings?questionId=q1",
-                                             token: fresh.token, body: try Self.recording("goforward"), headers: ["Content-Type": "audio/wav"])
+            let pass = try await client.send(
+                .post, "/v1/learners/\(fresh.learnerID)/lessons/\(secondID)/recordings?questionId=q1",
+                token: fresh.token, body: try Self.recording("goforward"), headers: ["Content-Type": "audio/wav"])
             #expect(pass.json["correct"] as? Bool == true, "\(pass.text)")
             #expect(((pass.json["proficiency"] as? JSON)?["ability"] as? Double ?? -9) > first)
         }
@@ -311,7 +345,8 @@ struct TeacherModeTests {
     }
 
     func drop(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, item: String, target: String? = nil)
-        async throws -> Client.Reply {
+        async throws -> Client.Reply
+    {
         var json: JSON = ["questionId": question, "optionId": item, "responseTimeMs": 1500]
         if let target { json["targetId"] = target }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
@@ -360,14 +395,18 @@ struct TeacherModeTests {
             // The next question comes once all four are in place.
             question = try #require(lesson["question"] as? JSON)
             #expect(question["id"] as? String == "q2" && question["type"] as? String == "sequencing")
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT question_id, item_id, correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!) ORDER BY answered_at, question_id
                 """)
             let answers = try rows.map { try $0.decode((String, String, Bool, Int).self) }
             // Three words learnt: the fourth could go only one place.
             #expect(answers.count == 3 && answers.allSatisfy { $0.0.hasPrefix("q1/") && $0.1.hasPrefix("word:") })
             #expect(answers.filter { !$0.2 }.count == 1 && answers.first { !$0.2 }?.3 == 2)
-            let cards = try await TestDatabase.shared.rows(in: app.databaseURL, """
+            let cards = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
                 SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%'
                 """)
             #expect(try cards.first?.decode(Int.self) == 3)
@@ -391,8 +430,9 @@ struct TeacherModeTests {
                 let target = try #require(fitting.first)
                 pairs.append((word["id"] as! String, target["id"] as! String))
             }
-            #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: "nowhere").code
-                == "target_not_found")
+            #expect(
+                try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: "nowhere").code
+                    == "target_not_found")
             #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0).code == "answer_kind_mismatch")
             let miss = try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: pairs[1].1)
             #expect(miss.json["correct"] as? Bool == false)
@@ -453,7 +493,8 @@ struct TeacherModeTests {
                 #expect((again.json["summary"] as? JSON)?["questions"] as? Int == 10)
                 #expect(try await answer(client, learner, lesson: id, question: "q10", option: "a").code == "lesson_finished")
                 // The proficiency page shows the lessons' gaps by topic or grammar note.
-                let proficiency = try await client.get("/v1/learners/\(learner.learnerID)/proficiency?language=fr", token: learner.token).json
+                let proficiency = try await client.get("/v1/learners/\(learner.learnerID)/proficiency?language=fr", token: learner.token)
+                    .json
                 if !right { #expect(!((proficiency["gaps"] as? [JSON]) ?? []).isEmpty) }
             }
             let gaps = results[false]?["gaps"] as? [JSON] ?? []
@@ -481,7 +522,8 @@ struct TeacherModeTests {
             let got = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)", token: learner.token)
             #expect(got.status == 200 && (got.json["question"] as? JSON)?["id"] as? String == "q2" && got.json["answered"] as? Int == 1)
 
-            try await TestDatabase.shared.execute(in: app.databaseURL,
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
                 "UPDATE lessons SET touched_at = now() - interval '25 hours' WHERE id = \(UUID(uuidString: lessonID)!)")
             let expired = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)", token: learner.token)
             #expect(expired.status == 410 && expired.code == "lesson_expired")

@@ -4,8 +4,9 @@ import Testing
 
 /// The real binary, as `make run` starts it: embedded PostgreSQL, a key
 /// file made on first start, and a clean stop on SIGTERM.
-@Suite("parla serve process", .serialized,
-       .enabled(if: ServerProcess.binary != nil, "needs .build/debug/parla: `make test` builds it"))
+@Suite(
+    "parla serve process", .serialized,
+    .enabled(if: ServerProcess.binary != nil, "needs .build/debug/parla: `make test` builds it"))
 struct ProcessTests {
     @Test("first start needs no configuration; SIGTERM stops the server and its cluster; data survives a restart")
     func lifecycle() async throws {
@@ -16,9 +17,11 @@ struct ProcessTests {
         let first = try ServerProcess(arguments: [], directory: directory)
         try await first.waitUntilUp()
         #expect(try await first.request("GET", "/ready").status == 200)
-        let signUp = try await first.request("POST", "/v1/accounts", json: """
-            {"firstName": "Maëlle", "lastName": "Rivière", "email": "maelle@example.fr", "password": "un mot de passe sûr", "acceptTerms": true}
-            """)
+        let signUp = try await first.request(
+            "POST", "/v1/accounts",
+            json: """
+                {"firstName": "Maëlle", "lastName": "Rivière", "email": "maelle@example.fr", "password": "un mot de passe sûr", "acceptTerms": true}
+                """)
         #expect(signUp.status == 201, "\(signUp.body)")
 
         let keyFile = directory + "/.parla/personal-data.key"
@@ -39,17 +42,21 @@ struct ProcessTests {
             .deletingLastPathComponent().appendingPathComponent("Config/parla.json").path
         let second = try ServerProcess(arguments: ["--config", config], directory: directory)
         try await second.waitUntilUp()
-        let signIn = try await second.request("POST", "/v1/sessions", json: """
-            {"email": "MAELLE@example.fr", "password": "un mot de passe sûr"}
-            """)
+        let signIn = try await second.request(
+            "POST", "/v1/sessions",
+            json: """
+                {"email": "MAELLE@example.fr", "password": "un mot de passe sûr"}
+                """)
         #expect(signIn.status == 201, "\(signIn.body)")
         #expect(signIn.body.contains("Rivière"))
 
         // SIGTERM while a sign-up is hashing its password: the request
         // still completes before the server stops.
-        let inFlight = try await second.send("POST", "/v1/accounts", json: """
-            {"firstName": "Olivier", "lastName": "Durand", "email": "olivier@example.fr", "password": "encore un secret", "acceptTerms": true}
-            """)
+        let inFlight = try await second.send(
+            "POST", "/v1/accounts",
+            json: """
+                {"firstName": "Olivier", "lastName": "Durand", "email": "olivier@example.fr", "password": "encore un secret", "acceptTerms": true}
+                """)
         try await Task.sleep(for: .milliseconds(50))  // let the server read it
         #expect(try await second.terminate() == 0)
         #expect(try await inFlight.response().status == 201)
@@ -69,9 +76,11 @@ struct ProcessTests {
 
         let server = try ServerProcess(arguments: [], directory: directory)
         try await server.waitUntilUp()
-        let signUp = try await server.request("POST", "/v1/accounts", json: """
-            {"firstName": "Giulia", "lastName": "Conti", "email": "giulia@example.it", "password": "una parola segreta", "acceptTerms": true}
-            """)
+        let signUp = try await server.request(
+            "POST", "/v1/accounts",
+            json: """
+                {"firstName": "Giulia", "lastName": "Conti", "email": "giulia@example.it", "password": "una parola segreta", "acceptTerms": true}
+                """)
         #expect(signUp.status == 201, "\(signUp.body)")
         let signedIn = try JSONDecoder().decode(SignedInBody.self, from: Data(signUp.body.utf8))
         let token = signedIn.session.token

@@ -23,7 +23,8 @@ struct ProfileTests {
     func proficiencyOnProfile() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
-            _ = try await client.patch("/v1/learners/\(signedUp.learnerID)", token: signedUp.token, json: ["targetLanguages": ["it", "de"]])
+            _ = try await client.patch(
+                "/v1/learners/\(signedUp.learnerID)", token: signedUp.token, json: ["targetLanguages": ["it", "de"]])
             let me = try await client.get("/v1/me", token: signedUp.token)
             let learner = try #require((me.json["learners"] as? [[String: any Sendable]])?.first)
             let progress = try #require(learner["progress"] as? [[String: any Sendable]])
@@ -73,7 +74,8 @@ struct ProfileTests {
             let signedUp = try await client.signUp()
             let path = "/v1/learners/\(signedUp.learnerID)/picture"
             let original = try await client.get(path, token: signedUp.token).bytes
-            _ = try await client.send(.put, path, token: signedUp.token, body: Images.png(width: 100, height: 100), headers: ["Content-Type": "image/png"])
+            _ = try await client.send(
+                .put, path, token: signedUp.token, body: Images.png(width: 100, height: 100), headers: ["Content-Type": "image/png"])
             let removed = try await client.delete(path, token: signedUp.token)
             #expect(removed.status == 200)
             #expect(removed.json["isDefault"] as? Bool == true)
@@ -136,7 +138,8 @@ struct ProfileTests {
             let reply = try await client.patch("/v1/me", token: signedUp.token, json: ["email": "zoe.new@example.com"])
             #expect(reply.status == 200)
             #expect(account(reply)["email"] as? String == "zoe.new@example.com")
-            #expect(try await client.post("/v1/sessions", json: ["email": "zoe.new@example.com", "password": signedUp.password]).status == 201)
+            #expect(
+                try await client.post("/v1/sessions", json: ["email": "zoe.new@example.com", "password": signedUp.password]).status == 201)
             #expect(try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password]).status == 401)
             // The old address is free again; a taken one is refused.
             let other = try await client.signUp(email: signedUp.email)
@@ -168,13 +171,16 @@ struct ProfileTests {
 
             let missing = try await client.patch("/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret"])
             #expect(missing.fieldErrors == ["currentPassword:required"])
-            let wrong = try await client.patch("/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret", "currentPassword": "not it at all"])
+            let wrong = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret", "currentPassword": "not it at all"])
             #expect(wrong.status == 403)
             #expect(wrong.code == "wrong_current_password")
-            let short = try await client.patch("/v1/me", token: signedUp.token, json: ["newPassword": "short", "currentPassword": signedUp.password])
+            let short = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["newPassword": "short", "currentPassword": signedUp.password])
             #expect(short.fieldErrors == ["newPassword:invalid_password"])
 
-            let changed = try await client.patch("/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret", "currentPassword": signedUp.password])
+            let changed = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret", "currentPassword": signedUp.password])
             #expect(changed.status == 200)
             #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
             #expect(try await client.get("/v1/me", token: tabletToken).status == 401)
@@ -187,8 +193,13 @@ struct ProfileTests {
     func editLanguage() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
-            #expect(account(try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "it"]))["uiLanguage"] as? String == "it")
-            #expect(try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "klingon"]).fieldErrors == ["uiLanguage:invalid_language"])
+            #expect(
+                account(try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "it"]))["uiLanguage"] as? String
+                    == "it")
+            #expect(
+                try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "klingon"]).fieldErrors == [
+                    "uiLanguage:invalid_language"
+                ])
             #expect(try await client.patch("/v1/me", token: signedUp.token, json: [:]).code == "nothing_to_update")
         }
     }
@@ -199,8 +210,9 @@ struct ProfileTests {
         try await app.run { client in
             let signedUp = try await client.signUp()
             _ = try await client.post("/v1/learners", token: signedUp.token, json: ["displayName": "Léo"])
-            _ = try await client.send(.put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
-                                      body: Images.png(width: 40, height: 40), headers: ["Content-Type": "image/png"])
+            _ = try await client.send(
+                .put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
+                body: Images.png(width: 40, height: 40), headers: ["Content-Type": "image/png"])
             _ = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": "wrong password"])
             #expect(try await client.delete("/v1/me", token: signedUp.token, json: ["password": "wrong password"]).status == 403)
             #expect(try await client.delete("/v1/me", token: signedUp.token, json: [:]).fieldErrors == ["password:required"])

@@ -1,8 +1,9 @@
 import Foundation
 import ParlaCore
-@testable import ParlaServer
 import ParlaTestSupport
 import Testing
+
+@testable import ParlaServer
 
 /// The HTTP contract: problem documents, localization, limits, operations.
 @Suite("HTTP protocol")
@@ -53,8 +54,9 @@ struct ProtocolTests {
                 #expect(reply.status == status, "\(path) \(type) \(String(decoding: body, as: UTF8.self))")
                 #expect(reply.code == code)
             }
-            let learner = try await client.send(.patch, "/v1/learners/\(signedUp.learnerID)", token: signedUp.token,
-                                                body: Array("{\"age\": \"seven\"}".utf8), headers: ["Content-Type": "application/json"])
+            let learner = try await client.send(
+                .patch, "/v1/learners/\(signedUp.learnerID)", token: signedUp.token,
+                body: Array("{\"age\": \"seven\"}".utf8), headers: ["Content-Type": "application/json"])
             #expect(learner.status == 400)
             let wrongMethod = try await client.send(.put, "/v1/me", token: signedUp.token, json: [:])
             #expect((400..<500).contains(wrongMethod.status))
@@ -71,8 +73,9 @@ struct ProtocolTests {
             let reply = try await client.send(.post, "/v1/accounts", body: Array(huge.utf8), headers: ["Content-Type": "application/json"])
             #expect(reply.status == 413)
             #expect(reply.code == "payload_too_large")
-            let declared = try await client.send(.post, "/v1/sessions", body: Array("{}".utf8),
-                                                 headers: ["Content-Type": "application/json", "Content-Length": "99999999"])
+            let declared = try await client.send(
+                .post, "/v1/sessions", body: Array("{}".utf8),
+                headers: ["Content-Type": "application/json", "Content-Length": "99999999"])
             #expect((400..<500).contains(declared.status))
         }
     }

@@ -10,13 +10,17 @@ struct SecurityTests {
     func encryptedAtRest() async throws {
         let app = try await TestApp.make()
         let signedUp = try await app.run { client in
-            let signedUp = try await client.signUp(firstName: "Ingrid", lastName: "Bergström", email: "ingrid.b@example.se", device: "Ingrids iPhone")
-            _ = try await client.send(.put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
-                                      body: Images.png(width: 40, height: 40, rgb: (1, 2, 3)), headers: ["Content-Type": "image/png"])
+            let signedUp = try await client.signUp(
+                firstName: "Ingrid", lastName: "Bergström", email: "ingrid.b@example.se", device: "Ingrids iPhone")
+            _ = try await client.send(
+                .put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
+                body: Images.png(width: 40, height: 40, rgb: (1, 2, 3)), headers: ["Content-Type": "image/png"])
             return signedUp
         }
         let secrets = ["Ingrid", "Bergstr", "ingrid.b", "example.se", "Ingrids iPhone", signedUp.password, signedUp.token]
-        let dump = try await TestDatabase.shared.rows(in: app.databaseURL, """
+        let dump = try await TestDatabase.shared.rows(
+            in: app.databaseURL,
+            """
             SELECT (SELECT string_agg(t::text, '|') FROM accounts t) || (SELECT string_agg(t::text, '|') FROM sessions t)
                 || (SELECT string_agg(t::text, '|') FROM learners t) || (SELECT string_agg(t::text, '|') FROM learner_pictures t)
             """)
@@ -39,13 +43,19 @@ struct SecurityTests {
             let signedUp = try await client.signUp(firstName: "Gunnhild", lastName: "Quist", email: "gunnhild.quist@example.no")
             _ = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": "a wrong password"])
             _ = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
-            _ = try await client.patch("/v1/me", token: signedUp.token, json: ["firstName": "Gunnvor", "newPassword": "the next secret", "currentPassword": signedUp.password])
+            _ = try await client.patch(
+                "/v1/me", token: signedUp.token,
+                json: ["firstName": "Gunnvor", "newPassword": "the next secret", "currentPassword": signedUp.password])
             _ = try await client.get("/v1/me", token: signedUp.token)
-            _ = try await client.send(.post, "/v1/accounts", body: Array("{\"password\": \"in broken json".utf8), headers: ["Content-Type": "application/json"])
+            _ = try await client.send(
+                .post, "/v1/accounts", body: Array("{\"password\": \"in broken json".utf8), headers: ["Content-Type": "application/json"])
         }
         let logs = app.logs.all.joined(separator: "\n")
         #expect(logs.contains("request"))  // the request log is there
-        for secret in ["Gunnhild", "Gunnvor", "Quist", "gunnhild.quist", "correct horse battery", "a wrong password", "the next secret", "in broken json"] {
+        for secret in [
+            "Gunnhild", "Gunnvor", "Quist", "gunnhild.quist", "correct horse battery", "a wrong password", "the next secret",
+            "in broken json",
+        ] {
             #expect(!logs.contains(secret), "\(secret) in logs")
         }
     }

@@ -38,7 +38,8 @@ struct SessionTests {
     func signIn() async throws {
         try await TestApp.make().run { client in
             let account = try await client.signUp()
-            let reply = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+            let reply = try await client.post(
+                "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
             #expect(reply.status == 201)
             let session = try #require(reply.json["session"] as? [String: any Sendable])
             let token = try #require(session["token"] as? String)
@@ -77,7 +78,8 @@ struct SessionTests {
                 let two = try await other.get("/v1/me", token: account.token)
                 #expect(one.status == 200)
                 #expect(one.text == two.text)
-                let tablet = try await other.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+                let tablet = try await other.post(
+                    "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
                 let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
                 let fromTablet = try await first.get("/v1/me", token: tabletToken)
                 #expect(fromTablet.json["account"] as? NSDictionary == one.json["account"] as? NSDictionary)
@@ -95,9 +97,11 @@ struct SessionTests {
     func signOut() async throws {
         try await TestApp.make().run { client in
             let account = try await client.signUp(device: "Phone")
-            let tablet = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+            let tablet = try await client.post(
+                "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
             let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
-            let tabletID = try #require(((tablet.json["session"] as? [String: any Sendable])?["session"] as? [String: any Sendable])?["id"] as? String)
+            let tabletID = try #require(
+                ((tablet.json["session"] as? [String: any Sendable])?["session"] as? [String: any Sendable])?["id"] as? String)
 
             #expect(try await client.delete("/v1/sessions/current", token: account.token).status == 204)
             let after = try await client.get("/v1/me", token: account.token)
@@ -129,7 +133,8 @@ struct SessionTests {
                 #expect(try await first.get("/v1/sessions", token: account.token).status == 401)
                 #expect(try await eventually { try await other.get("/v1/sessions", token: account.token).status == 401 })
 
-                let tablet = try await other.post("/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
+                let tablet = try await other.post(
+                    "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
                 let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
                 #expect(try await first.get("/v1/sessions", token: tabletToken).status == 200)
                 #expect(try await other.get("/v1/sessions", token: tabletToken).status == 200)
@@ -143,8 +148,9 @@ struct SessionTests {
                 let laptop = try await first.post("/v1/sessions", json: ["email": account.email, "password": account.password])
                 let laptopToken = try #require((laptop.json["session"] as? [String: any Sendable])?["token"] as? String)
                 #expect(try await first.get("/v1/sessions", token: laptopToken).status == 200)
-                let change = try await first.patch("/v1/me", token: phoneToken,
-                                                   json: ["currentPassword": account.password, "newPassword": "another long password"])
+                let change = try await first.patch(
+                    "/v1/me", token: phoneToken,
+                    json: ["currentPassword": account.password, "newPassword": "another long password"])
                 #expect(change.status == 200, "\(change.text)")
                 #expect(try await first.get("/v1/sessions", token: laptopToken).status == 401)
                 #expect(try await first.get("/v1/sessions", token: phoneToken).status == 200)
@@ -165,7 +171,9 @@ struct SessionTests {
         }
     }
 
-    @Test("requests without a valid bearer token are refused", arguments: [nil, "", "Bearer", "Basic abc", "Bearer not-a-token", "Bearer " + String(repeating: "a", count: 300)])
+    @Test(
+        "requests without a valid bearer token are refused",
+        arguments: [nil, "", "Bearer", "Basic abc", "Bearer not-a-token", "Bearer " + String(repeating: "a", count: 300)])
     func missingToken(_ header: String?) async throws {
         try await TestApp.make().run { client in
             let reply = try await client.get("/v1/me", headers: header.map { ["Authorization": $0] } ?? [:])
@@ -213,11 +221,14 @@ struct TokenExpiryTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let signedUp = try await client.signUp()
-            try await TestDatabase.shared.execute(in: app.databaseURL, """
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
                 UPDATE sessions SET last_used_at = now() - interval '29 days', expires_at = now() + interval '1 day'
                 """)
             #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT extract(epoch FROM expires_at - now())::int FROM sessions")
             #expect(try rows[0].decode(Int.self) > 29 * 24 * 3600)
 

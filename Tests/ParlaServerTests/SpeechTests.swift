@@ -11,7 +11,8 @@ import Testing
 struct SpeechTests {
     typealias JSON = [String: any Sendable]
     static let librivox = "/usr/share/pocketsphinx/test/data/librivox"
-    static let sharedClips = ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
+    static let sharedClips =
+        ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
         ?? TestApp.projectDirectory + "/../shared/speech-testdata"
 
     func clip(_ id: String) throws -> [UInt8] {
@@ -31,9 +32,10 @@ struct SpeechTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let parent = try await client.signUp()
-            let reply = try await client.send(.post, path(parent.learnerID, Self.query("He was not an ill-disposed young man.")),
-                                              token: parent.token, body: try clip("0880"),
-                                              headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
+            let reply = try await client.send(
+                .post, path(parent.learnerID, Self.query("He was not an ill-disposed young man.")),
+                token: parent.token, body: try clip("0880"),
+                headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
             #expect(reply.status == 201, "\(reply.text)")
             let result = try #require(reply.json["result"] as? JSON)
             #expect(result["passed"] as? Bool == true)
@@ -48,7 +50,8 @@ struct SpeechTests {
             let attemptID = try #require(reply.json["id"] as? String)
             let audio = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(attemptID)/audio", token: parent.token)
             #expect(audio.code == "recording_not_kept")
-            let rows = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT audio IS NULL, passed, feedback FROM speech_attempts WHERE id = \(UUID(uuidString: attemptID)!)")
             let (noAudio, _, _) = try #require(rows.first).decode((Bool, Bool, String).self)
             #expect(noAudio)
@@ -63,8 +66,9 @@ struct SpeechTests {
             let update = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["keepRecordings": true])
             #expect(update.json["keepRecordings"] as? Bool == true)
             let recording = try clip("0930")
-            let reply = try await client.send(.post, path(parent.learnerID, Self.query("he might even have been made amiable himself")),
-                                              token: parent.token, body: recording, headers: ["Content-Type": "audio/wav"])
+            let reply = try await client.send(
+                .post, path(parent.learnerID, Self.query("he might even have been made amiable himself")),
+                token: parent.token, body: recording, headers: ["Content-Type": "audio/wav"])
             #expect(reply.status == 201)
             #expect(reply.json["recordingKept"] as? Bool == true)
             let id = try #require(reply.json["id"] as? String)
@@ -72,7 +76,8 @@ struct SpeechTests {
             #expect(audio.status == 200)
             #expect(audio.header("Content-Type") == "audio/wav")
             #expect(audio.bytes == recording)
-            let stored = try await TestDatabase.shared.rows(in: app.databaseURL,
+            let stored = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
                 "SELECT audio FROM speech_attempts WHERE id = \(UUID(uuidString: id)!)")
             let sealed = try #require(try stored.first?.decode(ByteBuffer.self))
             #expect(Array(sealed.readableBytesView.prefix(4)) != Array("RIFF".utf8))
@@ -90,15 +95,17 @@ struct SpeechTests {
         try await app.run { client in
             let parent = try await client.signUp()
             for (id, text) in [("0880", "he was not an ill disposed young man"), ("0930", "he might even have been made amiable himself")] {
-                let reply = try await client.send(.post, path(parent.learnerID, Self.query(text)), token: parent.token, body: try clip(id),
-                                                  headers: ["Content-Type": "audio/wav"])
+                let reply = try await client.send(
+                    .post, path(parent.learnerID, Self.query(text)), token: parent.token, body: try clip(id),
+                    headers: ["Content-Type": "audio/wav"])
                 #expect(reply.status == 201)
             }
             let first = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts?limit=1", token: parent.token)
             let attempts = try #require(first.json["attempts"] as? [JSON])
             #expect(attempts.first?["text"] as? String == "he might even have been made amiable himself")
             let next = try #require(first.json["next"] as? String)
-            let second = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts?limit=1&before=\(next)", token: parent.token)
+            let second = try await client.get(
+                "/v1/learners/\(parent.learnerID)/speech/attempts?limit=1&before=\(next)", token: parent.token)
             #expect((second.json["attempts"] as? [JSON])?.first?["text"] as? String == "he was not an ill disposed young man")
             let all = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: parent.token)
             #expect((all.json["attempts"] as? [JSON])?.count == 2)
@@ -150,8 +157,9 @@ struct SpeechTests {
             let parent = try await client.signUp()
             let base = "/v1/learners/\(parent.learnerID)/speech/attempts"
             let wav = ["Content-Type": "audio/wav"]
-            let byPhrase = try await client.send(.post, base + "?language=en&phraseId=greetings-see-you-tomorrow", token: parent.token,
-                                                 body: try clip("0880"), headers: wav)
+            let byPhrase = try await client.send(
+                .post, base + "?language=en&phraseId=greetings-see-you-tomorrow", token: parent.token,
+                body: try clip("0880"), headers: wav)
             #expect(byPhrase.status == 201)
             #expect(byPhrase.json["phraseId"] as? String == "greetings-see-you-tomorrow")
             #expect((byPhrase.json["result"] as? JSON)?["passed"] as? Bool == false)
@@ -166,19 +174,22 @@ struct SpeechTests {
             #expect(try await code("language=en&text=hello", Audio.wav([Int16](repeating: 0, count: 16_000))) == "no_speech")
             #expect(try await code("language=en&text=hello", [UInt8](repeating: 7, count: 3 * 1024 * 1024)) == "audio_too_large")
             #expect(try await code("language=en&text=hello", speech, ["Content-Type": "image/png"]) == "unsupported_media_type")
-            let tooLong = try await client.send(.post, base + "?language=en&text=hello", token: parent.token,
-                                                body: Audio.tone(seconds: 16), headers: wav)
+            let tooLong = try await client.send(
+                .post, base + "?language=en&text=hello", token: parent.token,
+                body: Audio.tone(seconds: 16), headers: wav)
             #expect(tooLong.status == 422)
             #expect(tooLong.code == "audio_too_long")
             let other = try await client.signUp(email: "other@example.com")
-            #expect(try await client.send(.post, base + "?language=en&text=hello", token: other.token, body: speech, headers: wav).code
+            #expect(
+                try await client.send(.post, base + "?language=en&text=hello", token: other.token, body: speech, headers: wav).code
                     == "learner_not_found")
         }
     }
 
-    @Test("every language scores through the API: a clip's own text beats another's",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
-          arguments: ["fr", "it", "de", "es"])
+    @Test(
+        "every language scores through the API: a clip's own text beats another's",
+        .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
+        arguments: ["fr", "it", "de", "es"])
     func everyLanguage(_ code: String) async throws {
         let directory = "\(Self.sharedClips)/voxforge-\(code)"
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wav") }.sorted()
@@ -190,10 +201,12 @@ struct SpeechTests {
             let parent = try await client.signUp()
             var overall: [Double] = []
             for text in [own, other] {
-                let query = "language=\(code)&text=" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let query =
+                    "language=\(code)&text=" + text.trimmingCharacters(in: .whitespacesAndNewlines)
                     .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-                let reply = try await client.send(.post, path(parent.learnerID, query), token: parent.token, body: audio,
-                                                  headers: ["Content-Type": "audio/wav"])
+                let reply = try await client.send(
+                    .post, path(parent.learnerID, query), token: parent.token, body: audio,
+                    headers: ["Content-Type": "audio/wav"])
                 #expect(reply.status == 201, "\(reply.text)")
                 overall.append((reply.json["result"] as? JSON)?["overall"] as? Double ?? -1)
             }

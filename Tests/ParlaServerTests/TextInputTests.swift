@@ -66,13 +66,19 @@ struct TextInputTests {
                 }
                 for parameter in declared {
                     let name = parameter["name"] as? String ?? ""
-                    guard resolve(parameter["schema"])["type"] as? String == "string" || parameter["in"] as? String == "path" else { continue }
+                    guard resolve(parameter["schema"])["type"] as? String == "string" || parameter["in"] as? String == "path" else {
+                        continue
+                    }
                     switch parameter["in"] as? String {
                     case "path":
                         let concrete = declared.filter { $0["in"] as? String == "path" && $0["name"] as? String != name }
-                            .reduce(template) { $0.replacingOccurrences(of: "{\($1["name"] as? String ?? "")}", with: UUID().uuidString.lowercased()) }
-                        probes.append(Probe(method: method.uppercased(), path: concrete.replacingOccurrences(of: "{\(name)}", with: "a%00b"),
-                                            body: nil, field: "path"))
+                            .reduce(template) {
+                                $0.replacingOccurrences(of: "{\($1["name"] as? String ?? "")}", with: UUID().uuidString.lowercased())
+                            }
+                        probes.append(
+                            Probe(
+                                method: method.uppercased(), path: concrete.replacingOccurrences(of: "{\(name)}", with: "a%00b"),
+                                body: nil, field: "path"))
                     case "query":
                         probes.append(Probe(method: method.uppercased(), path: path + "?\(name)=a%00b", body: nil, field: name))
                     default:
@@ -104,21 +110,26 @@ struct TextInputTests {
                 #expect(reply.fieldErrors.contains("\(probe.field):control_character"), "\(probe): \(reply.text)")
             }
             // The defect as found: the friend request answered 500.
-            let friend = try await client.post("/v1/learners/\(learner.learnerID)/friends", token: learner.token,
-                                               json: ["friendCode": "AB\u{0}CD"])
+            let friend = try await client.post(
+                "/v1/learners/\(learner.learnerID)/friends", token: learner.token,
+                json: ["friendCode": "AB\u{0}CD"])
             #expect(friend.status == 422 && friend.fieldErrors == ["friendCode:control_character"], "\(friend.text)")
             // Other control characters in a name or a code, localized.
-            let bell = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token,
-                                              json: ["displayName": "Tom\u{7}"])
+            let bell = try await client.patch(
+                "/v1/learners/\(learner.learnerID)", token: learner.token,
+                json: ["displayName": "Tom\u{7}"])
             #expect(bell.status == 422 && bell.fieldErrors == ["displayName:control_character"])
-            let newline = try await client.send(.post, "/v1/learners/\(learner.learnerID)/friends", token: learner.token,
-                                                json: ["friendCode": "AB\nCD"], headers: ["Accept-Language": "fr"])
+            let newline = try await client.send(
+                .post, "/v1/learners/\(learner.learnerID)/friends", token: learner.token,
+                json: ["friendCode": "AB\nCD"], headers: ["Accept-Language": "fr"])
             #expect(newline.status == 422)
-            #expect(((newline.json["errors"] as? [JSON])?.first?["message"] as? String ?? "").contains("caractère de contrôle"),
-                    "\(newline.text)")
+            #expect(
+                ((newline.json["errors"] as? [JSON])?.first?["message"] as? String ?? "").contains("caractère de contrôle"),
+                "\(newline.text)")
             // Letters from every language, and an emoji, still pass the rule.
-            let renamed = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token,
-                                                 json: ["displayName": "Zoë Weiß-Muñoz"])
+            let renamed = try await client.patch(
+                "/v1/learners/\(learner.learnerID)", token: learner.token,
+                json: ["displayName": "Zoë Weiß-Muñoz"])
             #expect(renamed.status == 200, "\(renamed.text)")
         }
     }

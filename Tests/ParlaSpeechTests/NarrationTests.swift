@@ -1,8 +1,9 @@
 import Foundation
 import ParlaCore
-@testable import ParlaSpeech
 import ParlaTestSupport
 import Testing
+
+@testable import ParlaSpeech
 
 /// Narration alignment: the times of a text's words in a recording of it,
 /// for read-along highlighting of definitions.
@@ -12,11 +13,17 @@ struct NarrationTests {
 
     @Test("word times come from the first and last phone of each word; unreached words are left out")
     func fromPhones() {
-        let expected = [ExpectedWord(text: "Le", pronunciations: [["l", "ə"]]), ExpectedWord(text: "chat", pronunciations: [["ʃ", "a"]]),
-                        ExpectedWord(text: "dort", pronunciations: [["d", "ɔ", "ʁ"]])]
-        func phone(_ label: String, _ start: Int, _ end: Int) -> PhraseScoring.Segment { .init(label: label, start: start, end: end, acoustic: 0) }
-        let alignment = [phone("<sil>", 0, 19), phone("l", 20, 24), phone("ə", 25, 31), phone("sil", 32, 40),
-                         phone("ʃ", 41, 50), phone("a", 51, 62)]
+        let expected = [
+            ExpectedWord(text: "Le", pronunciations: [["l", "ə"]]), ExpectedWord(text: "chat", pronunciations: [["ʃ", "a"]]),
+            ExpectedWord(text: "dort", pronunciations: [["d", "ɔ", "ʁ"]]),
+        ]
+        func phone(_ label: String, _ start: Int, _ end: Int) -> PhraseScoring.Segment {
+            .init(label: label, start: start, end: end, acoustic: 0)
+        }
+        let alignment = [
+            phone("<sil>", 0, 19), phone("l", 20, 24), phone("ə", 25, 31), phone("sil", 32, 40),
+            phone("ʃ", 41, 50), phone("a", 51, 62),
+        ]
         let narration = NarrationAlignment.from(expected: expected, alignment: alignment, complete: false, duration: 0.7) { $0 }
         #expect(narration.words == [.init(word: "Le", start: 0.2, end: 0.32), .init(word: "chat", start: 0.41, end: 0.63)])
         #expect(!narration.complete)
@@ -31,19 +38,25 @@ struct NarrationTests {
             let tone = Audio.toneSamples(seconds: to - from)
             samples.replaceSubrange(Int(from * 16_000)..<(Int(from * 16_000) + tone.count), with: tone)
         }
-        let narration = NarrationAlignment.fromSynthesis(text: "Le chat, « dort ».", wordStarts: [(0, 100), (3, 400), (9, 1000)],
-                                                         samples: samples, sampleRate: 16_000)
-        #expect(narration.words == [.init(word: "Le", start: 0.1, end: 0.3), .init(word: "chat", start: 0.4, end: 0.8),
-                                    .init(word: "dort", start: 1.0, end: 1.5)])
+        let narration = NarrationAlignment.fromSynthesis(
+            text: "Le chat, « dort ».", wordStarts: [(0, 100), (3, 400), (9, 1000)],
+            samples: samples, sampleRate: 16_000)
+        #expect(
+            narration.words == [
+                .init(word: "Le", start: 0.1, end: 0.3), .init(word: "chat", start: 0.4, end: 0.8),
+                .init(word: "dort", start: 1.0, end: 1.5),
+            ])
         #expect(narration.complete)
         #expect(narration.duration == 2)
     }
 
-    @Test("espeak-ng's own word times cover the words it says, in the audio its command line makes", arguments: [
-        ("en-gb", "The elephant is a very big grey animal."),
-        ("fr", "L'éléphant est un très gros animal gris."),
-        ("de", "Der Elefant ist ein sehr großes, graues Tier."),
-    ])
+    @Test(
+        "espeak-ng's own word times cover the words it says, in the audio its command line makes",
+        arguments: [
+            ("en-gb", "The elephant is a very big grey animal."),
+            ("fr", "L'éléphant est un très gros animal gris."),
+            ("de", "Der Elefant ist ein sehr großes, graues Tier."),
+        ])
     func synthesized(voice: String, text: String) throws {
         let narration = try #require(Espeak.narration(text, voice: voice, rate: 150))
         #expect(narration.words.map(\.word) == PhraseText.words(text))
@@ -80,8 +93,9 @@ struct NarrationTests {
         let second = try AudioDecoder.decode(try [UInt8](Data(contentsOf: URL(fileURLWithPath: clips[1].file))), sampleRate: 16_000)
         let pause = [Int16](repeating: 0, count: 16_000)
         let audio = Audio.wav(first.samples + pause + second.samples)
-        let alignment = try await Self.scorer.align(audio, text: clips[0].text + " " + clips[1].text, language: .english,
-                                                    limits: .narration)
+        let alignment = try await Self.scorer.align(
+            audio, text: clips[0].text + " " + clips[1].text, language: .english,
+            limits: .narration)
         let firstCount = PhraseText.words(clips[0].text).count
         #expect(alignment.complete)
         #expect(alignment.words.count == firstCount + PhraseText.words(clips[1].text).count)

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("pronunciation")
 struct PronunciationTests {
-    let map = PhoneMap(name: "test", table: ["b": "B", "ʊ": "UH", "o": "OW", "n": "N", "dʒ": "JH", "ɔ": "AO", "r": "R", "ɑ̃": "AA N", "ʔ": ""])
+    let map = PhoneMap(
+        name: "test", table: ["b": "B", "ʊ": "UH", "o": "OW", "n": "N", "dʒ": "JH", "ɔ": "AO", "r": "R", "ɑ̃": "AA N", "ʔ": ""])
 
     @Test("espeak-ng IPA becomes model phones: stress and length dropped, diacritics tried off")
     func ipa() {

@@ -10,7 +10,8 @@ import Testing
 @Suite("speech scorer")
 struct ScorerTests {
     static let librivox = "/usr/share/pocketsphinx/test/data/librivox"
-    static let sharedClips = ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
+    static let sharedClips =
+        ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
         ?? TestApp.projectDirectory + "/../shared/speech-testdata"
     static let sharedModels = ProcessInfo.processInfo.environment["PARLA_SPEECH_MODELS"] ?? TestApp.projectDirectory + "/../shared/models"
     static let scorer = SpeechScorer(settings: settings(modelPaths: []))
@@ -157,24 +158,29 @@ struct ScorerTests {
         #expect(outcomes.count >= 2)
     }
 
-    @Test("each shared language: right beats wrong on real read speech",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
-          arguments: [Language.french, .italian, .german, .spanish])
+    @Test(
+        "each shared language: right beats wrong on real read speech",
+        .enabled(if: FileManager.default.fileExists(atPath: sharedClips), "no shared speech-testdata on this machine"),
+        arguments: [Language.french, .italian, .german, .spanish])
     func sharedLanguages(_ language: Language) async throws {
-        let report = try await SpeechCalibration(scorer: Self.scorer).measure(language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
+        let report = try await SpeechCalibration(scorer: Self.scorer).measure(
+            language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
         #expect(report.clips >= 9)
         #expect(report.right > report.wrong)
         #expect(report.auc >= 0.95, "\(language.code): AUC \(report.auc)")
     }
 
-    @Test("native Spanish and German models, where the machine has them",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedModels) && FileManager.default.fileExists(atPath: sharedClips),
-                   "no shared models on this machine"),
-          arguments: [Language.german, .spanish])
+    @Test(
+        "native Spanish and German models, where the machine has them",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedModels) && FileManager.default.fileExists(atPath: sharedClips),
+            "no shared models on this machine"),
+        arguments: [Language.german, .spanish])
     func nativeModels(_ language: Language) async throws {
         let scorer = SpeechScorer(settings: Self.settings(modelPaths: [Self.sharedModels]))
         #expect(try scorer.models.active(language).get().description.name != "en-us-crosslingual")
-        let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
+        let report = try await SpeechCalibration(scorer: scorer).measure(
+            language, directory: "\(Self.sharedClips)/voxforge-\(language.code)")
         try await scorer.shutdown()
         #expect(report.auc >= 0.95, "\(language.code): AUC \(report.auc)")
     }

@@ -10,7 +10,8 @@ struct ScoringTests {
     let world = ExpectedWord(text: "world", pronunciations: [["W", "ER", "L", "D"]])
 
     var scoring: PhraseScoring {
-        PhraseScoring(calibration: Calibration(right: -1, wrong: -5), passThreshold: 60, natsPerUnit: 1, phoneLabel: { "ph_" + $0.lowercased() })
+        PhraseScoring(
+            calibration: Calibration(right: -1, wrong: -5), passThreshold: 60, natsPerUnit: 1, phoneLabel: { "ph_" + $0.lowercased() })
     }
 
     /// Phones of `frames` frames each from `start`, each `gop` nats per
@@ -20,8 +21,10 @@ struct ScoringTests {
         for (index, phone) in phones.enumerated() {
             let first = start + index * frames, last = first + frames - 1
             loop.append(Segment(label: phone, start: first, end: last, acoustic: -100 * Int32(frames)))
-            aligned.append(Segment(label: "ph_" + phone.lowercased(), start: first, end: last,
-                                   acoustic: Int32(-100 * Double(frames) + gop * Double(frames))))
+            aligned.append(
+                Segment(
+                    label: "ph_" + phone.lowercased(), start: first, end: last,
+                    acoustic: Int32(-100 * Double(frames) + gop * Double(frames))))
         }
         return (aligned, loop)
     }
@@ -29,8 +32,9 @@ struct ScoringTests {
     @Test("every phone the best any phone could do: full marks, great")
     func perfect() {
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 42)
-        let result = scoring.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
-                                   loop: first.loop + second.loop, duration: 1)
+        let result = scoring.score(
+            expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+            loop: first.loop + second.loop, duration: 1)
         #expect(result.completeness == 100)
         #expect(result.accuracy == 100)
         #expect(result.passed)
@@ -46,8 +50,9 @@ struct ScoringTests {
         var strict = scoring
         strict.passThreshold = 80
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 42, gop: -6)
-        let result = strict.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
-                                  loop: first.loop + second.loop, duration: 1)
+        let result = strict.score(
+            expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+            loop: first.loop + second.loop, duration: 1)
         #expect(result.words.map(\.error) == [.none, .mispronounced])
         #expect(result.words[1].score == 0)
         #expect(!result.passed)
@@ -59,8 +64,9 @@ struct ScoringTests {
         var lenient = scoring
         lenient.passThreshold = 30
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 42, gop: -6)
-        let result = lenient.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
-                                   loop: first.loop + second.loop, duration: 1)
+        let result = lenient.score(
+            expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+            loop: first.loop + second.loop, duration: 1)
         #expect(result.overall >= 30)
         #expect(!result.passed)
         #expect(result.feedback == .wordMispronounced)
@@ -78,7 +84,8 @@ struct ScoringTests {
     @Test("a learner who stops early: the words never reached are omitted, incomplete")
     func incomplete() {
         let first = say(["HH", "EH", "L", "OW"], from: 10)
-        let result = scoring.score(expected: [hello, world], alignment: first.aligned, alignmentComplete: false, loop: first.loop, duration: 1)
+        let result = scoring.score(
+            expected: [hello, world], alignment: first.aligned, alignmentComplete: false, loop: first.loop, duration: 1)
         #expect(result.words.map(\.error) == [.none, .omitted])
         #expect(result.words[1].start == nil)
         #expect(result.completeness == 50)
@@ -90,8 +97,9 @@ struct ScoringTests {
     @Test("a word squeezed into the fewest frames and fitting badly was skipped")
     func squeezed() {
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 42, frames: 3, gop: -6)
-        let result = scoring.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
-                                   loop: first.loop + second.loop, duration: 1)
+        let result = scoring.score(
+            expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+            loop: first.loop + second.loop, duration: 1)
         #expect(result.words[1].error == .omitted)
         #expect(result.completeness == 50)
     }
@@ -109,8 +117,9 @@ struct ScoringTests {
     func insertionsAndPauses() {
         let first = say(["HH", "AH", "L", "OW"], from: 10), second = say(["W", "ER", "L", "D"], from: 122)
         let extra = say(["B", "AH", "N", "AH", "N", "AH"], from: 160)
-        let result = scoring.score(expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
-                                   loop: first.loop + second.loop + extra.loop, duration: 2.5)
+        let result = scoring.score(
+            expected: [hello, world], alignment: first.aligned + second.aligned, alignmentComplete: true,
+            loop: first.loop + second.loop + extra.loop, duration: 2.5)
         #expect(result.insertions == 1)
         #expect(result.fluency == 85)
         #expect(result.speechRate == 12.5)

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import ParlaLearning
-@testable import ParlaStore
 import PostgresNIO
 import Testing
+
+@testable import ParlaStore
 
 @Suite("migration scripts")
 struct SQLScriptTests {
@@ -16,11 +17,12 @@ struct SQLScriptTests {
             INSERT INTO "odd;name" VALUES (1);
 
             """
-        #expect(SQLScript.statements(script) == [
-            "CREATE TABLE a (x text DEFAULT 'a;b')",
-            "CREATE FUNCTION f() RETURNS int AS $body$ SELECT 1; $body$ LANGUAGE sql",
-            "INSERT INTO \"odd;name\" VALUES (1)",
-        ])
+        #expect(
+            SQLScript.statements(script) == [
+                "CREATE TABLE a (x text DEFAULT 'a;b')",
+                "CREATE FUNCTION f() RETURNS int AS $body$ SELECT 1; $body$ LANGUAGE sql",
+                "INSERT INTO \"odd;name\" VALUES (1)",
+            ])
     }
 
     @Test func bundledMigrationsAreNumberedInOrder() throws {
@@ -105,8 +107,10 @@ struct BoardRanksTests {
                 counts.add(bucket, -1)
             }
             if step % 97 == 0 {
-                for probe in [-1, 0, 1, 63, 64, 1023, 1024, 2047, 4999, 5000, BucketCounts.treeLimit - 1, BucketCounts.treeLimit,
-                              BucketCounts.treeLimit + 500, Int(Int32.max)] {
+                for probe in [
+                    -1, 0, 1, 63, 64, 1023, 1024, 2047, 4999, 5000, BucketCounts.treeLimit - 1, BucketCounts.treeLimit,
+                    BucketCounts.treeLimit + 500, Int(Int32.max),
+                ] {
                     #expect(counts.atMost(probe) == held.filter { $0 <= probe }.count, "step \(step), at most \(probe)")
                 }
                 #expect(counts.total == held.count)
@@ -117,8 +121,9 @@ struct BoardRanksTests {
     /// A random best, with many ties in score, time and instant.
     static func best(_ random: inout SimulationRandom) -> BoardRanks.Best {
         let seconds = Double(random.next() % 400) / 7
-        return BoardRanks.Best(score: Int32(random.next() % 60), tenths: LeaderboardStore.Metric.tenths(seconds), seconds: seconds,
-                               scoreAt: Int64(random.next() % 5), secondsAt: Int64(random.next() % 5))
+        return BoardRanks.Best(
+            score: Int32(random.next() % 60), tenths: LeaderboardStore.Metric.tenths(seconds), seconds: seconds,
+            scoreAt: Int64(random.next() % 5), secondsAt: Int64(random.next() % 5))
     }
 
     @Test("a board's ranks equal a full ranking; changes applied twice or out of order leave the same board")
@@ -138,7 +143,9 @@ struct BoardRanksTests {
                 let old = expected[learner]
                 var merged = old ?? best
                 if let old, best.score > old.score { (merged.score, merged.scoreAt) = (best.score, best.scoreAt) }
-                if let old, best.seconds < old.seconds { (merged.seconds, merged.tenths, merged.secondsAt) = (best.seconds, best.tenths, best.secondsAt) }
+                if let old, best.seconds < old.seconds {
+                    (merged.seconds, merged.tenths, merged.secondsAt) = (best.seconds, best.tenths, best.secondsAt)
+                }
                 expected[learner] = merged
                 board.improve(learner, to: best)
             } else {
@@ -159,7 +166,8 @@ struct BoardRanksTests {
         var forward = BoardRanks(), backward = BoardRanks()
         for (learner, best) in improvements { forward.improve(learner, to: best!) }
         for (learner, best) in (improvements + improvements).reversed() { backward.improve(learner, to: best!) }
-        #expect(forward.learners.mapValues { [Double($0.score), $0.seconds] } == backward.learners.mapValues { [Double($0.score), $0.seconds] })
+        #expect(
+            forward.learners.mapValues { [Double($0.score), $0.seconds] } == backward.learners.mapValues { [Double($0.score), $0.seconds] })
         for learner in learners {
             #expect(forward.rank(.score, of: learner) == backward.rank(.score, of: learner))
             #expect(forward.rank(.time, of: learner) == backward.rank(.time, of: learner))
@@ -184,9 +192,17 @@ struct BoardRanksTests {
             let learner = seen.isEmpty || random.next() % 4 != 0 ? UUID() : seen[Int(random.next() % UInt64(seen.count))]
             seen.append(learner)
             switch random.next() % 10 {
-            case 0: board.remove(learner); held[learner] = nil
-            case 1, 2: let best = Self.best(&random); board.set(learner, to: best); held[learner] = best
-            default: let best = Self.best(&random); board.improve(learner, to: best); held[learner] = held[learner].map { $0.improved(by: best) } ?? best
+            case 0:
+                board.remove(learner)
+                held[learner] = nil
+            case 1, 2:
+                let best = Self.best(&random)
+                board.set(learner, to: best)
+                held[learner] = best
+            default:
+                let best = Self.best(&random)
+                board.improve(learner, to: best)
+                held[learner] = held[learner].map { $0.improved(by: best) } ?? best
             }
             guard step % 300 == 0 || step == 2999 else { continue }
             // Read whole, the same board.
@@ -194,17 +210,23 @@ struct BoardRanksTests {
             for metric in LeaderboardStore.Metric.allCases {
                 func key(_ entry: (UUID, BoardRanks.Best)) -> (Double, Int64, String) {
                     // A uuid's string is its bytes in hex: sorting it sorts the bytes.
-                    metric == .score ? (Double(-entry.1.score), entry.1.scoreAt, entry.0.uuidString.lowercased())
+                    metric == .score
+                        ? (Double(-entry.1.score), entry.1.scoreAt, entry.0.uuidString.lowercased())
                         : (entry.1.seconds, entry.1.secondsAt, entry.0.uuidString.lowercased())
                 }
                 let sorted: [UUID] = held.map { ($0, $1) }.sorted { key($0) < key($1) }.map(\.0)
-                let probes: [UUID?] = [sorted.first, sorted.dropFirst(5).first, sorted.last, sorted.dropFirst(sorted.count / 2).first, UUID()]
+                let probes: [UUID?] = [
+                    sorted.first, sorted.dropFirst(5).first, sorted.last, sorted.dropFirst(sorted.count / 2).first, UUID(),
+                ]
                 for probe in probes {
                     let page = board.page(metric, limit: 7, learner: probe)
                     #expect(page == read.page(metric, limit: 7, learner: probe))
                     #expect(page.top.map(\.learner) == Array(sorted.prefix(7)))
                     #expect(page.top.map(\.rank) == page.top.map { board.rank(metric, of: $0.learner)! })
-                    guard let probe, let at = sorted.firstIndex(of: probe) else { #expect(page.own == nil && page.neighbours.isEmpty); continue }
+                    guard let probe, let at = sorted.firstIndex(of: probe) else {
+                        #expect(page.own == nil && page.neighbours.isEmpty)
+                        continue
+                    }
                     #expect(page.own?.learner == probe && page.own?.best == held[probe])
                     let before = Array(sorted[max(0, at - 2)..<at]), after = Array(sorted[(at + 1)..<min(sorted.count, at + 3)])
                     #expect(page.neighbours.map(\.learner) == before + after)
@@ -219,9 +241,11 @@ struct BoardRanksTests {
         func change(_ payload: String) -> LeaderboardRanks.Change? {
             LeaderboardRanks.Change(fields: payload.split(separator: "\t", omittingEmptySubsequences: false))
         }
-        #expect(change("fr\tmatching\tall\t\(learner)\t295\t50\t5.04\t1000\t2000")
-            == .init(board: .init(language: "fr", kind: "matching", period: "all"), learner: learner,
-                     best: .init(score: 295, tenths: 50, seconds: 5.04, scoreAt: 1000, secondsAt: 2000)))
+        #expect(
+            change("fr\tmatching\tall\t\(learner)\t295\t50\t5.04\t1000\t2000")
+                == .init(
+                    board: .init(language: "fr", kind: "matching", period: "all"), learner: learner,
+                    best: .init(score: 295, tenths: 50, seconds: 5.04, scoreAt: 1000, secondsAt: 2000)))
         #expect(change("fr\tmatching\t2026-W48\t\(learner)\t-")?.best == nil)
         #expect(change("fr\tmatching\t2026-W48\t\(learner)\t-") != nil)
         #expect(change("fr\tmatching\tall\tnot-a-uuid\t1\t2\t0.2\t1\t1") == nil)

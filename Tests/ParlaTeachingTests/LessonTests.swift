@@ -3,8 +3,9 @@ import ParlaContent
 import ParlaCore
 import ParlaGames
 import ParlaLearning
-@testable import ParlaTeaching
 import Testing
+
+@testable import ParlaTeaching
 
 /// The whole bundled content: word lists, phrases and grammar notes.
 enum Content {
@@ -37,8 +38,9 @@ struct GapFillTests {
     func exactlyOneRight(language: Language) throws {
         let catalog = Content.catalog(language)
         let planner = QuestionPlanner(catalog: catalog)
-        let lesson = Lesson(language: language, native: language == .english ? .french : .english, length: 12, types: [.gapFill],
-                            focus: [], gapWeights: [:], startAbilities: [])
+        let lesson = Lesson(
+            language: language, native: language == .english ? .french : .english, length: 12, types: [.gapFill],
+            focus: [], gapWeights: [:], startAbilities: [])
         var generator = SimulationRandom(seed: 7)
         let exercises = catalog.items.filter { $0.id.kind == .grammar }
         #expect(exercises.count >= 60, "\(language.code): \(exercises.count) exercises")
@@ -66,8 +68,11 @@ struct ListeningTests {
                 for key in group {
                     let concept = try #require(corpus.concepts.first { $0.key == key })
                     for _ in 0..<50 {
-                        guard let question = maker.question(.listening, about: concept, native: language == .english ? .french : .english,
-                                                            target: language, using: &generator) else { continue }
+                        guard
+                            let question = maker.question(
+                                .listening, about: concept, native: language == .english ? .french : .english,
+                                target: language, using: &generator)
+                        else { continue }
                         #expect(question.options.filter { group.contains($0.concept) }.map(\.concept) == [key], "\(language.code) \(key)")
                     }
                 }
@@ -85,7 +90,8 @@ struct LessonAnswerTests {
         var lesson = Lesson(language: language, native: .english, length: 3, types: types, focus: [], gapWeights: [:], startAbilities: [])
         var generator = SimulationRandom(seed: 1)
         let state = LearnerState(abilities: [:], cards: [:], difficulties: [:])
-        lesson.questions.append(try #require(QuestionPlanner(catalog: catalog).next(for: lesson, state: state, at: Self.start, using: &generator)))
+        lesson.questions.append(
+            try #require(QuestionPlanner(catalog: catalog).next(for: lesson, state: state, at: Self.start, using: &generator)))
         return lesson
     }
 
@@ -100,8 +106,9 @@ struct LessonAnswerTests {
         #expect(throws: LessonAnswerError.optionAlreadyTried) {
             try lesson.answer(.option(wrong.id), to: question.id, at: Self.start.addingTimeInterval(4), claimedMilliseconds: nil)
         }
-        let second = try lesson.answer(.option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(6),
-                                       claimedMilliseconds: nil)
+        let second = try lesson.answer(
+            .option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(6),
+            claimedMilliseconds: nil)
         #expect(second.correct)
         // The first try decides: wrong, with the first try's time.
         #expect(second.learned?.correct == false)
@@ -114,12 +121,16 @@ struct LessonAnswerTests {
     func rightFirst() throws {
         var lesson = try lesson([.picture, .translationToTarget])
         let question = try #require(lesson.current)
-        let outcome = try lesson.answer(.option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(5),
-                                        claimedMilliseconds: 1)
+        let outcome = try lesson.answer(
+            .option(question.correctOptionID!), to: question.id, at: Self.start.addingTimeInterval(5),
+            claimedMilliseconds: 1)
         #expect(outcome.correct && outcome.feedback == "correct")
         // Claimed 1 ms, measured 5 s: at most 2 s quicker than measured.
-        #expect(outcome.learned == .init(item: question.item, type: question.type, correct: true, responseTime: 3, tries: 1, isNew: true,
-                                         optionCount: question.options.count))
+        #expect(
+            outcome.learned
+                == .init(
+                    item: question.item, type: question.type, correct: true, responseTime: 3, tries: 1, isNew: true,
+                    optionCount: question.options.count))
     }
 
     @Test("typed translations: a missing accent is almost, and right")
@@ -137,12 +148,18 @@ struct LessonAnswerTests {
     func refused() throws {
         var lesson = try lesson([.translationFromTarget])
         let question = try #require(lesson.current)
-        #expect(throws: LessonAnswerError.wrongAnswerKind) { try lesson.answer(.text("chat"), to: question.id, at: Self.start, claimedMilliseconds: nil) }
+        #expect(throws: LessonAnswerError.wrongAnswerKind) {
+            try lesson.answer(.text("chat"), to: question.id, at: Self.start, claimedMilliseconds: nil)
+        }
         #expect(throws: LessonAnswerError.wrongAnswerKind) {
             try lesson.answer(.recording(passed: true, feedback: "good"), to: question.id, at: Self.start, claimedMilliseconds: nil)
         }
-        #expect(throws: LessonAnswerError.notCurrentQuestion) { try lesson.answer(.option("a"), to: "q9", at: Self.start, claimedMilliseconds: nil) }
-        #expect(throws: LessonAnswerError.optionNotFound) { try lesson.answer(.option("z"), to: question.id, at: Self.start, claimedMilliseconds: nil) }
+        #expect(throws: LessonAnswerError.notCurrentQuestion) {
+            try lesson.answer(.option("a"), to: "q9", at: Self.start, claimedMilliseconds: nil)
+        }
+        #expect(throws: LessonAnswerError.optionNotFound) {
+            try lesson.answer(.option("z"), to: question.id, at: Self.start, claimedMilliseconds: nil)
+        }
     }
 }
 
@@ -153,12 +170,16 @@ struct QuestionPlannerTests {
 
     /// Plays a lesson of `length` questions, answering each as `answers`
     /// says, the model updated after every question as the server does.
-    func play(length: Int, types: Set<QuestionType> = Set(QuestionType.allCases), seed: UInt64 = 3, theta: Double = 0,
-              gaps: [String: Double] = [:], answers: (LessonQuestion) -> Bool) throws -> (lesson: Lesson, state: LearnerState) {
+    func play(
+        length: Int, types: Set<QuestionType> = Set(QuestionType.allCases), seed: UInt64 = 3, theta: Double = 0,
+        gaps: [String: Double] = [:], answers: (LessonQuestion) -> Bool
+    ) throws -> (lesson: Lesson, state: LearnerState) {
         let planner = QuestionPlanner(catalog: catalog)
-        var lesson = Lesson(language: .spanish, native: .english, length: length, types: types, focus: [], gapWeights: gaps,
-                            startAbilities: [])
-        var state = LearnerState(abilities: Dictionary(uniqueKeysWithValues: Skill.allCases.map { ($0, theta) }), cards: [:], difficulties: [:])
+        var lesson = Lesson(
+            language: .spanish, native: .english, length: length, types: types, focus: [], gapWeights: gaps,
+            startAbilities: [])
+        var state = LearnerState(
+            abilities: Dictionary(uniqueKeysWithValues: Skill.allCases.map { ($0, theta) }), cards: [:], difficulties: [:])
         var generator = SimulationRandom(seed: seed)
         var clock = Self.now
         for _ in 0..<length {
@@ -178,32 +199,38 @@ struct QuestionPlannerTests {
                 if !right, let wrong = question.options.first(where: { $0.id != question.correctOptionID }) {
                     _ = try lesson.answer(.option(wrong.id), to: question.id, at: clock, claimedMilliseconds: nil)
                 }
-                let answer: LessonAnswer = switch question.type {
-                case .typedTranslation: .text(question.accepted[0])
-                case .repetition: .recording(passed: true, feedback: "good")
-                default: .option(question.correctOptionID!)
-                }
+                let answer: LessonAnswer =
+                    switch question.type {
+                    case .typedTranslation: .text(question.accepted[0])
+                    case .repetition: .recording(passed: true, feedback: "good")
+                    default: .option(question.correctOptionID!)
+                    }
                 if !right, !question.type.isChoice {
-                    let failed: LessonAnswer = question.type == .repetition ? .recording(passed: false, feedback: "wrong_phrase") : .text("zzz")
+                    let failed: LessonAnswer =
+                        question.type == .repetition ? .recording(passed: false, feedback: "wrong_phrase") : .text("zzz")
                     _ = try lesson.answer(failed, to: question.id, at: clock, claimedMilliseconds: nil)
                 }
                 outcomes.append(try lesson.answer(answer, to: question.id, at: clock, claimedMilliseconds: nil))
             }
             for (index, outcome) in outcomes.enumerated() {
-            // A template's last item, which could go only one place, teaches nothing.
-            guard let learned = outcome.learned else {
-                #expect(question.type.isTemplate && index == outcomes.count - 1)
-                continue
-            }
-            let skill = learned.type.skill
-            let item = try #require(catalog.item(learned.item))
-            let update = AbilityModel.update(SkillAbility(skill: skill, theta: state.ability(skill)),
-                                             item: PracticeItem(id: item.id.description, difficulty: item.initialDifficulty,
-                                                                timeLimitSeconds: learned.type.timeLimitSeconds),
-                                             correct: learned.correct, responseTime: learned.responseTime)
-            state.abilities[skill] = update.ability.theta
-            let rating = Rating.grade(correct: learned.correct, responseTime: learned.responseTime, expectedTime: learned.type.timeLimitSeconds / 3)
-            state.cards[learned.item] = MemoryScheduler().review(state.cards[learned.item] ?? MemoryCard(due: clock), rating: rating, at: clock)
+                // A template's last item, which could go only one place, teaches nothing.
+                guard let learned = outcome.learned else {
+                    #expect(question.type.isTemplate && index == outcomes.count - 1)
+                    continue
+                }
+                let skill = learned.type.skill
+                let item = try #require(catalog.item(learned.item))
+                let update = AbilityModel.update(
+                    SkillAbility(skill: skill, theta: state.ability(skill)),
+                    item: PracticeItem(
+                        id: item.id.description, difficulty: item.initialDifficulty,
+                        timeLimitSeconds: learned.type.timeLimitSeconds),
+                    correct: learned.correct, responseTime: learned.responseTime)
+                state.abilities[skill] = update.ability.theta
+                let rating = Rating.grade(
+                    correct: learned.correct, responseTime: learned.responseTime, expectedTime: learned.type.timeLimitSeconds / 3)
+                state.cards[learned.item] = MemoryScheduler().review(
+                    state.cards[learned.item] ?? MemoryCard(due: clock), rating: rating, at: clock)
             }
         }
         return (lesson, state)
@@ -235,8 +262,9 @@ struct QuestionPlannerTests {
         strong.due = Self.now - 60
         let later = scheduler.review(MemoryCard(due: Self.now), rating: .easy, at: Self.now)
         let state = LearnerState(abilities: [:], cards: [words[0]: strong, words[1]: weak, words[2]: later], difficulties: [:])
-        let lesson = Lesson(language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [], gapWeights: [:],
-                            startAbilities: [])
+        let lesson = Lesson(
+            language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [], gapWeights: [:],
+            startAbilities: [])
         var generator = SimulationRandom(seed: 5)
         #expect(scheduler.retrievability(of: weak, at: Self.now) < scheduler.retrievability(of: strong, at: Self.now))
         #expect(planner.next(for: lesson, state: state, at: Self.now, using: &generator)?.item == words[1])
@@ -246,11 +274,14 @@ struct QuestionPlannerTests {
     func focusFirst() throws {
         let planner = QuestionPlanner(catalog: catalog)
         let phrase = LessonItemID(.phrase, "directions-go-forward-ten-metres")
-        let lesson = Lesson(language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [phrase], gapWeights: [:],
-                            startAbilities: [])
+        let lesson = Lesson(
+            language: .spanish, native: .english, length: 5, types: Set(QuestionType.allCases), focus: [phrase], gapWeights: [:],
+            startAbilities: [])
         var generator = SimulationRandom(seed: 5)
-        let question = try #require(planner.next(for: lesson, state: LearnerState(abilities: [:], cards: [:], difficulties: [:]), at: Self.now,
-                                                 using: &generator))
+        let question = try #require(
+            planner.next(
+                for: lesson, state: LearnerState(abilities: [:], cards: [:], difficulties: [:]), at: Self.now,
+                using: &generator))
         #expect(question.item == phrase && question.type == .repetition && question.prompt == "Avance diez metros.")
         #expect(question.translation == "Go forward ten metres.")
     }
@@ -259,10 +290,14 @@ struct QuestionPlannerTests {
     func nearTarget() throws {
         for theta in [-2.0, 0, 2] {
             for seed in 1...5 as ClosedRange<UInt64> {
-                let (lesson, _) = try play(length: 1, types: [.translationFromTarget, .gapFill, .picture], seed: seed, theta: theta) { _ in true }
+                let (lesson, _) = try play(length: 1, types: [.translationFromTarget, .gapFill, .picture], seed: seed, theta: theta) { _ in
+                    true
+                }
                 let question = try #require(lesson.questions.first)
                 let distance = { (item: LessonItem) in
-                    abs(AbilityModel.successProbability(theta: theta, difficulty: item.initialDifficulty, optionCount: 4) - QuestionPlanner.targetSuccess)
+                    abs(
+                        AbilityModel.successProbability(theta: theta, difficulty: item.initialDifficulty, optionCount: 4)
+                            - QuestionPlanner.targetSuccess)
                 }
                 let candidates = catalog.items.filter { $0.types.contains(question.type) }.map(distance).sorted()
                 let chosen = distance(catalog.item(question.item)!)
@@ -276,7 +311,9 @@ struct QuestionPlannerTests {
         func share(_ gaps: [String: Double]) throws -> Double {
             var inArea = 0, total = 0
             for seed in 1...6 as ClosedRange<UInt64> {
-                let (lesson, _) = try play(length: 20, types: [.translationFromTarget, .translationToTarget], seed: seed, gaps: gaps) { _ in true }
+                let (lesson, _) = try play(length: 20, types: [.translationFromTarget, .translationToTarget], seed: seed, gaps: gaps) { _ in
+                    true
+                }
                 inArea += lesson.questions.filter { catalog.item($0.item)?.areaID == "food" }.count
                 total += lesson.questions.count
             }
@@ -322,12 +359,14 @@ struct TemplateTests {
     }
 
     func lesson(_ language: Language, _ type: QuestionType) -> Lesson {
-        Lesson(language: language, native: language == .english ? .french : .english, length: 3, types: [type], focus: [],
-               gapWeights: [:], startAbilities: [])
+        Lesson(
+            language: language, native: language == .english ? .french : .english, length: 3, types: [type], focus: [],
+            gapWeights: [:], startAbilities: [])
     }
 
-    @Test("sequencing: four numbers with the item among them, one right order, read from the list; every language",
-          arguments: Language.allCases)
+    @Test(
+        "sequencing: four numbers with the item among them, one right order, read from the list; every language",
+        arguments: Language.allCases)
     func sequencing(_ language: Language) throws {
         let catalog = Content.catalog(language)
         let planner = QuestionPlanner(catalog: catalog)
@@ -336,8 +375,10 @@ struct TemplateTests {
         let items = catalog.items.filter { $0.types.contains(.sequencing) }
         #expect(items.count >= 20 && items.allSatisfy { numbers.contains($0.id.key) })
         for item in items {
-            let question = try #require(planner.question(.sequencing, about: item, in: lesson(language, .sequencing), isNew: true, at: Self.now,
-                                                         using: &generator))
+            let question = try #require(
+                planner.question(
+                    .sequencing, about: item, in: lesson(language, .sequencing), isNew: true, at: Self.now,
+                    using: &generator))
             let task = try #require(question.sequencing)
             #expect(question.options.count == 4 && question.options.map(\.id) == task.items.map(\.id))
             #expect(task.items.contains { $0.concept == item.id.key })
@@ -348,7 +389,8 @@ struct TemplateTests {
         }
     }
 
-    @Test("drag matching: four words and four translations, each word one target, no two alike; every language", arguments: Language.allCases)
+    @Test(
+        "drag matching: four words and four translations, each word one target, no two alike; every language", arguments: Language.allCases)
     func dragMatching(_ language: Language) throws {
         let catalog = Content.catalog(language)
         let planner = QuestionPlanner(catalog: catalog)
@@ -357,7 +399,8 @@ struct TemplateTests {
         let fold = { (text: String?) in text?.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         // Every word and meaning a concept of the content joins.
         let translations = Content.corpus.concepts.compactMap { concept -> (word: String?, meaning: String?)? in
-            guard let word = concept.localization(language), let meaning = concept.localization(native), !word.isDisabled, !meaning.isDisabled
+            guard let word = concept.localization(language), let meaning = concept.localization(native), !word.isDisabled,
+                !meaning.isDisabled
             else { return nil }
             return (fold(word.word), fold(meaning.word))
         }
@@ -369,8 +412,11 @@ struct TemplateTests {
         }
         var built = 0
         for (index, item) in (Array(items.prefix(200)) + Array(repeating: ambiguous, count: 8).joined()).enumerated() {
-            guard let question = planner.question(.dragMatching, about: item, in: lesson(language, .dragMatching), isNew: true, at: Self.now,
-                                                  using: &generator) else { continue }
+            guard
+                let question = planner.question(
+                    .dragMatching, about: item, in: lesson(language, .dragMatching), isNew: true, at: Self.now,
+                    using: &generator)
+            else { continue }
             if index < 200 { built += 1 }
             let task = try #require(question.dragMatching)
             let targets = try #require(question.targets)
@@ -412,7 +458,9 @@ struct TemplateTests {
                 if index == 3 { #expect(outcome.learned == nil) } else { learned.append(try #require(outcome.learned)) }
                 // Placed items cannot be dropped again.
                 if index < 3 {
-                    #expect(throws: LessonAnswerError.optionAlreadyTried) { try lesson.answer(drop, to: question.id, at: Self.now + 6, claimedMilliseconds: nil) }
+                    #expect(throws: LessonAnswerError.optionAlreadyTried) {
+                        try lesson.answer(drop, to: question.id, at: Self.now + 6, claimedMilliseconds: nil)
+                    }
                 }
             }
             #expect(lesson.current == nil && lesson.questions[0].isResolved)
@@ -426,10 +474,16 @@ struct TemplateTests {
             var other = self.lesson(.french, type)
             other.questions.append(question)
             if type == .dragMatching {
-                #expect(throws: LessonAnswerError.wrongAnswerKind) { try other.answer(.drop(item: "a", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil) }
-                #expect(throws: LessonAnswerError.targetNotFound) { try other.answer(.drop(item: "a", target: "9"), to: question.id, at: Self.now, claimedMilliseconds: nil) }
+                #expect(throws: LessonAnswerError.wrongAnswerKind) {
+                    try other.answer(.drop(item: "a", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil)
+                }
+                #expect(throws: LessonAnswerError.targetNotFound) {
+                    try other.answer(.drop(item: "a", target: "9"), to: question.id, at: Self.now, claimedMilliseconds: nil)
+                }
             } else {
-                #expect(throws: LessonAnswerError.optionNotFound) { try other.answer(.drop(item: "z", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil) }
+                #expect(throws: LessonAnswerError.optionNotFound) {
+                    try other.answer(.drop(item: "z", target: nil), to: question.id, at: Self.now, claimedMilliseconds: nil)
+                }
             }
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaLearning
-@testable import ParlaTeaching
 import Testing
+
+@testable import ParlaTeaching
 
 @Suite("typed answers")
 struct TypedAnswerTests {
@@ -37,7 +38,9 @@ struct ChoiceQuestionTests {
         let root = corpora.appendingPathComponent("wordlists")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let files = names.filter { $0.hasSuffix(".yaml") }.sorted().compactMap { name in
-            (try? String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)).map { CorpusLoader.File(path: "wordlists/" + name, text: $0) }
+            (try? String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)).map {
+                CorpusLoader.File(path: "wordlists/" + name, text: $0)
+            }
         }
         return CorpusLoader { _ in true }.load(files).0
     }()
@@ -67,8 +70,11 @@ struct ChoiceQuestionTests {
             for option in question.options where option.concept != concept.key {
                 let other = try #require(corpus.concepts.first { $0.key == option.concept })
                 // Never a translation of the answer, never the same word, never the same picture.
-                #expect(ChoiceQuestionMaker.folded(ChoiceQuestionMaker.word(other, target)!) != answer, "\(kind) \(concept.key) ~ \(other.key)")
-                #expect(ChoiceQuestionMaker.folded(ChoiceQuestionMaker.word(other, native)!) != meaning, "\(kind) \(concept.key) ~ \(other.key)")
+                #expect(
+                    ChoiceQuestionMaker.folded(ChoiceQuestionMaker.word(other, target)!) != answer, "\(kind) \(concept.key) ~ \(other.key)")
+                #expect(
+                    ChoiceQuestionMaker.folded(ChoiceQuestionMaker.word(other, native)!) != meaning, "\(kind) \(concept.key) ~ \(other.key)"
+                )
                 #expect(other.picture != concept.picture)
             }
             let shown = question.options.map { $0.text.map(ChoiceQuestionMaker.folded) ?? $0.picture!.description }

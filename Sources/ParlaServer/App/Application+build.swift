@@ -29,9 +29,10 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     // What this server keeps in memory in step with the tables, told of
     // their changes by one listening connection.
     let feed = ChangeFeed(database: database, logger: logger)
-    let memory = KeptInMemory(ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
-                              sessions: SessionCache(feed: feed),
-                              learners: LearnerDirectory(database: database, cipher: cipher, feed: feed))
+    let memory = KeptInMemory(
+        ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
+        sessions: SessionCache(feed: feed),
+        learners: LearnerDirectory(database: database, cipher: cipher, feed: feed))
     services.append(feed)
     services.append(memory.ranks)
 
@@ -39,11 +40,13 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let assets = AssetStore(directory: settings.assetDirectory)
     let scorer = SpeechScorer(settings: settings.speech)
     services.append(SpeechScorerService(scorer: scorer))
-    let assetBuild = settings.buildAssets && settings.contentDirectory != nil
+    let assetBuild =
+        settings.buildAssets && settings.contentDirectory != nil
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
-    let router = try buildRouter(settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-                                 scorer: scorer, memory: memory, logger: logger)
+    let router = try buildRouter(
+        settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
+        scorer: scorer, memory: memory, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -63,8 +66,12 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
                 _ = try await importer.importContent(read, into: content, logger: logger)
                 planned = Array(read.assets.values)
             } catch let invalid as ContentImporter.Invalid {
-                logger.error("bundled content not imported", metadata: ["problems": "\(invalid.problems.count)",
-                                                                         "first": "\(invalid.problems.first?.description ?? "")"])
+                logger.error(
+                    "bundled content not imported",
+                    metadata: [
+                        "problems": "\(invalid.problems.count)",
+                        "first": "\(invalid.problems.first?.description ?? "")",
+                    ])
             }
         }
         if planned.isEmpty { assetBuild?.nothing() } else { assetBuild?.build(planned) }
@@ -91,7 +98,8 @@ enum DatabaseUser {
 /// returned, to be stopped by its owner, `EmbeddedCluster.stop`); only an
 /// embedded setup may create a missing key file.
 func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser) async throws
-    -> (Database, PersonalDataCipher, EmbeddedCluster?) {
+    -> (Database, PersonalDataCipher, EmbeddedCluster?)
+{
     var databaseLogger = logger
     databaseLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
     let clientConfiguration: PostgresClient.Configuration
@@ -105,24 +113,29 @@ func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser
         clientConfiguration = embedded.clientConfiguration(database: "postgres")
         cluster = embedded
     }
-    let key = try settings.dataKey.map(PersonalDataCipher.key(base64:))
+    let key =
+        try settings.dataKey.map(PersonalDataCipher.key(base64:))
         ?? PersonalDataCipher.loadKey(at: settings.keyFile, create: cluster != nil)
     let cipher = try PersonalDataCipher(masterKey: key)
-    let database = Database(configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
-                            logger: databaseLogger)
+    let database = Database(
+        configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
+        logger: databaseLogger)
     return (database, cipher, cluster)
 }
 
 func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
-    ContentImporter(directory: directory, openMojiDirectory: settings.openMojiDirectory,
-                    narrators: SpeechModels(modelsDirectory: settings.speech.modelsDirectory, modelPaths: settings.speech.modelPaths))
+    ContentImporter(
+        directory: directory, openMojiDirectory: settings.openMojiDirectory,
+        narrators: SpeechModels(modelsDirectory: settings.speech.modelsDirectory, modelPaths: settings.speech.modelPaths))
 }
 
 /// `parla content import` and `parla content build`: validates a Corpora
 /// directory (throwing `ContentImporter.Invalid` before the database is
 /// opened), makes its missing assets when `build` is set, and imports it.
-public func importContent(_ settings: ServerSettings, directory: String, build: Bool, logger: Logger,
-                          progress: ContentStore.Progress? = nil) async throws -> ContentImporter.Report {
+public func importContent(
+    _ settings: ServerSettings, directory: String, build: Bool, logger: Logger,
+    progress: ContentStore.Progress? = nil
+) async throws -> ContentImporter.Report {
     let importer = importer(settings, directory: directory)
     let content = try importer.read()
     var built = 0
@@ -156,8 +169,10 @@ public func grantProduct(_ settings: ServerSettings, product: String, learner: L
 /// Runs `body` with the configured database open, then closes what it
 /// opened: an embedded cluster that a server (or another command) runs is
 /// left running.
-package func withDatabase<Result: Sendable>(_ settings: ServerSettings, logger: Logger,
-                                    _ body: (Database, PersonalDataCipher) async throws -> Result) async throws -> Result {
+package func withDatabase<Result: Sendable>(
+    _ settings: ServerSettings, logger: Logger,
+    _ body: (Database, PersonalDataCipher) async throws -> Result
+) async throws -> Result {
     let (database, cipher, cluster) = try await openDatabase(settings, logger: logger, role: .command)
     let client = Task { await database.client.run() }
     defer { client.cancel() }
@@ -176,15 +191,19 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
     try await withDatabase(settings, logger: logger) { database, _ in try await database.migrate() }
 }
 
-func buildRouter(_ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-                 catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
-                 logger: Logger) throws -> Router<BasicRequestContext> {
+func buildRouter(
+    _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
+    catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
+    logger: Logger
+) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
-    router.add(middleware: BodyLimitMiddleware(jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
-                                               audioLimit: settings.speech.limits.maxBytes))
+    router.add(
+        middleware: BodyLimitMiddleware(
+            jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
+            audioLimit: settings.speech.limits.maxBytes))
     router.add(middleware: TextInputMiddleware())
 
     let document = try APIDocument.yaml()
@@ -194,8 +213,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     router.get("/metrics") { _, _ in
         var text = [UInt8]()
         ParlaMetrics.registry.emit(into: &text)
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: text)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: text)))
     }
 
     let accounts = AccountStore(database: database, cipher: cipher, sessions: memory.sessions)
@@ -207,19 +227,23 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
-        accounts: AccountService(accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
-                                 leaderboards: leaderboards),
+        accounts: AccountService(
+            accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
+            leaderboards: leaderboards),
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
-        speech: SpeechService(scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
-                              content: content),
+        speech: SpeechService(
+            scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
+            content: content),
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
-        lessons: LessonService(lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
-                               scorer: scorer, catalogs: catalogs),
-        games: GameService(games: GameStore(database: database, leaderboards: leaderboards), lessons: LessonStore(database: database), learners: learners,
-                           content: content, catalogs: catalogs),
+        lessons: LessonService(
+            lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
+            scorer: scorer, catalogs: catalogs),
+        games: GameService(
+            games: GameStore(database: database, leaderboards: leaderboards), lessons: LessonStore(database: database), learners: learners,
+            content: content, catalogs: catalogs),
         leaderboards: leaderboards,
         friends: FriendStore(database: database, cipher: cipher),
         profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards),
@@ -230,8 +254,9 @@ func buildRouter(_ settings: ServerSettings, database: Database, cipher: Persona
     // innermost: only the generated handler comes after it.
     var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: catalog), PlainHeaderValues()]
     if settings.leaderboardFastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }
-    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-                                 middlewares: middlewares)
+    try handler.registerHandlers(
+        on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+        middlewares: middlewares)
     return router
 }
 
@@ -250,14 +275,16 @@ public enum ParlaMetrics {
 /// `parla placement calibrate`: re-estimates a language's placement items
 /// from the answers stored so far.
 public func calibratePlacement(_ settings: ServerSettings, language: Language, minimumResponses: Int, logger: Logger)
-    async throws -> (recalibrated: Int, items: Int, converged: Bool, cycles: Int) {
+    async throws -> (recalibrated: Int, items: Int, converged: Bool, cycles: Int)
+{
     try await withDatabase(settings, logger: logger) { database, cipher in
         _ = try await database.migrate()
         let catalog = ContentCatalog()
         try await catalog.reload(from: ContentStore(database: database))
-        let content = ContentService(catalog: catalog, content: ContentStore(database: database),
-                                     learners: LearnerStore(database: database, cipher: cipher),
-                                     assets: AssetStore(directory: settings.assetDirectory))
+        let content = ContentService(
+            catalog: catalog, content: ContentStore(database: database),
+            learners: LearnerStore(database: database, cipher: cipher),
+            assets: AssetStore(directory: settings.assetDirectory))
         let result = try await PlacementService(placements: PlacementStore(database: database), content: content)
             .calibrate(language, minimumResponses: minimumResponses)
         return (result.recalibratedItemIds.count, result.items.count, result.converged, result.cycles)

@@ -22,7 +22,9 @@ public struct JSONLogHandler: LogHandler {
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = event.message.description
-        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         data.append(0x0A)
         FileHandle.standardError.write(data)
     }

@@ -80,21 +80,24 @@ struct AssetPlanner {
             switch source {
             case .synthetic(let text, let language):
                 let voice = Self.voices[language] ?? language.code
-                assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.speechRecipe);\(voice);\(text)".utf8), kind: .opus),
-                                            recipe: .speak(text: text, voice: voice))
+                assets[slot] = PlannedAsset(
+                    name: Self.name(of: Data("\(Self.speechRecipe);\(voice);\(text)".utf8), kind: .opus),
+                    recipe: .speak(text: text, voice: voice))
             case .recorded(let relative):
                 let path = "\(corpusDirectory)/\(relative)"
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
                 if Self.isOggOpus(bytes) {
                     assets[slot] = PlannedAsset(name: Self.name(of: bytes, kind: .opus), recipe: .copy(path: path))
                 } else {
-                    assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.speechRecipe);recorded;".utf8) + bytes, kind: .opus),
-                                                recipe: .encode(path: path))
+                    assets[slot] = PlannedAsset(
+                        name: Self.name(of: Data("\(Self.speechRecipe);recorded;".utf8) + bytes, kind: .opus),
+                        recipe: .encode(path: path))
                 }
             case .drawing(let reference):
                 guard let path = drawingFile(reference) else { continue }
-                assets[slot] = PlannedAsset(name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: .svg),
-                                            recipe: .copy(path: path))
+                assets[slot] = PlannedAsset(
+                    name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: .svg),
+                    recipe: .copy(path: path))
             case .narration:
                 continue  // below, once the audio it times has a name
             }
@@ -104,14 +107,18 @@ struct AssetPlanner {
             switch audio.recipe {
             case .speak(let spoken, let voice):
                 // The synthesizer knows where it put each word.
-                assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.narrationRecipe);\(Self.speechRecipe);\(voice);\(spoken)".utf8),
-                                                            kind: .json),
-                                            recipe: .narrate(text: spoken, voice: voice))
+                assets[slot] = PlannedAsset(
+                    name: Self.name(
+                        of: Data("\(Self.narrationRecipe);\(Self.speechRecipe);\(voice);\(spoken)".utf8),
+                        kind: .json),
+                    recipe: .narrate(text: spoken, voice: voice))
             default:
                 guard let narrator = narrators[language] else { continue }
-                assets[slot] = PlannedAsset(name: Self.name(of: Data("\(Self.narrationRecipe);\(narrator);\(audio.name);\(text)".utf8),
-                                                            kind: .json),
-                                            recipe: .align(audio: audio.name, text: text, language: language))
+                assets[slot] = PlannedAsset(
+                    name: Self.name(
+                        of: Data("\(Self.narrationRecipe);\(narrator);\(audio.name);\(text)".utf8),
+                        kind: .json),
+                    recipe: .align(audio: audio.name, text: text, language: language))
             }
         }
         return assets
@@ -147,8 +154,10 @@ struct AssetBuilder {
     /// silent recording, a language without a model) is logged and left
     /// without timings: it must not stop the rest.
     @discardableResult
-    func build(_ assets: some Collection<PlannedAsset>, logger: Logger,
-               progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Int {
+    func build(
+        _ assets: some Collection<PlannedAsset>, logger: Logger,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> Int {
         var missing = Array(Set(assets).filter { !store.contains($0.name) }).sorted { $0.name < $1.name }
         if aligner == nil { missing.removeAll { $0.recipe.isAlignment } }
         guard !missing.isEmpty else { return 0 }
@@ -185,8 +194,10 @@ struct AssetBuilder {
     /// Runs `work` on every asset, `concurrency` at a time, calling `after`
     /// as each finishes; returns how many succeeded.
     @discardableResult
-    private func forEach(_ assets: [PlannedAsset], after: () -> Void,
-                         _ work: @escaping @Sendable (PlannedAsset) async throws -> Bool) async throws -> Int {
+    private func forEach(
+        _ assets: [PlannedAsset], after: () -> Void,
+        _ work: @escaping @Sendable (PlannedAsset) async throws -> Bool
+    ) async throws -> Int {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             var next = assets.makeIterator()
             func addNext() -> Bool {

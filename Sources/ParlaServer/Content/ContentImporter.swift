@@ -89,10 +89,13 @@ public struct ContentImporter: Sendable {
         let (corpus, problems) = loader.load(files.filter { $0.path != "products.yaml" })
         var allProblems = problems
         if !hasOpenMoji {
-            allProblems.append(ContentProblem(file: planner.openMojiDirectory, line: 1, kind: .missingAsset,
-                                              message: "OpenMoji's drawings are not installed there: run `make install-deps`"))
+            allProblems.append(
+                ContentProblem(
+                    file: planner.openMojiDirectory, line: 1, kind: .missingAsset,
+                    message: "OpenMoji's drawings are not installed there: run `make install-deps`"))
         }
-        let products = readProducts(files.first { $0.path == "products.yaml" }, lists: Set(corpus.wordLists.map(\.id)), problems: &allProblems)
+        let products = readProducts(
+            files.first { $0.path == "products.yaml" }, lists: Set(corpus.wordLists.map(\.id)), problems: &allProblems)
         let plan = AssetPlan(corpus: corpus, files: Set(paths))
         allProblems += plan.problems
         guard allProblems.isEmpty else { throw Invalid(problems: allProblems) }
@@ -109,8 +112,10 @@ public struct ContentImporter: Sendable {
             guard let id = entry["id"]?.string else { continue }
             let unlocks = (entry["unlocks"]?.sequence.map(Array.init) ?? []).compactMap(\.string)
             for list in unlocks where !lists.contains(list) {
-                problems.append(ContentProblem(file: file.path, line: entry.mark?.line ?? 1, kind: .unknownReference,
-                                               message: "product \(id) unlocks \(list), which is not a word list"))
+                problems.append(
+                    ContentProblem(
+                        file: file.path, line: entry.mark?.line ?? 1, kind: .unknownReference,
+                        message: "product \(id) unlocks \(list), which is not a word list"))
             }
             products.append(Product(id: id, unlocks: unlocks))
         }
@@ -123,15 +128,19 @@ public struct ContentImporter: Sendable {
         try await importContent(try read(), into: store, logger: logger, progress: progress)
     }
 
-    func importContent(_ content: Content, into store: ContentStore, logger: Logger,
-                       progress: ContentStore.Progress? = nil) async throws -> Report {
-        let imported = try await store.importCorpus(content.corpus, assets: content.assetNames, version: content.version,
-                                                    progress: progress)
+    func importContent(
+        _ content: Content, into store: ContentStore, logger: Logger,
+        progress: ContentStore.Progress? = nil
+    ) async throws -> Report {
+        let imported = try await store.importCorpus(
+            content.corpus, assets: content.assetNames, version: content.version,
+            progress: progress)
         for product in content.products { try await store.mapProduct(product.id, unlocks: product.unlocks) }
         logger.info("content", metadata: ["version": "\(content.version)", "imported": "\(imported)"])
         let corpus = content.corpus
-        return Report(version: content.version, imported: imported, wordLists: corpus.wordLists.count,
-                      concepts: corpus.concepts.count, phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count,
-                      assets: Set(content.assets.values.map(\.name)).count)
+        return Report(
+            version: content.version, imported: imported, wordLists: corpus.wordLists.count,
+            concepts: corpus.concepts.count, phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count,
+            assets: Set(content.assets.values.map(\.name)).count)
     }
 }

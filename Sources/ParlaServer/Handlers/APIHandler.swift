@@ -32,7 +32,8 @@ struct APIHandler: APIProtocol {
     /// `intent`: how every handler authorizes a learner (`LearnerAccess`).
     /// The caller is authenticated first (401 before 404).
     func authorized(_ rawLearner: String, for intent: AuthorizedLearner.Intent, as known: Caller? = nil) async throws
-        -> AuthorizedLearner {
+        -> AuthorizedLearner
+    {
         let caller = if let known { known } else { try await caller() }
         let id: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
         return try await access.learner(id, caller: caller.accountID, for: intent)
@@ -60,16 +61,18 @@ extension Components.Schemas.Language {
 
 extension Components.Schemas.Account {
     init(_ account: Account) {
-        self.init(id: account.id.description, firstName: account.firstName, lastName: account.lastName, email: account.email,
-                  uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
-                  termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
+        self.init(
+            id: account.id.description, firstName: account.firstName, lastName: account.lastName, email: account.email,
+            uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
+            termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
     }
 }
 
 extension Components.Schemas.Session {
     init(_ session: DeviceSession, current: SessionID?) {
-        self.init(id: session.id.description, deviceName: session.deviceName, createdAt: session.createdAt,
-                  lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt, current: session.id == current)
+        self.init(
+            id: session.id.description, deviceName: session.deviceName, createdAt: session.createdAt,
+            lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt, current: session.id == current)
     }
 }
 
@@ -91,8 +94,9 @@ extension Components.Schemas.Learner {
             nativeLanguage: .init(learner.nativeLanguage), targetLanguages: learner.targetLanguages.map { .init($0) },
             picture: .init(learner.picture, learner: learner.id),
             progress: learner.progress.map {
-                .init(language: .init($0.language), status: $0.status == .inProgress ? .inProgress : .notStarted,
-                      level: $0.level.flatMap { .init(rawValue: $0.rawValue) })
+                .init(
+                    language: .init($0.language), status: $0.status == .inProgress ? .inProgress : .notStarted,
+                    level: $0.level.flatMap { .init(rawValue: $0.rawValue) })
             },
             keepRecordings: learner.keepRecordings, publicProfile: learner.publicProfile, createdAt: learner.createdAt)
     }
@@ -100,7 +104,8 @@ extension Components.Schemas.Learner {
 
 extension Components.Schemas.SignedIn {
     init(_ signedIn: AccountService.SignedIn) {
-        self.init(account: .init(signedIn.account), learners: signedIn.learners.map { .init($0) },
-                  session: .init(token: signedIn.token, session: .init(signedIn.session, current: signedIn.session.id)))
+        self.init(
+            account: .init(signedIn.account), learners: signedIn.learners.map { .init($0) },
+            session: .init(token: signedIn.token, session: .init(signedIn.session, current: signedIn.session.id)))
     }
 }

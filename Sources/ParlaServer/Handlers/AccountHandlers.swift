@@ -4,9 +4,10 @@ import ParlaCore
 extension APIHandler {
     func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let form = RegistrationForm(firstName: body.firstName, lastName: body.lastName, email: body.email,
-                                    password: body.password, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
-                                    deviceName: body.deviceName)
+        let form = RegistrationForm(
+            firstName: body.firstName, lastName: body.lastName, email: body.email,
+            password: body.password, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
+            deviceName: body.deviceName)
         let signedIn = try await accounts.signUp(form, language: language)
         return .created(.init(body: .json(.init(signedIn))))
     }
@@ -18,9 +19,10 @@ extension APIHandler {
 
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let form = AccountRules.UpdateForm(firstName: body.firstName, lastName: body.lastName, email: body.email,
-                                           uiLanguage: body.uiLanguage, newPassword: body.newPassword,
-                                           currentPassword: body.currentPassword)
+        let form = AccountRules.UpdateForm(
+            firstName: body.firstName, lastName: body.lastName, email: body.email,
+            uiLanguage: body.uiLanguage, newPassword: body.newPassword,
+            currentPassword: body.currentPassword)
         let (account, learners) = try await accounts.update(try await caller(), form)
         return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
     }

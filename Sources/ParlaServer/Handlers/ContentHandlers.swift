@@ -11,19 +11,25 @@ extension APIHandler {
     /// True when the client's copy is current.
     func isCurrent(_ ifNoneMatch: String?, _ tag: String) -> Bool {
         guard let ifNoneMatch else { return false }
-        return ifNoneMatch == "*" || ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag }
+        return ifNoneMatch == "*"
+            || ifNoneMatch.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
+            }
     }
 
     func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output {
         let tag = try content.entityTag("languages", owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let languages = Language.allCases.map { language in
-            Components.Schemas.LanguageInfo(code: .init(language), englishName: language.englishName, nativeName: language.nativeName,
-                                            direction: language.textDirection == .leftToRight ? .ltr : .rtl,
-                                            alphabet: Collation(language).alphabet)
+            Components.Schemas.LanguageInfo(
+                code: .init(language), englishName: language.englishName, nativeName: language.nativeName,
+                direction: language.textDirection == .leftToRight ? .ltr : .rtl,
+                alphabet: Collation(language).alphabet)
         }
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
-                         body: .json(.init(contentVersion: try content.snapshot().version, languages: languages))))
+        return .ok(
+            .init(
+                headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                body: .json(.init(contentVersion: try content.snapshot().version, languages: languages))))
     }
 
     func listWordLists(_ input: Operations.ListWordLists.Input) async throws -> Operations.ListWordLists.Output {
@@ -37,8 +43,10 @@ extension APIHandler {
                 id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
                 wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
         }
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)),
-                         body: .json(.init(wordLists: lists))))
+        return .ok(
+            .init(
+                headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)),
+                body: .json(.init(wordLists: lists))))
     }
 
     func getWordListPage(_ input: Operations.GetWordListPage.Input) async throws -> Operations.GetWordListPage.Output {
@@ -73,8 +81,9 @@ extension APIHandler {
             gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: word.plural, definition: word.definition ?? "",
             level: concept.level.rawValue, frequencyRank: word.frequency, picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
             sound: concept.sound.flatMap { snapshot.assetPath(.soundEffect(file: $0)) },
-            audio: .init(word: snapshot.assetPath(.word(concept: concept.key, language)),
-                         definition: snapshot.assetPath(.definition(concept: concept.key, language))),
+            audio: .init(
+                word: snapshot.assetPath(.word(concept: concept.key, language)),
+                definition: snapshot.assetPath(.definition(concept: concept.key, language))),
             definitionTimings: try await content.definitionTimings(of: concept.key, in: language, snapshot)?.words
                 .map { .init(word: $0.word, start: $0.start, end: $0.end) },
             caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
@@ -84,19 +93,24 @@ extension APIHandler {
     func listPhrases(_ input: Operations.ListPhrases.Input) async throws -> Operations.ListPhrases.Output {
         let language = try content.language(input.path.language)
         let query = input.query
-        let tag = try content.entityTag("phrases", language.code, query.level?.rawValue ?? "", query.topic ?? "",
-                                        query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25), owned: nil)
+        let tag = try content.entityTag(
+            "phrases", language.code, query.level?.rawValue ?? "", query.topic ?? "",
+            query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25), owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
-        let result = try content.phrases(in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
-                                         topic: query.topic, skill: query.skill.flatMap { Skill(rawValue: $0.rawValue) },
-                                         page: query.page ?? 1, perPage: query.perPage ?? 25)
+        let result = try content.phrases(
+            in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
+            topic: query.topic, skill: query.skill.flatMap { Skill(rawValue: $0.rawValue) },
+            page: query.page ?? 1, perPage: query.perPage ?? 25)
         let snapshot = try content.snapshot()
         let phrases = result.phrases.map {
-            Components.Schemas.PhraseSummary(id: $0.id, text: $0.texts[language] ?? "", audio: snapshot.assetPath(.phrase(id: $0.id, language)),
-                                             level: $0.level.rawValue, topic: $0.topic, skill: $0.skill.rawValue)
+            Components.Schemas.PhraseSummary(
+                id: $0.id, text: $0.texts[language] ?? "", audio: snapshot.assetPath(.phrase(id: $0.id, language)),
+                level: $0.level.rawValue, topic: $0.topic, skill: $0.skill.rawValue)
         }
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
-                         body: .json(.init(page: result.page, pageCount: result.pageCount, total: result.total, phrases: phrases))))
+        return .ok(
+            .init(
+                headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                body: .json(.init(page: result.page, pageCount: result.pageCount, total: result.total, phrases: phrases))))
     }
 
     func getPhrase(_ input: Operations.GetPhrase.Input) async throws -> Operations.GetPhrase.Output {
@@ -104,8 +118,10 @@ extension APIHandler {
         let tag = try content.entityTag("phrase", language.code, input.path.phraseId, owned: nil)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let phrase = try content.phrase(input.path.phraseId, in: language)
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
-                         body: .json(.init(phrase, language, try content.snapshot()))))
+        return .ok(
+            .init(
+                headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)),
+                body: .json(.init(phrase, language, try content.snapshot()))))
     }
 
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
@@ -134,20 +150,24 @@ extension APIHandler {
 extension Components.Schemas.WordSummary {
     init(_ concept: Concept, _ language: Language, _ snapshot: ContentCatalog.Snapshot) {
         let word = concept.localization(language)
-        self.init(id: concept.key, word: word?.word ?? concept.key, article: word?.article,
-                  picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
-                  audio: snapshot.assetPath(.word(concept: concept.key, language)), level: concept.level.rawValue)
+        self.init(
+            id: concept.key, word: word?.word ?? concept.key, article: word?.article,
+            picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
+            audio: snapshot.assetPath(.word(concept: concept.key, language)), level: concept.level.rawValue)
     }
 }
 
 extension Components.Schemas.Phrase {
     init(_ phrase: ParlaContent.Phrase, _ language: Language, _ snapshot: ContentCatalog.Snapshot) {
-        self.init(id: phrase.id, language: language.code, text: phrase.texts[language] ?? "",
-                  audio: snapshot.assetPath(.phrase(id: phrase.id, language)), level: phrase.level.rawValue,
-                  topic: phrase.topic, skill: phrase.skill.rawValue,
-                  translations: .init(additionalProperties: Dictionary(uniqueKeysWithValues: phrase.texts.compactMap { key, value in
-                      key == language ? nil : (key.code, value)
-                  })))
+        self.init(
+            id: phrase.id, language: language.code, text: phrase.texts[language] ?? "",
+            audio: snapshot.assetPath(.phrase(id: phrase.id, language)), level: phrase.level.rawValue,
+            topic: phrase.topic, skill: phrase.skill.rawValue,
+            translations: .init(
+                additionalProperties: Dictionary(
+                    uniqueKeysWithValues: phrase.texts.compactMap { key, value in
+                        key == language ? nil : (key.code, value)
+                    })))
     }
 }
 

@@ -10,8 +10,9 @@ extension APIHandler {
     func startGame(_ input: Operations.StartGame.Input) async throws -> Operations.StartGame.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let start = GameService.Start(language: form.language.rawValue, wordList: form.wordListId, pairs: form.pairs,
-                                      faces: form.faces.flatMap { MatchingFaces(rawValue: $0.rawValue) }, offline: form.offline ?? false)
+        let start = GameService.Start(
+            language: form.language.rawValue, wordList: form.wordListId, pairs: form.pairs,
+            faces: form.faces.flatMap { MatchingFaces(rawValue: $0.rawValue) }, offline: form.offline ?? false)
         let view = try await games.start(learner, start)
         return .created(.init(body: .json(try .init(view, content.snapshot()))))
     }
@@ -35,11 +36,16 @@ extension APIHandler {
         case .mismatch(let first, let second): (shown, name) = ([first, second], "mismatch")
         }
         let feedback = view.game.isFinished ? "finished" : name
-        return .ok(.init(body: .json(.init(
-            outcome: .init(rawValue: name) ?? .revealed, feedback: .init(rawValue: feedback) ?? .revealed,
-            message: Wording.gameFeedback(feedback).text(in: language),
-            cards: shown.map { Components.Schemas.GameCard($0, state: name == "match" ? .matched : .faceUp, view: view, snapshot: snapshot) },
-            game: try .init(view, snapshot)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        outcome: .init(rawValue: name) ?? .revealed, feedback: .init(rawValue: feedback) ?? .revealed,
+                        message: Wording.gameFeedback(feedback).text(in: language),
+                        cards: shown.map {
+                            Components.Schemas.GameCard($0, state: name == "match" ? .matched : .faceUp, view: view, snapshot: snapshot)
+                        },
+                        game: try .init(view, snapshot)))))
     }
 
     func submitGameLog(_ input: Operations.SubmitGameLog.Input) async throws -> Operations.SubmitGameLog.Output {
@@ -66,8 +72,9 @@ extension Components.Schemas.GameCard {
             case .audio: audio = snapshot.assetPath(.word(concept: concept.key, view.language))
             }
         }
-        self.init(position: card.position, state: state, face: shown ? .init(rawValue: card.face.rawValue) : nil, text: text,
-                  picture: picture, audio: audio)
+        self.init(
+            position: card.position, state: state, face: shown ? .init(rawValue: card.face.rawValue) : nil, text: text,
+            picture: picture, audio: audio)
     }
 }
 
@@ -82,11 +89,12 @@ extension Components.Schemas.Game {
         let result = game.result.map {
             Components.Schemas.GameResult(pairs: $0.pairs, seconds: $0.seconds, flips: $0.flips, mismatches: $0.mismatches, score: $0.score)
         }
-        self.init(id: view.id.description, language: .init(rawValue: view.language.code) ?? .en, kind: .matching,
-                  faces: .init(rawValue: game.deal.faces.rawValue) ?? .wordPicture, pairs: game.deal.pairCount,
-                  status: game.isFinished ? .finished : .inProgress, offline: game.offline, cards: cards, flips: game.flips.count,
-                  mismatches: game.mismatches, matchedPairs: game.matched.count / 2, startedAt: view.startedAt, finishedAt: view.finishedAt,
-                  result: result)
+        self.init(
+            id: view.id.description, language: .init(rawValue: view.language.code) ?? .en, kind: .matching,
+            faces: .init(rawValue: game.deal.faces.rawValue) ?? .wordPicture, pairs: game.deal.pairCount,
+            status: game.isFinished ? .finished : .inProgress, offline: game.offline, cards: cards, flips: game.flips.count,
+            mismatches: game.mismatches, matchedPairs: game.matched.count / 2, startedAt: view.startedAt, finishedAt: view.finishedAt,
+            result: result)
     }
 }
 
@@ -99,13 +107,18 @@ extension APIHandler {
             learner: input.query.learnerId, limit: input.query.limit ?? 10)
         let board = try await leaderboard(query)
         func row(_ row: LeaderboardStore.Row) -> Components.Schemas.LeaderboardRow {
-            .init(rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
-                  seconds: row.seconds)
+            .init(
+                rank: row.rank, learnerId: row.learner.description, displayName: row.displayName, avatarId: row.avatarID, score: row.score,
+                seconds: row.seconds)
         }
-        return .ok(.init(body: .json(.init(
-            kind: .matching, language: .init(rawValue: board.language.code)!, scope: .init(rawValue: query.scope.rawValue)!, period: board.period,
-            metric: query.metric == .time ? .time : .score, total: board.page.total, entries: board.page.top.map(row),
-            own: board.page.own.map(row), neighbours: board.page.neighbours.map(row)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        kind: .matching, language: .init(rawValue: board.language.code)!, scope: .init(rawValue: query.scope.rawValue)!,
+                        period: board.period,
+                        metric: query.metric == .time ? .time : .score, total: board.page.total, entries: board.page.top.map(row),
+                        own: board.page.own.map(row), neighbours: board.page.neighbours.map(row)))))
     }
 
     /// A leaderboard page, however the request was read (the generated
@@ -118,12 +131,19 @@ extension APIHandler {
         let period = query.scope == .week ? LeaderboardStore.week(of: Date()) : "all"
         if query.scope == .friends {
             guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
-            return (language, period, try await leaderboards.page(
-                language: language, kind: query.kind, period: period, metric: query.metric, limit: query.limit,
-                learner: learner.id, among: try await friends.friends(of: learner.id)))
+            return (
+                language, period,
+                try await leaderboards.page(
+                    language: language, kind: query.kind, period: period, metric: query.metric, limit: query.limit,
+                    learner: learner.id, among: try await friends.friends(of: learner.id))
+            )
         }
-        return (language, period, try await leaderboards.page(language: language, kind: query.kind, period: period, metric: query.metric,
-                                                              limit: query.limit, learner: learner))
+        return (
+            language, period,
+            try await leaderboards.page(
+                language: language, kind: query.kind, period: period, metric: query.metric,
+                limit: query.limit, learner: learner)
+        )
     }
 }
 
@@ -146,8 +166,12 @@ extension APIHandler {
         func person(_ person: FriendStore.Person) -> Components.Schemas.Friend {
             .init(learnerId: person.learner.description, displayName: person.displayName, avatarId: person.avatarID, since: person.since)
         }
-        return .ok(.init(body: .json(.init(friendCode: circle.friendCode, friends: circle.friends.map(person),
-                                           incoming: circle.incoming.map(person), outgoing: circle.outgoing.map(person)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        friendCode: circle.friendCode, friends: circle.friends.map(person),
+                        incoming: circle.incoming.map(person), outgoing: circle.outgoing.map(person)))))
     }
 
     func addFriend(_ input: Operations.AddFriend.Input) async throws -> Operations.AddFriend.Output {
@@ -208,14 +232,17 @@ extension Components.Schemas.PublicProfile {
         self.init(
             learnerId: card.learner.description, displayName: card.displayName, avatarId: card.avatarID, _public: card.isPublic,
             levels: card.levels.map { language, level in
-                .init(language: .init(rawValue: language.code) ?? .en, level: level.flatMap { .init(rawValue: $0.rawValue) },
-                      percentile: profile.levelPercentiles[language])
+                .init(
+                    language: .init(rawValue: language.code) ?? .en, level: level.flatMap { .init(rawValue: $0.rawValue) },
+                    percentile: profile.levelPercentiles[language])
             },
             bests: profile.bests.map { best in
-                .init(language: .init(rawValue: best.language.code) ?? .en, kind: .matching, score: best.score.score, scoreRank: best.score.rank,
-                      scorePercentile: ProfileService.percentile(rank: best.score.rank, total: best.total), seconds: best.time.seconds,
-                      timeRank: best.time.rank, timePercentile: ProfileService.percentile(rank: best.time.rank, total: best.total),
-                      players: best.total)
+                .init(
+                    language: .init(rawValue: best.language.code) ?? .en, kind: .matching, score: best.score.score,
+                    scoreRank: best.score.rank,
+                    scorePercentile: ProfileService.percentile(rank: best.score.rank, total: best.total), seconds: best.time.seconds,
+                    timeRank: best.time.rank, timePercentile: ProfileService.percentile(rank: best.time.rank, total: best.total),
+                    players: best.total)
             })
     }
 }

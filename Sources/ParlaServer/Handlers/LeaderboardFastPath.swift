@@ -16,11 +16,14 @@ import ParlaStore
 struct LeaderboardFastPath: ServerMiddleware {
     let handler: APIHandler
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
-        async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    )
+        async throws -> (HTTPResponse, HTTPBody?)
+    {
         guard operationID == "getLeaderboard", request.method == .get, request.headerFields[.accept].map(Self.acceptsJSON) ?? true,
-              let query = request.path.flatMap(Self.query)
+            let query = request.path.flatMap(Self.query)
         else { return try await next(request, body, metadata) }
         let board = try await handler.leaderboard(query)
         guard let bytes = LeaderboardJSON.encode(query, language: board.language, period: board.period, page: board.page) else {
@@ -50,7 +53,9 @@ struct LeaderboardFastPath: ServerMiddleware {
             switch field[0] {
             case "language" where Language(rawValue: value) != nil: query.language = value
             case "scope" where value == "global" || value == "week": query.scope = LeaderboardQuery.Scope(rawValue: value)!
-            case "metric": guard let metric = LeaderboardStore.Metric(rawValue: value) else { return nil }; query.metric = metric
+            case "metric":
+                guard let metric = LeaderboardStore.Metric(rawValue: value) else { return nil }
+                query.metric = metric
             case "learnerId" where UUIDText.parse(value) != nil: query.learner = value
             case "limit":
                 guard let limit = Int(value), (1...100).contains(limit), String(limit) == value else { return nil }

@@ -16,9 +16,10 @@ extension APIHandler {
 
     func createLearner(_ input: Operations.CreateLearner.Input) async throws -> Operations.CreateLearner.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let form = LearnerForm(displayName: body.displayName, age: body.age, avatarID: body.avatarId,
-                               nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-                               keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
+        let form = LearnerForm(
+            displayName: body.displayName, age: body.age, avatarID: body.avatarId,
+            nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
+            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
         let learner = try await learners.create(try await caller(), form)
         return .created(.init(body: .json(.init(learner))))
     }
@@ -31,9 +32,10 @@ extension APIHandler {
     func updateLearner(_ input: Operations.UpdateLearner.Input) async throws -> Operations.UpdateLearner.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         let learner = try await authorized(input.path.learnerId, for: .write)
-        let form = LearnerForm(displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
-                               nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-                               keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
+        let form = LearnerForm(
+            displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
+            nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
+            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
         return .ok(.init(body: .json(.init(try await learners.update(learner, form)))))
     }
 

@@ -22,8 +22,9 @@ extension APIHandler {
 
 extension Components.Schemas.Course {
     init(_ course: Course) {
-        self.init(language: .init(rawValue: course.language.code) ?? .en, start: .init(rawValue: course.start.rawValue) ?? .beginning,
-                  level: course.level.flatMap { .init(rawValue: $0.rawValue) }, createdAt: course.createdAt)
+        self.init(
+            language: .init(rawValue: course.language.code) ?? .en, start: .init(rawValue: course.start.rawValue) ?? .beginning,
+            level: course.level.flatMap { .init(rawValue: $0.rawValue) }, createdAt: course.createdAt)
     }
 }
 
@@ -47,8 +48,9 @@ extension APIHandler {
         let learner = try await authorized(input.path.learnerId, for: .write)
         let placement: PlacementID = try parseID(input.path.placementId, orElse: .placementNotFound)
         guard case .json(let answer) = input.body else { throw ParlaError(.malformedRequest) }
-        let view = try await placements.respond(learner, placement: placement, itemID: answer.itemId,
-                                                optionID: answer.optionId, responseTimeMilliseconds: answer.responseTimeMs)
+        let view = try await placements.respond(
+            learner, placement: placement, itemID: answer.itemId,
+            optionID: answer.optionId, responseTimeMilliseconds: answer.responseTimeMs)
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 }
@@ -67,13 +69,15 @@ extension Components.Schemas.Placement {
                 level: .init(rawValue: result.level.rawValue) ?? .a1, ability: result.theta, standardError: result.standardError,
                 itemsUsed: result.itemsUsed, seconds: view.finishedAt.map { $0.timeIntervalSince(view.startedAt) } ?? 0,
                 skills: result.skills.map { skill in
-                    .init(skill: .init(rawValue: skill.skill.rawValue) ?? .vocabulary, level: .init(rawValue: skill.level.rawValue) ?? .a1,
-                          ability: skill.theta, standardError: skill.standardError, itemsUsed: skill.itemsUsed)
+                    .init(
+                        skill: .init(rawValue: skill.skill.rawValue) ?? .vocabulary, level: .init(rawValue: skill.level.rawValue) ?? .a1,
+                        ability: skill.theta, standardError: skill.standardError, itemsUsed: skill.itemsUsed)
                 })
         }
-        self.init(id: view.id.description, language: .init(rawValue: view.language.code) ?? .en,
-                  status: view.finishedAt == nil ? .inProgress : .finished, answered: view.answered, startedAt: view.startedAt,
-                  finishedAt: view.finishedAt, question: question, result: result)
+        self.init(
+            id: view.id.description, language: .init(rawValue: view.language.code) ?? .en,
+            status: view.finishedAt == nil ? .inProgress : .finished, answered: view.answered, startedAt: view.startedAt,
+            finishedAt: view.finishedAt, question: question, result: result)
     }
 }
 
@@ -82,24 +86,31 @@ extension APIHandler {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let view = try await proficiency.proficiency(learner, language: input.query.language.rawValue)
         func status(_ status: ProficiencyStatus) -> Components.Schemas.ProficiencyStatus {
-            .init(skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, ability: status.theta, level: .init(rawValue: status.level.rawValue) ?? .a1,
-                  nextLevel: status.nextLevel.flatMap { .init(rawValue: $0.rawValue) }, progress: status.progress, responses: status.responses)
+            .init(
+                skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, ability: status.theta,
+                level: .init(rawValue: status.level.rawValue) ?? .a1,
+                nextLevel: status.nextLevel.flatMap { .init(rawValue: $0.rawValue) }, progress: status.progress, responses: status.responses
+            )
         }
         let day = DateFormatter()
         day.dateFormat = "yyyy-MM-dd"
         day.timeZone = TimeZone(identifier: "UTC")
         day.locale = Locale(identifier: "en_US_POSIX")
         let body = Components.Schemas.Proficiency(
-            language: .init(rawValue: view.language.code) ?? .en, overall: status(view.report.overall), skills: view.report.skills.map(status),
+            language: .init(rawValue: view.language.code) ?? .en, overall: status(view.report.overall),
+            skills: view.report.skills.map(status),
             history: view.history.map { snapshot in
-                .init(day: day.string(from: snapshot.day), skill: .init(rawValue: snapshot.skill?.rawValue ?? "overall") ?? .overall,
-                      ability: snapshot.theta, level: .init(rawValue: snapshot.level.rawValue) ?? .a1)
+                .init(
+                    day: day.string(from: snapshot.day), skill: .init(rawValue: snapshot.skill?.rawValue ?? "overall") ?? .overall,
+                    ability: snapshot.theta, level: .init(rawValue: snapshot.level.rawValue) ?? .a1)
             },
             gaps: view.gaps.map { gap in
-                .init(kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id, skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
-                      ability: gap.theta, predictedSuccess: gap.predictedSuccess,
-                      reasons: gap.reasons.compactMap { .init(rawValue: $0.rawValue) }, severity: gap.severity,
-                      missedItems: gap.mostMissedItemIds)
+                .init(
+                    kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id,
+                    skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
+                    ability: gap.theta, predictedSuccess: gap.predictedSuccess,
+                    reasons: gap.reasons.compactMap { .init(rawValue: $0.rawValue) }, severity: gap.severity,
+                    missedItems: gap.mostMissedItemIds)
             })
         return .ok(.init(body: .json(body)))
     }

@@ -10,8 +10,9 @@ extension APIHandler {
     func startLesson(_ input: Operations.StartLesson.Input) async throws -> Operations.StartLesson.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let start = LessonService.Start(language: form.language.rawValue, length: form.length,
-                                        types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus)
+        let start = LessonService.Start(
+            language: form.language.rawValue, length: form.length,
+            types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus)
         let (view, created) = try await lessons.start(learner, start)
         let body = try Components.Schemas.Lesson(view, content.snapshot())
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
@@ -43,28 +44,33 @@ extension APIHandler {
             answer = .text(String(text.prefix(200)))
         default: throw ParlaError.validation([FieldError("optionId", .required)])
         }
-        let view = try await lessons.answer(learner, lesson: lesson, question: form.questionId, answer: answer,
-                                            responseTimeMilliseconds: form.responseTimeMs)
+        let view = try await lessons.answer(
+            learner, lesson: lesson, question: form.questionId, answer: answer,
+            responseTimeMilliseconds: form.responseTimeMs)
         return .ok(.init(body: .json(try .init(view, question: form.questionId, snapshot: content.snapshot(), language: language))))
     }
 
     func recordLessonAnswer(_ input: Operations.RecordLessonAnswer.Input) async throws -> Operations.RecordLessonAnswer.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
-        let body: HTTPBody = switch input.body {
-        case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
-             .audioMpeg(let body), .binary(let body): body
-        }
-        let (view, _) = try await lessons.recording(learner, lesson: lesson, question: input.query.questionId,
-                                                    audio: try await Self.collect(body))
+        let body: HTTPBody =
+            switch input.body {
+            case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
+                .audioMpeg(let body), .binary(let body):
+                body
+            }
+        let (view, _) = try await lessons.recording(
+            learner, lesson: lesson, question: input.query.questionId,
+            audio: try await Self.collect(body))
         return .ok(.init(body: .json(try .init(view, question: input.query.questionId, snapshot: content.snapshot(), language: language))))
     }
 }
 
 extension Components.Schemas.ProficiencyBar {
     init(_ status: ProficiencyStatus) {
-        self.init(skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, value: status.progress,
-                  level: .init(rawValue: status.level.rawValue) ?? .a1, ability: status.theta)
+        self.init(
+            skill: status.skill.flatMap { .init(rawValue: $0.rawValue) }, value: status.progress,
+            level: .init(rawValue: status.level.rawValue) ?? .a1, ability: status.theta)
     }
 
     init(_ ability: SkillAbility) { self.init(ProficiencyStatus(skill: ability.skill, theta: ability.theta, responses: ability.responses)) }
@@ -77,10 +83,11 @@ extension Components.Schemas.Lesson {
             Components.Schemas.LessonQuestion($0, lesson: lesson, learner: view.learner, lessonID: view.id, snapshot: snapshot)
         }
         let summary = lesson.isFinished ? Components.Schemas.LessonSummary(lesson.summary(abilities: view.abilities), gaps: view.gaps) : nil
-        self.init(id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en, mode: .teacher,
-                  status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
-                  startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
-                  proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
+        self.init(
+            id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en, mode: .teacher,
+            status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
+            startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
+            proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
     }
 }
 
@@ -88,9 +95,10 @@ extension Components.Schemas.LessonQuestion {
     init(_ question: LessonQuestion, lesson: Lesson, learner: LearnerID, lessonID: LessonID, snapshot: ContentCatalog.Snapshot) {
         let disabled = Set(question.disabledOptionIDs)
         let options = question.options.map { option in
-            OptionsPayloadPayload(id: option.id, text: option.text,
-                                  picture: option.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
-                                  disabled: disabled.contains(option.id))
+            OptionsPayloadPayload(
+                id: option.id, text: option.text,
+                picture: option.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
+                disabled: disabled.contains(option.id))
         }
         // A listening question's audio is served under the lesson: the
         // asset's own name would say which word it is.
@@ -98,31 +106,38 @@ extension Components.Schemas.LessonQuestion {
             guard let path = snapshot.assetPath(slot) else { return nil }
             return question.type == .listening ? "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio" : path
         }
-        self.init(id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
-                  skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
-                  hint: question.type == .repetition ? question.translation : nil, options: options,
-                  targets: question.targets.map { targets in
-                      let filled = Set(question.filledTargetIDs)
-                      return targets.map { .init(id: $0.id, text: $0.text ?? "", filled: filled.contains($0.id)) }
-                  },
-                  placed: question.type.isTemplate
-                      ? question.tries.filter(\.correct).compactMap { drop in drop.optionID.map { PlacedPayloadPayload(optionId: $0, targetId: drop.targetID) } }
-                      : nil,
-                  tries: question.tries.filter { !$0.correct }.count, timeLimitSeconds: question.type.timeLimitSeconds)
+        self.init(
+            id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
+            skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
+            hint: question.type == .repetition ? question.translation : nil, options: options,
+            targets: question.targets.map { targets in
+                let filled = Set(question.filledTargetIDs)
+                return targets.map { .init(id: $0.id, text: $0.text ?? "", filled: filled.contains($0.id)) }
+            },
+            placed: question.type.isTemplate
+                ? question.tries.filter(\.correct).compactMap { drop in
+                    drop.optionID.map { PlacedPayloadPayload(optionId: $0, targetId: drop.targetID) }
+                }
+                : nil,
+            tries: question.tries.filter { !$0.correct }.count, timeLimitSeconds: question.type.timeLimitSeconds)
     }
 }
 
 extension Components.Schemas.LessonSummary {
     init(_ summary: ParlaTeaching.LessonSummary, gaps: [ProficiencyGap]) {
-        self.init(questions: summary.questions, firstTryCorrect: summary.firstTryCorrect, accuracy: summary.accuracy, seconds: summary.seconds,
-                  newWords: summary.newWords,
-                  skills: summary.changes.map { change in
-                      .init(skill: .init(rawValue: change.skill.rawValue) ?? .vocabulary, before: .init(change.before), after: .init(change.after))
-                  },
-                  gaps: gaps.map { gap in
-                      .init(kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id, skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
-                            severity: gap.severity)
-                  })
+        self.init(
+            questions: summary.questions, firstTryCorrect: summary.firstTryCorrect, accuracy: summary.accuracy, seconds: summary.seconds,
+            newWords: summary.newWords,
+            skills: summary.changes.map { change in
+                .init(
+                    skill: .init(rawValue: change.skill.rawValue) ?? .vocabulary, before: .init(change.before), after: .init(change.after))
+            },
+            gaps: gaps.map { gap in
+                .init(
+                    kind: .init(rawValue: gap.kind.rawValue) ?? .topic, id: gap.id,
+                    skill: gap.skill.flatMap { .init(rawValue: $0.rawValue) },
+                    severity: gap.severity)
+            })
     }
 }
 
@@ -134,10 +149,12 @@ extension Components.Schemas.LessonAnswerResult {
             throw ParlaError(.internalError)
         }
         let ability = view.abilities.first { $0.skill == question.skill } ?? SkillAbility(skill: question.skill)
-        self.init(correct: last.correct, feedback: .init(rawValue: last.feedback) ?? .wrong,
-                  message: Wording.answerFeedback(last.feedback).text(in: language), expected: last.expected,
-                  correctOptionId: last.correct ? question.correctOptionID : nil, correctAnswer: question.isResolved ? question.correctAnswer : nil,
-                  translation: last.correct ? question.translation : nil, score: last.score, wordsToPractise: last.wordsToPractise,
-                  proficiency: .init(ability), lesson: try .init(view, snapshot))
+        self.init(
+            correct: last.correct, feedback: .init(rawValue: last.feedback) ?? .wrong,
+            message: Wording.answerFeedback(last.feedback).text(in: language), expected: last.expected,
+            correctOptionId: last.correct ? question.correctOptionID : nil,
+            correctAnswer: question.isResolved ? question.correctAnswer : nil,
+            translation: last.correct ? question.translation : nil, score: last.score, wordsToPractise: last.wordsToPractise,
+            proficiency: .init(ability), lesson: try .init(view, snapshot))
     }
 }

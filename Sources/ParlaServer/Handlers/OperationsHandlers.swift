@@ -12,7 +12,10 @@ extension APIHandler {
         let database = self.database
         let state = try? await withThrowingTaskGroup(of: (applied: Int, complete: Bool)?.self) { group in
             group.addTask { try await database.migrationState() }
-            group.addTask { try await Task.sleep(for: .seconds(5)); return nil }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return nil
+            }
             defer { group.cancelAll() }
             return try await group.next() ?? nil
         }

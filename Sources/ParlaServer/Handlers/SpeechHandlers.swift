@@ -8,19 +8,21 @@ import ParlaStore
 extension APIHandler {
     func createSpeechAttempt(_ input: Operations.CreateSpeechAttempt.Input) async throws -> Operations.CreateSpeechAttempt.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
-        let (body, mediaType): (HTTPBody, String) = switch input.body {
-        case .audioWav(let body): (body, "audio/wav")
-        case .audioXWav(let body): (body, "audio/wav")
-        case .audioFlac(let body): (body, "audio/flac")
-        case .audioOgg(let body): (body, "audio/ogg")
-        case .audioOpus(let body): (body, "audio/ogg")
-        case .audioMpeg(let body): (body, "audio/mpeg")
-        case .binary(let body): (body, "application/octet-stream")
-        }
+        let (body, mediaType): (HTTPBody, String) =
+            switch input.body {
+            case .audioWav(let body): (body, "audio/wav")
+            case .audioXWav(let body): (body, "audio/wav")
+            case .audioFlac(let body): (body, "audio/flac")
+            case .audioOgg(let body): (body, "audio/ogg")
+            case .audioOpus(let body): (body, "audio/ogg")
+            case .audioMpeg(let body): (body, "audio/mpeg")
+            case .binary(let body): (body, "application/octet-stream")
+            }
         let audio = try await Self.collect(body)
-        let (attempt, score) = try await speech.attempt(learner, language: input.query.language.rawValue,
-                                                        text: input.query.text, phraseID: input.query.phraseId,
-                                                        audio: audio, mediaType: mediaType)
+        let (attempt, score) = try await speech.attempt(
+            learner, language: input.query.language.rawValue,
+            text: input.query.text, phraseID: input.query.phraseId,
+            audio: audio, mediaType: mediaType)
         return .created(.init(body: .json(.init(attempt, score, language: language))))
     }
 
@@ -29,20 +31,28 @@ extension APIHandler {
 
     func createSpeechAlignment(_ input: Operations.CreateSpeechAlignment.Input) async throws -> Operations.CreateSpeechAlignment.Output {
         _ = try await caller()
-        let body: HTTPBody = switch input.body {
-        case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
-             .audioMpeg(let body), .binary(let body): body
-        }
-        let alignment = try await speech.align(try await Self.collect(body), language: input.query.language.rawValue, text: input.query.text)
-        return .ok(.init(body: .json(.init(words: alignment.words.map { .init(word: $0.word, start: $0.start, end: $0.end) },
-                                           complete: alignment.complete, duration: alignment.duration))))
+        let body: HTTPBody =
+            switch input.body {
+            case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
+                .audioMpeg(let body), .binary(let body):
+                body
+            }
+        let alignment = try await speech.align(
+            try await Self.collect(body), language: input.query.language.rawValue, text: input.query.text)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        words: alignment.words.map { .init(word: $0.word, start: $0.start, end: $0.end) },
+                        complete: alignment.complete, duration: alignment.duration))))
     }
 
     func listSpeechAttempts(_ input: Operations.ListSpeechAttempts.Input) async throws -> Operations.ListSpeechAttempts.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let limit = input.query.limit ?? 20
-        let page = try await speech.list(learner, language: input.query.language?.rawValue, limit: limit,
-                                         before: input.query.before)
+        let page = try await speech.list(
+            learner, language: input.query.language?.rawValue, limit: limit,
+            before: input.query.before)
         let next = page.count == limit ? page.last?.0.id.description : nil
         return .ok(.init(body: .json(.init(attempts: page.map { .init($0.0, $0.1, language: language) }, next: next))))
     }
@@ -51,21 +61,23 @@ extension APIHandler {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let recording = try await speech.recording(learner, attempt: input.path.attemptId)
         let body = HTTPBody(recording.bytes)
-        let typed: Operations.GetSpeechAttemptAudio.Output.Ok.Body = switch recording.mediaType {
-        case "audio/wav": .audioWav(body)
-        case "audio/flac": .audioFlac(body)
-        case "audio/ogg": .audioOgg(body)
-        case "audio/mpeg": .audioMpeg(body)
-        default: .binary(body)
-        }
+        let typed: Operations.GetSpeechAttemptAudio.Output.Ok.Body =
+            switch recording.mediaType {
+            case "audio/wav": .audioWav(body)
+            case "audio/flac": .audioFlac(body)
+            case "audio/ogg": .audioOgg(body)
+            case "audio/mpeg": .audioMpeg(body)
+            default: .binary(body)
+            }
         return .ok(.init(body: typed))
     }
 }
 
 extension Components.Schemas.SpeechAttempt {
     init(_ attempt: ParlaStore.SpeechAttemptStore.Attempt, _ score: AttemptScore, language: Language) {
-        self.init(id: attempt.id.description, language: attempt.language.code, text: attempt.text, phraseId: attempt.phraseID,
-                  createdAt: attempt.createdAt, recordingKept: attempt.hasRecording, result: .init(score, language: language))
+        self.init(
+            id: attempt.id.description, language: attempt.language.code, text: attempt.text, phraseId: attempt.phraseID,
+            createdAt: attempt.createdAt, recordingKept: attempt.hasRecording, result: .init(score, language: language))
     }
 }
 
@@ -77,7 +89,8 @@ extension Components.Schemas.SpeechResult {
             message: Wording.speechFeedback(score.feedback.rawValue).text(in: language),
             words: score.words.map { word in
                 Components.Schemas.SpeechWord(
-                    text: word.text, start: word.start, end: word.end, score: word.score, error: .init(rawValue: word.error.rawValue) ?? .none,
+                    text: word.text, start: word.start, end: word.end, score: word.score,
+                    error: .init(rawValue: word.error.rawValue) ?? .none,
                     phones: word.phones.map { .init(phone: $0.phone, start: $0.start, end: $0.end, score: $0.score) })
             },
             insertions: score.insertions, recognizedText: score.recognizedText, speechRate: score.speechRate, duration: score.duration,

@@ -18,8 +18,8 @@ struct Authenticator: Sendable {
 
     func caller() async throws -> Caller {
         guard let header = RequestScope.here.authorization,
-              let token = Self.bearerToken(header),
-              let session = try await accounts.session(tokenHash: SessionToken.hash(token))
+            let token = Self.bearerToken(header),
+            let session = try await accounts.session(tokenHash: SessionToken.hash(token))
         else { throw ParlaError(.authenticationRequired) }
         return Caller(accountID: session.accountID, sessionID: session.id)
     }
@@ -28,8 +28,8 @@ struct Authenticator: Sendable {
     /// launch screen's request, and the busiest one.
     func callerProfile() async throws -> (Caller, Account, [Learner]) {
         guard let header = RequestScope.here.authorization,
-              let token = Self.bearerToken(header),
-              let (session, account, learners) = try await accounts.profile(tokenHash: SessionToken.hash(token))
+            let token = Self.bearerToken(header),
+            let (session, account, learners) = try await accounts.profile(tokenHash: SessionToken.hash(token))
         else { throw ParlaError(.authenticationRequired) }
         return (Caller(accountID: session.accountID, sessionID: session.id), account, learners)
     }
@@ -39,7 +39,7 @@ struct Authenticator: Sendable {
     static func bearerToken(_ header: String) -> String? {
         var utf8 = Substring(header).utf8.drop { $0 == UInt8(ascii: " ") }
         guard utf8.count > 7, utf8.prefix(6).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
-              utf8.dropFirst(6).first == UInt8(ascii: " ")
+            utf8.dropFirst(6).first == UInt8(ascii: " ")
         else { return nil }
         utf8 = utf8.dropFirst(7).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         while let last = utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { utf8 = utf8.dropLast() }

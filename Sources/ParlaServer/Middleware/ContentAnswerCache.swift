@@ -24,19 +24,24 @@ final class ContentAnswerCache: ServerMiddleware, Sendable {
 
     init(catalog: ContentCatalog) { self.catalog = catalog }
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
-        async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    )
+        async throws -> (HTTPResponse, HTTPBody?)
+    {
         guard Self.operations.contains(operationID), request.method == .get, request.headerFields[.authorization] == nil,
-              let path = request.path, !path.contains("learnerId="), let version = catalog.snapshot?.version
+            let path = request.path, !path.contains("learnerId="), let version = catalog.snapshot?.version
         else { return try await next(request, body, metadata) }
 
         let known = answers.withLock { $0.version == version ? $0.entries[path] : nil }
         if let known {
             if let tag = known.fields[.eTag], let asked = request.headerFields[.ifNoneMatch],
-               asked == "*" || asked.split(separator: ",").contains(where: {
-                   $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
-               }) {
+                asked == "*"
+                    || asked.split(separator: ",").contains(where: {
+                        $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
+                    })
+            {
                 return (HTTPResponse(status: .notModified, headerFields: [.eTag: tag]), nil)
             }
             return (HTTPResponse(status: .ok, headerFields: known.fields), HTTPBody(known.bytes))

@@ -9,9 +9,12 @@ import OpenAPIRuntime
 struct PlainHeaderValues: ServerMiddleware {
     static let fields: [HTTPField.Name] = [.eTag, .cacheControl, .contentRange, .acceptRanges, .retryAfter, .location]
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-                   next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?))
-        async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    )
+        async throws -> (HTTPResponse, HTTPBody?)
+    {
         var (response, responseBody) = try await next(request, body, metadata)
         for name in Self.fields {
             if let value = response.headerFields[name], value.contains("%"), let plain = value.removingPercentEncoding {

@@ -90,8 +90,9 @@ enum Problem {
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let length = error.resourceLength { headers[.contentRange] = "bytes */\(length)" }
         if error.code == .authenticationRequired { headers[.wwwAuthenticate] = "Bearer" }
-        return Response(status: HTTPResponse.Status(code: error.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
@@ -107,14 +108,16 @@ extension ErrorCode {
         case .invalidCredentials, .authenticationRequired: 401
         case .wrongCurrentPassword: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-             .placementNotFound, .lessonNotFound, .gameNotFound,
-             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound: 404
+            .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
+            .placementNotFound, .lessonNotFound, .gameNotFound,
+            .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound:
+            404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
-             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
-             .alreadyFriends: 409
+            .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
+            .alreadyFriends:
+            409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
@@ -123,11 +126,11 @@ extension ErrorCode {
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
-             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
-             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
-             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
-             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
-             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
+            .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
+            .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
+            .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
+            .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
+            .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
             422
         }
     }

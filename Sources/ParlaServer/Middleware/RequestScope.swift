@@ -34,27 +34,31 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
         var logger = self.logger
         logger[metadataKey: "request_id"] = .string(requestID)
-        let scope = RequestScope(requestID: requestID, language: language,
-                                 authorization: request.headers[.authorization], logger: logger)
+        let scope = RequestScope(
+            requestID: requestID, language: language,
+            authorization: request.headers[.authorization], logger: logger)
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }
         response.headers[.requestID] = requestID
         if response.headers[.contentLanguage] == nil { response.headers[.contentLanguage] = language.code }
         // The path only: query strings and bodies may carry personal data.
-        logger.info("request", metadata: [
-            "method": .string(request.method.rawValue),
-            "route": .string(context.endpointPath ?? "unmatched"),
-            "status": .stringConvertible(response.status.code),
-            "duration_ms": .stringConvertible(Self.milliseconds(ContinuousClock.now - start)),
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "route": .string(context.endpointPath ?? "unmatched"),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .stringConvertible(Self.milliseconds(ContinuousClock.now - start)),
+            ])
         return response
     }
 
     /// Printable ASCII, at most 128 characters; anything else is replaced.
     static func acceptable(_ id: String) -> String? {
         guard (1...128).contains(id.utf8.count),
-              id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+            id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
         return id
     }
 

@@ -21,7 +21,8 @@ struct TextInputMiddleware<Context: RequestContext>: RouterMiddleware {
         if Self.isJSON(request.headers[.contentType]) {
             let body = try await request.collectBody(upTo: .max)
             if TextInput.mayHoldControl(json: body.readableBytesView),
-               let document = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]) {
+                let document = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
+            {
                 fields += TextInput.controlledFields(in: document)
             }
         }

@@ -30,9 +30,10 @@ struct AccountService: Sendable {
             displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
             age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
         let (account, learner, session) = try await accounts.create(
-            AccountStore.NewAccount(firstName: registration.firstName, lastName: registration.lastName,
-                                    email: registration.email, passwordHash: passwordHash,
-                                    uiLanguage: registration.uiLanguage, termsVersion: termsVersion),
+            AccountStore.NewAccount(
+                firstName: registration.firstName, lastName: registration.lastName,
+                email: registration.email, passwordHash: passwordHash,
+                uiLanguage: registration.uiLanguage, termsVersion: termsVersion),
             firstLearner: firstLearner,
             session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName))
         var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
@@ -79,9 +80,11 @@ struct AccountService: Sendable {
             try await checkPassword(form.currentPassword ?? "", of: caller.accountID)
             newHash = try await hasher.hash(newPassword)
         }
-        try await accounts.update(caller.accountID, AccountStore.Changes(
-            firstName: update.firstName, lastName: update.lastName, email: update.email,
-            uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID)
+        try await accounts.update(
+            caller.accountID,
+            AccountStore.Changes(
+                firstName: update.firstName, lastName: update.lastName, email: update.email,
+                uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID)
         return try await me(caller.accountID)
     }
 

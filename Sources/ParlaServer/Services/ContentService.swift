@@ -138,13 +138,17 @@ struct ContentService: Sendable {
         return try catalog.page(cacheKey) { try layOut(number, of: listID, in: language, owned: owned, snapshot: snapshot) }
     }
 
-    private func layOut(_ number: Int, of listID: String, in language: Language, owned: Set<String>?,
-                        snapshot: ContentCatalog.Snapshot) throws -> (page: WordPage<Concept>, locked: Bool) {
+    private func layOut(
+        _ number: Int, of listID: String, in language: Language, owned: Set<String>?,
+        snapshot: ContentCatalog.Snapshot
+    ) throws -> (page: WordPage<Concept>, locked: Bool) {
         let words: [Concept]
         let locked: Bool
         if listID == Self.allWords {
             var seen = Set<String>()
-            words = snapshot.corpus.wordLists.flatMap { view(of: $0, in: language, owned: owned).words }.filter { seen.insert($0.key).inserted }
+            words = snapshot.corpus.wordLists.flatMap { view(of: $0, in: language, owned: owned).words }.filter {
+                seen.insert($0.key).inserted
+            }
             locked = false
         } else {
             guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
@@ -231,9 +235,11 @@ struct ContentService: Sendable {
     /// When each word of a definition is spoken in its audio, once the
     /// build has aligned it.
     func definitionTimings(of concept: String, in language: Language, _ snapshot: ContentCatalog.Snapshot) async throws
-        -> NarrationAlignment? {
+        -> NarrationAlignment?
+    {
         guard let name = snapshot.assets[AssetSlot.definitionTimings(concept: concept, language).description],
-              let bytes = try await assets.bytes(of: name) else { return nil }
+            let bytes = try await assets.bytes(of: name)
+        else { return nil }
         return try? JSONDecoder().decode(NarrationAlignment.self, from: Data(bytes))
     }
 

@@ -65,14 +65,17 @@ struct GameService: Sendable {
         }
         let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
         let candidates = concepts.compactMap { concept -> MatchingCandidate? in
-            guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { return nil }
+            guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else {
+                return nil
+            }
             let translation = concept.localization(native).flatMap { $0.isDisabled ? nil : $0.word }
-            return MatchingCandidate(concept: concept.key, word: word, translation: translation,
-                                     picture: snapshot.assetPath(.picture(concept.picture)),
-                                     hasAudio: snapshot.assetPath(.word(concept: concept.key, language)) != nil,
-                                     soundsLike: alike[concept.key] ?? [],
-                                     wordMeans: Set(snapshot.senses.concepts(named: word, in: language)),
-                                     translationMeans: Set(translation.map { snapshot.senses.concepts(named: $0, in: native) } ?? []))
+            return MatchingCandidate(
+                concept: concept.key, word: word, translation: translation,
+                picture: snapshot.assetPath(.picture(concept.picture)),
+                hasAudio: snapshot.assetPath(.word(concept: concept.key, language)) != nil,
+                soundsLike: alike[concept.key] ?? [],
+                wordMeans: Set(snapshot.senses.concepts(named: word, in: language)),
+                translationMeans: Set(translation.map { snapshot.senses.concepts(named: $0, in: native) } ?? []))
         }
         let gameID = GameID.generate()
         var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
@@ -81,9 +84,12 @@ struct GameService: Sendable {
         }
         var game = MatchingGame(deal: MatchingDeal.deal(chosen, faces: faces, seed: random.next()))
         game.offline = start.offline
-        let stored = try await games.create(gameID, learner: authorized, language: language, kind: "matching",
-                                            state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
-        return View(id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt, finishedAt: nil)
+        let stored = try await games.create(
+            gameID, learner: authorized, language: language, kind: "matching",
+            state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
+        return View(
+            id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt,
+            finishedAt: nil)
     }
 
     func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {
@@ -114,19 +120,21 @@ struct GameService: Sendable {
             let skill: Skill = state.game.deal.faces == .wordAudio ? .listening : .vocabulary
             func write(_ concept: String, correct: Bool, weight: Double, remember: Bool) -> [AnswerLearning] {
                 guard let item = catalog.item(LessonItemID(.word, concept)) else { return [] }
-                let answer = PracticeAnswer(itemID: item.id.description, skill: skill, correct: correct, responseTime: seconds,
-                                            timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty,
-                                            weight: weight, remember: remember)
+                let answer = PracticeAnswer(
+                    itemID: item.id.description, skill: skill, correct: correct, responseTime: seconds,
+                    timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty,
+                    weight: weight, remember: remember)
                 return [AnswerLearning.learning(from: answer, model: learning, item: difficulties[item.id], at: now, scheduler: scheduler)]
             }
-            let learned: [AnswerLearning] = switch outcome {
-            case .revealed: []
-            case .match(let card, _): write(card.concept, correct: true, weight: 1, remember: true)
-            case .mismatch(let first, let second)
+            let learned: [AnswerLearning] =
+                switch outcome {
+                case .revealed: []
+                case .match(let card, _): write(card.concept, correct: true, weight: 1, remember: true)
+                case .mismatch(let first, let second)
                 where learning.cards["word:\(first.concept)"] != nil && learning.cards["word:\(second.concept)"] != nil:
-                write(first.concept, correct: false, weight: MatchingRules.mismatchWeight, remember: false)
-            case .mismatch: []
-            }
+                    write(first.concept, correct: false, weight: MatchingRules.mismatchWeight, remember: false)
+                case .mismatch: []
+                }
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
         return (try view(stored, learner: learner.id), outcome)
@@ -162,9 +170,11 @@ struct GameService: Sendable {
                 let (first, second) = (game.flips[index], game.flips[index + 1])
                 let concept = game.deal.cards[first.position].concept
                 guard concept == game.deal.cards[second.position].concept,
-                      let item = catalog.item(LessonItemID(.word, concept)) else { return nil }
-                let answer = PracticeAnswer(itemID: item.id.description, skill: skill, correct: true, responseTime: second.at - first.at,
-                                            timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty)
+                    let item = catalog.item(LessonItemID(.word, concept))
+                else { return nil }
+                let answer = PracticeAnswer(
+                    itemID: item.id.description, skill: skill, correct: true, responseTime: second.at - first.at,
+                    timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty)
                 let write = AnswerLearning.learning(from: answer, model: model, item: difficulties[item.id], at: now, scheduler: scheduler)
                 model.apply(write)
                 return write
@@ -176,7 +186,8 @@ struct GameService: Sendable {
             let before = learning.everySkill
             for index in learned.indices {
                 let base = before.first { $0.skill == learned[index].skill } ?? SkillAbility(skill: learned[index].skill)
-                learned[index].ability = .init(skill: base.skill, theta: base.theta + learned[index].abilityChange, responses: base.responses + 1)
+                learned[index].ability = .init(
+                    skill: base.skill, theta: base.theta + learned[index].abilityChange, responses: base.responses + 1)
                 if index < learned.count - 1 { learned[index].snapshots = [] }
             }
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
@@ -186,8 +197,9 @@ struct GameService: Sendable {
 
     private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
         let state = try JSONDecoder().decode(State.self, from: stored.state)
-        return View(id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
-                    startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+        return View(
+            id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
+            startedAt: stored.startedAt, finishedAt: stored.finishedAt)
     }
 
     static func finish(_ result: MatchingResult) -> GameStore.Finish {
@@ -205,14 +217,15 @@ struct GameService: Sendable {
 
     /// Why a log was refused: `game_rejected` naming the flip at fault.
     static func rejection(_ rejection: MatchingRejection) -> ParlaError {
-        let (field, code): (String, ErrorCode) = switch rejection {
-        case .unknownCard: ("flips", .cardNotFound)
-        case .alreadyMatched, .sameCard: ("flips", .cardAlreadyUp)
-        case .tooFast(let flip): ("flips[\(flip)]", .flipTooFast)
-        case .outOfOrder(let flip): ("flips[\(flip)]", .flipOutOfOrder)
-        case .gameOver: ("flips", .gameFinished)
-        case .unfinished: ("flips", .gameUnfinished)
-        }
+        let (field, code): (String, ErrorCode) =
+            switch rejection {
+            case .unknownCard: ("flips", .cardNotFound)
+            case .alreadyMatched, .sameCard: ("flips", .cardAlreadyUp)
+            case .tooFast(let flip): ("flips[\(flip)]", .flipTooFast)
+            case .outOfOrder(let flip): ("flips[\(flip)]", .flipOutOfOrder)
+            case .gameOver: ("flips", .gameFinished)
+            case .unfinished: ("flips", .gameUnfinished)
+            }
         return ParlaError(.gameRejected, fieldErrors: [FieldError(field, code)])
     }
 }

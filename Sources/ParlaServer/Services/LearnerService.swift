@@ -25,11 +25,12 @@ struct LearnerService: Sendable {
             let number = try await learners.count(of: caller.accountID) + 1
             name = Wording.defaultLearnerName(number: number).text(in: account.uiLanguage)
         }
-        return try await learners.create(LearnerStore.NewLearner(
-            displayName: name!, age: fields.age, avatarID: fields.avatarID ?? Avatar.defaultID,
-            nativeLanguage: fields.nativeLanguage ?? account.uiLanguage,
-            targetLanguages: fields.targetLanguages ?? [], keepRecordings: fields.keepRecordings ?? false,
-            publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
+        return try await learners.create(
+            LearnerStore.NewLearner(
+                displayName: name!, age: fields.age, avatarID: fields.avatarID ?? Avatar.defaultID,
+                nativeLanguage: fields.nativeLanguage ?? account.uiLanguage,
+                targetLanguages: fields.targetLanguages ?? [], keepRecordings: fields.keepRecordings ?? false,
+                publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
     }
 
     func update(_ learner: AuthorizedLearner, _ form: LearnerForm) async throws -> Learner {

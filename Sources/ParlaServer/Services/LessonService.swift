@@ -50,7 +50,9 @@ struct LessonService: Sendable {
         if let types = start.types, types.isEmpty { problems.append(FieldError("types", .required)) }
         let catalog = try catalogs.catalog(language, content: content)
         let focus = try (start.focus ?? []).map { text -> LessonItemID in
-            guard let item = LessonItemID(text), catalog.item(item) != nil else { throw ParlaError.validation([FieldError("focus", .validationFailed)]) }
+            guard let item = LessonItemID(text), catalog.item(item) != nil else {
+                throw ParlaError.validation([FieldError("focus", .validationFailed)])
+            }
             return item
         }
         if focus.count > 50 { problems.append(FieldError("focus", .validationFailed)) }
@@ -64,12 +66,15 @@ struct LessonService: Sendable {
         let gaps = try await proficiency.proficiency(authorized, language: language.code).gaps
         // A gap weighs 1 + its severity (at most 3): a lean, not a rule.
         let weights = Dictionary(gaps.map { ($0.id, 1 + min(max($0.severity, 0), 2)) }, uniquingKeysWith: max)
-        var lesson = Lesson(language: language, native: learner.nativeLanguage, length: length,
-                            types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
+        var lesson = Lesson(
+            language: language, native: learner.nativeLanguage, length: length,
+            types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
         let lessonID = LessonID.generate()
         var random = Self.random(lessonID, step: 0)
-        guard let first = planner(catalog).next(for: lesson, state: state(learning, catalog: catalog), at: Date(),
-                                                using: &random)
+        guard
+            let first = planner(catalog).next(
+                for: lesson, state: state(learning, catalog: catalog), at: Date(),
+                using: &random)
         else { throw ParlaError(.lessonUnavailable) }
         lesson.questions.append(first)
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
@@ -102,15 +107,18 @@ struct LessonService: Sendable {
     }
 
     /// A chosen option or a typed text.
-    func answer(_ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer,
-                responseTimeMilliseconds: Int?) async throws -> View {
+    func answer(
+        _ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer,
+        responseTimeMilliseconds: Int?
+    ) async throws -> View {
         try await record(learner, lesson: id, question: question, answer: answer, claimed: responseTimeMilliseconds)
     }
 
     /// A recording of the phrase on screen: scored first (outside any lock),
     /// then taken as the answer.
     func recording(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String, audio: [UInt8]) async throws
-        -> (View, AttemptScore) {
+        -> (View, AttemptScore)
+    {
         let stored = try await lessons.lesson(id, learner: learner)
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
@@ -119,14 +127,17 @@ struct LessonService: Sendable {
         let score = try await scorer.score(audio, text: text, language: lesson.language)
         // A recording with no speech in it is not a try.
         guard score.feedback != .noSpeech else { throw ParlaError(.noSpeech) }
-        let view = try await record(learner, lesson: id, question: questionID,
-                                    answer: .recording(passed: score.passed, feedback: score.feedback.rawValue), claimed: nil,
-                                    wordsToPractise: score.words.filter { $0.error != .none }.map(\.text), score: score.overall)
+        let view = try await record(
+            learner, lesson: id, question: questionID,
+            answer: .recording(passed: score.passed, feedback: score.feedback.rawValue), claimed: nil,
+            wordsToPractise: score.words.filter { $0.error != .none }.map(\.text), score: score.overall)
         return (view, score)
     }
 
-    private func record(_ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
-                        wordsToPractise: [String]? = nil, score: Double? = nil) async throws -> View {
+    private func record(
+        _ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
+        wordsToPractise: [String]? = nil, score: Double? = nil
+    ) async throws -> View {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
         let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
@@ -154,8 +165,9 @@ struct LessonService: Sendable {
                 let update = learn(learned, item: item, question: answerID, model: model, learned: known[item.id], at: now)
                 record = update
                 model.apply(update.learning)
-                known[item.id] = .init(difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.learning.difficultyChange,
-                                       responses: (known[item.id]?.responses ?? 0) + 1)
+                known[item.id] = .init(
+                    difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.learning.difficultyChange,
+                    responses: (known[item.id]?.responses ?? 0) + 1)
             }
             // The next question once this one is done (a template takes several drops).
             if lesson.current == nil, lesson.questions.count < lesson.length {
@@ -171,8 +183,9 @@ struct LessonService: Sendable {
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
         }
-        var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
-                        abilities: learningAfter.everySkill)
+        var view = View(
+            id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+            abilities: learningAfter.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
@@ -180,22 +193,27 @@ struct LessonService: Sendable {
     /// What one resolved question teaches the model (`AnswerLearning`): the
     /// first try's result moves the ability of the question's skill, the
     /// item's difficulty and the learner's memory of the item.
-    private func learn(_ learned: AnswerOutcome.Learned, item: LessonItem, question: String, model: LearnerModel,
-                       learned stored: ItemDifficulty?, at now: Date) -> LessonStore.Record {
-        let answer = PracticeAnswer(itemID: item.id.description, skill: learned.type.skill, correct: learned.correct,
-                                    responseTime: learned.responseTime, timeLimit: learned.type.timeLimitSeconds,
-                                    optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty)
+    private func learn(
+        _ learned: AnswerOutcome.Learned, item: LessonItem, question: String, model: LearnerModel,
+        learned stored: ItemDifficulty?, at now: Date
+    ) -> LessonStore.Record {
+        let answer = PracticeAnswer(
+            itemID: item.id.description, skill: learned.type.skill, correct: learned.correct,
+            responseTime: learned.responseTime, timeLimit: learned.type.timeLimitSeconds,
+            optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty)
         return LessonStore.Record(
             questionID: question, questionType: learned.type.rawValue, areaKind: item.area.rawValue, areaID: item.areaID,
-            level: item.level, correct: learned.correct, tries: learned.tries, responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
+            level: item.level, correct: learned.correct, tries: learned.tries,
+            responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
             learning: AnswerLearning.learning(from: answer, model: model, item: stored, at: now, scheduler: scheduler))
     }
 
     private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner) async throws -> View {
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         let learning = try await lessons.learning(learner: learner, language: stored.language)
-        var view = View(id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
-                        abilities: learning.everySkill)
+        var view = View(
+            id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+            abilities: learning.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
     }
@@ -205,8 +223,9 @@ struct LessonService: Sendable {
     private func state(_ model: LearnerModel, catalog: LessonCatalog) -> LearnerState {
         var cards: [LessonItemID: MemoryCard] = [:]
         for (key, card) in model.cards { if let item = LessonItemID(key) { cards[item] = card } }
-        return LearnerState(abilities: Dictionary(model.everySkill.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
-                            cards: cards, difficulties: [:])
+        return LearnerState(
+            abilities: Dictionary(model.everySkill.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
+            cards: cards, difficulties: [:])
     }
 
     static func code(for error: LessonAnswerError) -> ErrorCode {
@@ -263,9 +282,18 @@ final class LessonCatalogs: Sendable {
         guard refresh else { return cached ?? [:] }
         do {
             let values = try await store.difficulties().mapValues { items in
-                Dictionary(items.compactMap { key, value in LessonItemID(key).map { ($0, ItemDifficulty(difficulty: value.difficulty,
-                                                                                                     responses: value.responses)) } },
-                           uniquingKeysWith: { first, _ in first })
+                Dictionary(
+                    items.compactMap { key, value in
+                        LessonItemID(key).map {
+                            (
+                                $0,
+                                ItemDifficulty(
+                                    difficulty: value.difficulty,
+                                    responses: value.responses)
+                            )
+                        }
+                    },
+                    uniquingKeysWith: { first, _ in first })
             }
             learned.withLock { $0 = (Date(), values) }
             return values

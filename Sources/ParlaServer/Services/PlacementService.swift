@@ -37,13 +37,15 @@ struct PlacementService: Sendable {
     /// The language's bank: every question with its 2PL parameters, from
     /// its written level until `parla placement calibrate` estimates them.
     func bank(_ language: Language, parameters: [String: (discrimination: Double, difficulty: Double)] = [:]) throws
-        -> (bank: PlacementBank, questions: [String: PlacementQuestion]) {
+        -> (bank: PlacementBank, questions: [String: PlacementQuestion])
+    {
         let questions = try content.snapshot().corpus.placementQuestions.filter { $0.language == language }
         guard !questions.isEmpty else { throw ParlaError(.placementUnavailable) }
         let items = questions.map { question in
-            var item = PlacementItem.initial(id: question.id, skill: question.skill, level: question.level,
-                                             timeLimitSeconds: PlacementSession.timeLimit(question.skill),
-                                             optionCount: question.distractors.count + 1)
+            var item = PlacementItem.initial(
+                id: question.id, skill: question.skill, level: question.level,
+                timeLimitSeconds: PlacementSession.timeLimit(question.skill),
+                optionCount: question.distractors.count + 1)
             if let calibrated = parameters[question.id] {
                 (item.discrimination, item.difficulty) = (calibrated.discrimination, calibrated.difficulty)
             }
@@ -64,8 +66,9 @@ struct PlacementService: Sendable {
         var session = PlacementSession()
         var random = Self.random(id, step: 0)
         let first = session.nextItem(from: bank, using: &random)
-        let stored = try await placements.create(id, learner: learner, language: language,
-                                                 change: .init(session: try Self.encode(session), servedItem: first?.id, servedAt: Date()))
+        let stored = try await placements.create(
+            id, learner: learner, language: language,
+            change: .init(session: try Self.encode(session), servedItem: first?.id, servedAt: Date()))
         return (try view(stored, questions: questions), stored.id == id)
     }
 
@@ -80,8 +83,10 @@ struct PlacementService: Sendable {
     }
 
     /// The learner is looking at the question again: its clock restarts.
-    private func resume(_ stored: PlacementStore.Stored, learner: AuthorizedLearner,
-                        questions: [String: PlacementQuestion]) async throws -> View {
+    private func resume(
+        _ stored: PlacementStore.Stored, learner: AuthorizedLearner,
+        questions: [String: PlacementQuestion]
+    ) async throws -> View {
         guard stored.finishedAt == nil, stored.servedItem != nil else { return try view(stored, questions: questions) }
         let restarted = try await placements.update(stored.id, learner: learner) { current in
             .init(session: current.session, servedItem: current.servedItem, servedAt: Date())
@@ -92,8 +97,10 @@ struct PlacementService: Sendable {
     /// Scores the answer to the question on screen and serves the next, or
     /// ends the test. The response time used is the client's, bounded by
     /// the server's own measure.
-    func respond(_ learner: AuthorizedLearner, placement: PlacementID, itemID: String, optionID: String,
-                 responseTimeMilliseconds: Int?) async throws -> View {
+    func respond(
+        _ learner: AuthorizedLearner, placement: PlacementID, itemID: String, optionID: String,
+        responseTimeMilliseconds: Int?
+    ) async throws -> View {
         let now = Date()
         // The bank is built once, before the row is locked.
         let language = try await placements.language(of: placement)
@@ -125,9 +132,11 @@ struct PlacementService: Sendable {
             // The placement seeds the abilities the lessons then move.
             let abilities = result.initialAbilities()
             let snapshots = ProficiencyReport(abilities: abilities, cuts: bank.cuts).snapshots(on: now)
-            return .init(session: try Self.encode(session), servedItem: nil, servedAt: nil, answer: answer,
-                         finish: .init(result: try Self.encode(result), level: result.level,
-                                       abilities: abilities, snapshots: snapshots))
+            return .init(
+                session: try Self.encode(session), servedItem: nil, servedAt: nil, answer: answer,
+                finish: .init(
+                    result: try Self.encode(result), level: result.level,
+                    abilities: abilities, snapshots: snapshots))
         }
         return try view(stored, questions: questions)
     }
@@ -136,11 +145,13 @@ struct PlacementService: Sendable {
         let session = try JSONDecoder().decode(PlacementSession.self, from: stored.session)
         let result = try stored.result.map { try JSONDecoder().decode(PlacementResult.self, from: $0) }
         let served = stored.servedItem.flatMap { questions[$0] }.map { question in
-            ServedQuestion(question: question, options: Self.options(question, placement: stored.id),
-                           timeLimitSeconds: PlacementSession.timeLimit(question.skill), number: session.responses.count + 1)
+            ServedQuestion(
+                question: question, options: Self.options(question, placement: stored.id),
+                timeLimitSeconds: PlacementSession.timeLimit(question.skill), number: session.responses.count + 1)
         }
-        return View(id: stored.id, language: stored.language, question: stored.finishedAt == nil ? served : nil, result: result,
-                    answered: session.responses.count, startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+        return View(
+            id: stored.id, language: stored.language, question: stored.finishedAt == nil ? served : nil, result: result,
+            answered: session.responses.count, startedAt: stored.startedAt, finishedAt: stored.finishedAt)
     }
 
     /// The question's options in an order fixed for this test (so a reload

@@ -24,11 +24,13 @@ struct ProficiencyService: Sendable {
         let cuts = CEFRCutScores.standard
         let abilities = SkillAbility.everySkill(known, courseLevel: found.courseLevel, cuts: cuts)
         let areas = Dictionary(grouping: found.topics, by: { "\($0.kind)|\($0.topic)" }).map { _, records in
-            PracticeArea(kind: PracticeAreaKind(rawValue: records[0].kind) ?? .topic, id: records[0].topic, skill: records.first?.skill,
-                         items: records.map { record in
-                ItemRecord(itemId: record.itemID, correctCount: record.correct, wrongCount: record.wrong,
-                           difficulty: cuts.centre(of: record.level), optionCount: 4)
-            })
+            PracticeArea(
+                kind: PracticeAreaKind(rawValue: records[0].kind) ?? .topic, id: records[0].topic, skill: records.first?.skill,
+                items: records.map { record in
+                    ItemRecord(
+                        itemId: record.itemID, correctCount: record.correct, wrongCount: record.wrong,
+                        difficulty: cuts.centre(of: record.level), optionCount: 4)
+                })
         }
         let gaps = known.isEmpty ? [] : GapAnalysis.gaps(GapAnalysisInput(abilities: abilities, areas: areas))
         return View(language: language, report: ProficiencyReport(abilities: abilities, cuts: cuts), history: found.history, gaps: gaps)

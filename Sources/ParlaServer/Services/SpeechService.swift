@@ -17,8 +17,10 @@ struct SpeechService: Sendable {
     /// A narration may run longer than an attempt at a phrase.
     static let maxNarrationSeconds = 60.0
 
-    func attempt(_ authorized: AuthorizedLearner, language code: String, text: String?, phraseID: String?,
-                 audio: [UInt8], mediaType: String) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
+    func attempt(
+        _ authorized: AuthorizedLearner, language code: String, text: String?, phraseID: String?,
+        audio: [UInt8], mediaType: String
+    ) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
         let language = try content.language(code)
         let learner = try await learners.learner(authorized)
         let phrase: String
@@ -37,9 +39,10 @@ struct SpeechService: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let stored = try await attempts.insert(
-            .init(language: language, phraseID: phraseID, text: phrase, overall: score.overall, passed: score.passed,
-                  feedback: score.feedback.rawValue, duration: score.duration, result: try encoder.encode(score),
-                  recording: learner.keepRecordings ? (audio, mediaType) : nil),
+            .init(
+                language: language, phraseID: phraseID, text: phrase, overall: score.overall, passed: score.passed,
+                feedback: score.feedback.rawValue, duration: score.duration, result: try encoder.encode(score),
+                recording: learner.keepRecordings ? (audio, mediaType) : nil),
             learner: authorized)
         return (stored, score)
     }
@@ -56,14 +59,16 @@ struct SpeechService: Sendable {
     }
 
     func list(_ learner: AuthorizedLearner, language: String?, limit: Int, before: String?)
-        async throws -> [(SpeechAttemptStore.Attempt, AttemptScore)] {
+        async throws -> [(SpeechAttemptStore.Attempt, AttemptScore)]
+    {
         guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .malformedRequest)]) }
         let cursor = try before.map { raw -> SpeechAttemptID in
             guard let id = SpeechAttemptID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
             return id
         }
-        let found = try await attempts.list(learner: learner, language: try language.map(content.language),
-                                            limit: limit, before: cursor)
+        let found = try await attempts.list(
+            learner: learner, language: try language.map(content.language),
+            limit: limit, before: cursor)
         return try found.map { ($0, try JSONDecoder().decode(AttemptScore.self, from: $0.result)) }
     }
 
