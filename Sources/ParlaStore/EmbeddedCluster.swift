@@ -112,8 +112,11 @@ public struct EmbeddedCluster: Sendable {
         do {
             try run("pg_ctl", ["-D", dataDirectory, "-l", dataDirectory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
         } catch  where isRunning() {
-            // Another process started it between our look and our start.
-            return .ownedByAnother
+            // Another process started it between our look and our start, or
+            // pg_ctl gave up waiting on a postmaster that came up after all.
+            guard adoptingOrphan, owner == nil || owner == getpid() else { return .ownedByAnother }
+            try recordOwner()
+            return .owned
         }
         try recordOwner()
         logger.info("embedded PostgreSQL started", metadata: ["directory": "\(dataDirectory)"])
@@ -201,10 +204,11 @@ public struct EmbeddedClusterService: Service {
                 guard !Task.isCancelled, !cluster.isRunning() else { continue }
                 logger.error("embedded PostgreSQL is not running; starting it again", metadata: ["directory": "\(cluster.dataDirectory)"])
                 do {
-                    if try await cluster.start(logger: logger, adoptingOrphan: true) == .owned { restarts.increment() }
+                    try await cluster.start(logger: logger, adoptingOrphan: true)
                 } catch {
                     logger.error("embedded PostgreSQL did not start", metadata: ["error": "\(error)"])
                 }
+                if cluster.isRunning() { restarts.increment() }
             }
         }
         try await cluster.stop(logger: logger)

@@ -109,7 +109,10 @@ struct ProcessTests {
         #expect(learners == 200, "data routes did not recover: \(server.log.suffix(2000))")
         #expect(try await server.request("GET", "/ready").status == 200)
         #expect(server.log.contains("starting it again"))
-        #expect(try await server.request("GET", "/metrics").body.contains("parla_embedded_cluster_restarts_total 1"))
+        let metrics = try await server.request("GET", "/metrics").body
+        let restarts = metrics.split(separator: "\n").first { $0.hasPrefix("parla_embedded_cluster_restarts_total ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+        #expect((restarts ?? 0) >= 1, "\(metrics.split(separator: "\n").filter { $0.contains("embedded") }) \(server.log.suffix(3000))")
 
         // The server owns the cluster it started again, and stops it.
         #expect(try await server.terminate() == 0)
