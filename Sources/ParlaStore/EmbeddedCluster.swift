@@ -39,21 +39,12 @@ public struct EmbeddedCluster: Sendable {
             username: Self.superuser, password: nil, database: database)
     }
 
-    /// Who stops the cluster after `start`: this process (it started the
-    /// cluster, or adopted one nobody owned), or another one (a server, a
-    /// command still at work) that this process leaves alone.
-    public enum Start: Sendable, Equatable {
-        case owned
-        case ownedByAnother
-    }
-
     /// Creates the cluster if needed and starts it, unless it already runs.
     /// Only the process that owns the cluster may stop it: a command run
     /// beside a server connects to the server's cluster and leaves it
     /// running. `adoptingOrphan`: a server takes over a running cluster
     /// whose owner died (a crash, SIGKILL), so that it stops with the server.
-    @discardableResult
-    public func start(logger: Logger, adoptingOrphan: Bool = false) async throws -> Start {
+    public func start(logger: Logger, adoptingOrphan: Bool = false) async throws {
         try await NIOThreadPool.singleton.runIfActive { try startBlocking(logger: logger, adoptingOrphan: adoptingOrphan) }
     }
 
@@ -90,7 +81,7 @@ public struct EmbeddedCluster: Sendable {
     /// the `postgres` user, and `initdb` wants it empty.
     var ownerPath: String { dataDirectory + ".owner" }
 
-    private func startBlocking(logger: Logger, adoptingOrphan: Bool) throws -> Start {
+    private func startBlocking(logger: Logger, adoptingOrphan: Bool) throws {
         let manager = FileManager.default
         let isInitialized = manager.fileExists(atPath: dataDirectory + "/PG_VERSION")
         try prepareDirectory(dataDirectory)
@@ -103,9 +94,8 @@ public struct EmbeddedCluster: Sendable {
         }
         if isRunning() {
             logger.info("embedded PostgreSQL already running", metadata: ["directory": "\(dataDirectory)"])
-            guard adoptingOrphan, owner == nil else { return .ownedByAnother }
-            try recordOwner()
-            return .owned
+            if adoptingOrphan { try adoptIfOrphaned() }
+            return
         }
         var options = "-k \(socketDirectory) -c listen_addresses='' -p \(Self.port) -c max_connections=300"
         if !durable { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
@@ -114,13 +104,17 @@ public struct EmbeddedCluster: Sendable {
         } catch  where isRunning() {
             // Another process started it between our look and our start, or
             // pg_ctl gave up waiting on a postmaster that came up after all.
-            guard adoptingOrphan, owner == nil || owner == getpid() else { return .ownedByAnother }
-            try recordOwner()
-            return .owned
+            if adoptingOrphan { try adoptIfOrphaned() }
+            return
         }
         try recordOwner()
         logger.info("embedded PostgreSQL started", metadata: ["directory": "\(dataDirectory)"])
-        return .owned
+    }
+
+    /// Takes over a running cluster that no living process owns (or that
+    /// this one already does).
+    private func adoptIfOrphaned() throws {
+        if owner == nil || owner == getpid() { try recordOwner() }
     }
 
     private func recordOwner() throws {
