@@ -20,36 +20,22 @@ public enum TextInput {
     }
 
     /// Whether a JSON document's bytes may hold a control character inside
-    /// a string: an escape of one (`\u00XX`, `\n`, ...), DEL, or a C1
-    /// control in UTF-8.
-    /// A cheap look at every body; only a body it flags is parsed again
-    /// (`controlledFields`). Raw C0 bytes in a string are invalid JSON,
-    /// refused by the decoder.
+    /// a string: any escape but `\"`, `\\` and `\/` (`\n`, `\u0000`, and
+    /// `\u00e9` too: a false alarm costs a second parse, nothing more), DEL,
+    /// or a C1 control in UTF-8. A cheap look at every body; only a body it
+    /// flags is parsed again (`controlledFields`). Raw C0 bytes in a string
+    /// are invalid JSON, refused by the decoder.
     public static func mayHoldControl(json bytes: some Collection<UInt8>) -> Bool {
-        var previous: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0)
+        var afterBackslash = false, afterC2 = false
         for byte in bytes {
-            if byte == 0x7F { return true }
-            // The short escapes of C0 controls: \b \f \n \r \t.
-            if previous.4 == UInt8(ascii: "\\"),
-                [
-                    UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
-                    UInt8(ascii: "t"),
-                ].contains(byte)
-            {
-                return true
+            if afterBackslash {
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") else { return true }
+                afterBackslash = false
+                continue
             }
-            if previous.4 == 0xC2, (0x80...0x9F).contains(byte) { return true }
-            // `\u00` then the fourth hex digit's predecessor: 0, 1, 7, 8 or 9.
-            if previous.0 == UInt8(ascii: "\\"), previous.1 == UInt8(ascii: "u"), previous.2 == UInt8(ascii: "0"),
-                previous.3 == UInt8(ascii: "0"),
-                [
-                    UInt8(ascii: "0"), UInt8(ascii: "1"), UInt8(ascii: "7"), UInt8(ascii: "8"),
-                    UInt8(ascii: "9"),
-                ].contains(previous.4)
-            {
-                return true
-            }
-            previous = (previous.1, previous.2, previous.3, previous.4, byte)
+            if byte == 0x7F || (afterC2 && (0x80...0x9F).contains(byte)) { return true }
+            afterBackslash = byte == UInt8(ascii: "\\")
+            afterC2 = byte == 0xC2
         }
         return false
     }
