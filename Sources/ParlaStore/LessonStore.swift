@@ -215,19 +215,18 @@ public struct LessonStore: Sendable {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> (Date, Date?)? {
         let state = String(decoding: change.state, as: UTF8.self)
-        let updated: PostgresQuery = """
+        let update: SQL = """
             UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
                 finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
-            WHERE id = \(lesson.uuid) AND version = \(version) RETURNING touched_at, finished_at
+            WHERE id = \(lesson.uuid) AND version = \(version)
             """
         guard let record = change.record else {
-            return try await connection.query(updated, logger: logger).collect().first?.decode((Date, Date?).self)
+            let statement: SQL = "\(update) RETURNING touched_at, finished_at"
+            return try await connection.query(statement.query, logger: logger).collect().first?.decode((Date, Date?).self)
         }
         let statement: SQL = """
             WITH updated AS (
-                UPDATE lessons SET state = \(state)::jsonb, touched_at = now(), version = version + 1,
-                    finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
-                WHERE id = \(lesson.uuid) AND version = \(version)
+                \(update)
                   AND coalesce((SELECT m.reviews FROM memory_cards m WHERE m.learner_id = \(learner.uuid) AND m.language = \(language.code)
                                   AND m.item_id = \(record.learning.itemID) FOR UPDATE), 0) = \(cardReviews)
                 RETURNING touched_at, finished_at
