@@ -66,36 +66,28 @@ struct LeaderboardBenchmark: Sendable {
                 players[Int(random.next() % UInt64(players.count))]
             }
             @Sendable func learner(_ random: inout SystemRandomNumberGenerator) -> LearnerID { player(&random).id }
+            /// A page with `learner`'s own rank: the top 10 and 4 neighbours.
+            @Sendable func page(_ store: LeaderboardStore, _ learner: AuthorizedLearner) async throws {
+                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner)
+            }
             let rank = try await measure("rank alone (one learner's place, from memory)", callers: callers, seconds: seconds) { random in
                 _ = try await store.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
             let read = try await measure(
                 "page with the caller's rank (top 10, own rank, 4 neighbours), all from memory", callers: callers,
                 seconds: seconds
-            ) { random in
-                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: player(&random))
-            }
+            ) { random in try await page(store, player(&random)) }
             // The learners who come back (here 1,000 of them): their names and their neighbours' are kept after the first page.
             let regulars = Array(players.prefix(1_000))
-            for learner in regulars {
-                _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner)
-            }
+            for learner in regulars { try await page(store, learner) }
             let readKept = try await measure(
                 "page from memory, the names kept (1,000 learners who come back)", callers: callers,
                 seconds: seconds
-            ) { random in
-                _ = try await store.page(
-                    language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                    learner: regulars[Int(random.next() % UInt64(regulars.count))])
-            }
+            ) { random in try await page(store, regulars[Int(random.next() % UInt64(regulars.count))]) }
             let readCounts = try await measure(
                 "page with the caller's rank, ranks from the SQL counts", callers: callers,
                 seconds: seconds
-            ) { random in
-                _ = try await fromCounts.page(
-                    language: language, kind: kind, period: "all", metric: .score, limit: 10,
-                    learner: player(&random))
-            }
+            ) { random in try await page(fromCounts, player(&random)) }
             let rankCounts = try await measure("rank alone, from the SQL counts", callers: callers, seconds: seconds) { random in
                 _ = try await fromCounts.rank(language: language, kind: kind, period: "all", metric: .score, learner: learner(&random))
             }
