@@ -1,5 +1,7 @@
 import ParlaAPI
 import ParlaCore
+import ParlaStore
+import Synchronization
 
 extension APIHandler {
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
@@ -9,17 +11,40 @@ extension APIHandler {
     /// Ready when the database answers within five seconds and has every
     /// migration this build knows.
     func getReadiness(_ input: Operations.GetReadiness.Input) async throws -> Operations.GetReadiness.Output {
-        let database = self.database
-        let state = try? await withThrowingTaskGroup(of: (applied: Int, complete: Bool)?.self) { group in
-            group.addTask { try await database.migrationState() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(5))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+        guard let state = await Self.migrationState(of: database, within: .seconds(5)), state.complete else {
+            throw ParlaError(.notReady)
         }
-        guard let state, state.complete else { throw ParlaError(.notReady) }
         return .ok(.init(body: .json(.init(status: .ok, migrations: state.applied))))
+    }
+
+    /// The database's migration state, or nil when it does not answer
+    /// within `limit`. The answer never waits for the query past the limit:
+    /// a query may ignore its cancellation (a connection asked of a pool
+    /// whose database was dropped waits for good), and a task group would
+    /// wait for it.
+    static func migrationState(of database: Database, within limit: Duration) async -> MigrationState? {
+        let race = Race()
+        return await withCheckedContinuation { continuation in
+            race.answer.withLock { $0 = continuation }
+            let timer = Task {
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                race.query.withLock { $0 }?.cancel()
+                race.answer.withLock { $0.take() }?.resume(returning: nil)
+            }
+            let query = Task {
+                let state = try? await database.migrationState()
+                timer.cancel()
+                race.answer.withLock { $0.take() }?.resume(returning: state)
+            }
+            race.query.withLock { $0 = query }
+        }
+    }
+
+    typealias MigrationState = (applied: Int, complete: Bool)
+
+    /// Who answers first, the query or the clock.
+    private final class Race: Sendable {
+        let answer = Mutex<CheckedContinuation<MigrationState?, Never>?>(nil)
+        let query = Mutex<Task<Void, Never>?>(nil)
     }
 }
