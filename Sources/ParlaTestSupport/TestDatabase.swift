@@ -26,7 +26,11 @@ public actor TestDatabase {
         let admin = try await adminConnection()
         counter += 1
         let name = "test_\(ProcessInfo.processInfo.processIdentifier)_\(counter)"
-        try await admin.query("CREATE DATABASE \(unescaped: name) TEMPLATE parla_template", logger: logger)
+        do {
+            try await admin.query("CREATE DATABASE \(unescaped: name) TEMPLATE parla_template", logger: logger)
+        } catch {
+            throw TestFailure("CREATE DATABASE \(name): \(String(reflecting: error))")
+        }
         return url(database: name)
     }
 
@@ -114,11 +118,16 @@ public actor TestDatabase {
             _ = try await Database.migrate(on: template, logger: logger)
             try await template.close()
             try await importContent(templateConfiguration)
-            // The template may not be cloned while anything is connected to it.
-            for _ in 0..<100 {
+            // The template may not be cloned while anything is connected to
+            // it: nothing may connect now (autovacuum included), and what is
+            // still connected (the import's pool, closing) is ended.
+            try await connection.query("ALTER DATABASE parla_template WITH ALLOW_CONNECTIONS false", logger: logger)
+            for _ in 0..<600 {
                 let connected =
                     try await connection.query(
-                        "SELECT count(*)::int FROM pg_stat_activity WHERE datname = 'parla_template'", logger: logger
+                        """
+                        SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE datname = 'parla_template'
+                        """, logger: logger
                     )
                     .collect().first?.decode(Int.self) ?? 0
                 if connected == 0 { break }
