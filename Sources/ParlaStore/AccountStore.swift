@@ -7,13 +7,15 @@ import PostgresNIO
 public struct AccountStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
-    /// Sessions kept in memory, when this server keeps them.
+    /// Sessions and profiles kept in memory, when this server keeps them.
     let sessions: SessionCache?
+    let profiles: AccountProfiles?
 
-    public init(database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil) {
+    public init(database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil, profiles: AccountProfiles? = nil) {
         self.database = database
         self.cipher = cipher
         self.sessions = sessions
+        self.profiles = profiles
     }
 
     /// What sign-up writes, already validated and normalized.
@@ -83,33 +85,60 @@ public struct AccountStore: Sendable {
 
     /// The account with its learner profiles, in one round trip.
     public func profile(_ id: AccountID) async throws -> (Account, [Learner])? {
-        try await database.withConnection { connection in
+        if let kept = profiles?.profile(id) { return (kept.account, kept.learners) }
+        let stamp = profiles?.cache.stamp
+        let found = try await database.withConnection { connection in
             var rows: [PostgresRandomAccessRow] = []
             for try await row in try await connection.execute(ProfileByID(key: id.uuid), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
             }
             return try profile(rows, accountID: id)
         }
+        if let found { profiles?.cache.keep([id.uuid: AccountProfile(account: found.0, learners: found.1)], since: stamp) }
+        return found
     }
 
-    /// A session's account with its learner profiles, from the token, in one
-    /// round trip: what the apps ask for on every launch. Nil when the token
-    /// is unknown or expired.
+    /// A session's account with its learners, from the token: what the apps
+    /// ask for on every launch. From memory when both are kept there, else
+    /// in one round trip (then kept). Nil when the token is unknown or expired.
     public func profile(tokenHash: [UInt8]) async throws -> (DeviceSession, Account, [Learner])? {
-        try await database.withConnection { connection in
+        if let sessions, sessions.session(tokenHash) != nil, profiles != nil {
+            guard let session = try await session(tokenHash: tokenHash), let (account, learners) = try await profile(session.accountID)
+            else { return nil }
+            return (session, account, learners)
+        }
+        let (sessionStamp, profileStamp) = (sessions?.cache.stamp, profiles?.cache.stamp)
+        let found = try await database.withConnection { connection -> (DeviceSession, Account, [Learner])? in
             var rows: [PostgresRandomAccessRow] = []
             for try await row in try await connection.execute(ProfileByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
             }
             guard let first = rows.first else { return nil }
             let column = Self.profileColumnCount
-            let session = DeviceSession(
+            let read = DeviceSession(
                 id: SessionID(try first[column].decode(UUID.self)), accountID: AccountID(try first[column + 1].decode(UUID.self)),
                 deviceName: nil, createdAt: try first[column + 2].decode(Date.self), lastUsedAt: try first[column + 3].decode(Date.self),
                 expiresAt: try first[column + 4].decode(Date.self))
-            guard try await touch(session, on: connection) != nil else { return nil }
+            guard let session = try await touch(read, on: connection) else { return nil }
             guard let (account, learners) = try profile(rows, accountID: session.accountID) else { return nil }
             return (session, account, learners)
+        }
+        if let (session, account, learners) = found {
+            sessions?.cache.keep([tokenHash: session], since: sessionStamp)
+            profiles?.cache.keep([session.accountID.uuid: AccountProfile(account: account, learners: learners)], since: profileStamp)
+        }
+        return found
+    }
+
+    /// The profile of the token's account may have changed here (a request
+    /// that may write was answered): dropped from memory at once, before
+    /// its notification arrives.
+    public func profileMayHaveChanged(tokenHash: [UInt8]) {
+        guard let profiles else { return }
+        if let session = sessions?.cache.value(tokenHash) {
+            profiles.changed(session.accountID)
+        } else {
+            profiles.cache.dropAll()
         }
     }
 

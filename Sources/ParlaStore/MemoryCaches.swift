@@ -81,6 +81,14 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Drops every row: which one changed is not known.
+    func dropAll() {
+        state.withLock { state in
+            state.drops += 1
+            state.clear()
+        }
+    }
+
     /// Drops every row under `tag`.
     func drop(tagged tag: UUID) {
         state.withLock { state in
@@ -154,6 +162,54 @@ public final class SessionCache: ChangeSubscriber, Sendable {
     /// Every session of the account, dropped at once (a password change, the account's deletion).
     func ended(account: AccountID) {
         cache.drop(tagged: account.uuid)
+    }
+}
+
+/// An account with its learners, as `GET /v1/me` returns it.
+public struct AccountProfile: Sendable {
+    public var account: Account
+    public var learners: [Learner]
+}
+
+/// The profiles this server has read, by account, so that the apps'
+/// launch request needs no query. Dropped when the account, a learner of
+/// it, a picture, a course or a course's level or start changes
+/// (migration 0020), and at once when this server answers a request that
+/// may have changed it (`AccountWritesMiddleware`), so that a client reads
+/// its own change.
+public final class AccountProfiles: ChangeSubscriber, Sendable {
+    let cache: MemoryCache<UUID, AccountProfile>
+    let feed: ChangeFeed
+
+    public init(feed: ChangeFeed, limit: Int = 100_000) {
+        self.feed = feed
+        cache = MemoryCache(limit: limit)
+        feed.subscribe(self)
+    }
+
+    public var changeKind: String { "account" }
+    public func startedListening() { cache.startedListening() }
+    public func stoppedListening() { cache.stoppedListening() }
+
+    /// Only while the feed has heard from the database lately, as for sessions.
+    func profile(_ account: AccountID) -> AccountProfile? {
+        feed.isHearing ? cache.value(account.uuid) : nil
+    }
+
+    /// "account id": its profile changed; "account *": many did.
+    public func received(_ fields: [Substring]) -> Bool {
+        guard fields.count == 1 else { return false }
+        if fields[0] == "*" {
+            cache.dropAll()
+            return true
+        }
+        guard let id = UUIDText.parse(String(fields[0])) else { return false }
+        cache.drop(id)
+        return true
+    }
+
+    func changed(_ account: AccountID) {
+        cache.drop(account.uuid)
     }
 }
 

@@ -158,6 +158,62 @@ struct SessionTests {
         }
     }
 
+    @Test("a server that keeps a profile in memory shows its own changes at once, and those of another server or of SQL soon after")
+    func profileChangedElsewhere() async throws {
+        let app = try await TestApp.make()
+        let account = try await app.run { client in try await client.signUp() }
+        let second = TestApp(databaseURL: app.databaseURL)
+        try await app.run { first in
+            try await second.run { other in
+                let before = try await Self.profile(first, account)
+                #expect(try await Self.profile(other, account) == before)
+                #expect(before.hasSuffix(" en"), "\(before)")
+
+                // A course started here shows here at once, and there soon.
+                let started = try await first.post(
+                    "/v1/learners/\(account.learnerID)/courses", token: account.token, json: ["language": "it", "start": "beginning"])
+                #expect(started.status == 201, "\(started.text)")
+                let withCourse = try await Self.profile(first, account)
+                #expect(withCourse.contains("it=A1"), "\(withCourse)")
+                #expect(try await eventually { try await Self.profile(other, account) == withCourse })
+
+                // Renamed there: here soon.
+                let renamed = try await other.patch(
+                    "/v1/learners/\(account.learnerID)", token: account.token, json: ["displayName": "Renamed"])
+                #expect(renamed.status == 200, "\(renamed.text)")
+                #expect(try await Self.profile(other, account).contains("Renamed"))
+                #expect(try await eventually { try await Self.profile(first, account).contains("Renamed") })
+
+                // Changed in SQL: the account, the course's level, a new learner.
+                try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE accounts SET ui_language = 'fr'")
+                #expect(try await eventually { try await Self.profile(first, account).hasSuffix(" fr") })
+                #expect(try await eventually { try await Self.profile(other, account).hasSuffix(" fr") })
+                try await TestDatabase.shared.execute(
+                    in: app.databaseURL,
+                    """
+                    INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
+                    SELECT id, 'it', 'overall', current_date, 1.5, 'B2' FROM learners
+                    """)
+                #expect(try await eventually { try await Self.profile(first, account).contains("it=B2") })
+                #expect(try await eventually { try await Self.profile(other, account).contains("it=B2") })
+                let added = try await first.post("/v1/learners", token: account.token, json: ["displayName": "Kid", "age": 9])
+                #expect(added.status == 201, "\(added.text)")
+                #expect(try await Self.profile(first, account).hasPrefix("2 "))
+                #expect(try await eventually { try await Self.profile(other, account).hasPrefix("2 ") })
+            }
+        }
+    }
+
+    /// How many learners, the first one's display name and course levels, and the account's UI language, as `/v1/me` shows them.
+    static func profile(_ client: Client, _ account: Client.SignedUp) async throws -> String {
+        let me = try await client.get("/v1/me", token: account.token)
+        let learners = me.json["learners"] as? [[String: any Sendable]] ?? []
+        let first = learners.first { $0["id"] as? String == account.learnerID } ?? [:]
+        let levels = (first["progress"] as? [[String: any Sendable]] ?? []).map { "\($0["language"] ?? "")=\($0["level"] ?? "")" }
+        let ui = (me.json["account"] as? [String: any Sendable])?["uiLanguage"] as? String ?? ""
+        return "\(learners.count) \(first["displayName"] ?? "") \(levels.joined(separator: ",")) \(ui)"
+    }
+
     @Test("another account's session cannot be signed out")
     func foreignSession() async throws {
         try await TestApp.make().run { client in
@@ -232,8 +288,9 @@ struct TokenExpiryTests {
                 "SELECT extract(epoch FROM expires_at - now())::int FROM sessions")
             #expect(try rows[0].decode(Int.self) > 29 * 24 * 3600)
 
+            // Cut short in SQL: the servers that keep the session hear of it at that commit.
             try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE sessions SET expires_at = now() - interval '1 second'")
-            #expect(try await client.get("/v1/me", token: signedUp.token).status == 401)
+            #expect(try await eventually { try await client.get("/v1/me", token: signedUp.token).status == 401 })
             #expect(try await client.get("/v1/sessions", token: signedUp.token).status == 401)
         }
     }

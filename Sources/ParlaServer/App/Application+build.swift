@@ -32,6 +32,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let memory = KeptInMemory(
         ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
         sessions: SessionCache(feed: feed),
+        profiles: AccountProfiles(feed: feed),
         learners: LearnerDirectory(database: database, cipher: cipher, feed: feed))
     services.append(feed)
     services.append(memory.ranks)
@@ -84,6 +85,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
 struct KeptInMemory: Sendable {
     var ranks: LeaderboardRanks
     var sessions: SessionCache
+    var profiles: AccountProfiles
     var learners: LearnerDirectory
 }
 
@@ -205,6 +207,8 @@ func buildRouter(
             jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
             audioLimit: settings.speech.limits.maxBytes))
     router.add(middleware: TextInputMiddleware())
+    let accounts = AccountStore(database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles)
+    router.add(middleware: AccountWritesMiddleware(accounts: accounts))
 
     let document = try APIDocument.yaml()
     router.get("/openapi.yaml") { _, _ in
@@ -218,7 +222,6 @@ func buildRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: text)))
     }
 
-    let accounts = AccountStore(database: database, cipher: cipher, sessions: memory.sessions)
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)

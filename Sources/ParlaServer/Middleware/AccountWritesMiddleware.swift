@@ -1,0 +1,20 @@
+import HTTPTypes
+import Hummingbird
+import ParlaCore
+import ParlaStore
+
+/// A request that may write (any method but GET and HEAD), once answered,
+/// drops its account's profile from this server's memory: its client reads
+/// its own change at once, though the change's notification (which tells
+/// every server) may still be on its way.
+struct AccountWritesMiddleware<Context: RequestContext>: RouterMiddleware {
+    let accounts: AccountStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head, let header = request.headers[.authorization],
+            let token = Authenticator.bearerToken(header)
+        else { return try await next(request, context) }
+        defer { accounts.profileMayHaveChanged(tokenHash: SessionToken.hash(token)) }
+        return try await next(request, context)
+    }
+}
