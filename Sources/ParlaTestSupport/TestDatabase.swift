@@ -40,6 +40,19 @@ public actor TestDatabase {
         try await adminConnection().query("DROP DATABASE IF EXISTS \(unescaped: String(name)) WITH (FORCE)", logger: logger)
     }
 
+    /// Closes a database to every connection, ending those it has, or
+    /// opens it again: the database goes away and comes back.
+    public func setReachable(_ reachable: Bool, url: String) async throws {
+        guard let name = URLComponents(string: url)?.path.dropFirst() else { return }
+        let admin = try await adminConnection()
+        try await admin.query(
+            "ALTER DATABASE \(unescaped: String(name)) WITH ALLOW_CONNECTIONS \(unescaped: reachable ? "true" : "false")", logger: logger)
+        if !reachable {
+            try await admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(String(name))", logger: logger)
+        }
+    }
+
     /// Runs SQL on a test database and returns its rows: for checks that
     /// must look under the API (what is stored, and how).
     public func rows(in url: String, _ query: PostgresQuery) async throws -> [PostgresRow] {

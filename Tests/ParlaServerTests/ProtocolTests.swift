@@ -116,16 +116,18 @@ struct ProtocolTests {
         }
     }
 
-    @Test("readiness fails with 503 when the database goes away, and the process keeps serving")
+    @Test("readiness fails with 503 when the database goes away, the process keeps serving, and is ready again when it is back")
     func readiness() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             #expect(try await client.get("/ready").status == 200)
-            try await TestDatabase.shared.dropDatabase(url: app.databaseURL)
+            try await TestDatabase.shared.setReachable(false, url: app.databaseURL)
             let ready = try await client.get("/ready")
             #expect(ready.status == 503)
             #expect(ready.code == "not_ready")
             #expect(try await client.get("/health").status == 200)
+            try await TestDatabase.shared.setReachable(true, url: app.databaseURL)
+            #expect(try await eventually { try await client.get("/ready").status == 200 })
         }
     }
 }
