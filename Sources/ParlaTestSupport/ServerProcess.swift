@@ -137,6 +137,7 @@ public final class ServerProcess: Sendable {
 /// Just enough HTTP/1.1 for the process tests: one request, `Connection: close`.
 public final class HTTPExchange: Sendable {
     private let socket: Int32
+    static let answerLimitSeconds = 30
 
     init(port: Int, method: String, path: String, body: String?, token: String?) throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -152,6 +153,10 @@ public final class HTTPExchange: Sendable {
             close(fd)
             throw TestFailure("connect failed")
         }
+        // A server that never answers fails the test that asked, instead of
+        // blocking it (and the suite) for good.
+        var limit = timeval(tv_sec: Self.answerLimitSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         let payload = Array((body ?? "").utf8)
@@ -170,6 +175,9 @@ public final class HTTPExchange: Sendable {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = read(fd, &buffer, buffer.count)
+                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw TestFailure("no answer within \(Self.answerLimitSeconds) s")
+                }
                 if count <= 0 { break }
                 response += buffer[0..<count]
             }
