@@ -130,16 +130,15 @@ public struct AccountStore: Sendable {
         return found
     }
 
-    /// The profile of the token's account may have changed here (a request
-    /// that may write was answered): dropped from memory at once, before
-    /// its notification arrives.
-    public func profileMayHaveChanged(tokenHash: [UInt8]) {
-        guard let profiles else { return }
-        if let session = sessions?.cache.value(tokenHash) {
-            profiles.changed(session.accountID)
-        } else {
-            profiles.cache.dropAll()
-        }
+    /// The account of a session this server keeps in memory, if it keeps it.
+    public func keptAccount(tokenHash: [UInt8]) -> AccountID? {
+        sessions?.cache.value(tokenHash)?.accountID
+    }
+
+    /// The account's profile may have changed here: dropped from memory at
+    /// once, before its notification arrives.
+    public func profileChanged(_ account: AccountID) {
+        profiles?.changed(account)
     }
 
     /// The columns of an account and its learners, as the profile queries
@@ -266,6 +265,7 @@ public struct AccountStore: Sendable {
                 }
             }
             if changes.passwordHash != nil { sessions?.ended(account: id) }
+            profiles?.changed(id)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
@@ -287,6 +287,7 @@ public struct AccountStore: Sendable {
             return ranked
         }
         sessions?.ended(account: id)
+        profiles?.changed(id)
         return ranked
     }
 

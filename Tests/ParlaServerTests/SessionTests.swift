@@ -169,6 +169,10 @@ struct SessionTests {
                 #expect(try await Self.profile(other, account) == before)
                 #expect(before.hasSuffix(" en"), "\(before)")
 
+                // The account edited where its profile is kept: the answer shows the edit.
+                let edited = try await first.patch("/v1/me", token: account.token, json: ["firstName": "Giulia"])
+                #expect((edited.json["account"] as? [String: any Sendable])?["firstName"] as? String == "Giulia", "\(edited.text)")
+
                 // A course started here shows here at once, and there soon.
                 let started = try await first.post(
                     "/v1/learners/\(account.learnerID)/courses", token: account.token, json: ["language": "it", "start": "beginning"])

@@ -14,7 +14,13 @@ struct AccountWritesMiddleware<Context: RequestContext>: RouterMiddleware {
         guard request.method != .get, request.method != .head, let header = request.headers[.authorization],
             let token = Authenticator.bearerToken(header)
         else { return try await next(request, context) }
-        defer { accounts.profileMayHaveChanged(tokenHash: SessionToken.hash(token)) }
+        // The session is looked up before (a sign-out ends it) and after (a
+        // first request keeps it); a token known to neither has no profile here.
+        let tokenHash = SessionToken.hash(token)
+        let account = accounts.keptAccount(tokenHash: tokenHash)
+        defer {
+            if let changed = account ?? accounts.keptAccount(tokenHash: tokenHash) { accounts.profileChanged(changed) }
+        }
         return try await next(request, context)
     }
 }
