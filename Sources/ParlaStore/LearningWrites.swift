@@ -76,34 +76,55 @@ struct ModelRead: Sendable {
     var model: LearnerModel
     var reviews: [String: Int]
 
+    /// One query's worth: the model of `learner` in `language`.
     static func read(learner: LearnerID, language: Language, on connection: PostgresConnection, logger: Logger) async throws -> ModelRead {
-        let abilities = try await connection.query(
+        let row = try await connection.query(
             """
-            SELECT skill, theta, responses FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language.code)
+            SELECT \(unescaped: columns(learner: "m.learner_id", language: "m.language"))
+            FROM (SELECT \(learner.uuid)::uuid AS learner_id, \(language.code)::text AS language) m
             """, logger: logger
-        ).collect().compactMap { row -> SkillAbility? in
-            let (skill, theta, responses) = try row.decode((String, Double, Int).self)
-            return Skill(rawValue: skill).map { SkillAbility(skill: $0, theta: theta, responses: responses) }
+        ).collect()[0]
+        let (abilities, cards, level) = try row.decode((String, String, String?).self)
+        return decode(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
+    }
+
+    /// Three columns holding a model, selected beside a row that names its
+    /// learner and language (SQL expressions): abilities as JSON [skill,
+    /// theta, responses], cards as JSON [item, phase, step, stability,
+    /// difficulty, due, last review, reviews] (times in epoch seconds), and
+    /// the course's level. Read with `decode`.
+    static func columns(learner: String, language: String) -> String {
+        """
+        (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
+           FROM abilities a WHERE a.learner_id = \(learner) AND a.language = \(language)),
+        (SELECT coalesce(json_agg(json_build_array(c.item_id, c.phase, c.step, c.stability, c.difficulty,
+                                                   extract(epoch FROM c.due), extract(epoch FROM c.last_review),
+                                                   c.reviews)), '[]')::text
+           FROM memory_cards c WHERE c.learner_id = \(learner) AND c.language = \(language)),
+        (SELECT level FROM courses k WHERE k.learner_id = \(learner) AND k.language = \(language))
+        """
+    }
+
+    /// The model from the three `columns`.
+    static func decode(abilities: String, cards: String, courseLevel: CEFRLevel?) -> ModelRead {
+        var read = ModelRead(model: LearnerModel(courseLevel: courseLevel), reviews: [:])
+        for row in (try? JSONSerialization.jsonObject(with: Data(abilities.utf8))) as? [[Any]] ?? [] {
+            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)),
+                let theta = (row[1] as? NSNumber)?.doubleValue,
+                let responses = (row[2] as? NSNumber)?.intValue
+            else { continue }
+            read.model.abilities.append(SkillAbility(skill: skill, theta: theta, responses: responses))
         }
-        var read = ModelRead(model: LearnerModel(abilities: abilities), reviews: [:])
-        for row in try await connection.query(
-            """
-            SELECT item_id, phase, step, stability, difficulty, due, last_review, reviews FROM memory_cards
-            WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-            """, logger: logger
-        ).collect() {
-            let (item, phase, step, stability, difficulty, due, lastReview, reviews) =
-                try row.decode((String, Int16, Int?, Double?, Double?, Date, Date?, Int).self)
+        for row in (try? JSONSerialization.jsonObject(with: Data(cards.utf8))) as? [[Any]] ?? [] where row.count == 8 {
+            guard let item = row[0] as? String, let phase = (row[1] as? NSNumber).flatMap({ MemoryPhase(rawValue: $0.intValue) }),
+                let due = (row[5] as? NSNumber)?.doubleValue
+            else { continue }
             read.model.cards[item] = MemoryCard(
-                phase: MemoryPhase(rawValue: Int(phase)) ?? .learning, step: step, stability: stability,
-                difficulty: difficulty, due: due, lastReview: lastReview)
-            read.reviews[item] = reviews
+                phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
+                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
+                lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
+            read.reviews[item] = (row[7] as? NSNumber)?.intValue ?? 0
         }
-        read.model.courseLevel = try await connection.query(
-            """
-            SELECT level FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-            """, logger: logger
-        ).collect().first.flatMap { try $0.decode(String?.self) }.flatMap(CEFRLevel.init(rawValue:))
         return read
     }
 

@@ -142,13 +142,7 @@ public struct LessonStore: Sendable {
                 let rows = try await connection.query(
                     """
                     SELECT \(unescaped: Self.columns), version,
-                      (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
-                         FROM abilities a WHERE a.learner_id = lessons.learner_id AND a.language = lessons.language),
-                      (SELECT coalesce(json_agg(json_build_array(c.item_id, c.phase, c.step, c.stability, c.difficulty,
-                                                                 extract(epoch FROM c.due), extract(epoch FROM c.last_review),
-                                                                 c.reviews)), '[]')::text
-                         FROM memory_cards c WHERE c.learner_id = lessons.learner_id AND c.language = lessons.language),
-                      (SELECT level FROM courses k WHERE k.learner_id = lessons.learner_id AND k.language = lessons.language)
+                      \(unescaped: ModelRead.columns(learner: "lessons.learner_id", language: "lessons.language"))
                     FROM lessons
                     WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
                     """, logger: logger
@@ -161,7 +155,7 @@ public struct LessonStore: Sendable {
                     id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
                     touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
                 if stored.expired { throw ParlaError(.lessonExpired) }
-                var read = Self.modelRead(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
+                var read = ModelRead.decode(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
                 let (change, outcome) = try await step(stored, read.model)
                 let written: (Date, Date?)?
                 do {
@@ -242,31 +236,6 @@ public struct LessonStore: Sendable {
             """
         let rows = try await connection.query(statement.query, logger: logger).collect()
         return try rows.first?.decode((Date, Date?).self)
-    }
-
-    /// The model as the update's statement reads it, in JSON: abilities
-    /// as [skill, theta, responses], cards as [item, phase, step, stability,
-    /// difficulty, due, last review, reviews] (times in epoch seconds).
-    static func modelRead(abilities: String, cards: String, courseLevel: CEFRLevel?) -> ModelRead {
-        var read = ModelRead(model: LearnerModel(courseLevel: courseLevel), reviews: [:])
-        for row in (try? JSONSerialization.jsonObject(with: Data(abilities.utf8))) as? [[Any]] ?? [] {
-            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)),
-                let theta = (row[1] as? NSNumber)?.doubleValue,
-                let responses = (row[2] as? NSNumber)?.intValue
-            else { continue }
-            read.model.abilities.append(SkillAbility(skill: skill, theta: theta, responses: responses))
-        }
-        for row in (try? JSONSerialization.jsonObject(with: Data(cards.utf8))) as? [[Any]] ?? [] where row.count == 8 {
-            guard let item = row[0] as? String, let phase = (row[1] as? NSNumber).flatMap({ MemoryPhase(rawValue: $0.intValue) }),
-                let due = (row[5] as? NSNumber)?.doubleValue
-            else { continue }
-            read.model.cards[item] = MemoryCard(
-                phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
-                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
-                lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
-            read.reviews[item] = (row[7] as? NSNumber)?.intValue ?? 0
-        }
-        return read
     }
 
     // MARK: Reading
