@@ -78,7 +78,9 @@ struct LessonService: Sendable {
         else { throw ParlaError(.lessonUnavailable) }
         lesson.questions.append(first)
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
-        return (try await view(stored, learner: authorized), stored.id == lessonID)
+        // Another device's lesson may have come first: then it is read whole.
+        let created = stored.id == lessonID
+        return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
     }
 
     /// The audio of a question (a listening question's word, a phrase to
@@ -208,9 +210,10 @@ struct LessonService: Sendable {
             learning: AnswerLearning.learning(from: answer, model: model, item: stored, at: now, scheduler: scheduler))
     }
 
-    private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner) async throws -> View {
+    /// The lesson as the learner sees it; `model` when it was just read.
+    private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner, model: LearnerModel? = nil) async throws -> View {
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
-        let learning = try await lessons.learning(learner: learner, language: stored.language)
+        let learning = if let model { model } else { try await lessons.learning(learner: learner, language: stored.language) }
         var view = View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
             abilities: learning.everySkill)
@@ -283,17 +286,7 @@ final class LessonCatalogs: Sendable {
         do {
             let values = try await store.difficulties().mapValues { items in
                 Dictionary(
-                    items.compactMap { key, value in
-                        LessonItemID(key).map {
-                            (
-                                $0,
-                                ItemDifficulty(
-                                    difficulty: value.difficulty,
-                                    responses: value.responses)
-                            )
-                        }
-                    },
-                    uniquingKeysWith: { first, _ in first })
+                    items.compactMap { key, value in LessonItemID(key).map { ($0, value) } }, uniquingKeysWith: { first, _ in first })
             }
             learned.withLock { $0 = (Date(), values) }
             return values
