@@ -178,7 +178,9 @@ struct BoardRanks: Sendable {
 
     /// The board's first `limit` learners, `learner`'s own place and up to
     /// two either side of it: a page, in the table's order.
-    func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?) -> (top: [Placed], own: Placed?, neighbours: [Placed]) {
+    func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?, neighbours: Int = 2)
+        -> (top: [Placed], own: Placed?, neighbours: [Placed])
+    {
         let order = metric == .score ? scoreOrder : timeOrder
         func placed(_ member: BoardOrder.Member) -> Placed {
             let best = learners[member.learner]!
@@ -187,7 +189,7 @@ struct BoardRanks: Sendable {
         let top = order.first(limit).map(placed)
         guard let learner, let best = learners[learner] else { return (top, nil, []) }
         let own = Self.member(metric, learner, best)
-        let around = order.around(own, in: metric == .score ? -best.score : best.tenths, count: 2)
+        let around = neighbours > 0 ? order.around(own, in: metric == .score ? -best.score : best.tenths, count: neighbours) : []
         return (top, placed(own), around.map(placed))
     }
 

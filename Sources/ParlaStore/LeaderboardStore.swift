@@ -224,9 +224,10 @@ public struct LeaderboardStore: Sendable {
     /// A page from memory alone, the board and the learners' cards both
     /// kept there; nil when either is not (the learner checked as the
     /// statement would: `learner_not_found` once deleted).
-    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?) async throws -> Page? {
+    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?, neighbours: Int = 2) async throws -> Page? {
         guard let ranks, let directory,
-            let (placed, total) = ranks.withBoard(board, { ($0.page(metric, limit: limit, learner: learner?.uuid), $0.total) })
+            let (placed, total) = ranks.withBoard(
+                board, { ($0.page(metric, limit: limit, learner: learner?.uuid, neighbours: neighbours), $0.total) })
         else { return nil }
         var shown = Set((placed.top + placed.neighbours).map(\.learner))
         if let learner { shown.insert(learner.uuid) }
@@ -249,12 +250,15 @@ public struct LeaderboardStore: Sendable {
     }
 
     /// `learner`'s own row with its rank, and the board's total: what a
-    /// profile shows. One statement.
+    /// profile shows. From memory when the board is kept there, else one
+    /// statement.
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int)
     {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
-        if let page = try await pageInMemory(board.id, metric: metric, limit: 0, learner: learner) { return (page.own, page.total) }
+        if let page = try await pageInMemory(board.id, metric: metric, limit: 0, learner: learner, neighbours: 0) {
+            return (page.own, page.total)
+        }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScoreStanding(board: board), on: connection)
