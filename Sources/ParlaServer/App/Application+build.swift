@@ -223,9 +223,11 @@ func buildRouter(
     }
 
     let learners = LearnerStore(database: database, cipher: cipher)
-    let content = ContentService(catalog: catalog, content: ContentStore(database: database), learners: learners, assets: assets)
+    let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
+    let lessons = LessonStore(database: database)
+    let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let handler = APIHandler(
         database: database,
@@ -242,14 +244,14 @@ func buildRouter(
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(
-            lessons: LessonStore(database: database), learners: learners, content: content, proficiency: proficiency,
+            lessons: lessons, learners: learners, content: content, proficiency: proficiency,
             scorer: scorer, catalogs: catalogs),
         games: GameService(
-            games: GameStore(database: database, leaderboards: leaderboards), lessons: LessonStore(database: database), learners: learners,
+            games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
             content: content, catalogs: catalogs),
         leaderboards: leaderboards,
-        friends: FriendStore(database: database, cipher: cipher),
-        profiles: ProfileService(friends: FriendStore(database: database, cipher: cipher), leaderboards: leaderboards),
+        friends: friends,
+        profiles: ProfileService(friends: friends, leaderboards: leaderboards),
         access: LearnerAccess(directory: memory.learners))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
@@ -280,14 +282,12 @@ public enum ParlaMetrics {
 public func calibratePlacement(_ settings: ServerSettings, language: Language, minimumResponses: Int, logger: Logger)
     async throws -> (recalibrated: Int, items: Int, converged: Bool, cycles: Int)
 {
-    try await withDatabase(settings, logger: logger) { database, cipher in
+    try await withDatabase(settings, logger: logger) { database, _ in
         _ = try await database.migrate()
         let catalog = ContentCatalog()
         try await catalog.reload(from: ContentStore(database: database))
         let content = ContentService(
-            catalog: catalog, content: ContentStore(database: database),
-            learners: LearnerStore(database: database, cipher: cipher),
-            assets: AssetStore(directory: settings.assetDirectory))
+            catalog: catalog, content: ContentStore(database: database), assets: AssetStore(directory: settings.assetDirectory))
         let result = try await PlacementService(placements: PlacementStore(database: database), content: content)
             .calibrate(language, minimumResponses: minimumResponses)
         return (result.recalibratedItemIds.count, result.items.count, result.converged, result.cycles)

@@ -87,7 +87,6 @@ final class ContentCatalog: Sendable {
 struct ContentService: Sendable {
     let catalog: ContentCatalog
     let content: ContentStore
-    let learners: LearnerStore
     let assets: AssetStore
 
     static let allWords = "all"
