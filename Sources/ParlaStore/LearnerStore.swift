@@ -3,9 +3,9 @@ import Logging
 import ParlaCore
 import PostgresNIO
 
-/// Learner profiles under an account, and their pictures. Every query is
-/// scoped by the owning account, so another account's learner is simply
-/// not found.
+/// Learner profiles under an account, and their pictures. Queries about
+/// one learner take an `AuthorizedLearner`: who may touch it was decided
+/// once, before the store is asked.
 public struct LearnerStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher

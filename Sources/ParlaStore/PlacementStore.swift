@@ -3,9 +3,9 @@ import ParlaCore
 import ParlaLearning
 import PostgresNIO
 
-/// Placement tests between requests. Every query is scoped to the asking
-/// account; a change and what follows from it (the answer, the course's
-/// level) are written in one transaction.
+/// Placement tests between requests, for an `AuthorizedLearner`; a change
+/// and what follows from it (the answer, the course's level) are written
+/// in one transaction.
 public struct PlacementStore: Sendable {
     let database: Database
 

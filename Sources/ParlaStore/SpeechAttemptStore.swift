@@ -3,8 +3,8 @@ import ParlaCore
 import PostgresNIO
 
 /// Scored attempts at phrases, per learner; recordings only when the
-/// learner keeps them, sealed like every personal field. Every query is
-/// scoped to the asking account.
+/// learner keeps them, sealed like every personal field. Queries take an
+/// `AuthorizedLearner`.
 public struct SpeechAttemptStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher

@@ -168,8 +168,7 @@ struct LeaderboardBenchmark: Sendable {
         return Date().timeIntervalSince(start)
     }
 
-    /// pgbench scripts running the page and standing statements (and the
-    /// page without ranks, as for boards ranked in memory) as the
+    /// pgbench scripts running the page and standing statements as the
     /// store does, for a random learner of the board (numbered in
     /// `leaderboard_bench_players`, made here): the SQL's own rate, without
     /// our client.

@@ -19,9 +19,9 @@ extension APIHandler {
 
     /// The database's migration state, or nil when it does not answer
     /// within `limit`. The answer never waits for the query past the limit:
-    /// a query may ignore its cancellation (a connection asked of a pool
-    /// whose database was dropped waits for good), and a task group would
-    /// wait for it.
+    /// PostgresNIO does not cancel a query in flight (on a connection whose
+    /// server went silent it waits for TCP to give up), and a task group
+    /// would wait for it.
     static func migrationState(of database: Database, within limit: Duration) async -> MigrationState? {
         let race = Race()
         return await withCheckedContinuation { continuation in
