@@ -15,7 +15,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "CommandLineArguments"]),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -38,6 +41,27 @@ let package = Package(
         .target(
             name: "ParlaContent",
             dependencies: ["ParlaCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // The catalogue (products, prices, promotions, plans and their
+        // features) and the entitlement rule: what an account may use now. Pure.
+        .target(
+            name: "ParlaCommerce",
+            dependencies: ["ParlaCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // Store receipts, verified: App Store signed transactions and
+        // notifications (JWS, x5c chain), Google Play's Developer API.
+        .target(
+            name: "ParlaPurchases",
+            dependencies: [
+                "ParlaCore", "ParlaCommerce",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The learning model: ability, placement (2PL, SRT, EAP), proficiency
@@ -78,7 +102,7 @@ let package = Package(
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaCore", "ParlaContent", "ParlaLearning",
+                "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -94,6 +118,7 @@ let package = Package(
             name: "ParlaServer",
             dependencies: [
                 "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
+                "ParlaCommerce", "ParlaPurchases",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -136,6 +161,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaCommerceTests", dependencies: ["ParlaCommerce", "ParlaCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ParlaPurchasesTests",
+            dependencies: [
+                "ParlaPurchases", "ParlaCommerce", "ParlaCore", "ParlaTestSupport",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ParlaContentTests", dependencies: ["ParlaContent", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),

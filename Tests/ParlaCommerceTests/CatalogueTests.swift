@@ -1,0 +1,205 @@
+import Foundation
+import ParlaCommerce
+import ParlaCore
+import Testing
+
+/// The project's own catalogue, read as the importer reads it.
+let projectCatalogue: Catalogue = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Corpora/products.yaml")
+    let lists: Set<String> = [
+        "home", "water", "professions", "animals", "food", "body", "clothing", "transport", "weather", "family", "numbers",
+        "colours",
+    ]
+    let (catalogue, problems) = CatalogueReader(lists: lists).read(try! String(contentsOf: url, encoding: .utf8))
+    precondition(problems.isEmpty, "\(problems)")
+    return catalogue
+}()
+
+func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T12:00:00Z")! }
+
+@Suite("catalogue")
+struct CatalogueTests {
+    @Test("the project's catalogue reads without problems: lists, packs, a bundle, a mega-pack, plans, legacy")
+    func projectCatalogueReads() {
+        let kinds = Dictionary(grouping: projectCatalogue.products, by: \.kind).mapValues(\.count)
+        #expect(kinds[.list] == 11)
+        #expect(kinds[.pack] == 4)
+        #expect(kinds[.bundle] == 1)
+        #expect(kinds[.megaPack] == 1)
+        #expect(kinds[.plan] == 4)
+        #expect(kinds[.legacy] == 1)
+        #expect(projectCatalogue.starterLists == ["home"])
+        #expect(Set(projectCatalogue.plans.keys) == Set(PlanID.allCases))
+        #expect(projectCatalogue.plan(.trial).days == 7)
+        #expect(projectCatalogue.plan(.free).ads && !projectCatalogue.plan(.full).ads)
+        #expect(projectCatalogue.plan(.free).limit(.lessonsPerDay) == 3)
+        #expect(projectCatalogue.plan(.full).limit(.lessonsPerDay) == nil)
+        let all = projectCatalogue.product("all-word-lists")!
+        #expect(projectCatalogue.lists(of: all).count == 11)
+        #expect(projectCatalogue.product(store: .googlePlay, storeProduct: "pack_nature")?.id == "pack-nature")
+        #expect(projectCatalogue.product("full-monthly")?.name(in: .german) == "Parla Vollversion, monatlich")
+    }
+
+    @Test("every problem at once, each with its line")
+    func problems() {
+        let text = """
+            starter: {lists: [home, attic]}
+            plans:
+              free: {ads: true, features: {lessonsPerDay: many, teleport: true}}
+              trial: {ads: false}
+            products:
+              - {id: a, kind: list, unlocks: [dragons], prices: {usd: 99}}
+              - {id: a, kind: list}
+              - {id: b, kind: sticker}
+              - {id: c, kind: pack, includes: [nothing], prices: {USD: 99}, names: {en: C}}
+              - {id: d, kind: plan, plan: free}
+              - {id: e, kind: list, unlocks: [home], minAppVersion: "two", promotions: [{from: 2027-01-01, until: 2026-01-01}]}
+            """
+        let (_, problems) = CatalogueReader(lists: ["home"]).read(text)
+        let messages = problems.map(\.message)
+        for expected in [
+            "starter list attic is not a word list", "lessonsPerDay must be a count", "unknown feature teleport",
+            "the trial needs its days", "product a unlocks dragons, which is not a word list", "a price is a currency code",
+            "product a is described twice", "product b needs a kind", "product c includes nothing, which is not a product",
+            "product c is sold, so it needs a name in every language", "product c is sold, so a store must sell it",
+            "free is not a plan one can buy", "two is not a version", "a promotion needs dates from and until, in order",
+            "plan free needs a name in every language",
+        ] {
+            #expect(messages.contains { $0.contains(expected) }, "\(expected)")
+        }
+        #expect(problems.allSatisfy { $0.line >= 1 })
+        #expect(problems.contains { $0.line == 6 })
+    }
+
+    @Test("app versions compare part by part")
+    func versions() {
+        #expect(AppVersion("2.0")! < AppVersion("2.1")!)
+        #expect(AppVersion("2.10")! > AppVersion("2.9.9")!)
+        #expect(AppVersion("2")! == AppVersion("2.0.0")!)
+        #expect(AppVersion("2.x") == nil && AppVersion("") == nil && AppVersion("-1") == nil)
+    }
+}
+
+@Suite("entitlement rule")
+struct OwnershipTests {
+    let now = day("2026-12-01")
+
+    @Test("a new account: the starter list whole, the free plan with ads")
+    func newAccount() {
+        let ownership = projectCatalogue.ownership(of: [], at: now)
+        #expect(ownership.lists == ["home"])
+        #expect(ownership.plan.id == .free && ownership.plan.ads)
+        #expect(!ownership.trialUsed)
+    }
+
+    @Test("a mega-pack opens its packs' lists; a refund closes them at once")
+    func megaPackAndRefund() {
+        let bought = Entitlement(product: "all-word-lists", source: .purchase, starts: day("2026-11-01"))
+        #expect(projectCatalogue.ownership(of: [bought], at: now).lists.count == 12)
+        var refunded = bought
+        refunded.revoked = day("2026-11-30")
+        #expect(projectCatalogue.ownership(of: [refunded], at: now).lists == ["home"])
+        #expect(refunded.status(at: now) == .revoked)
+    }
+
+    @Test("a subscription: full while it runs, in its grace, then free again")
+    func subscription() {
+        let monthly = Entitlement(
+            product: "full-monthly", source: .purchase, starts: day("2026-11-01"), ends: day("2026-12-01").addingTimeInterval(3600),
+            graceEnds: day("2026-12-10"), renews: true)
+        let running = projectCatalogue.ownership(of: [monthly], at: now)
+        #expect(running.plan.id == .full && running.lists.count == 12)
+        #expect(monthly.status(at: day("2026-12-05")) == .grace)
+        #expect(projectCatalogue.ownership(of: [monthly], at: day("2026-12-05")).plan.id == .full)
+        let lapsed = projectCatalogue.ownership(of: [monthly], at: day("2026-12-11"))
+        #expect(lapsed.plan.id == .free && lapsed.lists == ["home"])
+    }
+
+    @Test("the trial: everything for its days, used once")
+    func trial() {
+        let trial = Entitlement(product: "trial", source: .trial, starts: day("2026-11-28"), ends: day("2026-12-05"))
+        let during = projectCatalogue.ownership(of: [trial], at: now)
+        #expect(during.plan.id == .trial && during.plan.allows(.allWordLists) && during.lists.count == 12)
+        let after = projectCatalogue.ownership(of: [trial], at: day("2026-12-06"))
+        #expect(after.plan.id == .free && after.trialUsed)
+        // A lite purchase under a trial: the better plan is in force.
+        let lite = Entitlement(product: "lite", source: .purchase, starts: day("2026-11-29"))
+        #expect(projectCatalogue.ownership(of: [lite, trial], at: now).plan.id == .trial)
+        #expect(projectCatalogue.ownership(of: [lite, trial], at: day("2026-12-06")).plan.id == .lite)
+    }
+
+    @Test("the legacy product opens the old 175 words' five lists")
+    func legacy() {
+        let legacy = Entitlement(product: "legacy-picture-dictionary-175", source: .legacy, starts: day("2020-01-01"))
+        #expect(
+            projectCatalogue.ownership(of: [legacy], at: now).lists == ["home", "water", "professions", "animals", "food"])
+    }
+}
+
+@Suite("shop offers")
+struct OfferTests {
+    func offers(_ entitlements: [Entitlement] = [], at now: Date = day("2026-12-01"), version: String? = nil, store: Store? = nil)
+        -> [String: Offer]
+    {
+        let ownership = projectCatalogue.ownership(of: entitlements, at: now)
+        let offers = projectCatalogue.offers(
+            for: ownership, currency: "EUR", appVersion: version.flatMap(AppVersion.init), store: store, at: now)
+        return Dictionary(uniqueKeysWithValues: offers.map { ($0.product.id, $0) })
+    }
+
+    @Test("a new account sees lists, packs, the promotion with its savings, plans; never the legacy set or home")
+    func newAccount() throws {
+        let shop = offers()
+        #expect(shop["water"]?.price == 99)
+        let bundle = try #require(shop["water-and-professions"])
+        #expect(bundle.price == 99 && bundle.partsPrice == 198 && bundle.savings == 99)
+        #expect(bundle.lists == ["water", "professions"])
+        let mega = try #require(shop["all-word-lists"])
+        #expect(mega.partsPrice == 199 * 3 + 149 && mega.savings == 746 - 499)
+        #expect(shop["legacy-picture-dictionary-175"] == nil)
+        #expect(shop["lite"] != nil && shop["full-monthly"] != nil && shop["full-lifetime"] != nil)
+    }
+
+    @Test("the promotion ends on its date; a list's price runs until then too")
+    func promotionEnds() {
+        #expect(offers(at: day("2027-01-02"))["water-and-professions"] == nil)
+        #expect(offers(at: day("2026-10-30"))["water-and-professions"] == nil)
+    }
+
+    @Test("what is owned or opened already is hidden; a pack with a list left stays")
+    func ownedHidden() {
+        let nature = Entitlement(product: "pack-nature", source: .purchase, starts: day("2026-11-01"))
+        let shop = offers([nature])
+        #expect(shop["pack-nature"] == nil && shop["water"] == nil && shop["animals"] == nil)
+        #expect(shop["water-and-professions"] != nil)  // professions is still closed
+        #expect(shop["all-word-lists"] != nil)
+        let full = Entitlement(product: "full-lifetime", source: .purchase, starts: day("2026-11-01"))
+        let fullShop = offers([full])
+        #expect(fullShop.isEmpty, "\(fullShop.keys)")
+    }
+
+    @Test("a subscriber may buy the plan for good, not a lower plan")
+    func planChanges() {
+        let monthly = Entitlement(product: "full-monthly", source: .purchase, starts: day("2026-11-15"), ends: day("2026-12-15"))
+        let shop = offers([monthly])
+        #expect(Set(shop.keys) == ["full-lifetime"])
+        let changes = projectCatalogue.planChanges(
+            for: projectCatalogue.ownership(of: [], at: day("2026-12-01")), currency: "USD", store: nil, at: day("2026-12-01"))
+        #expect(changes.trial)
+        #expect(Set(changes.products.map(\.product.id)) == ["lite", "full-monthly", "full-yearly", "full-lifetime"])
+    }
+
+    @Test("a product newer than the app says updateRequired; unknown currency or store hides")
+    func updateRequired() {
+        #expect(offers(version: "2.0.3")["pack-basics"]?.updateRequired == true)
+        #expect(offers(version: "2.1")["pack-basics"]?.updateRequired == false)
+        #expect(offers()["pack-basics"]?.updateRequired == false)
+        let ownership = projectCatalogue.ownership(of: [], at: day("2026-12-01"))
+        #expect(projectCatalogue.offers(for: ownership, currency: "JPY", appVersion: nil, store: nil, at: day("2026-12-01")).isEmpty)
+        var products = projectCatalogue.products
+        products[0].storeIDs[.googlePlay] = nil
+        let catalogue = Catalogue(products: products, plans: projectCatalogue.plans, starterLists: projectCatalogue.starterLists)
+        let onPlay = catalogue.offers(for: ownership, currency: "USD", appVersion: nil, store: .googlePlay, at: day("2026-12-01"))
+        #expect(!onPlay.contains { $0.product.id == catalogue.products[0].id })
+    }
+}
