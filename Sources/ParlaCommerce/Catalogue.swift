@@ -180,13 +180,11 @@ public enum Feature: String, Sendable, CaseIterable, Codable {
     case gamesPerDay
     /// Scored recordings a learner may send per day (UTC).
     case speechAttemptsPerDay
-    /// Word- and phone-level pronunciation feedback.
-    case pronunciationFeedback
 
     public var isLimit: Bool {
         switch self {
         case .lessonsPerDay, .gamesPerDay, .speechAttemptsPerDay: true
-        case .allWordLists, .pronunciationFeedback: false
+        case .allWordLists: false
         }
     }
 }

@@ -594,6 +594,84 @@ extension ErrorCode {
                 it: "Non c'è nessun profilo visibile per te: è riservato agli amici dello studente.",
                 de: "Hier gibt es kein Profil, das du sehen darfst: Es ist nur für Freunde des Lernenden sichtbar.",
                 es: "Aquí no hay ningún perfil que puedas ver: es privado para los amigos del estudiante.")
+        case .wordListLocked:
+            LocalizedText(
+                en: "This word list is locked: buy it, or a pack or plan that includes it, to use it whole.",
+                fr:
+                    "Cette liste de mots est verrouillée : achetez-la, ou un pack ou une formule qui la contient, pour l'utiliser en entier.",
+                it: "Questo elenco di parole è bloccato: acquistalo, o un pacchetto o un piano che lo include, per usarlo per intero.",
+                de: "Diese Wortliste ist gesperrt: Kaufe sie oder ein Paket oder einen Tarif, der sie enthält, um sie ganz zu nutzen.",
+                es: "Esta lista de palabras está bloqueada: cómprala, o un paquete o plan que la incluya, para usarla entera.")
+        case .wordLocked:
+            LocalizedText(
+                en: "This word belongs to a locked word list.",
+                fr: "Ce mot appartient à une liste de mots verrouillée.",
+                it: "Questa parola appartiene a un elenco di parole bloccato.",
+                de: "Dieses Wort gehört zu einer gesperrten Wortliste.",
+                es: "Esta palabra pertenece a una lista de palabras bloqueada.")
+        case .planLimitReached:
+            LocalizedText(
+                en: "Your plan's limit for today is reached. It resets at midnight (UTC), or switch to a plan without it.",
+                fr: "La limite du jour de votre formule est atteinte. Elle repart à minuit (UTC), ou passez à une formule sans limite.",
+                it: "Hai raggiunto il limite di oggi del tuo piano. Si azzera a mezzanotte (UTC), oppure passa a un piano senza limite.",
+                de: "Das Tageslimit deines Tarifs ist erreicht. Es gilt ab Mitternacht (UTC) neu, oder wechsle zu einem Tarif ohne Limit.",
+                es: "Has alcanzado el límite de hoy de tu plan. Se reinicia a medianoche (UTC), o cambia a un plan sin límite.")
+        case .trialAlreadyUsed:
+            LocalizedText(
+                en: "This account has already used its trial.",
+                fr: "Ce compte a déjà utilisé son essai.",
+                it: "Questo account ha già usato la sua prova.",
+                de: "Dieses Konto hat seine Testversion schon genutzt.",
+                es: "Esta cuenta ya ha usado su prueba.")
+        case .purchaseInvalid:
+            LocalizedText(
+                en: "The store's proof of this purchase could not be verified.",
+                fr: "La preuve d'achat du magasin n'a pas pu être vérifiée.",
+                it: "Non è stato possibile verificare la prova d'acquisto dello store.",
+                de: "Der Kaufnachweis des Stores konnte nicht geprüft werden.",
+                es: "No se ha podido verificar el comprobante de compra de la tienda.")
+        case .purchaseForeign:
+            LocalizedText(
+                en: "This purchase belongs to another account.",
+                fr: "Cet achat appartient à un autre compte.",
+                it: "Questo acquisto appartiene a un altro account.",
+                de: "Dieser Kauf gehört zu einem anderen Konto.",
+                es: "Esta compra pertenece a otra cuenta.")
+        case .productNotFound:
+            LocalizedText(
+                en: "Parla sells no such product.",
+                fr: "Parla ne vend pas ce produit.",
+                it: "Parla non vende questo prodotto.",
+                de: "Parla verkauft dieses Produkt nicht.",
+                es: "Parla no vende este producto.")
+        case .legacyNotEligible:
+            LocalizedText(
+                en: "This receipt is not from a purchase of the original picture dictionary.",
+                fr: "Ce reçu ne provient pas d'un achat du dictionnaire en images d'origine.",
+                it: "Questa ricevuta non viene da un acquisto del dizionario illustrato originale.",
+                de: "Dieser Beleg stammt nicht von einem Kauf des ursprünglichen Bildwörterbuchs.",
+                es: "Este recibo no es de una compra del diccionario ilustrado original.")
+        case .storeUnavailable:
+            LocalizedText(
+                en: "The store cannot be reached just now. Please try again shortly.",
+                fr: "Le magasin est injoignable pour l'instant. Réessayez dans un moment.",
+                it: "Lo store non è raggiungibile in questo momento. Riprova tra poco.",
+                de: "Der Store ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.",
+                es: "No se puede contactar con la tienda ahora. Inténtalo de nuevo en un momento.")
+        case .invalidAppVersion:
+            LocalizedText(
+                en: "X-App-Version must be a version such as 2.1.0.",
+                fr: "X-App-Version doit être une version comme 2.1.0.",
+                it: "X-App-Version deve essere una versione come 2.1.0.",
+                de: "X-App-Version muss eine Version wie 2.1.0 sein.",
+                es: "X-App-Version debe ser una versión como 2.1.0.")
+        case .invalidCurrency:
+            LocalizedText(
+                en: "The currency must be a three-letter code such as EUR.",
+                fr: "La devise doit être un code de trois lettres comme EUR.",
+                it: "La valuta deve essere un codice di tre lettere come EUR.",
+                de: "Die Währung muss ein Code aus drei Buchstaben wie EUR sein.",
+                es: "La moneda debe ser un código de tres letras como EUR.")
         case .contentUnavailable:
             LocalizedText(
                 en: "The learning content is not loaded yet. Please try again shortly.",

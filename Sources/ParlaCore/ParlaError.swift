@@ -143,6 +143,18 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case friendRequestNotFound = "friend_request_not_found"
     case friendNotFound = "friend_not_found"
     case profileNotFound = "profile_not_found"
+    // Plans and purchases
+    case wordListLocked = "word_list_locked"
+    case wordLocked = "word_locked"
+    case planLimitReached = "plan_limit_reached"
+    case trialAlreadyUsed = "trial_already_used"
+    case purchaseInvalid = "purchase_invalid"
+    case purchaseForeign = "purchase_foreign"
+    case productNotFound = "product_not_found"
+    case legacyNotEligible = "legacy_not_eligible"
+    case storeUnavailable = "store_unavailable"
+    case invalidAppVersion = "invalid_app_version"
+    case invalidCurrency = "invalid_currency"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"

@@ -7,6 +7,7 @@ import PostgresNIO
 /// The imported corpus in PostgreSQL, and what learners own of it.
 public struct ContentStore: Sendable {
     let database: Database
+    public var logger: Logger { database.logger }
 
     public init(database: Database) { self.database = database }
 
@@ -30,7 +31,7 @@ public struct ContentStore: Sendable {
     /// was already imported.
     @discardableResult
     public func importCorpus(
-        _ corpus: Corpus, assets: [String: String] = [:], version: String,
+        _ corpus: Corpus, assets: [String: String] = [:], catalogue: String = "", version: String,
         progress: Progress? = nil
     ) async throws -> Bool {
         let summary =
@@ -162,47 +163,9 @@ public struct ContentStore: Sendable {
                 """, logger: logger)
             progress?("done", 1, 1)
             try await connection.query(
-                "INSERT INTO content_versions (version, summary) VALUES (\(version), \(summary)::jsonb)", logger: logger)
+                "INSERT INTO content_versions (version, summary, catalogue) VALUES (\(version), \(summary)::jsonb, \(catalogue))",
+                logger: logger)
             return true
-        }
-    }
-
-    // MARK: Entitlements
-
-    /// Gives a learner a product (a word list or a bundle).
-    public func grant(_ product: String, to learner: LearnerID, source: String) async throws {
-        try await database.withConnection { connection in
-            try await connection.query(
-                """
-                INSERT INTO entitlements (learner_id, product, source) VALUES (\(learner.uuid), \(product), \(source))
-                ON CONFLICT (learner_id, product) DO NOTHING
-                """, logger: database.logger)
-        }
-    }
-
-    /// Everything a learner owns, bundles expanded to what they unlock.
-    public func ownedProducts(of learner: LearnerID) async throws -> Set<String> {
-        try await database.withConnection { connection in
-            let rows = try await connection.query(
-                """
-                SELECT product FROM entitlements WHERE learner_id = \(learner.uuid)
-                UNION
-                SELECT g.unlocks FROM entitlements e JOIN product_grants g ON g.product = e.product WHERE e.learner_id = \(learner.uuid)
-                """, logger: database.logger
-            ).collect()
-            return Set(try rows.map { try $0.decode(String.self) })
-        }
-    }
-
-    /// Declares that owning `product` unlocks each of `unlocks`.
-    public func mapProduct(_ product: String, unlocks: [String]) async throws {
-        try await database.withTransaction { connection in
-            for target in unlocks {
-                try await connection.query(
-                    """
-                    INSERT INTO product_grants (product, unlocks) VALUES (\(product), \(target)) ON CONFLICT DO NOTHING
-                    """, logger: database.logger)
-            }
         }
     }
 }
@@ -210,14 +173,14 @@ public struct ContentStore: Sendable {
 extension ContentStore {
     /// The imported corpus, read back whole: the server keeps it in memory,
     /// since content only changes with its version.
-    public func loadCorpus() async throws -> (version: String, corpus: Corpus, assets: [String: String])? {
+    public func loadCorpus() async throws -> (version: String, corpus: Corpus, assets: [String: String], catalogue: String)? {
         try await database.withConnection { connection in
             let logger = database.logger
             guard
-                let version = try await connection.query(
-                    "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: logger
+                let (version, catalogue) = try await connection.query(
+                    "SELECT version, catalogue FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: logger
                 )
-                .collect().first?.decode(String.self)
+                .collect().first?.decode((String, String).self)
             else { return nil }
 
             var localizations: [String: [String: Localization]] = [:]
@@ -333,7 +296,7 @@ extension ContentStore {
                 version,
                 Corpus(
                     wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions,
-                    homophones: homophones), assets
+                    homophones: homophones), assets, catalogue
             )
         }
     }

@@ -56,6 +56,15 @@ public struct LearnerStore: Sendable {
     }
 
     /// The learner; `learner_not_found` if it was deleted since it was authorized.
+    /// The account a learner belongs to, for support's tools (requests go
+    /// through `LearnerAccess`).
+    public func account(of learner: LearnerID) async throws -> AccountID? {
+        try await database.withConnection { connection in
+            try await connection.query("SELECT account_id FROM learners WHERE id = \(learner.uuid)", logger: database.logger)
+                .collect().first.map { AccountID(try $0.decode(UUID.self)) }
+        }
+    }
+
     public func learner(_ learner: AuthorizedLearner) async throws -> Learner {
         guard let found = try await database.withConnection({ try await find(learner, on: $0) }) else { throw ParlaError(.learnerNotFound) }
         return found

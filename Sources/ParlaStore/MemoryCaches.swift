@@ -1,4 +1,5 @@
 import Foundation
+import ParlaCommerce
 import ParlaCore
 import PostgresNIO
 import Synchronization
@@ -269,5 +270,43 @@ public final class LearnerDirectory: ChangeSubscriber, Sendable {
         cache.keep(read, since: stamp)
         found.merge(read) { kept, _ in kept }
         return found
+    }
+}
+
+/// Accounts' entitlements this server has read, so that a content page
+/// needs no query for them. Dropped when the account's entitlements change
+/// (migration 0021: a purchase, a renewal, a refund, a grant, on any
+/// server or in SQL), and at once when this server writes them. Validity in
+/// time needs no notification: the rule reads each entitlement's dates.
+public final class AccountEntitlements: ChangeSubscriber, Sendable {
+    let cache: MemoryCache<UUID, [Entitlement]>
+    let feed: ChangeFeed
+
+    public init(feed: ChangeFeed, limit: Int = 100_000) {
+        self.feed = feed
+        cache = MemoryCache(limit: limit)
+        feed.subscribe(self)
+    }
+
+    public var changeKind: String { "entitlements" }
+    public func startedListening() { cache.startedListening() }
+    public func stoppedListening() { cache.stoppedListening() }
+
+    /// Only while the feed has heard from the database lately: a refund
+    /// must not be missed behind a half-open connection.
+    func entitlements(_ account: AccountID) -> [Entitlement]? {
+        feed.isHearing ? cache.value(account.uuid) : nil
+    }
+
+    /// "entitlements id": that account's changed; "entitlements *": many did.
+    public func received(_ fields: [Substring]) -> Bool {
+        guard fields.count == 1 else { return false }
+        if fields[0] == "*" {
+            cache.dropAll()
+            return true
+        }
+        guard let id = UUIDText.parse(String(fields[0])) else { return false }
+        cache.drop(id)
+        return true
     }
 }

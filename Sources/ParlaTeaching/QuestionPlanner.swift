@@ -43,9 +43,17 @@ public struct QuestionPlanner: Sendable {
 
     public let catalog: LessonCatalog
     public let scheduler: MemoryScheduler
+    /// The words the learner's account may be taught (its open lists' and
+    /// every free word); nil: all. Phrases and grammar are open to all.
+    public let openWords: Set<String>?
 
-    public init(catalog: LessonCatalog, scheduler: MemoryScheduler = MemoryScheduler()) {
-        (self.catalog, self.scheduler) = (catalog, scheduler)
+    public init(catalog: LessonCatalog, scheduler: MemoryScheduler = MemoryScheduler(), openWords: Set<String>? = nil) {
+        (self.catalog, self.scheduler, self.openWords) = (catalog, scheduler, openWords)
+    }
+
+    /// Whether a new item may be taught: a word only from an open list.
+    func isOpen(_ item: LessonItemID) -> Bool {
+        item.kind != .word || openWords?.contains(item.key) ?? true
     }
 
     /// The next question, or nil when nothing can be asked (no content for
@@ -96,7 +104,7 @@ public struct QuestionPlanner: Sendable {
         }
 
         // 1. Focus.
-        let focus = lesson.focus.filter { !askedThisLesson.contains($0) }.compactMap(catalog.item)
+        let focus = lesson.focus.filter { !askedThisLesson.contains($0) && isOpen($0) }.compactMap(catalog.item)
         if let question = build(focus) { return question }
 
         // 2. Due reviews.
@@ -108,7 +116,9 @@ public struct QuestionPlanner: Sendable {
         // first (a mix, leaning to skills with gaps), then the item.
         // Indices, not items: scoring a few thousand must not copy them.
         let items = catalog.items
-        let isNew = items.indices.map { state.cards[items[$0].id] == nil && !askedThisLesson.contains(items[$0].id) }
+        let isNew = items.indices.map {
+            state.cards[items[$0].id] == nil && !askedThisLesson.contains(items[$0].id) && isOpen(items[$0].id)
+        }
         let typeOrder = weightedTypeOrder(allowed: allowed, recent: recentTypes, lesson: lesson, using: &generator)
         for type in typeOrder {
             let theta = state.ability(type.skill)

@@ -14,7 +14,9 @@ struct Parla: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parla",
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
-        subcommands: [Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Bench.self],
+        subcommands: [
+            Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Purchases.self, Bench.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -185,17 +187,47 @@ final class TerminalProgress: Sendable {
 
 struct Grant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Give a learner a product (a word list id or a bundle), until purchases do it.")
+        abstract: "Give an account a product from Corpora/products.yaml (support), recorded as a grant.")
 
-    @Option(help: "The learner's id.") var learner: String
-    @Option(help: "A word list id or a product from Corpora/products.yaml.") var product: String
+    @Option(help: "The account: its id, one of its learners' ids, or its email.") var account: String
+    @Option(help: "A product id from Corpora/products.yaml (a word list's id sells that list).") var product: String
+    @Option(help: "Until when (ISO 8601, 2027-01-31); for good when left out.") var until: String?
+    @Option(help: "Why, for the record.") var note: String?
+    @Flag(help: "Take back the account's grants of the product instead.") var revoke = false
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
         let settings = ServerSettings(config: try await options.reader())
         let logger = LogSetup.bootstrap(settings)
-        guard let id = LearnerID(learner) else { throw ValidationError("--learner must be a learner id (UUID)") }
-        try await grantProduct(settings, product: product, learner: id, logger: logger)
-        print("granted \(product) to \(learner)")
+        let ends = try until.map { text in
+            guard let date = ISO8601DateFormatter().date(from: text.count == 10 ? text + "T00:00:00Z" : text) else {
+                throw ValidationError("--until must be a date (2027-01-31) or an ISO 8601 time")
+            }
+            return date
+        }
+        let (account, product, note, revoke) = (account, product, note, revoke)
+        print(
+            try await SupportDesk.with(settings, logger: logger) {
+                try await $0.grant(product, to: account, until: ends, note: note, revoke: revoke)
+            })
+    }
+}
+
+struct Purchases: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "An account's entitlements and purchases.", subcommands: [Show.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an account's entitlements and purchase history.")
+
+        @Option(help: "The account: its id, one of its learners' ids, or its email.") var account: String
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let settings = ServerSettings(config: try await options.reader())
+            let logger = LogSetup.bootstrap(settings)
+            let account = account
+            print(try await SupportDesk.with(settings, logger: logger) { try await $0.purchases(of: account) })
+        }
     }
 }

@@ -32,7 +32,7 @@ struct CatalogueTests {
         #expect(Set(projectCatalogue.plans.keys) == Set(PlanID.allCases))
         #expect(projectCatalogue.plan(.trial).days == 7)
         #expect(projectCatalogue.plan(.free).ads && !projectCatalogue.plan(.full).ads)
-        #expect(projectCatalogue.plan(.free).limit(.lessonsPerDay) == 3)
+        #expect(projectCatalogue.plan(.free).limit(.lessonsPerDay) == 10)
         #expect(projectCatalogue.plan(.full).limit(.lessonsPerDay) == nil)
         let all = projectCatalogue.product("all-word-lists")!
         #expect(projectCatalogue.lists(of: all).count == 11)

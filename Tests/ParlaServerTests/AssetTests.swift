@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
+import ParlaCommerce
 import ParlaContent
 import ParlaCore
 import ParlaSpeech
@@ -36,7 +37,14 @@ struct AssetTests {
         let app = try await TestApp.make()
         let built = try await build(["word:fr:elephant", "definition:fr:elephant", "timings:fr:elephant", "picture:emoji:1f418"], in: app)
         try await app.run { client in
-            let card = try await client.get("/v1/languages/fr/words/elephant").json
+            // A word of a list the learner's account owns.
+            let parent = try await client.signUp()
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
+                INSERT INTO account_entitlements (account_id, product, source) VALUES (\(UUID(uuidString: parent.accountID)!), 'animals', 'grant')
+                """)
+            let card = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token).json
             let audio = try #require(card["audio"] as? JSON)
             #expect(audio["word"] as? String == "/v1/assets/" + built["word:fr:elephant"]!.name)
             #expect(audio["definition"] as? String == "/v1/assets/" + built["definition:fr:elephant"]!.name)
@@ -164,7 +172,8 @@ struct BuildingAnswerTests {
     @Test("answers are kept only once the build is done")
     func notKeptWhileBuilding() async throws {
         let catalog = ContentCatalog()
-        catalog.replace(with: .init(version: "v1", corpus: Corpus(), assets: [:]))
+        catalog.replace(
+            with: .init(version: "v1", corpus: Corpus(), assets: [:], catalogue: Catalogue(products: [], plans: [:], starterLists: [])))
         let cache = ContentAnswerCache(catalog: catalog)
         let handled = Mutex(0)
         func ask() async throws -> String {

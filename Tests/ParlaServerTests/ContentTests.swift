@@ -13,7 +13,8 @@ struct ContentTests {
         try await TestDatabase.shared.execute(
             in: app.databaseURL,
             """
-            INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: learner)!), \(product), 'test')
+            INSERT INTO account_entitlements (account_id, product, source, note)
+            SELECT account_id, \(product), 'grant', 'test' FROM learners WHERE id = \(UUID(uuidString: learner)!)
             """)
     }
 
@@ -31,13 +32,13 @@ struct ContentTests {
         }
     }
 
-    @Test("twelve lists of 35; all locked until owned; a grant unlocks only its list")
+    @Test("twelve lists of 35; all but the starter list locked until owned; a grant unlocks only its list")
     func wordLists() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             let anonymous = try #require(try await client.get("/v1/languages/fr/wordlists").json["wordLists"] as? [JSON])
             #expect(anonymous.count == 12)
-            #expect(anonymous.allSatisfy { $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == true })
+            #expect(anonymous.allSatisfy { $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == ($0["id"] as? String != "home") })
             #expect(anonymous.first { $0["id"] as? String == "animals" }?["name"] as? String != nil)
 
             let parent = try await client.signUp()
@@ -45,7 +46,7 @@ struct ContentTests {
             let mine = try #require(
                 try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
                     .json["wordLists"] as? [JSON])
-            #expect(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String } == ["animals"])
+            #expect(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String } == ["animals", "home"])
 
             // Someone else's learner is not found; no token is a 401.
             let other = try await client.signUp(email: "other@example.com")
@@ -110,12 +111,12 @@ struct ContentTests {
                 page += 1
             } while page <= pageCount
             #expect(Set(ids).count == ids.count)
-            let expected: Int = 2 * 35 + 10 * 7  // two owned lists, seven free words of each other list
+            let expected: Int = 3 * 35 + 9 * 7  // the starter list and two owned lists, seven free words of each other list
             #expect(ids.count == expected)
-            #expect(pageCount == 4)
+            #expect(pageCount == 5)
             #expect(ids.contains("elephant"))  // owned list, not free
-            #expect(ids.contains("house"))  // a locked list's free word
-            #expect(!ids.contains("sofa"))  // a locked list's other word
+            #expect(ids.contains("water"))  // a locked list's free word
+            #expect(!ids.contains("anchor"))  // a locked list's other word
         }
     }
 
@@ -139,31 +140,36 @@ struct ContentTests {
     func conditionalRequests() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let first = try await client.get("/v1/languages/fr/words/elephant")
+            let first = try await client.get("/v1/languages/fr/words/horse")
             let tag = try #require(first.header("ETag"))
             // Plain field values on the wire, not percent-encoded ones.
             #expect(first.header("Cache-Control") == "public, max-age=300")
             #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
-            let again = try await client.get("/v1/languages/fr/words/elephant", headers: ["If-None-Match": tag])
+            let again = try await client.get("/v1/languages/fr/words/horse", headers: ["If-None-Match": tag])
             #expect(again.status == 304)
             #expect(again.bytes.isEmpty)
-            #expect(try await client.get("/v1/languages/fr/words/elephant", headers: ["If-None-Match": "\"other\""]).status == 200)
+            #expect(try await client.get("/v1/languages/fr/words/horse", headers: ["If-None-Match": "\"other\""]).status == 200)
 
             let parent = try await client.signUp()
             let path = "/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)"
             let before = try #require(try await client.get(path, token: parent.token).header("ETag"))
             #expect(try await client.get(path, token: parent.token, headers: ["If-None-Match": before]).status == 304)
-            try await grant("home", to: parent.learnerID, in: app)
+            try await grant("water", to: parent.learnerID, in: app)
+            #expect(
+                try await eventually { try await client.get(path, token: parent.token, headers: ["If-None-Match": before]).status == 200 })
             let after = try await client.get(path, token: parent.token, headers: ["If-None-Match": before])
             #expect(after.status == 200)
             #expect(after.header("Cache-Control")?.hasPrefix("private") == true)
         }
     }
 
-    @Test("a word's card; search ignores case and accents")
+    @Test("a word's card (of a list the learner owns); search ignores case and accents")
     func words() async throws {
-        try await TestApp.make().run { client in
-            let word = try await client.get("/v1/languages/fr/words/elephant")
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let parent = try await client.signUp()
+            try await grant("animals", to: parent.learnerID, in: app)
+            let word = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token)
             #expect(word.json["word"] as? String == "éléphant")
             #expect(word.json["article"] as? String == "l'")
             #expect(word.json["gender"] as? String == "m")
@@ -172,6 +178,7 @@ struct ContentTests {
             #expect(((word.json["audio"] as? JSON)?["word"] as? String)?.hasSuffix(".opus") == true)
             #expect((word.json["lists"] as? [String]) == ["animals"])
             #expect(try await client.get("/v1/languages/fr/words/unicorn-ship").code == "word_not_found")
+            #expect(try await client.get("/v1/languages/fr/words/elephant").code == "word_locked")
 
             let search = try await client.get("/v1/languages/fr/words?prefix=ELEP")
             #expect((search.json["words"] as? [JSON])?.contains { $0["id"] as? String == "elephant" } == true)
@@ -238,9 +245,10 @@ struct ContentAnswerCacheTests {
             try await TestDatabase.shared.execute(
                 in: app.databaseURL,
                 """
-                INSERT INTO entitlements (learner_id, product, source) VALUES (\(UUID(uuidString: parent.learnerID)!), 'animals', 'test')
+                INSERT INTO account_entitlements (account_id, product, source) VALUES (\(UUID(uuidString: parent.accountID)!), 'animals', 'grant')
                 """)
-            #expect(try await client.get(mine, token: parent.token).json["locked"] as? Bool == false)
+            // As soon as the entitlements' notification reaches the server.
+            #expect(try await eventually { try await client.get(mine, token: parent.token).json["locked"] as? Bool == false })
             #expect(try await client.get(path).json["locked"] as? Bool == true)
         }
     }

@@ -221,7 +221,7 @@ struct GameTests {
             let fromList = try await client.post(
                 "/v1/learners/\(learner.learnerID)/games", token: learner.token,
                 json: [
-                    "language": "fr", "kind": "matching", "wordListId": "animals", "pairs": 4,
+                    "language": "fr", "kind": "matching", "wordListId": "home", "pairs": 4,
                     "faces": "wordTranslation",
                 ])
             #expect(fromList.status == 201, "\(fromList.text)")

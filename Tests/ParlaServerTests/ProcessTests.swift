@@ -86,7 +86,7 @@ struct ProcessTests {
         let token = signedIn.session.token
 
         // Beside the server, commands borrow its cluster.
-        for arguments in [["grant", "--learner", signedIn.learners[0].id, "--product", "home"], ["migrate"]] {
+        for arguments in [["grant", "--account", signedIn.learners[0].id, "--product", "water"], ["migrate"]] {
             let run = try await ServerProcess.command(arguments, directory: directory)
             #expect(run.status == 0, "\(arguments): \(run.output)")
             #expect(!run.output.contains("embedded PostgreSQL stopped"), "\(run.output)")

@@ -6,7 +6,9 @@ import Metrics
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import ParlaAPI
+import ParlaCommerce
 import ParlaCore
+import ParlaPurchases
 import ParlaSpeech
 import ParlaStore
 import PostgresNIO
@@ -33,7 +35,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
         sessions: SessionCache(feed: feed),
         profiles: AccountProfiles(feed: feed),
-        learners: LearnerDirectory(database: database, cipher: cipher, feed: feed))
+        learners: LearnerDirectory(database: database, cipher: cipher, feed: feed),
+        entitlements: AccountEntitlements(feed: feed))
     services.append(feed)
     services.append(memory.ranks)
 
@@ -87,6 +90,7 @@ struct KeptInMemory: Sendable {
     var sessions: SessionCache
     var profiles: AccountProfiles
     var learners: LearnerDirectory
+    var entitlements: AccountEntitlements
 }
 
 /// Who opens the database: the server keeps an embedded cluster up and
@@ -160,11 +164,90 @@ public func importContent(
     return report
 }
 
-/// `parla grant`: gives a learner a product until purchases do.
-public func grantProduct(_ settings: ServerSettings, product: String, learner: LearnerID, logger: Logger) async throws {
-    try await withDatabase(settings, logger: logger) { database, _ in
-        _ = try await database.migrate()
-        try await ContentStore(database: database).grant(product, to: learner, source: "grant")
+/// The App Store's verifier, when roots are configured.
+func appStoreVerifier(_ settings: ServerSettings) throws -> AppStoreVerifier? {
+    guard !settings.appStoreRoots.isEmpty else { return nil }
+    return try AppStoreVerifier(
+        settings: AppStoreSettings(
+            rootCertificates: try AppStoreSettings.certificates(pemFiles: settings.appStoreRoots), bundleID: settings.appStoreBundleID,
+            environments: settings.appStoreEnvironments, legacyBeforeVersion: AppVersion(settings.legacyBeforeVersion)))
+}
+
+struct SupportError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Support's tools (`parla grant`, `parla purchases show`): an account named
+/// by its id, by one of its learners' ids, or by its email.
+public struct SupportDesk: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    /// Runs `body` with the configured database, migrated.
+    public static func with<Result: Sendable>(
+        _ settings: ServerSettings, logger: Logger, _ body: @Sendable (SupportDesk) async throws -> Result
+    ) async throws -> Result {
+        try await withDatabase(settings, logger: logger) { database, cipher in
+            _ = try await database.migrate()
+            return try await body(SupportDesk(database: database, cipher: cipher))
+        }
+    }
+
+    public func account(_ reference: String) async throws -> AccountID {
+        if let id = AccountID(reference), try await AccountStore(database: database, cipher: cipher).account(id) != nil { return id }
+        if let learner = LearnerID(reference), let owner = try await LearnerStore(database: database, cipher: cipher).account(of: learner) {
+            return owner
+        }
+        if reference.contains("@"),
+            let (account, _) = try await AccountStore(database: database, cipher: cipher).credentials(email: reference)
+        {
+            return account
+        }
+        throw SupportError(description: "no account, learner or email \(reference)")
+    }
+
+    /// Gives (or with `revoke`, takes back) a product, recorded with source `grant`.
+    public func grant(_ product: String, to reference: String, until: Date?, note: String?, revoke: Bool) async throws -> String {
+        let catalogue = try await catalogue()
+        guard catalogue.product(product) != nil else { throw SupportError(description: "Corpora/products.yaml has no product \(product)") }
+        let account = try await account(reference)
+        let store = EntitlementStore(database: database)
+        if revoke {
+            let count = try await store.revokeGrant(product, from: account)
+            return "revoked \(count) grant(s) of \(product) from account \(account)"
+        }
+        let granted = try await store.grant(product, to: account, until: until, note: note)
+        return granted ? "granted \(product) to account \(account)" : "account \(account) holds a grant of \(product) already"
+    }
+
+    /// The account's entitlements and purchase history, as text.
+    public func purchases(of reference: String) async throws -> String {
+        let account = try await account(reference)
+        let store = EntitlementStore(database: database)
+        let now = Date()
+        let entitlements = try await store.entitlements(of: account)
+        let ownership = try await catalogue().ownership(of: entitlements, at: now)
+        var lines = ["account \(account): plan \(ownership.plan.id.rawValue), lists \(ownership.lists.sorted().joined(separator: " "))"]
+        lines.append("entitlements:")
+        for entitlement in entitlements {
+            lines.append(
+                "  \(entitlement.product)  \(entitlement.source.rawValue)  \(entitlement.status(at: now).rawValue)  from \(entitlement.starts)"
+                    + (entitlement.ends.map { "  until \($0)" } ?? "") + (entitlement.revoked.map { "  revoked \($0)" } ?? ""))
+        }
+        lines.append("purchases:")
+        for purchase in try await store.purchases(of: account) {
+            lines.append(
+                "  \(purchase.received)  \(purchase.store)  \(purchase.transactionID) (chain \(purchase.originalTransactionID))  \(purchase.product)  \(purchase.environment)"
+                    + (purchase.expires.map { "  expires \($0)" } ?? "") + (purchase.revoked.map { "  revoked \($0)" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func catalogue() async throws -> Catalogue {
+        let catalog = ContentCatalog()
+        try await catalog.reload(from: ContentStore(database: database))
+        guard let snapshot = catalog.snapshot else { throw ParlaError(.contentUnavailable) }
+        return snapshot.catalogue
     }
 }
 
@@ -224,6 +307,7 @@ func buildRouter(
 
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets)
+    let plans = EntitlementService(catalog: catalog, store: EntitlementStore(database: database, kept: memory.entitlements))
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
     let lessons = LessonStore(database: database)
@@ -239,20 +323,23 @@ func buildRouter(
         content: content,
         speech: SpeechService(
             scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
-            content: content),
+            content: content, plans: plans),
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
-            scorer: scorer, catalogs: catalogs),
+            scorer: scorer, catalogs: catalogs, plans: plans),
         games: GameService(
             games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
-            content: content, catalogs: catalogs),
+            content: content, catalogs: catalogs, plans: plans),
         leaderboards: leaderboards,
         friends: friends,
         profiles: ProfileService(friends: friends, leaderboards: leaderboards),
-        access: LearnerAccess(directory: memory.learners))
+        access: LearnerAccess(directory: memory.learners),
+        plans: plans,
+        purchases: PurchaseService(
+            entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), logger: logger))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain. The leaderboard's fast path is

@@ -44,6 +44,14 @@ public struct ServerSettings: Sendable {
     public var leaderboardFastPath = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
+    /// The App Store's signed data: PEM files of the roots its chains must
+    /// lead to (Apple Root CA - G3), the app's bundle id, the environments
+    /// accepted. No roots: App Store purchases answer 503 `store_unavailable`.
+    public var appStoreRoots: [String] = []
+    public var appStoreBundleID = "app.parla"
+    public var appStoreEnvironments: Set<String> = ["Production"]
+    /// The first version of the new app: buyers of an earlier one own the legacy words.
+    public var legacyBeforeVersion = "2.0"
 
     public enum LogFormat: String, Sendable { case json, text }
 
@@ -81,5 +89,13 @@ public struct ServerSettings: Sendable {
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
+        appStoreRoots = Self.list(config.string(forKey: "purchases.appStore.rootCertificates", default: ""))
+        appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)
+        appStoreEnvironments = Set(Self.list(config.string(forKey: "purchases.appStore.environments", default: "Production")))
+        legacyBeforeVersion = config.string(forKey: "purchases.legacyBeforeVersion", default: legacyBeforeVersion)
+    }
+
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import ParlaCommerce
 import ParlaContent
 import ParlaCore
 import ParlaSpeech
@@ -24,16 +25,11 @@ public struct ContentImporter: Sendable {
         public var description: String { problems.map(\.description).joined(separator: "\n") }
     }
 
-    /// A product that unlocks word lists (a bundle, or an old app's set).
-    public struct Product: Sendable, Equatable {
-        public var id: String
-        public var unlocks: [String]
-    }
-
     /// What a Corpora directory holds once it is known to be valid.
     struct Content: Sendable {
         var corpus: Corpus
-        var products: [Product]
+        /// `products.yaml` as written: the server reads it with the corpus.
+        var catalogue: String
         /// A hash of every file and of every asset's name.
         var version: String
         var assets: [AssetSlot: PlannedAsset]
@@ -94,32 +90,20 @@ public struct ContentImporter: Sendable {
                     file: planner.openMojiDirectory, line: 1, kind: .missingAsset,
                     message: "OpenMoji's drawings are not installed there: run `make install-deps`"))
         }
-        let products = readProducts(
-            files.first { $0.path == "products.yaml" }, lists: Set(corpus.wordLists.map(\.id)), problems: &allProblems)
+        let catalogue = files.first { $0.path == "products.yaml" }
+        if let catalogue {
+            let (_, problems) = CatalogueReader(lists: Set(corpus.wordLists.map(\.id))).read(catalogue.text)
+            allProblems += problems.map {
+                ContentProblem(file: catalogue.path, line: $0.line, kind: .invalidValue, message: $0.message)
+            }
+        }
         let plan = AssetPlan(corpus: corpus, files: Set(paths))
         allProblems += plan.problems
         guard allProblems.isEmpty else { throw Invalid(problems: allProblems) }
         let assets = try planner.assets(for: plan)
         for (slot, asset) in assets.sorted(by: { $0.key < $1.key }) { hasher.update(data: Data("\(slot)=\(asset.name)\n".utf8)) }
         let version = hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
-        return Content(corpus: corpus, products: products, version: version, assets: assets)
-    }
-
-    private func readProducts(_ file: CorpusLoader.File?, lists: Set<String>, problems: inout [ContentProblem]) -> [Product] {
-        guard let file, let node = try? Yams.compose(yaml: file.text) else { return [] }
-        var products: [Product] = []
-        for entry in node["products"]?.sequence.map(Array.init) ?? [] {
-            guard let id = entry["id"]?.string else { continue }
-            let unlocks = (entry["unlocks"]?.sequence.map(Array.init) ?? []).compactMap(\.string)
-            for list in unlocks where !lists.contains(list) {
-                problems.append(
-                    ContentProblem(
-                        file: file.path, line: entry.mark?.line ?? 1, kind: .unknownReference,
-                        message: "product \(id) unlocks \(list), which is not a word list"))
-            }
-            products.append(Product(id: id, unlocks: unlocks))
-        }
-        return products
+        return Content(corpus: corpus, catalogue: catalogue?.text ?? "", version: version, assets: assets)
     }
 
     /// Validates, then imports in one transaction unless this version is
@@ -133,9 +117,8 @@ public struct ContentImporter: Sendable {
         progress: ContentStore.Progress? = nil
     ) async throws -> Report {
         let imported = try await store.importCorpus(
-            content.corpus, assets: content.assetNames, version: content.version,
+            content.corpus, assets: content.assetNames, catalogue: content.catalogue, version: content.version,
             progress: progress)
-        for product in content.products { try await store.mapProduct(product.id, unlocks: product.unlocks) }
         logger.info("content", metadata: ["version": "\(content.version)", "imported": "\(imported)"])
         let corpus = content.corpus
         return Report(

@@ -23,6 +23,9 @@ struct APIHandler: APIProtocol {
     let friends: FriendStore
     let profiles: ProfileService
     let access: LearnerAccess
+    /// What accounts may use now, their plans and the trial.
+    let plans: EntitlementService
+    let purchases: PurchaseService
 
     var language: Language { RequestScope.here.language }
 

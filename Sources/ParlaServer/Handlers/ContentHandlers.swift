@@ -18,7 +18,7 @@ extension APIHandler {
     }
 
     func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output {
-        let tag = try content.entityTag("languages", owned: nil)
+        let tag = try content.entityTag("languages")
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let languages = Language.allCases.map { language in
             Components.Schemas.LanguageInfo(
@@ -34,33 +34,33 @@ extension APIHandler {
 
     func listWordLists(_ input: Operations.ListWordLists.Input) async throws -> Operations.ListWordLists.Output {
         let language = try content.language(input.path.language)
-        let owned = try await content.owned(by: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) })
-        let tag = try content.entityTag("wordlists", language.code, owned: owned)
+        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
+        let tag = try content.entityTag("wordlists", language.code, open: open)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let snapshot = try content.snapshot()
-        let lists = try content.lists(in: language, owned: owned).map { view in
+        let lists = try content.lists(in: language, open: open).map { view in
             Components.Schemas.WordListSummary(
                 id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
                 wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
         }
         return .ok(
             .init(
-                headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)),
+                headers: .init(eTag: tag, cacheControl: cacheControl(personal: input.query.learnerId != nil)),
                 body: .json(.init(wordLists: lists))))
     }
 
     func getWordListPage(_ input: Operations.GetWordListPage.Input) async throws -> Operations.GetWordListPage.Output {
         let language = try content.language(input.path.language)
-        let owned = try await content.owned(by: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) })
-        let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), owned: owned)
+        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
+        let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), open: open)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
-        let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, owned: owned)
+        let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, open: open)
         let snapshot = try content.snapshot()
         let body = Components.Schemas.WordPage(
             listId: input.path.listId, page: page.number, pageCount: page.pageCount, locked: locked,
             words: page.words.map { .init($0, language, snapshot) },
             alphabetBar: page.alphabetBar.map { .init(letter: $0.letter, firstPage: $0.firstPage, onThisPage: $0.onThisPage) })
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: owned != nil)), body: .json(body)))
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: input.query.learnerId != nil)), body: .json(body)))
     }
 
     func searchWords(_ input: Operations.SearchWords.Input) async throws -> Operations.SearchWords.Output {
@@ -72,9 +72,12 @@ extension APIHandler {
 
     func getWord(_ input: Operations.GetWord.Input) async throws -> Operations.GetWord.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("word", language.code, input.path.wordId, owned: nil)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
         let (concept, word, lists) = try content.word(input.path.wordId, in: language)
+        // A word of no list open to the learner, and free in none, is locked.
+        guard try content.openWords(open).contains(concept.key) else { throw ParlaError(.wordLocked) }
+        let tag = try content.entityTag("word", language.code, input.path.wordId)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let snapshot = try content.snapshot()
         let body = Components.Schemas.Word(
             id: concept.key, language: language.code, word: word.word ?? concept.key, article: word.article,
@@ -87,7 +90,8 @@ extension APIHandler {
             definitionTimings: try await content.definitionTimings(of: concept.key, in: language, snapshot)?.words
                 .map { .init(word: $0.word, start: $0.start, end: $0.end) },
             caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
-        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+        return .ok(
+            .init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: input.query.learnerId != nil)), body: .json(body)))
     }
 
     func listPhrases(_ input: Operations.ListPhrases.Input) async throws -> Operations.ListPhrases.Output {
@@ -95,7 +99,7 @@ extension APIHandler {
         let query = input.query
         let tag = try content.entityTag(
             "phrases", language.code, query.level?.rawValue ?? "", query.topic ?? "",
-            query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25), owned: nil)
+            query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25))
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let result = try content.phrases(
             in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
@@ -115,7 +119,7 @@ extension APIHandler {
 
     func getPhrase(_ input: Operations.GetPhrase.Input) async throws -> Operations.GetPhrase.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("phrase", language.code, input.path.phraseId, owned: nil)
+        let tag = try content.entityTag("phrase", language.code, input.path.phraseId)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let phrase = try content.phrase(input.path.phraseId, in: language)
         return .ok(
@@ -126,7 +130,7 @@ extension APIHandler {
 
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("grammar", language.code, owned: nil)
+        let tag = try content.entityTag("grammar", language.code)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let notes = try content.notes(in: language).map {
             Components.Schemas.GrammarNoteSummary(id: $0.id, level: $0.level.rawValue, title: $0.title, summary: $0.summary)
@@ -136,7 +140,7 @@ extension APIHandler {
 
     func getGrammarNote(_ input: Operations.GetGrammarNote.Input) async throws -> Operations.GetGrammarNote.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("note", language.code, input.path.noteId, owned: nil)
+        let tag = try content.entityTag("note", language.code, input.path.noteId)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (note, examples) = try content.note(input.path.noteId, in: language)
         let snapshot = try content.snapshot()

@@ -106,31 +106,33 @@ extension ErrorCode {
         switch self {
         case .malformedRequest: 400
         case .invalidCredentials, .authenticationRequired: 401
-        case .wrongCurrentPassword: 403
+        case .planLimitReached: 402
+        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
-            .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound:
+            .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
-            .alreadyFriends:
+            .alreadyFriends, .trialAlreadyUsed, .purchaseForeign:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .tooManyAttempts: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
-            .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf:
+            .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
+            .invalidCurrency:
             422
         }
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import ParlaCommerce
 import ParlaContent
 import ParlaCore
 import ParlaSpeech
@@ -24,11 +25,17 @@ final class ContentCatalog: Sendable {
         let senses: WordSenses
         /// The asset filling each slot, by the slot's name.
         let assets: [String: String]
+        /// What is sold and what each plan allows, imported with this version.
+        let catalogue: Catalogue
+        /// Every list's free words, open to all.
+        let freeWords: Set<String>
 
-        init(version: String, corpus: Corpus, assets: [String: String]) {
+        init(version: String, corpus: Corpus, assets: [String: String], catalogue: Catalogue) {
             self.version = version
             self.corpus = corpus
             self.assets = assets
+            self.catalogue = catalogue
+            freeWords = Set(corpus.wordLists.flatMap(\.freeKeys))
             concepts = Dictionary(corpus.concepts.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             var memberships: [String: [String]] = [:]
             for list in corpus.wordLists { for word in list.words { memberships[word.key, default: []].append(list.id) } }
@@ -77,8 +84,11 @@ final class ContentCatalog: Sendable {
 
     /// Reads the newest imported version from the database into memory.
     func reload(from store: ContentStore) async throws {
-        if let (version, corpus, assets) = try await store.loadCorpus() {
-            replace(with: Snapshot(version: version, corpus: corpus, assets: assets))
+        if let (version, corpus, assets, text) = try await store.loadCorpus() {
+            // Checked on import: a problem here is a hand-edited database.
+            let (catalogue, problems) = CatalogueReader(lists: Set(corpus.wordLists.map(\.id))).read(text)
+            if !problems.isEmpty { store.logger.error("catalogue", metadata: ["problems": "\(problems)"]) }
+            replace(with: Snapshot(version: version, corpus: corpus, assets: assets, catalogue: catalogue))
         }
     }
 }
@@ -101,12 +111,6 @@ struct ContentService: Sendable {
         return language
     }
 
-    /// What the asking learner owns; nobody's when no learner is named.
-    func owned(by learner: AuthorizedLearner?) async throws -> Set<String>? {
-        guard let learner else { return nil }
-        return try await content.ownedProducts(of: learner.id)
-    }
-
     struct ListView: Sendable {
         var list: WordList
         var locked: Bool
@@ -114,12 +118,13 @@ struct ContentService: Sendable {
         var words: [Concept]
     }
 
-    func lists(in language: Language, owned: Set<String>?) throws -> [ListView] {
-        try snapshot().corpus.wordLists.map { view(of: $0, in: language, owned: owned) }
+    /// `open`: the lists the learner's account may open whole (`Ownership.lists`).
+    func lists(in language: Language, open: Set<String>) throws -> [ListView] {
+        try snapshot().corpus.wordLists.map { view(of: $0, in: language, open: open) }
     }
 
-    func view(of list: WordList, in language: Language, owned: Set<String>?) -> ListView {
-        let locked = !(owned ?? []).contains(list.id)
+    func view(of list: WordList, in language: Language, open: Set<String>) -> ListView {
+        let locked = !open.contains(list.id)
         let visible = list.words.filter { word in
             (!locked || list.freeKeys.contains(word.key)) && !(word.localization(language)?.isDisabled ?? true)
         }
@@ -128,30 +133,36 @@ struct ContentService: Sendable {
 
     /// A page of a list, or of every word the learner can use (`all`):
     /// owned lists whole, locked ones by their free words, each word once.
-    func page(_ number: Int, of listID: String, in language: Language, owned: Set<String>?)
+    func page(_ number: Int, of listID: String, in language: Language, open: Set<String>)
         throws -> (page: WordPage<Concept>, locked: Bool)
     {
         let snapshot = try snapshot()
-        let ownedKey = owned.map { $0.sorted().joined(separator: ",") } ?? "-"
-        let cacheKey = [snapshot.version, language.code, listID, ownedKey, String(number)].joined(separator: "|")
-        return try catalog.page(cacheKey) { try layOut(number, of: listID, in: language, owned: owned, snapshot: snapshot) }
+        let cacheKey = [snapshot.version, language.code, listID, open.sorted().joined(separator: ","), String(number)]
+            .joined(separator: "|")
+        return try catalog.page(cacheKey) { try layOut(number, of: listID, in: language, open: open, snapshot: snapshot) }
+    }
+
+    /// The words a learner may meet: its open lists' words and every free word.
+    func openWords(_ open: Set<String>) throws -> Set<String> {
+        let snapshot = try snapshot()
+        return open.reduce(into: snapshot.freeWords) { words, list in words.formUnion(snapshot.lists[list]?.words.map(\.key) ?? []) }
     }
 
     private func layOut(
-        _ number: Int, of listID: String, in language: Language, owned: Set<String>?,
+        _ number: Int, of listID: String, in language: Language, open: Set<String>,
         snapshot: ContentCatalog.Snapshot
     ) throws -> (page: WordPage<Concept>, locked: Bool) {
         let words: [Concept]
         let locked: Bool
         if listID == Self.allWords {
             var seen = Set<String>()
-            words = snapshot.corpus.wordLists.flatMap { view(of: $0, in: language, owned: owned).words }.filter {
+            words = snapshot.corpus.wordLists.flatMap { view(of: $0, in: language, open: open).words }.filter {
                 seen.insert($0.key).inserted
             }
             locked = false
         } else {
             guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
-            let view = view(of: list, in: language, owned: owned)
+            let view = view(of: list, in: language, open: open)
             (words, locked) = (view.words, view.locked)
         }
         let collation = Collation(language)
@@ -242,12 +253,12 @@ struct ContentService: Sendable {
         return try? JSONDecoder().decode(NarrationAlignment.self, from: Data(bytes))
     }
 
-    /// A validator that changes with the content, with what the learner
-    /// owns (so a purchase shows at once), and when a background build of
-    /// the assets finishes (word cards gain their timings).
-    func entityTag(_ parts: String..., owned: Set<String>?) throws -> String {
+    /// A validator that changes with the content, with the lists the
+    /// learner may open (so a purchase shows at once), and when a background
+    /// build of the assets finishes (word cards gain their timings).
+    func entityTag(_ parts: String..., open: Set<String>? = nil) throws -> String {
         let version = try snapshot().version + (catalog.isBuildingAssets ? "+building" : "")
-        let seed = ([version] + parts + [(owned.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
+        let seed = ([version] + parts + [(open.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
         let digest = SHA256.hash(data: Data(seed.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         return "\"\(digest)\""
     }

@@ -15,6 +15,7 @@ struct GameService: Sendable {
     let learners: LearnerStore
     let content: ContentService
     let catalogs: LessonCatalogs
+    let plans: EntitlementService
     let scheduler = MemoryScheduler()
 
     struct View: Sendable {
@@ -48,6 +49,14 @@ struct GameService: Sendable {
         let pairs = start.pairs ?? MatchingDeal.defaultPairs
         guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
         let snapshot = try content.snapshot()
+        // Only what the account may open is dealt; a locked list is refused.
+        let ownership = try await plans.ownership(for: authorized)
+        if let listID = start.wordList {
+            guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
+            guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
+        }
+        try await plans.checkDailyLimit(.gamesPerDay, for: authorized)
+        let open = try content.openWords(ownership.lists)
         let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
         let faces = start.faces ?? .wordPicture
         // Words of the list chosen, or the learner's due words first, then any.
@@ -65,7 +74,9 @@ struct GameService: Sendable {
         }
         let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
         let candidates = concepts.compactMap { concept -> MatchingCandidate? in
-            guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else {
+            guard open.contains(concept.key), let localization = concept.localization(language), !localization.isDisabled,
+                let word = localization.word
+            else {
                 return nil
             }
             let translation = concept.localization(native).flatMap { $0.isDisabled ? nil : $0.word }

@@ -18,6 +18,7 @@ struct LessonService: Sendable {
     let proficiency: ProficiencyService
     let scorer: SpeechScorer
     let catalogs: LessonCatalogs
+    let plans: EntitlementService
     let scheduler = MemoryScheduler()
 
     /// A lesson as the learner sees it.
@@ -61,6 +62,8 @@ struct LessonService: Sendable {
         if let open = try await lessons.open(learner: authorized, language: language) {
             return (try await view(open, learner: authorized), false)
         }
+        try await plans.checkDailyLimit(.lessonsPerDay, for: authorized)
+        let words = try await openWords(authorized)
         let learning = try await lessons.learning(learner: authorized, language: language)
         let abilities = learning.everySkill
         let gaps = try await proficiency.proficiency(authorized, language: language.code).gaps
@@ -72,7 +75,7 @@ struct LessonService: Sendable {
         let lessonID = LessonID.generate()
         var random = Self.random(lessonID, step: 0)
         guard
-            let first = planner(catalog).next(
+            let first = planner(catalog, words).next(
                 for: lesson, state: state(learning, catalog: catalog), at: Date(),
                 using: &random)
         else { throw ParlaError(.lessonUnavailable) }
@@ -142,6 +145,7 @@ struct LessonService: Sendable {
     ) async throws -> View {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
+        let words = try await openWords(learner)
         let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
             let catalog = try catalogs.catalog(lesson.language, content: content)
@@ -176,7 +180,7 @@ struct LessonService: Sendable {
                 var random = Self.random(stored.id, step: lesson.questions.count)
                 var state = state(model, catalog: catalog)
                 state.difficulties = known.mapValues(\.difficulty)
-                if let next = planner(catalog).next(for: lesson, state: state, at: now, using: &random) {
+                if let next = planner(catalog, words).next(for: lesson, state: state, at: now, using: &random) {
                     lesson.questions.append(next)
                 } else {
                     // Nothing more can be asked (the content ran out for the types chosen): the lesson ends here.
@@ -221,7 +225,14 @@ struct LessonService: Sendable {
         return view
     }
 
-    private func planner(_ catalog: LessonCatalog) -> QuestionPlanner { QuestionPlanner(catalog: catalog, scheduler: scheduler) }
+    /// New words come only from what the learner's account may open.
+    private func planner(_ catalog: LessonCatalog, _ openWords: Set<String>) -> QuestionPlanner {
+        QuestionPlanner(catalog: catalog, scheduler: scheduler, openWords: openWords)
+    }
+
+    private func openWords(_ learner: AuthorizedLearner) async throws -> Set<String> {
+        try content.openWords(try await plans.ownership(for: learner).lists)
+    }
 
     private func state(_ model: LearnerModel, catalog: LessonCatalog) -> LearnerState {
         var cards: [LessonItemID: MemoryCard] = [:]

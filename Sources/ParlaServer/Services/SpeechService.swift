@@ -11,6 +11,7 @@ struct SpeechService: Sendable {
     let attempts: SpeechAttemptStore
     let learners: LearnerStore
     let content: ContentService
+    let plans: EntitlementService
 
     static let maxTextLength = 300
     static let maxNarrationLength = 1000
@@ -23,6 +24,7 @@ struct SpeechService: Sendable {
     ) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
         let language = try content.language(code)
         let learner = try await learners.learner(authorized)
+        try await plans.checkDailyLimit(.speechAttemptsPerDay, for: authorized)
         let phrase: String
         switch (text?.trimmingCharacters(in: .whitespacesAndNewlines), phraseID) {
         case (_, let phraseID?):

@@ -1,0 +1,73 @@
+import Foundation
+import ParlaCommerce
+import ParlaCore
+import ParlaStore
+
+/// What an account may use now, asked by content, lessons and games: the
+/// catalogue's rule (`Catalogue.ownership`) over the account's
+/// entitlements, with the plan's daily limits; the plan (T6.1) and its
+/// changes (T6.2: the trial; purchases go through `PurchaseService`).
+struct EntitlementService: Sendable {
+    let catalog: ContentCatalog
+    let store: EntitlementStore
+
+    func catalogue() throws -> Catalogue {
+        guard let snapshot = catalog.snapshot else { throw ParlaError(.contentUnavailable) }
+        return snapshot.catalogue
+    }
+
+    func ownership(of account: AccountID, at now: Date = Date()) async throws -> Ownership {
+        try catalogue().ownership(of: try await store.entitlements(of: account), at: now)
+    }
+
+    /// The learner's account's, or what anyone may use when no learner is named.
+    func ownership(for learner: AuthorizedLearner?) async throws -> Ownership {
+        guard let learner else { return try catalogue().ownership(of: [], at: Date()) }
+        return try await ownership(of: learner.account)
+    }
+
+    /// `word_list_locked` unless the learner may open the list whole.
+    func requireOpen(list: String, for learner: AuthorizedLearner) async throws -> Ownership {
+        let ownership = try await ownership(for: learner)
+        guard ownership.mayOpen(list: list) else { throw ParlaError(.wordListLocked) }
+        return ownership
+    }
+
+    /// `plan_limit_reached` (402) when the learner's plan allows no more of
+    /// `feature` today; counting costs a query only under a limit.
+    func checkDailyLimit(_ feature: Feature, for learner: AuthorizedLearner) async throws {
+        guard let limit = try await ownership(for: learner).plan.limit(feature) else { return }
+        if try await store.usedToday(by: learner, feature) >= limit { throw ParlaError(.planLimitReached) }
+    }
+
+    /// The account's plan and how it may change.
+    struct PlanView: Sendable {
+        var ownership: Ownership
+        var status: Entitlement.Status
+        var trialAvailable: Bool
+        var products: [Offer]
+        var entitlements: [Entitlement]
+    }
+
+    func plan(of account: AccountID, currency: String, store: Store?) async throws -> PlanView {
+        let now = Date()
+        let all = try await self.store.entitlements(of: account)
+        let catalogue = try catalogue()
+        let ownership = catalogue.ownership(of: all, at: now)
+        let changes = catalogue.planChanges(for: ownership, currency: currency, store: store, at: now)
+        return PlanView(
+            ownership: ownership, status: ownership.planEntitlement?.status(at: now) ?? .active,
+            trialAvailable: changes.trial, products: changes.products, entitlements: all.filter { $0.isActive(at: now) })
+    }
+
+    /// Starts the account's one trial (T6.2), for the days the catalogue gives it.
+    func startTrial(for account: AccountID, currency: String, store: Store?) async throws -> PlanView {
+        let catalogue = try catalogue()
+        guard let days = catalogue.plans[.trial]?.days else { throw ParlaError(.productNotFound) }
+        let ownership = try await ownership(of: account)
+        // A better plan in force: the trial would give nothing, and be spent.
+        guard ownership.plan.id < .trial else { throw ParlaError(.trialAlreadyUsed) }
+        _ = try await self.store.startTrial(for: account, days: days)
+        return try await plan(of: account, currency: currency, store: store)
+    }
+}

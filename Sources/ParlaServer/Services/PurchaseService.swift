@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import ParlaCommerce
+import ParlaCore
+import ParlaPurchases
+import ParlaStore
+
+/// Store purchases, verified and recorded for the account: a transaction
+/// an app sends, a restore, an old app's buyer's claim, and the stores'
+/// notifications (renewals, grace, expiry, refunds, revocations).
+struct PurchaseService: Sendable {
+    let entitlements: EntitlementService
+    let store: EntitlementStore
+    /// Nil when no App Store root is configured.
+    let appStore: AppStoreVerifier?
+    let logger: Logger
+
+    private func appStoreVerifier() throws -> AppStoreVerifier {
+        guard let appStore else { throw ParlaError(.storeUnavailable) }
+        return appStore
+    }
+
+    /// Runs a check of signed data: a rejection is `purchase_invalid`, its
+    /// reason logged (never the payload).
+    private func verified<T>(_ what: String, _ check: () async throws -> T) async throws -> T {
+        do {
+            return try await check()
+        } catch let rejection as AppStoreVerifier.Rejection {
+            logger.notice("store payload refused", metadata: ["what": "\(what)", "reason": "\(rejection.description)"])
+            throw ParlaError(.purchaseInvalid)
+        }
+    }
+
+    /// A StoreKit 2 signed transaction from the app, for the caller's account.
+    func recordAppStore(_ jws: String, for account: AccountID) async throws {
+        let verifier = try appStoreVerifier()
+        let catalogue = try entitlements.catalogue()
+        let transaction = try await verified("transaction") { try await verifier.transaction(jws, catalogue: catalogue) }
+        // The app tied the purchase to an account: it must be this one.
+        if let token = transaction.accountToken, token != account.uuid { throw ParlaError(.purchaseForeign) }
+        try await store.record(transaction, for: account)
+    }
+
+    /// Seed 000: a buyer of the old app keeps its 175 words.
+    func claimLegacy(_ jws: String, for account: AccountID) async throws {
+        let verifier = try appStoreVerifier()
+        let (eligible, version) = try await verified("app transaction") { try await verifier.isLegacyBuyer(jws) }
+        guard eligible else { throw ParlaError(.legacyNotEligible) }
+        try await store.grant(
+            "legacy-picture-dictionary-175", to: account, source: .legacy, note: "App Store, first bought at version \(version)")
+    }
+
+    /// An App Store Server Notification V2, taken once.
+    func receiveAppStore(_ signedPayload: String) async throws {
+        let verifier = try appStoreVerifier()
+        let catalogue = try entitlements.catalogue()
+        let notification = try await verified("notification") { try await verifier.notification(signedPayload, catalogue: catalogue) }
+        guard
+            try await store.receivedNotification(
+                store: .appStore, id: notification.id,
+                kind: [notification.type, notification.subtype].compactMap { $0 }
+                    .joined(separator: "/"), payload: signedPayload)
+        else { return }
+        guard let transaction = notification.transaction else { return }
+        let account = try await store.record(transaction, for: nil)
+        logger.info(
+            "store notification",
+            metadata: [
+                "store": "app-store", "type": "\(notification.type)", "product": "\(transaction.product)",
+                "account": "\(account.map(\.description) ?? "unknown")",
+            ])
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Logging
+import ParlaCore
+import ParlaServer
+import ParlaTestSupport
+import Testing
+
+/// The starter set, plans, the shop and App Store purchases, end to end:
+/// transactions and notifications signed by a test root the server is
+/// configured to trust, as production trusts Apple's.
+@Suite("plans, shop and purchases")
+struct CommerceTests {
+    typealias JSON = [String: any Sendable]
+
+    /// A server that trusts `store`'s root for App Store data.
+    func app(_ store: TestAppStore) async throws -> TestApp {
+        let root = try store.writeRoot()
+        return try await TestApp.make { $0.appStoreRoots = [root] }
+    }
+
+    func unlocked(_ client: Client, _ learner: String, _ token: String) async throws -> Set<String> {
+        let lists = try #require(
+            try await client.get("/v1/languages/en/wordlists?learnerId=\(learner)", token: token).json["wordLists"] as? [JSON])
+        return Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
+    }
+
+    func game(_ client: Client, _ learner: Client.SignedUp, list: String?, learnerID: String? = nil) async throws -> Client.Reply {
+        var json: JSON = ["language": "fr", "kind": "matching", "pairs": 6, "faces": "wordPicture"]
+        if let list { json["wordListId"] = list }
+        return try await client.post("/v1/learners/\(learnerID ?? learner.learnerID)/games", token: learner.token, json: json)
+    }
+
+    @Test("a new learner opens the whole home list and plays a game from it; other lists stay locked, with their free words")
+    func starterSet() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            #expect(try await unlocked(client, parent.learnerID, parent.token) == ["home"])
+            let home = try await client.get("/v1/languages/en/wordlists/home/pages/1?learnerId=\(parent.learnerID)", token: parent.token)
+            #expect(home.json["locked"] as? Bool == false)
+            #expect((home.json["words"] as? [JSON])?.count == 35)
+            // Anonymous callers see the starter set too.
+            let anonymous = try await client.get("/v1/languages/en/wordlists/home/pages/1")
+            #expect(anonymous.json["locked"] as? Bool == false)
+
+            let played = try await game(client, parent, list: "home")
+            #expect(played.status == 201, "\(played.text)")
+            let locked = try await game(client, parent, list: "water")
+            #expect(locked.status == 403 && locked.code == "word_list_locked")
+            #expect((locked.json["detail"] as? String)?.isEmpty == false)
+            // A game from no list deals only words the account may open.
+            let any = try await game(client, parent, list: nil)
+            #expect(any.status == 201)
+
+            // A word card: a home word and a free word open, a locked list's other word not.
+            let sofa = try await client.get("/v1/languages/en/words/sofa?learnerId=\(parent.learnerID)", token: parent.token)
+            #expect(sofa.status == 200, "\(sofa.text)")
+            let card = try await client.get("/v1/languages/fr/words/horse?learnerId=\(parent.learnerID)", token: parent.token)
+            #expect(card.status == 200)  // a free word of animals
+            let lockedWord = try await client.get(
+                "/v1/languages/fr/words/whale?learnerId=\(parent.learnerID)", token: parent.token, headers: ["Accept-Language": "de"])
+            #expect(lockedWord.status == 403 && lockedWord.code == "word_locked")
+            #expect((lockedWord.json["detail"] as? String)?.contains("Wort") == true)
+        }
+    }
+
+    @Test("T6.1 the plan shows free with ads, its features and how to switch; T6.2 the trial opens everything, once")
+    func planAndTrial() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            let plan = try await client.get("/v1/me/plan?currency=EUR", token: parent.token)
+            #expect(plan.status == 200, "\(plan.text)")
+            #expect(plan.json["plan"] as? String == "free" && plan.json["ads"] as? Bool == true)
+            #expect(plan.json["status"] as? String == "active")
+            let features = try #require(plan.json["features"] as? [JSON])
+            #expect(features.contains { $0["feature"] as? String == "lessonsPerDay" && $0["limit"] as? Int == 10 })
+            #expect(features.contains { $0["feature"] as? String == "allWordLists" && $0["enabled"] as? Bool == false })
+            let switches = try #require(plan.json["switchTo"] as? [JSON])
+            #expect(switches.contains { $0["how"] as? String == "trial" && $0["days"] as? Int == 7 })
+            let full = switches.filter { $0["plan"] as? String == "full" }.compactMap { ($0["offer"] as? JSON)?["id"] as? String }
+            #expect(Set(full) == ["full-monthly", "full-yearly", "full-lifetime"])
+
+            let trial = try await client.post("/v1/me/plan/trial", token: parent.token, json: [:])
+            #expect(trial.status == 201, "\(trial.text)")
+            #expect(trial.json["plan"] as? String == "trial" && trial.json["ads"] as? Bool == false)
+            let ends = try #require(trial.json["endsAt"] as? String)
+            #expect(ends > ISO8601DateFormatter().string(from: Date().addingTimeInterval(6.9 * 86400)))
+            #expect(try await unlocked(client, parent.learnerID, parent.token).count == 12)
+            #expect(try await game(client, parent, list: "water").status == 201)
+            let again = try await client.post("/v1/me/plan/trial", token: parent.token, json: [:])
+            #expect(again.status == 409 && again.code == "trial_already_used")
+            #expect(try await client.get("/v1/me/plan", token: parent.token).json["switchTo"].map { "\($0)".contains("trial") } == false)
+        }
+    }
+
+    @Test("the shop: prices in minor units, the promotion's savings, updateRequired for a newer product; bad input is 422")
+    func catalogue() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            let shop = try await client.get(
+                "/v1/catalogue?currency=EUR&language=fr", token: parent.token, headers: ["X-App-Version": "2.0.3"])
+            #expect(shop.status == 200, "\(shop.text)")
+            let products = try #require(shop.json["products"] as? [JSON])
+            let byID = Dictionary(uniqueKeysWithValues: products.compactMap { p in (p["id"] as? String).map { ($0, p) } })
+            #expect(byID["home"] == nil && byID["legacy-picture-dictionary-175"] == nil)
+            #expect(byID["water"]?["price"] as? Int == 99 && byID["water"]?["name"] as? String == "L'eau")
+            #expect(byID["pack-basics"]?["updateRequired"] as? Bool == true)
+            #expect(byID["pack-nature"]?["updateRequired"] as? Bool == false)
+            let mega = try #require(byID["all-word-lists"])
+            #expect(mega["partsPrice"] as? Int == 746 && mega["savings"] as? Int == 247)
+            #expect(
+                try await client.get("/v1/catalogue", token: parent.token, headers: ["X-App-Version": "two"]).code == "invalid_app_version")
+            #expect(try await client.get("/v1/catalogue?currency=euro", token: parent.token).code == "invalid_currency")
+            #expect(try await client.get("/v1/catalogue").status == 401)
+        }
+    }
+
+    @Test("a signed purchase opens a list for every learner of the account and on every server; a refund locks it again")
+    func purchaseAndRefund() async throws {
+        let store = try TestAppStore()
+        let app = try await app(store)
+        let second = TestApp(databaseURL: app.databaseURL) { $0.appStoreRoots = app.settings.appStoreRoots }
+        try await app.run { first in
+            try await second.run { other in
+                let parent = try await first.signUp()
+                let child = try #require(
+                    try await first.post("/v1/learners", token: parent.token, json: ["displayName": "Léo"]).json["id"] as? String)
+                // Both servers have read (and keep) the account's entitlements.
+                #expect(try await unlocked(other, child, parent.token) == ["home"])
+                #expect(try await unlocked(first, parent.learnerID, parent.token) == ["home"])
+
+                let transaction = try store.transaction(
+                    id: "1000000001", product: "app.parla.list.water", accountToken: UUID(uuidString: parent.accountID))
+                let bought = try await first.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": transaction])
+                #expect(bought.status == 200, "\(bought.text)")
+                #expect((bought.json["lists"] as? [String]) == ["home", "water"])
+                #expect(try await unlocked(first, child, parent.token) == ["home", "water"])
+                #expect(try await eventually { try await unlocked(other, child, parent.token) == ["home", "water"] })
+                #expect(try await game(other, parent, list: "water", learnerID: child).status == 201)
+
+                // The same transaction again changes nothing; another account may not take it.
+                #expect(
+                    try await first.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": transaction]).status
+                        == 200)
+                let stranger = try await first.signUp(email: "stranger@example.com")
+                let stolen = try await other.post(
+                    "/v1/purchases/app-store", token: stranger.token, json: ["signedTransaction": transaction])
+                #expect(stolen.status == 409 && stolen.code == "purchase_foreign")
+                let forged = try await first.post(
+                    "/v1/purchases/app-store", token: stranger.token,
+                    json: ["signedTransaction": try TestAppStore().transaction(id: "9", product: "app.parla.list.water")])
+                #expect(forged.status == 422 && forged.code == "purchase_invalid")
+
+                // Apple's refund notification, to the second server: locked everywhere.
+                let refunded = try store.transaction(
+                    id: "1000000001", product: "app.parla.list.water", revoked: Date(), accountToken: UUID(uuidString: parent.accountID))
+                let notice = try store.notification("REFUND", transaction: refunded)
+                #expect(try await other.post("/v1/store-notifications/app-store", json: ["signedPayload": notice]).status == 200)
+                #expect(try await unlocked(other, child, parent.token) == ["home"])
+                #expect(try await eventually { try await unlocked(first, parent.learnerID, parent.token) == ["home"] })
+                #expect(try await game(first, parent, list: "water").code == "word_list_locked")
+                // Sent twice (Apple retries), taken once.
+                #expect(try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": notice]).status == 200)
+                let restored = try await first.post("/v1/purchases/restore", token: parent.token, json: [:])
+                #expect(
+                    (restored.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String } == ["starter"])
+                #expect(
+                    try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": "x.y.z"]).code == "purchase_invalid")
+            }
+        }
+    }
+
+    @Test("a subscription: full while it runs and renews, free again when it expires, without losing progress")
+    func subscription() async throws {
+        let store = try TestAppStore()
+        try await app(store).run { client in
+            let parent = try await client.signUp()
+            let token = UUID(uuidString: parent.accountID)
+            let first = try store.transaction(
+                id: "500", product: "app.parla.plan.full.monthly", purchased: Date().addingTimeInterval(-20 * 86400),
+                expires: Date().addingTimeInterval(10 * 86400), accountToken: token)
+            #expect(try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": first]).status == 200)
+            var plan = try await client.get("/v1/me/plan", token: parent.token)
+            #expect(plan.json["plan"] as? String == "full" && plan.json["renews"] as? Bool == true)
+            #expect(plan.json["ads"] as? Bool == false)
+            #expect((plan.json["switchTo"] as? [JSON])?.compactMap { ($0["offer"] as? JSON)?["id"] as? String } == ["full-lifetime"])
+            #expect(try await game(client, parent, list: "colours").status == 201)
+
+            // Renewed: a new transaction of the chain moves the end later.
+            let renewed = try store.transaction(
+                id: "501", original: "500", product: "app.parla.plan.full.monthly", purchased: Date(),
+                expires: Date().addingTimeInterval(40 * 86400), accountToken: token)
+            _ = try await client.post(
+                "/v1/store-notifications/app-store", json: ["signedPayload": try store.notification("DID_RENEW", transaction: renewed)])
+            plan = try await client.get("/v1/me/plan", token: parent.token)
+            let end = try #require(plan.json["endsAt"] as? String)
+            #expect(end > ISO8601DateFormatter().string(from: Date().addingTimeInterval(39 * 86400)))
+
+            // Expired (the renewal failed for good): free again; a late, older notice moves nothing back.
+            let lapsed = try store.transaction(
+                id: "502", original: "500", product: "app.parla.plan.full.monthly", purchased: Date().addingTimeInterval(-31 * 86400),
+                expires: Date().addingTimeInterval(-86400), accountToken: token)
+            _ = try await client.post(
+                "/v1/store-notifications/app-store",
+                json: [
+                    "signedPayload": try store.notification(
+                        "EXPIRED", subtype: "VOLUNTARY", transaction: lapsed,
+                        renewal: try store.renewal(original: "500", product: "app.parla.plan.full.monthly", renews: false))
+                ])
+            plan = try await client.get("/v1/me/plan", token: parent.token)
+            #expect(plan.json["plan"] as? String == "full")  // the renewal's period still runs
+            #expect(plan.json["renews"] as? Bool == false)
+            // Its refund ends it now; the learner's courses and progress stay.
+            let refund = try store.transaction(
+                id: "501", original: "500", product: "app.parla.plan.full.monthly", purchased: Date(),
+                expires: Date().addingTimeInterval(40 * 86400), revoked: Date(), accountToken: token)
+            _ = try await client.post(
+                "/v1/store-notifications/app-store", json: ["signedPayload": try store.notification("REFUND", transaction: refund)])
+            plan = try await client.get("/v1/me/plan", token: parent.token)
+            #expect(plan.json["plan"] as? String == "free")
+            #expect(try await game(client, parent, list: "colours").code == "word_list_locked")
+            #expect(try await client.get("/v1/learners/\(parent.learnerID)/games?language=fr", token: parent.token).status != 500)
+        }
+    }
+
+    @Test("seed 000: a buyer of the old app claims its 175 words; a newer buyer cannot")
+    func legacyClaim() async throws {
+        let store = try TestAppStore()
+        try await app(store).run { client in
+            let parent = try await client.signUp()
+            let newer = try await client.post(
+                "/v1/purchases/legacy", token: parent.token,
+                json: ["signedAppTransaction": try store.appTransaction(originalVersion: "2.0")])
+            #expect(newer.status == 403 && newer.code == "legacy_not_eligible")
+            let old = try await client.post(
+                "/v1/purchases/legacy", token: parent.token,
+                json: ["signedAppTransaction": try store.appTransaction(originalVersion: "1.3")])
+            #expect(old.status == 200, "\(old.text)")
+            #expect(try await unlocked(client, parent.learnerID, parent.token) == ["home", "water", "professions", "animals", "food"])
+            let sources = (old.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String }
+            #expect(sources == ["starter", "legacy"])
+        }
+    }
+
+    @Test("without an App Store root configured, purchases are 503 store_unavailable")
+    func storeUnconfigured() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": "a.b.c"])
+            #expect(reply.status == 503 && reply.code == "store_unavailable")
+        }
+    }
+
+    @Test("the free plan's daily game limit is a 402 with a code")
+    func dailyLimit() async throws {
+        try await TestApp.make().run { client in
+            let parent = try await client.signUp()
+            for _ in 1...10 { #expect(try await game(client, parent, list: "home").status == 201) }
+            let over = try await game(client, parent, list: "home")
+            #expect(over.status == 402 && over.code == "plan_limit_reached")
+        }
+    }
+
+    @Test("support's grant and the purchase history (parla grant, parla purchases show)")
+    func support() async throws {
+        let app = try await TestApp.make()
+        let parent = try await app.run { client in try await client.signUp() }
+        let settings = app.settings
+        let logger = Logger(label: "parla.test.support")
+        let granted = try await SupportDesk.with(settings, logger: logger) {
+            try await $0.grant("pack-nature", to: parent.email, until: nil, note: "ticket 42", revoke: false)
+        }
+        #expect(granted.hasPrefix("granted pack-nature"))
+        let shown = try await SupportDesk.with(settings, logger: logger) { try await $0.purchases(of: parent.learnerID) }
+        #expect(shown.contains("pack-nature  grant  active"))
+        #expect(shown.contains("lists animals home water weather"))
+        let lists = try await app.run { client in try await unlocked(client, parent.learnerID, parent.token) }
+        #expect(lists == ["home", "water", "animals", "weather"])
+        let revoked = try await SupportDesk.with(settings, logger: logger) {
+            try await $0.grant("pack-nature", to: parent.accountID, until: nil, note: nil, revoke: true)
+        }
+        #expect(revoked.hasPrefix("revoked 1"))
+    }
+}
