@@ -163,6 +163,23 @@ public struct EntitlementStore: Sendable {
         return owner
     }
 
+    /// Ends a store chain's entitlement now (a voided purchase, a revoked
+    /// subscription); its account, if anyone holds it.
+    @discardableResult
+    public func revoke(storeKey: String, at date: Date) async throws -> AccountID? {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                UPDATE account_entitlements SET revoked_at = coalesce(revoked_at, \(date))
+                WHERE store_key = \(storeKey) RETURNING account_id
+                """, logger: database.logger
+            ).collect()
+        }
+        let account = try rows.first.map { AccountID(try $0.decode(UUID.self)) }
+        if let account { changed(account) }
+        return account
+    }
+
     /// Keeps a store notification; false when it was received before (the
     /// stores send again until answered).
     public func receivedNotification(store: Store, id: String, kind: String, payload: String) async throws -> Bool {

@@ -48,9 +48,11 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         settings.buildAssets && settings.contentDirectory != nil
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
+    let googlePlay = try await googlePlayClient(settings, logger: logger)
+    if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scorer: scorer, memory: memory, logger: logger)
+        scorer: scorer, memory: memory, googlePlay: googlePlay, logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -177,6 +179,25 @@ struct SupportError: Error, CustomStringConvertible {
     var description: String
 }
 
+/// Google Play's API client, when a service account is configured.
+func googlePlayClient(_ settings: ServerSettings, logger: Logger) async throws -> GooglePlayClient? {
+    guard let key = settings.googlePlayServiceAccount else { return nil }
+    return try await GooglePlayClient(
+        settings: GooglePlaySettings(
+            packageName: settings.googlePlayPackage, serviceAccount: try .read(key), baseURL: settings.googlePlayBaseURL),
+        trusting: settings.googlePlayRoots, logger: logger)
+}
+
+/// Closes the Google Play client's connections when the server stops.
+struct GooglePlayClientService: Service {
+    let client: GooglePlayClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}
+
 /// Support's tools (`parla grant`, `parla purchases show`): an account named
 /// by its id, by one of its learners' ids, or by its email.
 public struct SupportDesk: Sendable {
@@ -279,7 +300,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 func buildRouter(
     _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
-    logger: Logger
+    googlePlay: GooglePlayClient?, logger: Logger
 ) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
@@ -339,7 +360,8 @@ func buildRouter(
         access: LearnerAccess(directory: memory.learners),
         plans: plans,
         purchases: PurchaseService(
-            entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), logger: logger))
+            entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,
+            googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain. The leaderboard's fast path is

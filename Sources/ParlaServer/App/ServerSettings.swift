@@ -50,6 +50,16 @@ public struct ServerSettings: Sendable {
     public var appStoreRoots: [String] = []
     public var appStoreBundleID = "app.parla"
     public var appStoreEnvironments: Set<String> = ["Production"]
+    /// Google Play: the app's package, the service account's key file, the
+    /// Developer API's base URL, the roots its TLS certificate must chain to
+    /// (none: the system's), and the secret that real-time notifications'
+    /// push endpoint carries (`?secret=`). No key file: Google Play
+    /// purchases answer 503 `store_unavailable`.
+    public var googlePlayPackage = "app.parla"
+    public var googlePlayServiceAccount: String?
+    public var googlePlayBaseURL = "https://androidpublisher.googleapis.com"
+    public var googlePlayRoots: [String] = []
+    public var googlePlayNotificationSecret: String?
     /// The first version of the new app: buyers of an earlier one own the legacy words.
     public var legacyBeforeVersion = "2.0"
 
@@ -93,6 +103,12 @@ public struct ServerSettings: Sendable {
         appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)
         appStoreEnvironments = Set(Self.list(config.string(forKey: "purchases.appStore.environments", default: "Production")))
         legacyBeforeVersion = config.string(forKey: "purchases.legacyBeforeVersion", default: legacyBeforeVersion)
+        googlePlayPackage = config.string(forKey: "purchases.googlePlay.packageName", default: googlePlayPackage)
+        googlePlayServiceAccount = config.string(forKey: "purchases.googlePlay.serviceAccountKey").flatMap { $0.isEmpty ? nil : $0 }
+        googlePlayBaseURL = config.string(forKey: "purchases.googlePlay.baseURL", default: googlePlayBaseURL)
+        googlePlayRoots = Self.list(config.string(forKey: "purchases.googlePlay.rootCertificates", default: ""))
+        googlePlayNotificationSecret = config.string(forKey: "purchases.googlePlay.notificationSecret", isSecret: true)
+            .flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func list(_ text: String) -> [String] {

@@ -47,10 +47,22 @@ extension APIHandler {
         return .ok(.init(body: .json(try await entitlementsInfo(of: caller.accountID))))
     }
 
+    func recordGooglePlayPurchase(_ input: Operations.RecordGooglePlayPurchase.Input) async throws
+        -> Operations.RecordGooglePlayPurchase.Output
+    {
+        let caller = try await caller()
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        try await purchases.recordGooglePlay(product: body.productId, token: body.purchaseToken, for: caller.accountID)
+        return .ok(.init(body: .json(try await entitlementsInfo(of: caller.accountID))))
+    }
+
     func restorePurchases(_ input: Operations.RestorePurchases.Input) async throws -> Operations.RestorePurchases.Output {
         let caller = try await caller()
         if case .json(let body) = input.body {
             for jws in body.signedTransactions ?? [] { try await purchases.recordAppStore(jws, for: caller.accountID) }
+            for purchase in body.googlePlayPurchases ?? [] {
+                try await purchases.recordGooglePlay(product: purchase.productId, token: purchase.purchaseToken, for: caller.accountID)
+            }
         }
         return .ok(.init(body: .json(try await entitlementsInfo(of: caller.accountID))))
     }
@@ -68,6 +80,15 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
         try await purchases.receiveAppStore(body.signedPayload)
         return .ok(.init())
+    }
+
+    func receiveGooglePlayNotification(_ input: Operations.ReceiveGooglePlayNotification.Input) async throws
+        -> Operations.ReceiveGooglePlayNotification.Output
+    {
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        let taken = try await purchases.receiveGooglePlay(
+            data: body.message.data, messageID: body.message.messageId, secret: input.query.secret)
+        return taken ? .ok(.init()) : .forbidden(.init())
     }
 
     // MARK: Encoding

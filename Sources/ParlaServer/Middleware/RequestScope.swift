@@ -70,7 +70,7 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension Double {
     func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
+        let scale = Foundation.pow(10, Double(places))
         return (self * scale).rounded() / scale
     }
 }

@@ -13,6 +13,10 @@ struct PurchaseService: Sendable {
     let store: EntitlementStore
     /// Nil when no App Store root is configured.
     let appStore: AppStoreVerifier?
+    /// Nil when no Google Play service account is configured.
+    let googlePlay: GooglePlayClient?
+    /// What Google Play's notification pushes must carry.
+    let googlePlaySecret: String?
     let logger: Logger
 
     private func appStoreVerifier() throws -> AppStoreVerifier {
@@ -28,7 +32,70 @@ struct PurchaseService: Sendable {
         } catch let rejection as AppStoreVerifier.Rejection {
             logger.notice("store payload refused", metadata: ["what": "\(what)", "reason": "\(rejection.description)"])
             throw ParlaError(.purchaseInvalid)
+        } catch let failure as GooglePlayClient.Failure {
+            // Google's API failed us, not the client: try again later.
+            logger.warning("Google Play API", metadata: ["what": "\(what)", "status": "\(failure.status ?? 0)", "reason": "\(failure)"])
+            throw ParlaError(.storeUnavailable)
         }
+    }
+
+    private func googlePlayClient() throws -> GooglePlayClient {
+        guard let googlePlay else { throw ParlaError(.storeUnavailable) }
+        return googlePlay
+    }
+
+    /// A Google Play purchase token from the app, checked with the Play
+    /// Developer API, for the caller's account.
+    func recordGooglePlay(product: String, token: String, for account: AccountID) async throws {
+        let client = try googlePlayClient()
+        let catalogue = try entitlements.catalogue()
+        let transaction = try await verified("purchase token") {
+            try await client.transaction(product: product, token: token, catalogue: catalogue)
+        }
+        if let owner = transaction.accountToken, owner != account.uuid { throw ParlaError(.purchaseForeign) }
+        try await store.record(transaction, for: account)
+    }
+
+    /// A real-time developer notification pushed by Pub/Sub: the purchase is
+    /// read again from the API (the notification is only a hint), or, when
+    /// voided or revoked, its entitlement ends now. False when the push's
+    /// secret is wrong (the endpoint answers 403 then).
+    func receiveGooglePlay(data: String, messageID: String, secret: String?) async throws -> Bool {
+        let client = try googlePlayClient()
+        guard let expected = googlePlaySecret, let secret, Self.same(secret, expected) else { return false }
+        let notification: GooglePlayClient.Notification?
+        do {
+            notification = try GooglePlayClient.notification(data: data, messageID: messageID)
+        } catch {
+            throw ParlaError(.malformedRequest)
+        }
+        guard let notification,
+            try await store.receivedNotification(
+                store: .googlePlay, id: notification.messageID, kind: notification.kind, payload: data)
+        else { return true }
+        if notification.ended {
+            let account = try await store.revoke(storeKey: "\(Store.googlePlay.rawValue):\(notification.token)", at: Date())
+            logger.info(
+                "store notification",
+                metadata: ["store": "google-play", "kind": "\(notification.kind)", "account": "\(account.map(\.description) ?? "unknown")"])
+            return true
+        }
+        let catalogue = try entitlements.catalogue()
+        let transaction = try await verified("notification") {
+            try await client.transaction(product: notification.product, token: notification.token, catalogue: catalogue)
+        }
+        let account = try await store.record(transaction, for: nil)
+        logger.info(
+            "store notification",
+            metadata: ["store": "google-play", "kind": "\(notification.kind)", "account": "\(account.map(\.description) ?? "unknown")"])
+        return true
+    }
+
+    /// Compares secrets in time that does not depend on where they differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// A StoreKit 2 signed transaction from the app, for the caller's account.
