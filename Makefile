@@ -32,6 +32,7 @@ bench: install-deps
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
 	Benchmarks/leaderboards.sh
+	Benchmarks/purchases.sh
 
 # The tree's layout, as .swift-format says: `make format` rewrites it,
 # `make test` checks it first (a second or two).

@@ -10,7 +10,8 @@ let package = Package(
     name: "parla",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "parla", targets: ["parla"])
+        .executable(name: "parla", targets: ["parla"]),
+        .executable(name: "parla-purchase-bench", targets: ["ParlaPurchaseBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -151,6 +152,12 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // `make bench`: App Store signed transactions verified, one core.
+        .executableTarget(
+            name: "ParlaPurchaseBench",
+            dependencies: ["ParlaPurchases", "ParlaCommerce", "ParlaTestSupport"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -30,6 +30,8 @@ for path in glob.glob("Corpora/wordlists/*.yaml"):
 def signed_up(index):
     account = call("POST", "/v1/accounts", {"firstName": "Bench", "lastName": "Player", "email": f"player{index}@example.com",
                                             "password": "benchmark password", "acceptTerms": True})
+    # The free plan allows ten games a day: the trial has no limit.
+    call("POST", "/v1/me/plan/trial", {}, account["session"]["token"])
     return account["session"]["token"], account["learners"][0]["id"]
 
 

@@ -178,6 +178,11 @@ async def sign_up(connection, index, suffix):
     if status != 201:
         raise SystemExit(f"sign-up {index} failed: HTTP {status} {payload[:500].decode(errors='replace')}")
     account = json.loads(payload)
+    # The free plan allows ten lessons a day: the trial has no limit.
+    status, _, payload, _ = await connection.request(
+        "POST", "/v1/me/plan/trial", {}, {"Authorization": f"Bearer {account['session']['token']}"})
+    if status != 201:
+        raise SystemExit(f"trial {index} failed: HTTP {status} {payload[:500].decode(errors='replace')}")
     return account["session"]["token"], account["learners"][0]["id"]
 
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The platform benchmark: requests per second and p50/p99 latency of
 # GET /health, an authenticated GET /v1/me, a word-list page, a word's
-# card and the word's audio, 64 connections for 20 s each, with wrk.
+# card and the word's audio, and a learner's own page (its account's
+# entitlements checked), 64 connections for 20 s each, with wrk. The
+# learner's page is measured again on a server that reads the entitlements
+# for every request, as before they were kept in memory (issue 16's baseline).
 # Starts a release server on a private data directory, prints a table and
 # saves it under Benchmarks/results/.
 set -euo pipefail
@@ -17,9 +20,9 @@ PORT=${PORT:-18080}
 "$BINARY" content build --config "$work/none.json" --data-directory "$work/postgres"
 start_server "$PORT"
 
-token=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type: application/json' \
+read -r token learner < <(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type: application/json' \
   -d '{"firstName":"Bench","lastName":"Mark","email":"bench@example.com","password":"benchmark password","acceptTerms":true}' |
-  python3 -c 'import json,sys; print(json.load(sys.stdin)["session"]["token"])')
+  python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["session"]["token"], d["learners"][0]["id"])')
 
 # One endpoint: name, path, requests/s, p50 ms, p99 ms, non-2xx.
 measure() {
@@ -31,10 +34,17 @@ measure() {
 health=$(measure health /health)
 me=$(measure me /v1/me -H "Authorization: Bearer $token")
 page=$(measure page /v1/languages/fr/wordlists/animals/pages/1)
-word=$(measure word /v1/languages/fr/words/elephant)
-audio_path=$(curl -fsS "http://127.0.0.1:$PORT/v1/languages/fr/words/elephant" |
+word=$(measure word /v1/languages/fr/words/house)
+audio_path=$(curl -fsS "http://127.0.0.1:$PORT/v1/languages/fr/words/house" |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["audio"]["word"])')
 audio=$(measure audio "$audio_path")
+mine="/v1/languages/fr/wordlists/animals/pages/1?learnerId=$learner"
+own=$(measure learner-page "$mine" -H "Authorization: Bearer $token")
+
+# The same page on a server that reads the entitlements every time.
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+PARLA_ENTITLEMENTS_KEEP_IN_MEMORY=false start_server "$PORT"
+read_each_time=$(measure learner-page-read-each-time "$mine" -H "Authorization: Bearer $token")
 
 # The token must still be refused once revoked: no cache lets it through.
 curl -fsS -X DELETE "http://127.0.0.1:$PORT/v1/sessions/current" -H "Authorization: Bearer $token" >/dev/null
@@ -42,10 +52,10 @@ revoked=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/me" 
 
 mkdir -p Benchmarks/results
 result="Benchmarks/results/platform-$(date -u +%Y-%m-%dT%H%M%SZ).md"
-python3 - "$health" "$me" "$page" "$word" "$audio" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+python3 - "$health" "$me" "$page" "$word" "$audio" "$own" "$read_each_time" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
 import sys
-health, me, page, word, audio, revoked, connections, duration, cores = sys.argv[1:10]
-rows = [line.split("\t") for line in (health, me, page, word, audio)]
+health, me, page, word, audio, own, each, revoked, connections, duration, cores = sys.argv[1:12]
+rows = [line.split("\t") for line in (health, me, page, word, audio, own, each)]
 ratio = float(rows[1][2]) / float(rows[0][2])
 content = min(float(rows[2][2]), float(rows[3][2])) / float(rows[0][2])
 print(f"# Platform benchmark\n")
@@ -53,9 +63,15 @@ print(f"wrk, {connections} connections, {duration} per endpoint, {cores} cores s
 print("| endpoint | requests/s | p50 ms | p99 ms | non-2xx |")
 print("|---|---:|---:|---:|---:|")
 for name, path, rps, p50, p99, errors in rows:
-    print(f"| GET {path} | {rps} | {p50} | {p99} | {errors} |")
+    label = "GET " + path.split("?")[0] + ("?learnerId=…" if "?" in path else "")
+    if name.endswith("read-each-time"):
+        label += " (entitlements read per request)"
+    print(f"| {label} | {rps} | {p50} | {p99} | {errors} |")
 print(f"\n/v1/me runs at {ratio:.0%} of /health's rate (goal: at least 25%).")
 print(f"The slower content endpoint runs at {content:.0%} of /health's rate (goal: at least 50%).")
+print(f"A learner's own page (entitlements checked, kept in memory) runs at {float(rows[5][2]) / float(rows[0][2]):.0%} of /health's rate,")
+print(f"and at {float(rows[5][2]) / float(rows[6][2]):.0%} of the same page with the entitlements read for every request")
+print("(the path before issue 16: one query per request; goal: at least 90%).")
 print(f"A revoked token afterwards: HTTP {revoked} (must be 401).")
 PY
 cat "$result"

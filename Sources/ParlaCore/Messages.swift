@@ -623,6 +623,13 @@ extension ErrorCode {
                 it: "Questo account ha già usato la sua prova.",
                 de: "Dieses Konto hat seine Testversion schon genutzt.",
                 es: "Esta cuenta ya ha usado su prueba.")
+        case .trialNotAvailable:
+            LocalizedText(
+                en: "Your plan already gives you everything the trial would.",
+                fr: "Votre formule vous donne déjà tout ce que l'essai offrirait.",
+                it: "Il tuo piano ti dà già tutto quello che darebbe la prova.",
+                de: "Dein Tarif bietet dir schon alles, was die Testversion böte.",
+                es: "Tu plan ya te da todo lo que daría la prueba.")
         case .purchaseInvalid:
             LocalizedText(
                 en: "The store's proof of this purchase could not be verified.",

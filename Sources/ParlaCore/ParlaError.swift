@@ -148,6 +148,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case wordLocked = "word_locked"
     case planLimitReached = "plan_limit_reached"
     case trialAlreadyUsed = "trial_already_used"
+    case trialNotAvailable = "trial_not_available"
     case purchaseInvalid = "purchase_invalid"
     case purchaseForeign = "purchase_foreign"
     case productNotFound = "product_not_found"

@@ -123,6 +123,22 @@ final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
+extension MemoryCache where Key == UUID {
+    /// Drops what a notification names: one row by its id, or every row
+    /// ("*": a transaction changed too many to name). False when it cannot
+    /// be read.
+    func drop(notified fields: [Substring]) -> Bool {
+        guard fields.count == 1 else { return false }
+        if fields[0] == "*" {
+            dropAll()
+            return true
+        }
+        guard let id = UUIDText.parse(String(fields[0])) else { return false }
+        drop(id)
+        return true
+    }
+}
+
 /// The sessions this server has seen, by token hash, so that an
 /// authenticated request needs no query. A session ended on this server is
 /// dropped at once; one ended on another server (or in SQL) as soon as its
@@ -198,16 +214,7 @@ public final class AccountProfiles: ChangeSubscriber, Sendable {
     }
 
     /// "account id": its profile changed; "account *": many did.
-    public func received(_ fields: [Substring]) -> Bool {
-        guard fields.count == 1 else { return false }
-        if fields[0] == "*" {
-            cache.dropAll()
-            return true
-        }
-        guard let id = UUIDText.parse(String(fields[0])) else { return false }
-        cache.drop(id)
-        return true
-    }
+    public func received(_ fields: [Substring]) -> Bool { cache.drop(notified: fields) }
 
     func changed(_ account: AccountID) {
         cache.drop(account.uuid)
@@ -299,14 +306,5 @@ public final class AccountEntitlements: ChangeSubscriber, Sendable {
     }
 
     /// "entitlements id": that account's changed; "entitlements *": many did.
-    public func received(_ fields: [Substring]) -> Bool {
-        guard fields.count == 1 else { return false }
-        if fields[0] == "*" {
-            cache.dropAll()
-            return true
-        }
-        guard let id = UUIDText.parse(String(fields[0])) else { return false }
-        cache.drop(id)
-        return true
-    }
+    public func received(_ fields: [Substring]) -> Bool { cache.drop(notified: fields) }
 }

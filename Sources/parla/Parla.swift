@@ -54,8 +54,12 @@ struct ConfigurationOptions: ParsableArguments {
         return ConfigReader(providers: [
             InMemoryProvider(name: "options", values: values),
             CommandLineArgumentsProvider(arguments: ["parla"] + other),
-            EnvironmentVariablesProvider(secretsSpecifier: .specific(["PARLA_DATABASE_URL", "PARLA_SECURITY_DATA_KEY"]))
-                .prefixKeys(with: "parla"),
+            EnvironmentVariablesProvider(
+                secretsSpecifier: .specific([
+                    "PARLA_DATABASE_URL", "PARLA_SECURITY_DATA_KEY", "PARLA_PURCHASES_GOOGLE_PLAY_NOTIFICATION_SECRET",
+                ])
+            )
+            .prefixKeys(with: "parla"),
             try await FileProvider<JSONSnapshot>(filePath: FilePath(config), allowMissing: true),
         ])
     }

@@ -184,6 +184,8 @@ struct CommerceTests {
             #expect(plan.json["ads"] as? Bool == false)
             #expect((plan.json["switchTo"] as? [JSON])?.compactMap { ($0["offer"] as? JSON)?["id"] as? String } == ["full-lifetime"])
             #expect(try await game(client, parent, list: "colours").status == 201)
+            // The trial would give nothing more: it is kept for later.
+            #expect(try await client.post("/v1/me/plan/trial", token: parent.token, json: [:]).code == "trial_not_available")
 
             // Renewed: a new transaction of the chain moves the end later.
             let renewed = try store.transaction(

@@ -40,7 +40,9 @@ struct TextInputTests {
             case "string" where schema["format"] as? String != "binary":
                 return [("a\u{0}b", "")]
             case "array":
-                return bodies(resolve(schema["items"]), depth: depth + 1).map { ([$0.0] as [any Sendable], "[0]" + $0.1) }
+                return bodies(resolve(schema["items"]), depth: depth + 1).map { inner, field in
+                    ([inner] as [any Sendable], "[0]" + (field.isEmpty || field.hasPrefix("[") ? field : "." + field))
+                }
             case "object":
                 let properties = (schema["properties"] as? [String: Any]) ?? [:]
                 return properties.keys.sorted().flatMap { key in

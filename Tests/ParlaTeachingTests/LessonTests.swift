@@ -488,3 +488,37 @@ struct TemplateTests {
         }
     }
 }
+
+@Suite("teacher mode within what the account owns")
+struct OpenWordsTests {
+    @Test("new words come only from the lists the account may open; a focus on a locked word is passed over")
+    func onlyOpenWords() throws {
+        let corpus = Content.corpus
+        let home = try #require(corpus.wordLists.first { $0.id == "home" })
+        let open = Set(home.words.map(\.key)).union(corpus.wordLists.flatMap(\.freeKeys))
+        let locked = try #require(corpus.concepts.first { !open.contains($0.key) })
+        let planner = QuestionPlanner(catalog: Content.catalog(.french), openWords: open)
+        var lesson = Lesson(
+            language: .french, native: .english, length: 60, types: Set(QuestionType.allCases),
+            focus: [LessonItemID(.word, locked.key)], gapWeights: [:], startAbilities: [])
+        let state = LearnerState(
+            abilities: Dictionary(uniqueKeysWithValues: Skill.allCases.map { ($0, 0) }), cards: [:], difficulties: [:])
+        var generator = SimulationRandom(seed: 5)
+        var words = 0
+        for _ in 0..<60 {
+            let question = try #require(planner.next(for: lesson, state: state, at: Date(), using: &generator))
+            lesson.questions.append(question)
+            if question.item.kind == .word {
+                words += 1
+                #expect(open.contains(question.item.key), "\(question.item) is not open")
+            }
+        }
+        #expect(words >= 10)
+        // The same planner with every word open teaches the locked one first (the focus).
+        let everything = QuestionPlanner(catalog: Content.catalog(.french))
+        var fresh = lesson
+        fresh.questions = []
+        let first = try #require(everything.next(for: fresh, state: state, at: Date(), using: &generator))
+        #expect(first.item == LessonItemID(.word, locked.key))
+    }
+}

@@ -328,7 +328,8 @@ func buildRouter(
 
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets)
-    let plans = EntitlementService(catalog: catalog, store: EntitlementStore(database: database, kept: memory.entitlements))
+    let plans = EntitlementService(
+        catalog: catalog, store: EntitlementStore(database: database, kept: settings.keepEntitlements ? memory.entitlements : nil))
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
     let lessons = LessonStore(database: database)

@@ -44,6 +44,9 @@ public struct ServerSettings: Sendable {
     public var leaderboardFastPath = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
+    /// Whether accounts' entitlements are kept in memory (`AccountEntitlements`);
+    /// off, every request that asks reads them (the benchmark's baseline).
+    public var keepEntitlements = true
     /// The App Store's signed data: PEM files of the roots its chains must
     /// lead to (Apple Root CA - G3), the app's bundle id, the environments
     /// accepted. No roots: App Store purchases answer 503 `store_unavailable`.
@@ -99,6 +102,7 @@ public struct ServerSettings: Sendable {
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
+        keepEntitlements = config.bool(forKey: "entitlements.keepInMemory", default: keepEntitlements)
         appStoreRoots = Self.list(config.string(forKey: "purchases.appStore.rootCertificates", default: ""))
         appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)
         appStoreEnvironments = Set(Self.list(config.string(forKey: "purchases.appStore.environments", default: "Production")))

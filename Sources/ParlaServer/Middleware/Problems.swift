@@ -117,7 +117,7 @@ extension ErrorCode {
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
-            .alreadyFriends, .trialAlreadyUsed, .purchaseForeign:
+            .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413

@@ -66,7 +66,7 @@ struct EntitlementService: Sendable {
         guard let days = catalogue.plans[.trial]?.days else { throw ParlaError(.productNotFound) }
         let ownership = try await ownership(of: account)
         // A better plan in force: the trial would give nothing, and be spent.
-        guard ownership.plan.id < .trial else { throw ParlaError(.trialAlreadyUsed) }
+        guard ownership.plan.id < .trial else { throw ParlaError(ownership.trialUsed ? .trialAlreadyUsed : .trialNotAvailable) }
         _ = try await self.store.startTrial(for: account, days: days)
         return try await plan(of: account, currency: currency, store: store)
     }
