@@ -166,6 +166,32 @@ struct OfferTests {
         #expect(offers(at: day("2026-10-30"))["water-and-professions"] == nil)
     }
 
+    @Test("a promotion's price runs between its dates, with the usual price beside it")
+    func promotion() throws {
+        let text = """
+            starter: {lists: []}
+            plans:
+              free: {ads: true, names: {en: Free, fr: Gratuit, it: Gratuita, de: Kostenlos, es: Gratis}}
+            products:
+              - id: water
+                kind: list
+                unlocks: [water]
+                names: {en: Water, fr: Eau, it: Acqua, de: Wasser, es: Agua}
+                prices: {USD: 99}
+                promotions: [{id: winter, from: 2026-12-01, until: 2027-01-15, prices: {USD: 49}}]
+                stores: {app-store: app.parla.list.water}
+            """
+        let (catalogue, problems) = CatalogueReader(lists: ["water"]).read(text)
+        #expect(problems.isEmpty, "\(problems)")
+        let ownership = catalogue.ownership(of: [], at: day("2026-12-10"))
+        let during = try #require(
+            catalogue.offers(for: ownership, currency: "USD", appVersion: nil, store: nil, at: day("2026-12-10")).first)
+        #expect(during.price == 49 && during.regularPrice == 99 && during.promotion?.id == "winter")
+        let after = try #require(
+            catalogue.offers(for: ownership, currency: "USD", appVersion: nil, store: nil, at: day("2027-01-15")).first)
+        #expect(after.price == 99 && after.regularPrice == nil && after.promotion == nil)
+    }
+
     @Test("what is owned or opened already is hidden; a pack with a list left stays")
     func ownedHidden() {
         let nature = Entitlement(product: "pack-nature", source: .purchase, starts: day("2026-11-01"))
