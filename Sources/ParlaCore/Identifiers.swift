@@ -79,6 +79,7 @@ public enum SpeechAttemptTag {}
 public enum PlacementTag {}
 public enum LessonTag {}
 public enum GameTag {}
+public enum ClassTag {}
 public typealias AccountID = Identifier<AccountTag>
 public typealias LearnerID = Identifier<LearnerTag>
 public typealias SessionID = Identifier<SessionTag>
@@ -86,6 +87,7 @@ public typealias SpeechAttemptID = Identifier<SpeechAttemptTag>
 public typealias PlacementID = Identifier<PlacementTag>
 public typealias LessonID = Identifier<LessonTag>
 public typealias GameID = Identifier<GameTag>
+public typealias ClassID = Identifier<ClassTag>
 
 extension UUID {
     /// Version 7: 48 bits of Unix milliseconds, then random bits, so keys

@@ -9,21 +9,39 @@ public struct AuthorizedLearner: Sendable, Hashable, CustomStringConvertible {
     public enum Role: String, Sendable {
         /// One of the caller's account's own profiles (a family's): reads and writes.
         case owner
+        /// A learner of one of the caller's classes: its learning records, read only.
+        case teacher
     }
 
     /// What a request does with the learner.
     public enum Intent: Sendable {
-        case read, write
+        /// Reads its profile and learning records (proficiency, placements,
+        /// lessons, attempts, games): what its teachers may do too.
+        case read
+        /// Acts as the learner without changing it (its friends, a profile
+        /// seen through its eyes): its own account only.
+        case actAs
+        case write
+    }
+
+    /// A teacher's tie to a learner: the learner is a member of one of the
+    /// teacher's classes, and whether it shares its recordings with one.
+    public struct Teaching: Sendable, Equatable {
+        public var sharesRecordings: Bool
+        public init(sharesRecordings: Bool) { self.sharesRecordings = sharesRecordings }
     }
 
     public let id: LearnerID
     /// The account the learner belongs to.
     public let account: AccountID
     public let role: Role
+    /// Whether the caller may hear the learner's kept recordings: its own
+    /// account, or a teacher the learner shares them with.
+    public let mayHearRecordings: Bool
 
     /// Only the access rule makes one (and tests, through it).
-    package init(id: LearnerID, account: AccountID, role: Role) {
-        (self.id, self.account, self.role) = (id, account, role)
+    package init(id: LearnerID, account: AccountID, role: Role, mayHearRecordings: Bool = true) {
+        (self.id, self.account, self.role, self.mayHearRecordings) = (id, account, role, mayHearRecordings)
     }
 
     public var uuid: UUID { id.uuid }
@@ -31,13 +49,16 @@ public struct AuthorizedLearner: Sendable, Hashable, CustomStringConvertible {
 
     /// The access rule: how `caller` may reach `learner`, a profile of the
     /// account `owner` (nil: no such learner), for `intent`; nil when it
-    /// may not. Today an account reaches its own learners only; a teacher's
-    /// read-only reach to its classes' learners is the next role.
+    /// may not. An account reaches its own learners for anything; a teacher
+    /// (`teaching`: the learner is in one of the caller's classes) reads
+    /// them, and nothing more.
     public static func resolve(
-        _ learner: LearnerID, ownedBy owner: AccountID?, caller: AccountID,
+        _ learner: LearnerID, ownedBy owner: AccountID?, caller: AccountID, teaching: Teaching? = nil,
         for intent: Intent
     ) -> AuthorizedLearner? {
-        guard let owner, owner == caller else { return nil }
-        return AuthorizedLearner(id: learner, account: owner, role: .owner)
+        guard let owner else { return nil }
+        if owner == caller { return AuthorizedLearner(id: learner, account: owner, role: .owner) }
+        guard let teaching, intent == .read else { return nil }
+        return AuthorizedLearner(id: learner, account: owner, role: .teacher, mayHearRecordings: teaching.sharesRecordings)
     }
 }

@@ -679,6 +679,69 @@ extension ErrorCode {
                 it: "La valuta deve essere un codice di tre lettere come EUR.",
                 de: "Die Währung muss ein Code aus drei Buchstaben wie EUR sein.",
                 es: "La moneda debe ser un código de tres letras como EUR.")
+        case .teacherRequired:
+            LocalizedText(
+                en: "Only a teacher can do this: become one in your account first.",
+                fr: "Seul un enseignant peut faire cela : devenez-en un dans votre compte d'abord.",
+                it: "Solo un insegnante può farlo: diventalo prima nel tuo account.",
+                de: "Das kann nur eine Lehrkraft: Werde zuerst in deinem Konto Lehrkraft.",
+                es: "Solo un profesor puede hacer esto: hazte profesor primero en tu cuenta.")
+        case .invalidClassName:
+            LocalizedText(
+                en: "A class name has 1 to 60 printable characters.",
+                fr: "Le nom d'une classe compte de 1 à 60 caractères imprimables.",
+                it: "Il nome di una classe ha da 1 a 60 caratteri stampabili.",
+                de: "Ein Klassenname hat 1 bis 60 druckbare Zeichen.",
+                es: "El nombre de una clase tiene de 1 a 60 caracteres imprimibles.")
+        case .invalidLevel:
+            LocalizedText(
+                en: "The level must be one of A1, A2, B1, B2, C1 or C2.",
+                fr: "Le niveau doit être A1, A2, B1, B2, C1 ou C2.",
+                it: "Il livello deve essere A1, A2, B1, B2, C1 o C2.",
+                de: "Das Niveau muss A1, A2, B1, B2, C1 oder C2 sein.",
+                es: "El nivel debe ser A1, A2, B1, B2, C1 o C2.")
+        case .invalidSchool:
+            LocalizedText(
+                en: "A school's name has at most 100 printable characters.",
+                fr: "Le nom d'une école compte au plus 100 caractères imprimables.",
+                it: "Il nome di una scuola ha al massimo 100 caratteri stampabili.",
+                de: "Der Name einer Schule hat höchstens 100 druckbare Zeichen.",
+                es: "El nombre de una escuela tiene como máximo 100 caracteres imprimibles.")
+        case .classNotFound:
+            LocalizedText(
+                en: "There is no such class here.",
+                fr: "Cette classe n'existe pas ici.",
+                it: "Questa classe non esiste qui.",
+                de: "Diese Klasse gibt es hier nicht.",
+                es: "Esta clase no existe aquí.")
+        case .joinCodeNotFound:
+            LocalizedText(
+                en: "No open class has this code. Check it with your teacher.",
+                fr: "Aucune classe ouverte n'a ce code. Vérifiez-le auprès de votre enseignant.",
+                it: "Nessuna classe aperta ha questo codice. Controllalo con il tuo insegnante.",
+                de: "Keine offene Klasse hat diesen Code. Prüfe ihn mit deiner Lehrkraft.",
+                es: "Ninguna clase abierta tiene este código. Compruébalo con tu profesor.")
+        case .classLimitReached:
+            LocalizedText(
+                en: "You have as many classes as a teacher may have. Archive one first.",
+                fr: "Vous avez autant de classes qu'un enseignant peut en avoir. Supprimez-en une d'abord.",
+                it: "Hai il numero massimo di classi per un insegnante. Eliminane prima una.",
+                de: "Du hast so viele Klassen, wie eine Lehrkraft haben darf. Lösche zuerst eine.",
+                es: "Tienes tantas clases como puede tener un profesor. Elimina una primero.")
+        case .classFull:
+            LocalizedText(
+                en: "This class is full.",
+                fr: "Cette classe est complète.",
+                it: "Questa classe è al completo.",
+                de: "Diese Klasse ist voll.",
+                es: "Esta clase está completa.")
+        case .alreadyInClass:
+            LocalizedText(
+                en: "This learner is already in the class.",
+                fr: "Cet apprenant est déjà dans la classe.",
+                it: "Questo studente è già nella classe.",
+                de: "Dieser Lernende ist schon in der Klasse.",
+                es: "Este estudiante ya está en la clase.")
         case .contentUnavailable:
             LocalizedText(
                 en: "The learning content is not loaded yet. Please try again shortly.",

@@ -156,6 +156,16 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case storeUnavailable = "store_unavailable"
     case invalidAppVersion = "invalid_app_version"
     case invalidCurrency = "invalid_currency"
+    // Teachers and classes
+    case teacherRequired = "teacher_required"
+    case invalidClassName = "invalid_class_name"
+    case invalidLevel = "invalid_level"
+    case invalidSchool = "invalid_school"
+    case classNotFound = "class_not_found"
+    case joinCodeNotFound = "join_code_not_found"
+    case classLimitReached = "class_limit_reached"
+    case classFull = "class_full"
+    case alreadyInClass = "already_in_class"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"

@@ -16,6 +16,9 @@ public struct PersonalDataCipher: Sendable {
         case displayName = "learner.display_name"
         case picture = "learner.picture"
         case speechRecording = "speech_attempt.audio"
+        case teacherName = "teacher.display_name"
+        case school = "teacher.school"
+        case className = "class.name"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

@@ -130,3 +130,46 @@ struct LearnerRulesTests {
         #expect(counts.dropFirst().allSatisfy { $0 > 50 })
     }
 }
+
+@Suite("classes and the access rule")
+struct ClassRuleTests {
+    @Test("join codes: eight characters without look-alikes, typed any way")
+    func joinCodes() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let code = JoinCode.generate(using: &generator)
+            #expect(code.count == 8 && code.allSatisfy(JoinCode.alphabet.contains))
+            #expect(JoinCode.normalized(JoinCode.display(code).lowercased()) == code)
+        }
+        #expect(!JoinCode.alphabet.contains { "0O1IL5S2Z8B".contains($0) })
+        #expect(JoinCode.normalized("ACDE-FGH") == nil && JoinCode.normalized("ACDE-FGHO") == nil)
+    }
+
+    @Test("a teacher reads its class's learner and does nothing else; an owner does everything; a stranger nothing")
+    func accessRule() {
+        let (learner, owner, teacher) = (LearnerID.generate(), AccountID.generate(), AccountID.generate())
+        let teaching = AuthorizedLearner.Teaching(sharesRecordings: false)
+        for intent in [AuthorizedLearner.Intent.read, .actAs, .write] {
+            #expect(AuthorizedLearner.resolve(learner, ownedBy: owner, caller: owner, for: intent)?.role == .owner)
+            #expect(AuthorizedLearner.resolve(learner, ownedBy: owner, caller: teacher, for: intent) == nil)
+        }
+        let read = AuthorizedLearner.resolve(learner, ownedBy: owner, caller: teacher, teaching: teaching, for: .read)
+        #expect(read?.role == .teacher && read?.mayHearRecordings == false && read?.account == owner)
+        #expect(AuthorizedLearner.resolve(learner, ownedBy: owner, caller: teacher, teaching: teaching, for: .write) == nil)
+        #expect(AuthorizedLearner.resolve(learner, ownedBy: owner, caller: teacher, teaching: teaching, for: .actAs) == nil)
+        #expect(AuthorizedLearner.resolve(learner, ownedBy: nil, caller: teacher, teaching: teaching, for: .read) == nil)
+    }
+
+    @Test("a class needs a name, a language and a level; every problem at once")
+    func classForm() {
+        #expect(
+            throws: ParlaError.validation([
+                FieldError("name", .required), FieldError("language", .required), FieldError("level", .required),
+            ])
+        ) {
+            try ClassRules.validate(ClassForm(), creating: true)
+        }
+        #expect((try? ClassRules.validate(ClassForm(name: " 4e B ", language: "fr", level: "A2"), creating: true))?.name == "4e B")
+        #expect((try? ClassRules.validate(ClassForm(level: "B1"), creating: false))?.level == .b1)
+    }
+}

@@ -335,12 +335,13 @@ func buildRouter(
     let lessons = LessonStore(database: database)
     let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
+    let accountService = AccountService(
+        accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards)
+    let classStore = ClassStore(database: database, cipher: cipher)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
-        accounts: AccountService(
-            accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
-            leaderboards: leaderboards),
+        accounts: accountService,
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
         speech: SpeechService(
@@ -358,11 +359,14 @@ func buildRouter(
         leaderboards: leaderboards,
         friends: friends,
         profiles: ProfileService(friends: friends, leaderboards: leaderboards),
-        access: LearnerAccess(directory: memory.learners),
+        access: LearnerAccess(directory: memory.learners, classes: classStore),
         plans: plans,
         purchases: PurchaseService(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,
-            googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger))
+            googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
+        classes: ClassService(
+            classes: classStore, accounts: accountService, classesPerTeacher: settings.classesPerTeacher,
+            membersPerClass: settings.membersPerClass))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with
     // their header values already plain. The leaderboard's fast path is

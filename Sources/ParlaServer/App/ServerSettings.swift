@@ -44,6 +44,9 @@ public struct ServerSettings: Sendable {
     public var leaderboardFastPath = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
+    /// Classes a teacher may have, and learners a class may hold.
+    public var classesPerTeacher = 20
+    public var membersPerClass = 60
     /// Whether accounts' entitlements are kept in memory (`AccountEntitlements`);
     /// off, every request that asks reads them (the benchmark's baseline).
     public var keepEntitlements = true
@@ -102,6 +105,8 @@ public struct ServerSettings: Sendable {
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
+        classesPerTeacher = config.int(forKey: "teaching.classesPerTeacher", default: classesPerTeacher)
+        membersPerClass = config.int(forKey: "teaching.membersPerClass", default: membersPerClass)
         keepEntitlements = config.bool(forKey: "entitlements.keepInMemory", default: keepEntitlements)
         appStoreRoots = Self.list(config.string(forKey: "purchases.appStore.rootCertificates", default: ""))
         appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)

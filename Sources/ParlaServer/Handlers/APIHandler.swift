@@ -26,6 +26,7 @@ struct APIHandler: APIProtocol {
     /// What accounts may use now, their plans and the trial.
     let plans: EntitlementService
     let purchases: PurchaseService
+    let classes: ClassService
 
     var language: Language { RequestScope.here.language }
 

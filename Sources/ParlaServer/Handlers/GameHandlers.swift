@@ -161,7 +161,7 @@ struct LeaderboardQuery: Sendable, Equatable {
 
 extension APIHandler {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
-        let learner = try await authorized(input.path.learnerId, for: .read)
+        let learner = try await authorized(input.path.learnerId, for: .actAs)
         let circle = try await friends.circle(of: learner)
         func person(_ person: FriendStore.Person) -> Components.Schemas.Friend {
             .init(learnerId: person.learner.description, displayName: person.displayName, avatarId: person.avatarID, since: person.since)
@@ -212,13 +212,13 @@ extension APIHandler {
 extension APIHandler {
     func getPublicProfile(_ input: Operations.GetPublicProfile.Input) async throws -> Operations.GetPublicProfile.Output {
         let target: LearnerID = try parseID(input.path.learnerId, orElse: .profileNotFound)
-        let viewer = try await authorized(input.query.viewerId ?? input.path.learnerId, for: .read)
+        let viewer = try await authorized(input.query.viewerId ?? input.path.learnerId, for: .actAs)
         let profile = try await profiles.profile(viewer: viewer, target: target)
         return .ok(.init(body: .json(.init(profile))))
     }
 
     func compareLearners(_ input: Operations.CompareLearners.Input) async throws -> Operations.CompareLearners.Output {
-        let learner = try await authorized(input.path.learnerId, for: .read)
+        let learner = try await authorized(input.path.learnerId, for: .actAs)
         let other: LearnerID = try parseID(input.path.otherLearnerId, orElse: .profileNotFound)
         let mine = try await profiles.profile(viewer: learner, target: learner.id)
         let theirs = try await profiles.profile(viewer: learner, target: other)

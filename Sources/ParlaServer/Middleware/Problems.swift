@@ -107,17 +107,19 @@ extension ErrorCode {
         case .malformedRequest: 400
         case .invalidCredentials, .authenticationRequired: 401
         case .planLimitReached: 402
-        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible: 403
+        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
-            .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound:
+            .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
+            .classNotFound, .joinCodeNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
-            .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign:
+            .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign, .classLimitReached, .classFull,
+            .alreadyInClass:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
@@ -132,7 +134,7 @@ extension ErrorCode {
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
-            .invalidCurrency:
+            .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool:
             422
         }
     }

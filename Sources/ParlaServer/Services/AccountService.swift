@@ -94,7 +94,7 @@ struct AccountService: Sendable {
         leaderboards.removed(try await accounts.delete(caller.accountID))
     }
 
-    private func checkPassword(_ password: String, of accountID: AccountID) async throws {
+    func checkPassword(_ password: String, of accountID: AccountID) async throws {
         guard let hash = try await accounts.passwordHash(accountID) else { throw ParlaError(.authenticationRequired) }
         guard try await hasher.verify(password, against: hash) else { throw ParlaError(.wrongCurrentPassword) }
     }

@@ -76,7 +76,8 @@ struct SpeechService: Sendable {
 
     func recording(_ learner: AuthorizedLearner, attempt: String) async throws -> (bytes: [UInt8], mediaType: String) {
         guard let id = SpeechAttemptID(attempt) else { throw ParlaError(.attemptNotFound) }
-        guard let recording = try await attempts.recording(id, learner: learner) else {
+        // A teacher hears it only if the learner shares its recordings with the class.
+        guard learner.mayHearRecordings, let recording = try await attempts.recording(id, learner: learner) else {
             throw ParlaError(.recordingNotKept)
         }
         return recording

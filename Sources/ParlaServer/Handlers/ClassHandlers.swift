@@ -1,0 +1,122 @@
+import Foundation
+import OpenAPIRuntime
+import ParlaAPI
+import ParlaCore
+import ParlaStore
+
+/// Teachers and their classes; learners joining and leaving them.
+extension APIHandler {
+    func getTeacher(_ input: Operations.GetTeacher.Input) async throws -> Operations.GetTeacher.Output {
+        .ok(.init(body: .json(.init(try await classes.teacher(try await caller())))))
+    }
+
+    func becomeTeacher(_ input: Operations.BecomeTeacher.Input) async throws -> Operations.BecomeTeacher.Output {
+        let caller = try await caller()
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        return .ok(.init(body: .json(.init(try await classes.becomeTeacher(caller, name: body.displayName, school: body.school)))))
+    }
+
+    func listClasses(_ input: Operations.ListClasses.Input) async throws -> Operations.ListClasses.Output {
+        .ok(.init(body: .json(.init(classes: try await classes.list(try await caller()).map(Components.Schemas.SchoolClass.init)))))
+    }
+
+    func createClass(_ input: Operations.CreateClass.Input) async throws -> Operations.CreateClass.Output {
+        let caller = try await caller()
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        let created = try await classes.create(caller, ClassForm(name: body.name, language: body.language, level: body.level))
+        return .created(.init(body: .json(.init(created))))
+    }
+
+    func getClass(_ input: Operations.GetClass.Input) async throws -> Operations.GetClass.Output {
+        let caller = try await caller()
+        let (found, members) = try await classes.get(caller, try parseID(input.path.classId, orElse: .classNotFound))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        _class: .init(found),
+                        members: members.map {
+                            .init(
+                                learnerId: $0.learner.description, displayName: $0.displayName, avatarId: $0.avatarID,
+                                sharesRecordings: $0.sharesRecordings, joinedAt: $0.joinedAt)
+                        }))))
+    }
+
+    func updateClass(_ input: Operations.UpdateClass.Input) async throws -> Operations.UpdateClass.Output {
+        let caller = try await caller()
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        let updated = try await classes.update(
+            caller, try parseID(input.path.classId, orElse: .classNotFound),
+            ClassForm(name: body.name, language: body.language, level: body.level))
+        return .ok(.init(body: .json(.init(updated))))
+    }
+
+    func deleteClass(_ input: Operations.DeleteClass.Input) async throws -> Operations.DeleteClass.Output {
+        let caller = try await caller()
+        try await classes.delete(caller, try parseID(input.path.classId, orElse: .classNotFound))
+        return .noContent(.init())
+    }
+
+    func rotateJoinCode(_ input: Operations.RotateJoinCode.Input) async throws -> Operations.RotateJoinCode.Output {
+        let caller = try await caller()
+        let changed = try await classes.rotateCode(caller, try parseID(input.path.classId, orElse: .classNotFound), close: false)
+        return .ok(.init(body: .json(.init(changed))))
+    }
+
+    func closeJoinCode(_ input: Operations.CloseJoinCode.Input) async throws -> Operations.CloseJoinCode.Output {
+        let caller = try await caller()
+        let changed = try await classes.rotateCode(caller, try parseID(input.path.classId, orElse: .classNotFound), close: true)
+        return .ok(.init(body: .json(.init(changed))))
+    }
+
+    func removeClassMember(_ input: Operations.RemoveClassMember.Input) async throws -> Operations.RemoveClassMember.Output {
+        let caller = try await caller()
+        try await classes.remove(
+            caller, learner: try parseID(input.path.learnerId, orElse: .learnerNotFound),
+            from: try parseID(input.path.classId, orElse: .classNotFound))
+        return .noContent(.init())
+    }
+
+    func listLearnerClasses(_ input: Operations.ListLearnerClasses.Input) async throws -> Operations.ListLearnerClasses.Output {
+        let learner = try await authorized(input.path.learnerId, for: .actAs)
+        let joined = try await classes.classes(of: learner).map { Components.Schemas.LearnerClass($0.0, $0.teacher, $0.sharesRecordings) }
+        return .ok(.init(body: .json(.init(classes: joined))))
+    }
+
+    func joinClass(_ input: Operations.JoinClass.Input) async throws -> Operations.JoinClass.Output {
+        let caller = try await caller()
+        let learner = try await authorized(input.path.learnerId, for: .write, as: caller)
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        let shares = body.shareRecordings ?? false
+        let joined = try await classes.join(caller, learner, code: body.joinCode, password: body.password, sharesRecordings: shares)
+        guard let teacher = try await classes.classes.teacher(joined.teacher) else { throw ParlaError(.classNotFound) }
+        return .created(.init(body: .json(.init(joined, teacher, shares))))
+    }
+
+    func leaveClass(_ input: Operations.LeaveClass.Input) async throws -> Operations.LeaveClass.Output {
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        try await classes.leave(learner, try parseID(input.path.classId, orElse: .classNotFound))
+        return .noContent(.init())
+    }
+}
+
+extension Components.Schemas.Teacher {
+    init(_ teacher: ClassStore.Teacher) { self.init(displayName: teacher.displayName, school: teacher.school) }
+}
+
+extension Components.Schemas.SchoolClass {
+    init(_ found: ClassStore.SchoolClass) {
+        self.init(
+            id: found.id.description, name: found.name, language: .init(rawValue: found.language.code)!,
+            level: .init(rawValue: found.level.rawValue)!, joinCode: found.joinCode.map(JoinCode.display), members: found.members,
+            createdAt: found.createdAt)
+    }
+}
+
+extension Components.Schemas.LearnerClass {
+    init(_ found: ClassStore.SchoolClass, _ teacher: ClassStore.Teacher, _ sharesRecordings: Bool) {
+        self.init(
+            id: found.id.description, name: found.name, language: .init(rawValue: found.language.code)!,
+            level: .init(rawValue: found.level.rawValue)!, teacher: .init(teacher), sharesRecordings: sharesRecordings)
+    }
+}

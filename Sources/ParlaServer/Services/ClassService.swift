@@ -1,0 +1,91 @@
+import Foundation
+import ParlaCore
+import ParlaStore
+
+/// Teachers and classes (issue 17): becoming a teacher, classes with join
+/// codes, learners joining with their account's consent (its password),
+/// leaving, and teachers removing them. What a teacher may read of its
+/// learners is the access rule's (`LearnerAccess`), not this service's.
+struct ClassService: Sendable {
+    let classes: ClassStore
+    let accounts: AccountService
+    let classesPerTeacher: Int
+    let membersPerClass: Int
+
+    func becomeTeacher(_ caller: Caller, name: String?, school: String?) async throws -> ClassStore.Teacher {
+        let (name, school) = try ClassRules.teacher(name: name, school: school)
+        return try await classes.becomeTeacher(caller.accountID, name: name, school: school)
+    }
+
+    func teacher(_ caller: Caller) async throws -> ClassStore.Teacher {
+        guard let teacher = try await classes.teacher(caller.accountID) else { throw ParlaError(.teacherRequired) }
+        return teacher
+    }
+
+    func create(_ caller: Caller, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
+        let fields = try ClassRules.validate(form, creating: true)
+        // A code already taken (one in 25^8) is drawn again.
+        for _ in 0..<5 {
+            var generator = SystemRandomNumberGenerator()
+            do {
+                return try await classes.create(
+                    for: caller.accountID, name: fields.name!, language: fields.language!, level: fields.level!,
+                    joinCode: JoinCode.generate(using: &generator), limit: classesPerTeacher)
+            } catch is ClassStore.JoinCodeTaken {
+                continue
+            }
+        }
+        throw ParlaError(.internalError)
+    }
+
+    func list(_ caller: Caller) async throws -> [ClassStore.SchoolClass] {
+        _ = try await teacher(caller)
+        return try await classes.classes(of: caller.accountID)
+    }
+
+    func get(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, [ClassStore.Member]) {
+        (try await classes.schoolClass(id, of: caller.accountID), try await classes.members(of: id, teacher: caller.accountID))
+    }
+
+    func update(_ caller: Caller, _ id: ClassID, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
+        try await classes.update(id, of: caller.accountID, try ClassRules.validate(form, creating: false))
+    }
+
+    /// A new code (the old one stops working), or none: nobody else joins.
+    func rotateCode(_ caller: Caller, _ id: ClassID, close: Bool) async throws -> ClassStore.SchoolClass {
+        for _ in 0..<5 {
+            var generator = SystemRandomNumberGenerator()
+            do {
+                return try await classes.setJoinCode(id, of: caller.accountID, to: close ? nil : JoinCode.generate(using: &generator))
+            } catch is ClassStore.JoinCodeTaken {
+                continue
+            }
+        }
+        throw ParlaError(.internalError)
+    }
+
+    func delete(_ caller: Caller, _ id: ClassID) async throws { try await classes.delete(id, of: caller.accountID) }
+
+    func remove(_ caller: Caller, learner: LearnerID, from id: ClassID) async throws {
+        try await classes.removeMember(learner, from: id, teacher: caller.accountID)
+    }
+
+    /// The learner joins with the code its teacher gave; the account's
+    /// password is its consent (a parent's, for a child's profile).
+    func join(
+        _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?, sharesRecordings: Bool
+    ) async throws -> ClassStore.SchoolClass {
+        guard let code = JoinCode.normalized(typed) else { throw ParlaError(.joinCodeNotFound) }
+        guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
+        try await accounts.checkPassword(password, of: caller.accountID)
+        return try await classes.join(learner, code: code, sharesRecordings: sharesRecordings, limit: membersPerClass)
+    }
+
+    func classes(of learner: AuthorizedLearner) async throws -> [(
+        ClassStore.SchoolClass, teacher: ClassStore.Teacher, sharesRecordings: Bool
+    )] {
+        try await classes.classes(of: learner)
+    }
+
+    func leave(_ learner: AuthorizedLearner, _ id: ClassID) async throws { try await classes.leave(learner, class: id) }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+
+/// Teachers, their classes and the learners in them (migration 0023).
+/// Names are personal data, sealed as learners' are. Who may read which
+/// learner is the access rule's (`LearnerAccess`, which asks `teaching`).
+public struct ClassStore: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
+
+    public struct Teacher: Sendable, Equatable {
+        public var account: AccountID
+        public var displayName: String
+        public var school: String?
+    }
+
+    public struct SchoolClass: Sendable, Equatable {
+        public var id: ClassID
+        public var teacher: AccountID
+        public var name: String
+        public var language: Language
+        public var level: CEFRLevel
+        /// Nil while closed.
+        public var joinCode: String?
+        public var members: Int
+        public var createdAt: Date
+    }
+
+    public struct Member: Sendable, Equatable {
+        public var learner: LearnerID
+        public var displayName: String
+        public var avatarID: String
+        public var sharesRecordings: Bool
+        public var joinedAt: Date
+    }
+
+    // MARK: Teachers
+
+    /// Makes the account a teacher, or renames it.
+    public func becomeTeacher(_ account: AccountID, name: String, school: String?) async throws -> Teacher {
+        let sealedName = ByteBuffer(bytes: try cipher.seal(name, as: .teacherName))
+        let sealedSchool = try school.map { ByteBuffer(bytes: try cipher.seal($0, as: .school)) }
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                INSERT INTO teachers (account_id, display_name, school) VALUES (\(account.uuid), \(sealedName), \(sealedSchool))
+                ON CONFLICT (account_id) DO UPDATE SET display_name = EXCLUDED.display_name, school = EXCLUDED.school
+                """, logger: database.logger)
+        }
+        return Teacher(account: account, displayName: name, school: school)
+    }
+
+    public func teacher(_ account: AccountID) async throws -> Teacher? {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT display_name, school FROM teachers WHERE account_id = \(account.uuid)", logger: database.logger
+            ).collect().first.map { row in
+                let (name, school) = try row.decode((ByteBuffer, ByteBuffer?).self)
+                return Teacher(
+                    account: account, displayName: try cipher.openText(Array(buffer: name), as: .teacherName),
+                    school: try school.map { try cipher.openText(Array(buffer: $0), as: .school) })
+            }
+        }
+    }
+
+    // MARK: Classes
+
+    /// Another class holds the code drawn: draw again.
+    public struct JoinCodeTaken: Error {}
+
+    static let classColumns = """
+        c.id, c.teacher_id, c.name, c.language, c.level, c.join_code, c.created_at,
+        (SELECT count(*)::int FROM class_members m WHERE m.class_id = c.id)
+        """
+
+    func decodeClass(_ row: PostgresRow) throws -> SchoolClass {
+        let columns = row.makeRandomAccess()
+        let (id, teacher, name) = (
+            try columns[0].decode(UUID.self), try columns[1].decode(UUID.self), try columns[2].decode(ByteBuffer.self)
+        )
+        let (language, level, code) = (
+            try columns[3].decode(String.self), try columns[4].decode(String.self), try columns[5].decode(String?.self)
+        )
+        let (created, members) = (try columns[6].decode(Date.self), try columns[7].decode(Int.self))
+        return SchoolClass(
+            id: ClassID(id), teacher: AccountID(teacher), name: try cipher.openText(Array(buffer: name), as: .className),
+            language: Language(rawValue: language) ?? .english, level: CEFRLevel(rawValue: level) ?? .a1, joinCode: code,
+            members: members, createdAt: created)
+    }
+
+    /// A new class with an open join code, unless the teacher has `limit` already.
+    public func create(
+        for teacher: AccountID, name: String, language: Language, level: CEFRLevel, joinCode: String, limit: Int
+    ) async throws -> SchoolClass {
+        let id = ClassID.generate()
+        let sealed = ByteBuffer(bytes: try cipher.seal(name, as: .className))
+        do {
+            try await insert(id, teacher: teacher, sealed: sealed, language: language, level: level, joinCode: joinCode, limit: limit)
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw JoinCodeTaken()
+        }
+        return SchoolClass(
+            id: id, teacher: teacher, name: name, language: language, level: level, joinCode: joinCode, members: 0,
+            createdAt: Date())
+    }
+
+    private func insert(
+        _ id: ClassID, teacher: AccountID, sealed: ByteBuffer, language: Language, level: CEFRLevel, joinCode: String, limit: Int
+    ) async throws {
+        try await database.withTransaction { connection in
+            // The teacher's row, locked: two creations at once never pass the limit.
+            let teachers = try await connection.query(
+                "SELECT 1 FROM teachers WHERE account_id = \(teacher.uuid) FOR UPDATE", logger: database.logger
+            ).collect()
+            guard !teachers.isEmpty else { throw ParlaError(.teacherRequired) }
+            let count =
+                try await connection.query(
+                    "SELECT count(*)::int FROM classes WHERE teacher_id = \(teacher.uuid)", logger: database.logger
+                ).collect().first?.decode(Int.self) ?? 0
+            guard count < limit else { throw ParlaError(.classLimitReached) }
+            try await connection.query(
+                """
+                INSERT INTO classes (id, teacher_id, name, language, level, join_code)
+                VALUES (\(id.uuid), \(teacher.uuid), \(sealed), \(language.code), \(level.rawValue), \(joinCode))
+                """, logger: database.logger)
+        }
+    }
+
+    public func classes(of teacher: AccountID) async throws -> [SchoolClass] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.classColumns) FROM classes c WHERE c.teacher_id = \(teacher.uuid)
+                ORDER BY c.created_at, c.id
+                """, logger: database.logger
+            ).collect().map(decodeClass)
+        }
+    }
+
+    /// The teacher's own class; `class_not_found` for anyone else's.
+    public func schoolClass(_ id: ClassID, of teacher: AccountID) async throws -> SchoolClass {
+        let found = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.classColumns) FROM classes c WHERE c.id = \(id.uuid) AND c.teacher_id = \(teacher.uuid)
+                """, logger: database.logger
+            ).collect().first.map(decodeClass)
+        }
+        guard let found else { throw ParlaError(.classNotFound) }
+        return found
+    }
+
+    public func update(_ id: ClassID, of teacher: AccountID, _ fields: ClassFields) async throws -> SchoolClass {
+        let sealed = try fields.name.map { ByteBuffer(bytes: try cipher.seal($0, as: .className)) }
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                UPDATE classes SET name = coalesce(\(sealed), name), language = coalesce(\(fields.language?.code), language),
+                    level = coalesce(\(fields.level?.rawValue), level)
+                WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1
+                """, logger: database.logger
+            ).collect()
+        }
+        guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
+        return try await schoolClass(id, of: teacher)
+    }
+
+    /// A new join code (`code`), or none (closed); members stay.
+    public func setJoinCode(_ id: ClassID, of teacher: AccountID, to code: String?) async throws -> SchoolClass {
+        let rows: [PostgresRow]
+        do {
+            rows = try await database.withConnection { connection in
+                try await connection.query(
+                    "UPDATE classes SET join_code = \(code) WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1",
+                    logger: database.logger
+                ).collect()
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw JoinCodeTaken()
+        }
+        guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
+        return try await schoolClass(id, of: teacher)
+    }
+
+    public func delete(_ id: ClassID, of teacher: AccountID) async throws {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                "DELETE FROM classes WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1", logger: database.logger
+            ).collect()
+        }
+        guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
+    }
+
+    // MARK: Members
+
+    public func members(of id: ClassID, teacher: AccountID) async throws -> [Member] {
+        _ = try await schoolClass(id, of: teacher)
+        return try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT l.id, l.display_name, l.avatar_id, m.shares_recordings, m.joined_at
+                FROM class_members m JOIN learners l ON l.id = m.learner_id
+                WHERE m.class_id = \(id.uuid) ORDER BY m.joined_at, l.id
+                """, logger: database.logger
+            ).collect().map { row in
+                let (learner, name, avatar, shares, joined) = try row.decode((UUID, ByteBuffer, String, Bool, Date).self)
+                return Member(
+                    learner: LearnerID(learner), displayName: try cipher.openText(Array(buffer: name), as: .displayName),
+                    avatarID: avatar, sharesRecordings: shares, joinedAt: joined)
+            }
+        }
+    }
+
+    /// The learner joins the open class with `code` (its account consented),
+    /// unless the class has `limit` members.
+    public func join(_ learner: AuthorizedLearner, code: String, sharesRecordings: Bool, limit: Int) async throws -> SchoolClass {
+        let id: UUID = try await database.withTransaction { connection in
+            guard
+                let id = try await connection.query(
+                    "SELECT id FROM classes WHERE join_code = \(code) FOR UPDATE", logger: database.logger
+                ).collect().first?.decode(UUID.self)
+            else { throw ParlaError(.joinCodeNotFound) }
+            let count =
+                try await connection.query(
+                    "SELECT count(*)::int FROM class_members WHERE class_id = \(id)", logger: database.logger
+                ).collect().first?.decode(Int.self) ?? 0
+            guard count < limit else { throw ParlaError(.classFull) }
+            let inserted = try await connection.query(
+                """
+                INSERT INTO class_members (class_id, learner_id, shares_recordings) VALUES (\(id), \(learner.uuid), \(sharesRecordings))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: database.logger
+            ).collect()
+            guard !inserted.isEmpty else { throw ParlaError(.alreadyInClass) }
+            return id
+        }
+        return try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT \(unescaped: Self.classColumns) FROM classes c WHERE c.id = \(id)", logger: database.logger
+            ).collect().first.map(decodeClass)!
+        }
+    }
+
+    /// The classes a learner is in, with their teachers' names.
+    public func classes(of learner: AuthorizedLearner) async throws -> [(SchoolClass, teacher: Teacher, sharesRecordings: Bool)] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.classColumns), t.display_name, t.school, m.shares_recordings
+                FROM class_members m JOIN classes c ON c.id = m.class_id JOIN teachers t ON t.account_id = c.teacher_id
+                WHERE m.learner_id = \(learner.uuid) ORDER BY m.joined_at, c.id
+                """, logger: database.logger
+            ).collect().map { row in
+                var schoolClass = try decodeClass(row)
+                schoolClass.joinCode = nil  // the teacher's to hand out, not the learner's
+                let columns = row.makeRandomAccess()
+                let name = try columns[8].decode(ByteBuffer.self)
+                let school = try columns[9].decode(ByteBuffer?.self)
+                let teacher = Teacher(
+                    account: schoolClass.teacher, displayName: try cipher.openText(Array(buffer: name), as: .teacherName),
+                    school: try school.map { try cipher.openText(Array(buffer: $0), as: .school) })
+                return (schoolClass, teacher, try columns[10].decode(Bool.self))
+            }
+        }
+    }
+
+    /// The learner leaves a class (its account's wish); `class_not_found` when it was not in it.
+    public func leave(_ learner: AuthorizedLearner, class id: ClassID) async throws {
+        try await removeMember(learner.id, from: id, teacher: nil)
+    }
+
+    /// Takes a learner out of a class: the teacher's (`teacher`) or the learner's own doing.
+    public func removeMember(_ learner: LearnerID, from id: ClassID, teacher: AccountID?) async throws {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                DELETE FROM class_members m USING classes c
+                WHERE m.class_id = c.id AND c.id = \(id.uuid) AND m.learner_id = \(learner.uuid)
+                  AND (\(teacher?.uuid)::uuid IS NULL OR c.teacher_id = \(teacher?.uuid))
+                RETURNING 1
+                """, logger: database.logger
+            ).collect()
+        }
+        guard !rows.isEmpty else { throw ParlaError(teacher == nil ? .classNotFound : .learnerNotFound) }
+    }
+
+    /// Whether `teacher` teaches `learner` (in any of its classes), and
+    /// whether the learner shares its recordings with one of them.
+    public func teaching(_ learner: LearnerID, by teacher: AccountID) async throws -> AuthorizedLearner.Teaching? {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT bool_or(m.shares_recordings) FROM class_members m JOIN classes c ON c.id = m.class_id
+                WHERE m.learner_id = \(learner.uuid) AND c.teacher_id = \(teacher.uuid)
+                HAVING count(*) > 0
+                """, logger: database.logger
+            ).collect().first.map { AuthorizedLearner.Teaching(sharesRecordings: try $0.decode(Bool.self)) }
+        }
+    }
+}

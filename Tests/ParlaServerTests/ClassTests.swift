@@ -1,0 +1,171 @@
+import Foundation
+import ParlaCore
+import ParlaTestSupport
+import Testing
+
+/// Teachers, classes and join codes, and what a teacher may read of its
+/// learners through the one access rule.
+@Suite("teachers and classes")
+struct ClassTests {
+    typealias JSON = [String: any Sendable]
+    static let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
+
+    /// A teacher with one French class; its join code as handed out.
+    func teacherWithClass(_ client: Client, email: String = "teacher@example.com") async throws -> (Client.SignedUp, String, String) {
+        let teacher = try await client.signUp(email: email)
+        let profile = try await client.send(
+            .put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont", "school": "École Jean Moulin"])
+        #expect(profile.status == 200, "\(profile.text)")
+        let created = try await client.post("/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A2"])
+        #expect(created.status == 201, "\(created.text)")
+        let code = try #require(created.json["joinCode"] as? String)
+        return (teacher, try #require(created.json["id"] as? String), code)
+    }
+
+    @Test("a learner joins with the code and its account's password; its teacher reads its progress, never writes; others see nothing")
+    func teacherReads() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, classID, code) = try await teacherWithClass(client)
+            #expect(code.wholeMatch(of: /[ACDEFGHJKMNPQRTUVWXY34679]{4}-[ACDEFGHJKMNPQRTUVWXY34679]{4}/) != nil)
+            let parent = try await client.signUp(email: "parent@example.com")
+            let child = try #require(
+                try await client.post("/v1/learners", token: parent.token, json: ["displayName": "Léo", "age": 9, "keepRecordings": true])
+                    .json["id"] as? String)
+            // Before joining, the teacher cannot see the child at all.
+            #expect(try await client.get("/v1/learners/\(child)/speech/attempts", token: teacher.token).code == "learner_not_found")
+
+            let noConsent = try await client.post(
+                "/v1/learners/\(child)/classes", token: parent.token, json: ["joinCode": code, "password": "wrong one"])
+            #expect(noConsent.code == "wrong_current_password")
+            let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
+            let joined = try await client.post(
+                "/v1/learners/\(child)/classes", token: parent.token,
+                json: ["joinCode": typed, "password": parent.password, "shareRecordings": true])
+            #expect(joined.status == 201, "\(joined.text)")
+            #expect((joined.json["teacher"] as? JSON)?["displayName"] as? String == "Mme Dupont")
+            #expect(joined.json["joinCode"] == nil)
+            let again = try await client.post(
+                "/v1/learners/\(child)/classes", token: parent.token, json: ["joinCode": code, "password": parent.password])
+            #expect(again.code == "already_in_class")
+
+            // The child records a phrase; its teacher reads the attempt and hears it (shared).
+            let attempt = try await client.send(
+                .post, "/v1/learners/\(child)/speech/attempts?language=en&text=He%20was%20not%20an%20ill-disposed%20young%20man.",
+                token: parent.token, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip))),
+                headers: ["Content-Type": "audio/wav"])
+            #expect(attempt.status == 201, "\(attempt.text)")
+            let attemptID = try #require(attempt.json["id"] as? String)
+            let seen = try await client.get("/v1/learners/\(child)/speech/attempts", token: teacher.token)
+            #expect((seen.json["attempts"] as? [JSON])?.count == 1)
+            #expect(try await client.get("/v1/learners/\(child)/speech/attempts/\(attemptID)/audio", token: teacher.token).status == 200)
+            #expect(try await client.get("/v1/learners/\(child)", token: teacher.token).json["displayName"] as? String == "Léo")
+            #expect(try await client.get("/v1/learners/\(child)/courses", token: teacher.token).status == 200)
+
+            let members = try await client.get("/v1/classes/\(classID)", token: teacher.token)
+            #expect((members.json["members"] as? [JSON])?.compactMap { $0["displayName"] as? String } == ["Léo"])
+            #expect((members.json["class"] as? JSON)?["members"] as? Int == 1)
+
+            // Never a write, never the learner's friends, never the account.
+            #expect(
+                try await client.patch("/v1/learners/\(child)", token: teacher.token, json: ["displayName": "X"]).code
+                    == "learner_not_found")
+            #expect(
+                try await client.post("/v1/learners/\(child)/games", token: teacher.token, json: ["language": "fr", "kind": "matching"])
+                    .code
+                    == "learner_not_found")
+            #expect(try await client.get("/v1/learners/\(child)/friends", token: teacher.token).code == "learner_not_found")
+            #expect(try await client.get("/v1/learners/\(child)/classes", token: teacher.token).code == "learner_not_found")
+
+            // Another teacher sees nothing of it.
+            let (other, otherClass, _) = try await teacherWithClass(client, email: "other@example.com")
+            #expect(try await client.get("/v1/learners/\(child)/speech/attempts", token: other.token).code == "learner_not_found")
+            #expect(try await client.get("/v1/classes/\(classID)", token: other.token).code == "class_not_found")
+            #expect(try await client.delete("/v1/classes/\(classID)/members/\(child)", token: other.token).code == "learner_not_found")
+            _ = otherClass
+
+            // The learner sees its class and leaves; the teacher reads nothing any more.
+            let mine = try await client.get("/v1/learners/\(child)/classes", token: parent.token)
+            #expect((mine.json["classes"] as? [JSON])?.first?["name"] as? String == "4e B")
+            #expect(try await client.delete("/v1/learners/\(child)/classes/\(classID)", token: parent.token).status == 204)
+            #expect(try await client.get("/v1/learners/\(child)/speech/attempts", token: teacher.token).code == "learner_not_found")
+        }
+    }
+
+    @Test("recordings not shared stay with the family; a removed learner is out of reach")
+    func recordingsAndRemoval() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, classID, code) = try await teacherWithClass(client)
+            let parent = try await client.signUp(email: "parent@example.com")
+            _ = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["keepRecordings": true])
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(parent.learnerID)/classes", token: parent.token, json: ["joinCode": code, "password": parent.password]
+                ).status == 201)
+            let attempt = try await client.send(
+                .post,
+                "/v1/learners/\(parent.learnerID)/speech/attempts?language=en&text=He%20was%20not%20an%20ill-disposed%20young%20man.",
+                token: parent.token, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip))),
+                headers: ["Content-Type": "audio/wav"])
+            let attemptID = try #require(attempt.json["id"] as? String)
+            #expect(
+                try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(attemptID)/audio", token: parent.token).status
+                    == 200)
+            #expect(
+                try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(attemptID)/audio", token: teacher.token).code
+                    == "recording_not_kept")
+            #expect(try await client.delete("/v1/classes/\(classID)/members/\(parent.learnerID)", token: teacher.token).status == 204)
+            #expect(
+                try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: teacher.token).code == "learner_not_found")
+        }
+    }
+
+    @Test("join codes rotate and close; limits per teacher and per class; only a teacher makes classes")
+    func codesAndLimits() async throws {
+        try await TestApp.make {
+            $0.classesPerTeacher = 2
+            $0.membersPerClass = 1
+        }.run { client in
+            let stranger = try await client.signUp(email: "stranger@example.com")
+            #expect(
+                try await client.post("/v1/classes", token: stranger.token, json: ["name": "X", "language": "fr", "level": "A1"]).code
+                    == "teacher_required")
+            #expect(try await client.get("/v1/me/teacher", token: stranger.token).status == 403)
+
+            let (teacher, classID, code) = try await teacherWithClass(client)
+            let rotated = try await client.post("/v1/classes/\(classID)/join-code", token: teacher.token, json: [:])
+            let fresh = try #require(rotated.json["joinCode"] as? String)
+            #expect(fresh != code)
+            let first = try await client.signUp(email: "first@example.com")
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(first.learnerID)/classes", token: first.token, json: ["joinCode": code, "password": first.password]
+                ).code == "join_code_not_found")
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(first.learnerID)/classes", token: first.token, json: ["joinCode": fresh, "password": first.password]
+                ).status == 201)
+            let second = try await client.signUp(email: "second@example.com")
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(second.learnerID)/classes", token: second.token, json: ["joinCode": fresh, "password": second.password]
+                ).code == "class_full")
+            let closed = try await client.delete("/v1/classes/\(classID)/join-code", token: teacher.token)
+            #expect(closed.status == 200 && closed.json["joinCode"] == nil)
+            #expect((closed.json["members"] as? Int) == 1)
+
+            #expect(
+                try await client.post("/v1/classes", token: teacher.token, json: ["name": "5e A", "language": "de", "level": "B1"]).status
+                    == 201)
+            #expect(
+                try await client.post("/v1/classes", token: teacher.token, json: ["name": "6e", "language": "de", "level": "B1"]).code
+                    == "class_limit_reached")
+            let bad = try await client.post("/v1/classes", token: teacher.token, json: ["name": "", "language": "pt", "level": "Z9"])
+            #expect(bad.fieldErrors == ["name:invalid_class_name", "language:invalid_language", "level:invalid_level"])
+            #expect((try await client.get("/v1/classes", token: teacher.token).json["classes"] as? [JSON])?.count == 2)
+            let renamed = try await client.patch("/v1/classes/\(classID)", token: teacher.token, json: ["name": "4e B (bis)"])
+            #expect(renamed.json["name"] as? String == "4e B (bis)")
+            #expect(try await client.delete("/v1/classes/\(classID)", token: teacher.token).status == 204)
+            #expect(try await client.get("/v1/learners/\(first.learnerID)/classes", token: first.token).json["classes"] as? [JSON] != nil)
+        }
+    }
+}
