@@ -80,6 +80,7 @@ public enum PlacementTag {}
 public enum LessonTag {}
 public enum GameTag {}
 public enum ClassTag {}
+public enum AssignmentTag {}
 public typealias AccountID = Identifier<AccountTag>
 public typealias LearnerID = Identifier<LearnerTag>
 public typealias SessionID = Identifier<SessionTag>
@@ -88,6 +89,7 @@ public typealias PlacementID = Identifier<PlacementTag>
 public typealias LessonID = Identifier<LessonTag>
 public typealias GameID = Identifier<GameTag>
 public typealias ClassID = Identifier<ClassTag>
+public typealias AssignmentID = Identifier<AssignmentTag>
 
 extension UUID {
     /// Version 7: 48 bits of Unix milliseconds, then random bits, so keys

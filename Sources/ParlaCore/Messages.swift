@@ -735,6 +735,13 @@ extension ErrorCode {
                 it: "Questa classe è al completo.",
                 de: "Diese Klasse ist voll.",
                 es: "Esta clase está completa.")
+        case .assignmentNotFound:
+            LocalizedText(
+                en: "There is no such assignment here.",
+                fr: "Ce devoir n'existe pas ici.",
+                it: "Questo compito non esiste qui.",
+                de: "Diese Aufgabe gibt es hier nicht.",
+                es: "Esta tarea no existe aquí.")
         case .alreadyInClass:
             LocalizedText(
                 en: "This learner is already in the class.",

@@ -166,6 +166,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case classLimitReached = "class_limit_reached"
     case classFull = "class_full"
     case alreadyInClass = "already_in_class"
+    case assignmentNotFound = "assignment_not_found"
     // Operations
     case notReady = "not_ready"
     case internalError = "internal_error"

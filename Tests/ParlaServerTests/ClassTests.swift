@@ -169,3 +169,77 @@ struct ClassTests {
         }
     }
 }
+
+@Suite("assignments")
+struct AssignmentTests {
+    typealias JSON = [String: any Sendable]
+
+    @Test(
+        "a teacher assigns the home list; the learner sees it, a lesson on it asks its words first; completion and accuracy show on the class"
+    )
+    func assignAndProgress() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let learner = try await client.signUp(email: "learner@example.com")
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(learner.learnerID)/classes", token: learner.token,
+                    json: ["joinCode": code, "password": learner.password]
+                ).status == 201)
+            let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86400))
+            let created = try await client.post(
+                "/v1/classes/\(classID)/assignments", token: teacher.token, json: ["kind": "wordList", "targets": ["home"], "dueAt": due])
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.json["itemCount"] as? Int == 35)
+            let assignmentID = try #require(created.json["id"] as? String)
+
+            let mine = try await client.get("/v1/learners/\(learner.learnerID)/assignments", token: learner.token)
+            let first = try #require((mine.json["assignments"] as? [JSON])?.first)
+            #expect(first["className"] as? String == "4e B")
+            #expect((first["progress"] as? JSON)?["completion"] as? Double == 0)
+
+            // A lesson on the assignment: its words first; three answered right.
+            var lesson = try await client.post(
+                "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
+                json: ["language": "fr", "length": 5, "types": ["translationFromTarget"], "assignmentId": assignmentID]
+            ).json
+            let lessonID = try #require(lesson["id"] as? String)
+            let home = Set(try #require(TeacherModeTests.corpus.wordLists.first { $0.id == "home" }).words.map(\.key))
+            for _ in 0..<3 {
+                let question = try #require(lesson["question"] as? JSON)
+                // Every question is about a word of the assignment.
+                let french = question["prompt"] as? String ?? ""
+                #expect(
+                    TeacherModeTests.corpus.concepts.contains { home.contains($0.key) && $0.localization(.french)?.word == french },
+                    "\(french)")
+                let option = try TeacherModeTests.rightOption(question)
+                let reply = try await client.post(
+                    "/v1/learners/\(learner.learnerID)/lessons/\(lessonID)/answers", token: learner.token,
+                    json: ["questionId": question["id"] as! String, "optionId": option, "responseTimeMs": 2000])
+                #expect(reply.json["correct"] as? Bool == true, "\(reply.text)")
+                lesson = try #require(reply.json["lesson"] as? JSON)
+            }
+
+            let progress = try await client.get("/v1/classes/\(classID)/assignments/\(assignmentID)", token: teacher.token)
+            let row = try #require((progress.json["learners"] as? [JSON])?.first)
+            #expect(row["answers"] as? Int == 3)
+            #expect(abs((row["completion"] as? Double ?? 0) - 3.0 / 35) < 1e-9)
+            #expect(row["accuracy"] as? Double == 1)
+
+            // Bad assignments, every problem at once; another teacher sees nothing; withdrawn.
+            let bad = try await client.post(
+                "/v1/classes/\(classID)/assignments", token: teacher.token,
+                json: ["kind": "grammarNote", "targets": ["de-cases"], "dueAt": "2020-01-01T00:00:00Z"])
+            #expect(bad.fieldErrors == ["dueAt:validation_failed", "targets:grammar_note_not_found"])
+            let (other, _, _) = try await ClassTests().teacherWithClass(client, email: "other@example.com")
+            #expect(
+                try await client.get("/v1/classes/\(classID)/assignments/\(assignmentID)", token: other.token).code
+                    == "assignment_not_found")
+            #expect(try await client.get("/v1/classes/\(classID)/assignments", token: other.token).code == "class_not_found")
+            #expect(try await client.delete("/v1/classes/\(classID)/assignments/\(assignmentID)", token: teacher.token).status == 204)
+            #expect(
+                (try await client.get("/v1/learners/\(learner.learnerID)/assignments", token: learner.token).json["assignments"] as? [JSON])?
+                    .isEmpty == true)
+        }
+    }
+}

@@ -522,3 +522,31 @@ struct OpenWordsTests {
         #expect(first.item == LessonItemID(.word, locked.key))
     }
 }
+
+@Suite("assignments' items")
+struct AssignmentRuleTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a list's words, phrases, a note's exercises; every problem at once")
+    func items() throws {
+        let corpus = Content.corpus
+        let list = try AssignmentRules.items("wordList", targets: ["home"], due: now + 86400, in: .french, corpus: corpus, now: now)
+        #expect(list.kind == .wordList && list.items.count == 35 && list.items.allSatisfy { $0.kind == .word })
+        let phrase = try #require(corpus.phrases.first { $0.texts[.german] != nil })
+        let phrases = try AssignmentRules.items(
+            "phrases", targets: [phrase.id, phrase.id], due: now + 86400, in: .german, corpus: corpus, now: now)
+        #expect(phrases.items == [LessonItemID(.phrase, phrase.id)])
+        let note = try #require(corpus.grammarNotes.first { $0.language == .spanish && !$0.exercises.isEmpty })
+        let grammar = try AssignmentRules.items("grammarNote", targets: [note.id], due: now + 86400, in: .spanish, corpus: corpus, now: now)
+        #expect(grammar.items.count == note.exercises.count)
+        #expect(throws: ParlaError.validation([FieldError("kind", .validationFailed), FieldError("dueAt", .validationFailed)])) {
+            try AssignmentRules.items("poem", targets: [], due: now - 1, in: .french, corpus: corpus, now: now)
+        }
+        #expect(throws: ParlaError.validation([FieldError("targets", .grammarNoteNotFound)])) {
+            try AssignmentRules.items("grammarNote", targets: [note.id], due: now + 86400, in: .french, corpus: corpus, now: now)
+        }
+        #expect(throws: ParlaError.validation([FieldError("dueAt", .validationFailed)])) {
+            try AssignmentRules.items("wordList", targets: ["home"], due: now + 400 * 86400, in: .french, corpus: corpus, now: now)
+        }
+    }
+}

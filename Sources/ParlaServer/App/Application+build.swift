@@ -338,6 +338,7 @@ func buildRouter(
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards)
     let classStore = ClassStore(database: database, cipher: cipher)
+    let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
@@ -352,7 +353,7 @@ func buildRouter(
         proficiency: proficiency,
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
-            scorer: scorer, catalogs: catalogs, plans: plans),
+            scorer: scorer, catalogs: catalogs, plans: plans, assignments: assignments),
         games: GameService(
             games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),
@@ -365,7 +366,8 @@ func buildRouter(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,
             googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
         classes: ClassService(
-            classes: classStore, accounts: accountService, classesPerTeacher: settings.classesPerTeacher,
+            classes: classStore, assignments: assignments, accounts: accountService, content: content,
+            classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass))
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer cache is outermost: it keeps answers as they leave, with

@@ -100,6 +100,71 @@ extension APIHandler {
     }
 }
 
+extension APIHandler {
+    func listAssignments(_ input: Operations.ListAssignments.Input) async throws -> Operations.ListAssignments.Output {
+        let found = try await classes.assignments(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        return .ok(.init(body: .json(.init(assignments: found.map(Components.Schemas.Assignment.init)))))
+    }
+
+    func createAssignment(_ input: Operations.CreateAssignment.Input) async throws -> Operations.CreateAssignment.Output {
+        let caller = try await caller()
+        guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
+        let created = try await classes.assign(
+            caller, try parseID(input.path.classId, orElse: .classNotFound), kind: body.kind.rawValue, targets: body.targets,
+            due: body.dueAt)
+        return .created(.init(body: .json(.init(created))))
+    }
+
+    func getAssignment(_ input: Operations.GetAssignment.Input) async throws -> Operations.GetAssignment.Output {
+        let (assignment, learners) = try await classes.assignment(
+            try await caller(), try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
+            of: try parseID(input.path.classId, orElse: .classNotFound))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        assignment: .init(assignment),
+                        learners: learners.map { .init($0.learner, $0.displayName, $0.progress, of: assignment) }))))
+    }
+
+    func deleteAssignment(_ input: Operations.DeleteAssignment.Input) async throws -> Operations.DeleteAssignment.Output {
+        try await classes.withdraw(
+            try await caller(), try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
+            of: try parseID(input.path.classId, orElse: .classNotFound))
+        return .noContent(.init())
+    }
+
+    func listLearnerAssignments(_ input: Operations.ListLearnerAssignments.Input) async throws
+        -> Operations.ListLearnerAssignments.Output
+    {
+        let learner = try await authorized(input.path.learnerId, for: .actAs)
+        let found = try await classes.assignments(of: learner).map { assignment, className, progress in
+            Components.Schemas.LearnerAssignment(
+                assignment: .init(assignment), className: className,
+                progress: .init(learner.id, "", progress, of: assignment))
+        }
+        return .ok(.init(body: .json(.init(assignments: found))))
+    }
+}
+
+extension Components.Schemas.Assignment {
+    init(_ assignment: AssignmentStore.Assignment) {
+        self.init(
+            id: assignment.id.description, classId: assignment.classID.description, kind: .init(rawValue: assignment.kind)!,
+            targets: assignment.targets, itemCount: assignment.items.count, dueAt: assignment.due, createdAt: assignment.created)
+    }
+}
+
+extension Components.Schemas.AssignmentProgress {
+    init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, of assignment: AssignmentStore.Assignment) {
+        self.init(
+            learnerId: learner.description, displayName: name,
+            completion: assignment.items.isEmpty ? 0 : Double(progress.itemsRight) / Double(assignment.items.count),
+            accuracy: progress.answers == 0 ? nil : Double(progress.firstTriesRight) / Double(progress.answers),
+            answers: progress.answers, lastAnsweredAt: progress.lastAnswer)
+    }
+}
+
 extension Components.Schemas.Teacher {
     init(_ teacher: ClassStore.Teacher) { self.init(displayName: teacher.displayName, school: teacher.school) }
 }

@@ -12,7 +12,8 @@ extension APIHandler {
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
         let start = LessonService.Start(
             language: form.language.rawValue, length: form.length,
-            types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus)
+            types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus,
+            assignment: form.assignmentId)
         let (view, created) = try await lessons.start(learner, start)
         let body = try Components.Schemas.Lesson(view, content.snapshot())
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))

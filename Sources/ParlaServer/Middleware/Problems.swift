@@ -112,7 +112,7 @@ extension ErrorCode {
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
-            .classNotFound, .joinCodeNotFound:
+            .classNotFound, .joinCodeNotFound, .assignmentNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCore
 import ParlaStore
+import ParlaTeaching
 
 /// Teachers and classes (issue 17): becoming a teacher, classes with join
 /// codes, learners joining with their account's consent (its password),
@@ -8,7 +9,9 @@ import ParlaStore
 /// learners is the access rule's (`LearnerAccess`), not this service's.
 struct ClassService: Sendable {
     let classes: ClassStore
+    let assignments: AssignmentStore
     let accounts: AccountService
+    let content: ContentService
     let classesPerTeacher: Int
     let membersPerClass: Int
 
@@ -88,4 +91,37 @@ struct ClassService: Sendable {
     }
 
     func leave(_ learner: AuthorizedLearner, _ id: ClassID) async throws { try await classes.leave(learner, class: id) }
+
+    // MARK: Assignments
+
+    func assign(_ caller: Caller, _ id: ClassID, kind: String, targets: [String], due: Date?) async throws
+        -> AssignmentStore.Assignment
+    {
+        let schoolClass = try await classes.schoolClass(id, of: caller.accountID)
+        let (kind, items) = try AssignmentRules.items(
+            kind, targets: targets, due: due, in: schoolClass.language, corpus: try content.snapshot().corpus, now: Date())
+        return try await assignments.create(
+            for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
+    }
+
+    func assignments(_ caller: Caller, _ id: ClassID) async throws -> [AssignmentStore.Assignment] {
+        _ = try await classes.schoolClass(id, of: caller.accountID)
+        return try await assignments.assignments(of: id, teacher: caller.accountID)
+    }
+
+    func assignment(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws
+        -> (AssignmentStore.Assignment, [(learner: LearnerID, displayName: String, progress: AssignmentStore.Progress)])
+    {
+        try await assignments.assignment(id, of: classID, teacher: caller.accountID)
+    }
+
+    func withdraw(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws {
+        try await assignments.delete(id, of: classID, teacher: caller.accountID)
+    }
+
+    func assignments(of learner: AuthorizedLearner) async throws
+        -> [(AssignmentStore.Assignment, className: String, progress: AssignmentStore.Progress)]
+    {
+        try await assignments.assignments(of: learner)
+    }
 }

@@ -19,6 +19,7 @@ struct LessonService: Sendable {
     let scorer: SpeechScorer
     let catalogs: LessonCatalogs
     let plans: EntitlementService
+    let assignments: AssignmentStore
     let scheduler = MemoryScheduler()
 
     /// A lesson as the learner sees it.
@@ -40,6 +41,9 @@ struct LessonService: Sendable {
         var length: Int?
         var types: [QuestionType]?
         var focus: [String]?
+        /// An assignment of one of the learner's classes: its items not yet
+        /// answered right come after `focus`.
+        var assignment: String?
     }
 
     func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> (View, created: Bool) {
@@ -50,11 +54,18 @@ struct LessonService: Sendable {
         if !Lesson.lengths.contains(length) { problems.append(FieldError("length", .validationFailed)) }
         if let types = start.types, types.isEmpty { problems.append(FieldError("types", .required)) }
         let catalog = try catalogs.catalog(language, content: content)
-        let focus = try (start.focus ?? []).map { text -> LessonItemID in
+        var focus = try (start.focus ?? []).map { text -> LessonItemID in
             guard let item = LessonItemID(text), catalog.item(item) != nil else {
                 throw ParlaError.validation([FieldError("focus", .validationFailed)])
             }
             return item
+        }
+        // An assignment's items left to answer right, those of this lesson's language.
+        if let raw = start.assignment {
+            guard let id = AssignmentID(raw) else { throw ParlaError(.assignmentNotFound) }
+            let remaining = try await assignments.remainingItems(id, for: authorized).compactMap(LessonItemID.init)
+                .filter { catalog.item($0) != nil && !focus.contains($0) }
+            focus += remaining.prefix(max(0, 50 - focus.count))
         }
         if focus.count > 50 { problems.append(FieldError("focus", .validationFailed)) }
         guard problems.isEmpty else { throw ParlaError.validation(problems) }

@@ -1,0 +1,179 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+
+/// Teachers' assignments (migration 0024) and each learner's progress on
+/// them, read from its lesson answers since the assignment was made.
+public struct AssignmentStore: Sendable {
+    let database: Database
+    let cipher: PersonalDataCipher
+
+    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
+
+    public struct Assignment: Sendable, Equatable {
+        public var id: AssignmentID
+        public var classID: ClassID
+        public var kind: String
+        public var targets: [String]
+        public var items: [String]
+        public var due: Date
+        public var created: Date
+    }
+
+    /// What a learner did of an assignment: items answered right at least
+    /// once, answers, and answers right at the first try.
+    public struct Progress: Sendable, Equatable {
+        public var itemsRight: Int
+        public var answers: Int
+        public var firstTriesRight: Int
+        public var lastAnswer: Date?
+    }
+
+    static let columns = "s.id, s.class_id, s.kind, s.targets, s.items, s.due_at, s.created_at"
+    /// A learner's progress on the assignment `s` (`learner`: a column or value).
+    static func progress(of learner: String) -> String {
+        """
+        (SELECT count(DISTINCT a.item_id) FILTER (WHERE a.correct)::int FROM lesson_answers a
+         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
+        (SELECT count(*)::int FROM lesson_answers a
+         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
+        (SELECT count(*) FILTER (WHERE a.correct AND a.tries = 1)::int FROM lesson_answers a
+         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
+        (SELECT max(a.answered_at) FROM lesson_answers a
+         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at)
+        """
+    }
+
+    func decode(_ columns: PostgresRandomAccessRow, from start: Int = 0) throws -> Assignment {
+        Assignment(
+            id: AssignmentID(try columns[start].decode(UUID.self)), classID: ClassID(try columns[start + 1].decode(UUID.self)),
+            kind: try columns[start + 2].decode(String.self), targets: try columns[start + 3].decode([String].self),
+            items: try columns[start + 4].decode([String].self), due: try columns[start + 5].decode(Date.self),
+            created: try columns[start + 6].decode(Date.self))
+    }
+
+    func decodeProgress(_ columns: PostgresRandomAccessRow, from start: Int) throws -> Progress {
+        Progress(
+            itemsRight: try columns[start].decode(Int.self), answers: try columns[start + 1].decode(Int.self),
+            firstTriesRight: try columns[start + 2].decode(Int.self), lastAnswer: try columns[start + 3].decode(Date?.self))
+    }
+
+    /// A new assignment for the teacher's own class; `class_not_found` otherwise.
+    public func create(
+        for classID: ClassID, teacher: AccountID, kind: String, targets: [String], items: [String], due: Date
+    ) async throws -> Assignment {
+        let id = AssignmentID.generate()
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                INSERT INTO assignments (id, class_id, kind, targets, items, due_at)
+                SELECT \(id.uuid), c.id, \(kind), \(targets), \(items), \(due) FROM classes c
+                WHERE c.id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
+                RETURNING created_at
+                """, logger: database.logger
+            ).collect()
+        }
+        guard let created = try rows.first?.decode(Date.self) else { throw ParlaError(.classNotFound) }
+        return Assignment(id: id, classID: classID, kind: kind, targets: targets, items: items, due: due, created: created)
+    }
+
+    public func assignments(of classID: ClassID, teacher: AccountID) async throws -> [Assignment] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM assignments s JOIN classes c ON c.id = s.class_id
+                WHERE s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid) ORDER BY s.due_at, s.id
+                """, logger: database.logger
+            ).collect().map { try decode($0.makeRandomAccess()) }
+        }
+    }
+
+    /// One of the teacher's assignments with every member's progress on it.
+    public func assignment(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws
+        -> (Assignment, [(learner: LearnerID, displayName: String, progress: Progress)])
+    {
+        try await database.withConnection { connection in
+            let logger = database.logger
+            guard
+                let assignment = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM assignments s JOIN classes c ON c.id = s.class_id
+                    WHERE s.id = \(id.uuid) AND s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
+                    """, logger: logger
+                ).collect().first.map({ try decode($0.makeRandomAccess()) })
+            else { throw ParlaError(.assignmentNotFound) }
+            let members = try await connection.query(
+                """
+                SELECT l.id, l.display_name, \(unescaped: Self.progress(of: "m.learner_id"))
+                FROM assignments s JOIN class_members m ON m.class_id = s.class_id JOIN learners l ON l.id = m.learner_id
+                WHERE s.id = \(id.uuid) ORDER BY m.joined_at, l.id
+                """, logger: logger
+            ).collect().map { row in
+                let columns = row.makeRandomAccess()
+                return (
+                    learner: LearnerID(try columns[0].decode(UUID.self)),
+                    displayName: try cipher.openText(Array(buffer: try columns[1].decode(ByteBuffer.self)), as: .displayName),
+                    progress: try decodeProgress(columns, from: 2)
+                )
+            }
+            return (assignment, members)
+        }
+    }
+
+    public func delete(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                DELETE FROM assignments s USING classes c
+                WHERE s.class_id = c.id AND s.id = \(id.uuid) AND s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
+                RETURNING 1
+                """, logger: database.logger
+            ).collect()
+        }
+        guard !rows.isEmpty else { throw ParlaError(.assignmentNotFound) }
+    }
+
+    /// The assignments of the learner's classes, soonest due first, with its progress.
+    public func assignments(of learner: AuthorizedLearner) async throws -> [(Assignment, className: String, progress: Progress)] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.columns), c.name, \(unescaped: Self.progress(of: "m.learner_id"))
+                FROM class_members m JOIN assignments s ON s.class_id = m.class_id JOIN classes c ON c.id = s.class_id
+                WHERE m.learner_id = \(learner.uuid) ORDER BY s.due_at, s.id
+                """, logger: database.logger
+            ).collect().map { row in
+                let columns = row.makeRandomAccess()
+                return (
+                    try decode(columns),
+                    className: try cipher.openText(Array(buffer: try columns[7].decode(ByteBuffer.self)), as: .className),
+                    progress: try decodeProgress(columns, from: 8)
+                )
+            }
+        }
+    }
+
+    /// The items of an assignment of one of the learner's classes that it
+    /// has not answered right yet (what a lesson focused on it asks first).
+    public func remainingItems(_ id: AssignmentID, for learner: AuthorizedLearner) async throws -> [String] {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT s.items, s.created_at FROM assignments s JOIN class_members m ON m.class_id = s.class_id
+                WHERE s.id = \(id.uuid) AND m.learner_id = \(learner.uuid)
+                """, logger: database.logger
+            ).collect()
+        }
+        guard let (items, created) = try rows.first?.decode(([String], Date).self) else { throw ParlaError(.assignmentNotFound) }
+        let right = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT DISTINCT item_id FROM lesson_answers
+                WHERE learner_id = \(learner.uuid) AND item_id = ANY(\(items)) AND answered_at >= \(created) AND correct
+                """, logger: database.logger
+            ).collect().map { try $0.decode(String.self) }
+        }
+        let done = Set(right)
+        return items.filter { !done.contains($0) }
+    }
+}

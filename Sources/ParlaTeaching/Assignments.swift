@@ -1,0 +1,63 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+
+/// What a teacher assigns a class (issue 17): a word list, a set of
+/// phrases or a grammar note, due by a date. An assignment covers lesson
+/// items (the list's words, the phrases, the note's exercises), fixed when it
+/// is made: a lesson can focus on them, and a learner's completion is the
+/// share of them it has answered right since.
+public enum AssignmentKind: String, Sendable, CaseIterable, Codable {
+    case wordList, phrases, grammarNote
+}
+
+public enum AssignmentRules {
+    public static let maximumPhrases = 50
+    /// How far ahead a due date may be.
+    public static let longestNotice: TimeInterval = 366 * 86400
+
+    /// The items `targets` of `kind` cover in `language`, or every problem at once.
+    public static func items(
+        _ kind: String?, targets: [String]?, due: Date?, in language: Language, corpus: Corpus, now: Date
+    ) throws(ParlaError) -> (kind: AssignmentKind, items: [LessonItemID]) {
+        var errors = FieldErrors()
+        let kind = kind.flatMap(AssignmentKind.init(rawValue:))
+        if kind == nil { errors.add("kind", .validationFailed) }
+        let targets = targets ?? []
+        if let due {
+            if due <= now || due.timeIntervalSince(now) > longestNotice { errors.add("dueAt", .validationFailed) }
+        } else {
+            errors.add("dueAt", .required)
+        }
+        var items: [LessonItemID] = []
+        switch kind {
+        case .wordList:
+            if targets.count == 1, let list = corpus.wordLists.first(where: { $0.id == targets[0] }) {
+                items = list.words.filter { !($0.localization(language)?.isDisabled ?? true) }.map { LessonItemID(.word, $0.key) }
+            } else {
+                errors.add("targets", .wordListNotFound)
+            }
+        case .phrases:
+            let phrases = Dictionary(corpus.phrases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var seen = Set<String>()
+            let unique = targets.filter { seen.insert($0).inserted }
+            if (1...maximumPhrases).contains(unique.count), unique.allSatisfy({ phrases[$0]?.texts[language] != nil }) {
+                items = unique.map { LessonItemID(.phrase, $0) }
+            } else {
+                errors.add("targets", .phraseNotFound)
+            }
+        case .grammarNote:
+            if targets.count == 1, let note = corpus.grammarNotes.first(where: { $0.id == targets[0] && $0.language == language }),
+                !note.exercises.isEmpty
+            {
+                items = note.exercises.map { LessonItemID(.grammar, $0.id) }
+            } else {
+                errors.add("targets", .grammarNoteNotFound)
+            }
+        case nil:
+            break
+        }
+        try errors.throwIfAny()
+        return (kind!, items)
+    }
+}
