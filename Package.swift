@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce",
+                "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

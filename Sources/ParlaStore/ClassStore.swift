@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaTeaching
 import PostgresNIO
 
 /// Teachers, their classes and the learners in them (migration 0023).
@@ -298,6 +299,95 @@ public struct ClassStore: Sendable {
                 HAVING count(*) > 0
                 """, logger: database.logger
             ).collect().first.map { AuthorizedLearner.Teaching(sharesRecordings: try $0.decode(Bool.self)) }
+        }
+    }
+
+    // MARK: Overview
+
+    /// What the class overview is built from (`ClassReport`), in five set
+    /// queries whatever the class's size: members, their abilities in the
+    /// class's language, their overall history (the latest day and the last
+    /// 31), their last activity, their completion of each assignment; and the
+    /// items they missed most in the last 30 days.
+    public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
+        let schoolClass = try await self.schoolClass(id, of: teacher)
+        let language = schoolClass.language.code
+        return try await database.withConnection { connection in
+            let logger = database.logger
+            var members: [UUID: ClassReport.Member] = [:]
+            var order: [UUID] = []
+            for row in try await connection.query(
+                """
+                SELECT l.id, l.display_name FROM class_members m JOIN learners l ON l.id = m.learner_id
+                WHERE m.class_id = \(id.uuid) ORDER BY m.joined_at, l.id
+                """, logger: logger
+            ).collect() {
+                let (learner, name) = try row.decode((UUID, ByteBuffer).self)
+                order.append(learner)
+                members[learner] = ClassReport.Member(
+                    id: LearnerID(learner), displayName: try cipher.openText(Array(buffer: name), as: .displayName), lastActive: nil,
+                    history: [], skills: [], completions: [])
+            }
+            guard !order.isEmpty else { return (schoolClass, [], []) }
+            for row in try await connection.query(
+                """
+                SELECT learner_id, skill, theta, responses FROM abilities
+                WHERE learner_id = ANY(\(order)) AND language = \(language)
+                """, logger: logger
+            ).collect() {
+                let (learner, skill, theta, responses) = try row.decode((UUID, String, Double, Int).self)
+                if let skill = Skill(rawValue: skill) { members[learner]?.skills.append((skill, theta, responses)) }
+            }
+            for row in try await connection.query(
+                """
+                SELECT learner_id, day, theta, level FROM ability_history
+                WHERE learner_id = ANY(\(order)) AND language = \(language) AND skill = 'overall'
+                  AND (day >= current_date - 31
+                       OR day = (SELECT max(h.day) FROM ability_history h
+                                 WHERE h.learner_id = ability_history.learner_id AND h.language = \(language) AND h.skill = 'overall'))
+                """, logger: logger
+            ).collect() {
+                let (learner, day, theta, level) = try row.decode((UUID, Date, Double, String).self)
+                if let level = CEFRLevel(rawValue: level) { members[learner]?.history.append((day, theta, level)) }
+            }
+            for row in try await connection.query(
+                """
+                SELECT learner_id, max(at) FROM (
+                    SELECT learner_id, max(answered_at) AS at FROM lesson_answers WHERE learner_id = ANY(\(order)) GROUP BY learner_id
+                    UNION ALL
+                    SELECT learner_id, max(created_at) FROM speech_attempts WHERE learner_id = ANY(\(order)) GROUP BY learner_id
+                    UNION ALL
+                    SELECT learner_id, max(started_at) FROM games WHERE learner_id = ANY(\(order)) GROUP BY learner_id
+                ) activity GROUP BY learner_id
+                """, logger: logger
+            ).collect() {
+                let (learner, at) = try row.decode((UUID, Date?).self)
+                members[learner]?.lastActive = at
+            }
+            for row in try await connection.query(
+                """
+                SELECT m.learner_id, cardinality(s.items),
+                       (SELECT count(DISTINCT a.item_id)::int FROM lesson_answers a
+                        WHERE a.learner_id = m.learner_id AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at AND a.correct)
+                FROM assignments s JOIN class_members m ON m.class_id = s.class_id WHERE s.class_id = \(id.uuid)
+                """, logger: logger
+            ).collect() {
+                let (learner, items, right) = try row.decode((UUID, Int, Int).self)
+                members[learner]?.completions.append(items == 0 ? 0 : Double(right) / Double(items))
+            }
+            let missed = try await connection.query(
+                """
+                SELECT item_id, count(*) FILTER (WHERE NOT correct)::int AS misses, count(*)::int FROM lesson_answers
+                WHERE learner_id = ANY(\(order)) AND language = \(language) AND answered_at >= now() - interval '30 days'
+                  AND (item_id LIKE 'word:%' OR item_id LIKE 'phrase:%')
+                GROUP BY item_id HAVING count(*) FILTER (WHERE NOT correct) > 0
+                ORDER BY misses DESC, item_id LIMIT 10
+                """, logger: logger
+            ).collect().map { row in
+                let (item, misses, answers) = try row.decode((String, Int, Int).self)
+                return ClassReport.Missed(item: item, misses: misses, answers: answers)
+            }
+            return (schoolClass, order.compactMap { members[$0] }, missed)
         }
     }
 }

@@ -226,6 +226,22 @@ struct AssignmentTests {
             #expect(abs((row["completion"] as? Double ?? 0) - 3.0 / 35) < 1e-9)
             #expect(row["accuracy"] as? Double == 1)
 
+            // The class overview and its CSV.
+            let overview = try await client.get("/v1/classes/\(classID)/overview", token: teacher.token)
+            #expect(overview.status == 200, "\(overview.text)")
+            let summary = try #require((overview.json["learners"] as? [JSON])?.first)
+            #expect(summary["lastActiveAt"] is String)
+            #expect(abs((summary["assignmentCompletion"] as? Double ?? 0) - 3.0 / 35) < 1e-9)
+            #expect(summary["weakestSkill"] as? String == "vocabulary")
+            let levels = try #require(overview.json["levels"] as? [JSON])
+            #expect(levels.count == 6)
+            #expect(levels.compactMap { $0["learners"] as? Int }.reduce(0, +) == (summary["level"] == nil ? 0 : 1))
+            let export = try await client.get("/v1/classes/\(classID)/export.csv", token: teacher.token)
+            #expect(export.header("Content-Type")?.hasPrefix("text/csv") == true)
+            let lines = export.text.split(separator: "\r\n")
+            #expect(lines.count == 2 && lines[0].hasPrefix("learner_id,name,last_active,level"))
+            #expect(lines[1].hasPrefix(learner.learnerID + ",Zoë,"))
+
             // Bad assignments, every problem at once; another teacher sees nothing; withdrawn.
             let bad = try await client.post(
                 "/v1/classes/\(classID)/assignments", token: teacher.token,
@@ -236,6 +252,8 @@ struct AssignmentTests {
                 try await client.get("/v1/classes/\(classID)/assignments/\(assignmentID)", token: other.token).code
                     == "assignment_not_found")
             #expect(try await client.get("/v1/classes/\(classID)/assignments", token: other.token).code == "class_not_found")
+            #expect(try await client.get("/v1/classes/\(classID)/overview", token: other.token).code == "class_not_found")
+            #expect(try await client.get("/v1/classes/\(classID)/export.csv", token: other.token).status == 404)
             #expect(try await client.delete("/v1/classes/\(classID)/assignments/\(assignmentID)", token: teacher.token).status == 204)
             #expect(
                 (try await client.get("/v1/learners/\(learner.learnerID)/assignments", token: learner.token).json["assignments"] as? [JSON])?

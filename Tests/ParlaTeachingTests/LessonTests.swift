@@ -550,3 +550,37 @@ struct AssignmentRuleTests {
         }
     }
 }
+
+@Suite("class report")
+struct ClassReportTests {
+    let today = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func day(_ offset: Int) -> Date { today.addingTimeInterval(Double(offset) * 86400) }
+
+    @Test("trends over 7 and 30 days, the weakest skill practised, levels counted, completion averaged")
+    func summaries() throws {
+        let steady = ClassReport.Member(
+            id: .generate(), displayName: "Ana", lastActive: day(-1),
+            history: [(day(-40), -1.0, .a2), (day(-30), -0.6, .a2), (day(-8), 0.0, .b1), (day(0), 0.4, .b1)],
+            skills: [(.vocabulary, 0.6, 12), (.listening, -0.2, 5), (.speaking, -3, 0)], completions: [1, 0.5])
+        let newcomer = ClassReport.Member(
+            id: .generate(), displayName: "=Bob, \"the\" new", lastActive: nil, history: [], skills: [], completions: [])
+        let report = ClassReport(
+            members: [steady, newcomer],
+            missed: [.init(item: "word:house", misses: 2, answers: 5), .init(item: "word:door", misses: 4, answers: 4)], today: today)
+        let ana = report.learners[0]
+        #expect(ana.level == .b1 && ana.theta == 0.4)
+        #expect(abs(ana.trend7! - 0.4) < 1e-9 && abs(ana.trend30! - 1.0) < 1e-9)
+        #expect(ana.weakestSkill == .listening)  // speaking was never practised
+        #expect(ana.assignmentCompletion == 0.75)
+        let bob = report.learners[1]
+        #expect(bob.level == nil && bob.trend7 == nil && bob.weakestSkill == nil && bob.assignmentCompletion == nil)
+        #expect(report.levels == [.b1: 1])
+        #expect(report.mostMissed.map(\.item) == ["word:door", "word:house"])
+        let csv = report.csv().split(separator: "\r\n")
+        #expect(csv.count == 3)
+        #expect(csv[1].hasSuffix(",B1,0.40,0.40,1.00,listening,0.75"))
+        // A name that a spreadsheet would run as a formula is quoted and defused.
+        #expect(csv[2].contains(",\"'=Bob, \"\"the\"\" new\","))
+    }
+}

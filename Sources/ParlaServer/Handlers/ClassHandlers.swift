@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
 import ParlaStore
+import ParlaTeaching
 
 /// Teachers and their classes; learners joining and leaving them.
 extension APIHandler {
@@ -144,6 +145,36 @@ extension APIHandler {
                 progress: .init(learner.id, "", progress, of: assignment))
         }
         return .ok(.init(body: .json(.init(assignments: found))))
+    }
+}
+
+extension APIHandler {
+    func getClassOverview(_ input: Operations.GetClassOverview.Input) async throws -> Operations.GetClassOverview.Output {
+        let (schoolClass, report) = try await classes.overview(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        _class: .init(schoolClass),
+                        learners: report.learners.map { learner in
+                            .init(
+                                learnerId: learner.id.description, displayName: learner.displayName, lastActiveAt: learner.lastActive,
+                                level: learner.level.flatMap { .init(rawValue: $0.rawValue) }, ability: learner.theta,
+                                trend7Days: learner.trend7, trend30Days: learner.trend30,
+                                weakestSkill: learner.weakestSkill.flatMap { .init(rawValue: $0.rawValue) },
+                                assignmentCompletion: learner.assignmentCompletion)
+                        },
+                        levels: CEFRLevel.allCases.map { .init(level: .init(rawValue: $0.rawValue)!, learners: report.levels[$0] ?? 0) },
+                        mostMissed: report.mostMissed.map {
+                            .init(
+                                itemId: $0.item, text: classes.text(of: $0.item, in: schoolClass.language), misses: $0.misses,
+                                answers: $0.answers)
+                        }))))
+    }
+
+    func exportClass(_ input: Operations.ExportClass.Input) async throws -> Operations.ExportClass.Output {
+        let (_, report) = try await classes.overview(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        return .ok(.init(body: .csv(HTTPBody(report.csv()))))
     }
 }
 

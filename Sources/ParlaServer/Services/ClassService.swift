@@ -92,6 +92,23 @@ struct ClassService: Sendable {
 
     func leave(_ learner: AuthorizedLearner, _ id: ClassID) async throws { try await classes.leave(learner, class: id) }
 
+    // MARK: Overview
+
+    func overview(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, ClassReport) {
+        let (schoolClass, members, missed) = try await classes.overview(id, teacher: caller.accountID)
+        return (schoolClass, ClassReport(members: members, missed: missed, today: Date()))
+    }
+
+    /// What a missed item says in the class's language.
+    func text(of item: String, in language: Language) -> String {
+        guard let id = LessonItemID(item), let snapshot = try? content.snapshot() else { return item }
+        switch id.kind {
+        case .word: return snapshot.concepts[id.key]?.localization(language)?.word ?? id.key
+        case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
+        case .grammar: return id.key
+        }
+    }
+
     // MARK: Assignments
 
     func assign(_ caller: Caller, _ id: ClassID, kind: String, targets: [String], due: Date?) async throws

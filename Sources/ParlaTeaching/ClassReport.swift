@@ -1,0 +1,112 @@
+import Foundation
+import ParlaCore
+import ParlaLearning
+
+/// A class at a glance (issue 17): per learner its last activity, level,
+/// trend over 7 and 30 days, weakest skill and assignment completion; for
+/// the class the level distribution and the items most missed. Built from
+/// rows the store reads in a few set queries; pure, so the rules are tested
+/// without a database.
+public struct ClassReport: Sendable, Equatable {
+    public struct Learner: Sendable, Equatable {
+        public var id: LearnerID
+        public var displayName: String
+        public var lastActive: Date?
+        /// The overall level in the class's language, once it has one.
+        public var level: CEFRLevel?
+        public var theta: Double?
+        /// Overall ability now minus 7 and 30 days ago (logits); nil without history then.
+        public var trend7: Double?
+        public var trend30: Double?
+        /// The skill with the lowest ability among those practised.
+        public var weakestSkill: Skill?
+        /// Mean completion of the class's assignments (0-1); nil without any.
+        public var assignmentCompletion: Double?
+    }
+
+    public struct Missed: Sendable, Equatable {
+        public var item: String
+        public var misses: Int
+        public var answers: Int
+        public init(item: String, misses: Int, answers: Int) { (self.item, self.misses, self.answers) = (item, misses, answers) }
+    }
+
+    public var learners: [Learner]
+    /// Learners per overall level; those without a level yet are not counted.
+    public var levels: [CEFRLevel: Int]
+    public var mostMissed: [Missed]
+
+    /// What the store reads, per member of the class.
+    public struct Member: Sendable {
+        public var id: LearnerID
+        public var displayName: String
+        public var lastActive: Date?
+        /// Overall ability by day (the latest day and the last 31 days at least).
+        public var history: [(day: Date, theta: Double, level: CEFRLevel)]
+        /// Each skill's ability and responses.
+        public var skills: [(skill: Skill, theta: Double, responses: Int)]
+        /// Completion of each of the class's assignments (0-1).
+        public var completions: [Double]
+
+        public init(
+            id: LearnerID, displayName: String, lastActive: Date?, history: [(day: Date, theta: Double, level: CEFRLevel)],
+            skills: [(skill: Skill, theta: Double, responses: Int)], completions: [Double]
+        ) {
+            (self.id, self.displayName, self.lastActive, self.history) = (id, displayName, lastActive, history)
+            (self.skills, self.completions) = (skills, completions)
+        }
+    }
+
+    public init(members: [Member], missed: [Missed], today: Date) {
+        learners = members.map { Self.summary($0, today: today) }
+        levels = learners.reduce(into: [:]) { counts, learner in
+            if let level = learner.level { counts[level, default: 0] += 1 }
+        }
+        mostMissed = missed.sorted { ($0.misses, $1.item) > ($1.misses, $0.item) }
+    }
+
+    static func summary(_ member: Member, today: Date) -> Learner {
+        let history = member.history.sorted { $0.day < $1.day }
+        let latest = history.last
+        /// The ability on the last day with a record at least `days` before today.
+        func before(_ days: Int) -> Double? {
+            let cutoff = today.addingTimeInterval(-Double(days) * 86400)
+            return history.last { $0.day <= cutoff }?.theta
+        }
+        let practised = member.skills.filter { $0.responses > 0 }
+        return Learner(
+            id: member.id, displayName: member.displayName, lastActive: member.lastActive, level: latest?.level,
+            theta: latest?.theta, trend7: zip2(latest?.theta, before(7)).map { $0 - $1 },
+            trend30: zip2(latest?.theta, before(30)).map { $0 - $1 },
+            weakestSkill: practised.min { ($0.theta, $0.skill.rawValue) < ($1.theta, $1.skill.rawValue) }?.skill,
+            assignmentCompletion: member.completions.isEmpty
+                ? nil : member.completions.reduce(0, +) / Double(member.completions.count))
+    }
+
+    /// The class as a spreadsheet: one row per learner (RFC 4180 quoting).
+    public func csv() -> String {
+        func field(_ text: String) -> String {
+            // A leading =, +, - or @ would be read as a formula: quoted and prefixed.
+            let safe = text.first.map { "=+-@".contains($0) } == true ? "'" + text : text
+            return safe.contains { ",\"\n\r".contains($0) } || safe != text
+                ? "\"" + safe.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : safe
+        }
+        func number(_ value: Double?, _ digits: Int = 2) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "" }
+        let formatter = ISO8601DateFormatter()
+        var lines = ["learner_id,name,last_active,level,ability,trend_7_days,trend_30_days,weakest_skill,assignment_completion"]
+        for learner in learners {
+            lines.append(
+                [
+                    learner.id.description, field(learner.displayName), learner.lastActive.map(formatter.string(from:)) ?? "",
+                    learner.level?.rawValue ?? "", number(learner.theta), number(learner.trend7), number(learner.trend30),
+                    learner.weakestSkill?.rawValue ?? "", number(learner.assignmentCompletion),
+                ].joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
