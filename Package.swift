@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/jpsim/Yams.git", "5.4.0"..<"7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // Value types, validation, localized messages, domain errors. No dependencies.
@@ -50,6 +51,14 @@ let package = Package(
         .target(
             name: "ParlaCommerce",
             dependencies: ["ParlaCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // The teachers' dashboard's pages: Mustache templates, EFIGS words,
+        // charts drawn as SVG. Rendering only; its routes are ParlaServer's.
+        .target(
+            name: "ParlaWeb",
+            dependencies: ["ParlaCore", .product(name: "Mustache", package: "swift-mustache")],
+            resources: [.copy("Templates")],
             swiftSettings: swiftSettings
         ),
         // Store receipts, verified: App Store signed transactions and
@@ -125,7 +134,7 @@ let package = Package(
             name: "ParlaServer",
             dependencies: [
                 "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
-                "ParlaCommerce", "ParlaPurchases",
+                "ParlaCommerce", "ParlaPurchases", "ParlaWeb",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -173,6 +182,8 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -182,6 +193,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaWebTests", dependencies: ["ParlaWeb", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaCommerceTests", dependencies: ["ParlaCommerce", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaPurchasesTests",

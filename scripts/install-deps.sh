@@ -20,6 +20,7 @@ packages=(
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
   pocketsphinx-testdata  # real English speech the tests score
   libsndfile1-dev libsamplerate0-dev libespeak-ng-dev
+  chromium chromium-driver  # make test: the teachers' dashboard in a real headless browser
 )
 
 missing=()

@@ -57,6 +57,15 @@ public struct TestApp: Sendable {
         self.logs = LogRecorder()
     }
 
+    /// Runs `body` against a server listening on a real port (a browser's
+    /// way in), the port passed along.
+    public func runLive<Value: Sendable>(_ body: @Sendable (Client, Int) async throws -> Value) async throws -> Value {
+        var logger = Logger(label: "parla.test") { _ in logs.handler() }
+        logger.logLevel = .debug
+        let app = try await buildApplication(settings, logger: logger)
+        return try await app.test(.live) { client in try await body(Client(client: client), client.port ?? 0) }
+    }
+
     /// Runs `body` against a started server (services running).
     public func run<Value: Sendable>(_ body: @Sendable (Client) async throws -> Value) async throws -> Value {
         var logger = Logger(label: "parla.test") { _ in logs.handler() }

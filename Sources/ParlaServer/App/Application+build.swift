@@ -11,6 +11,7 @@ import ParlaCore
 import ParlaPurchases
 import ParlaSpeech
 import ParlaStore
+import ParlaWeb
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
@@ -52,7 +53,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scorer: scorer, memory: memory, googlePlay: googlePlay, logger: logger)
+        scorer: scorer, memory: memory, googlePlay: googlePlay, pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -300,7 +301,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 func buildRouter(
     _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
-    googlePlay: GooglePlayClient?, logger: Logger
+    googlePlay: GooglePlayClient?, pages: DashboardPages, logger: Logger
 ) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
@@ -378,6 +379,7 @@ func buildRouter(
     try handler.registerHandlers(
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: middlewares)
+    Dashboard(api: handler, accounts: accounts, pages: pages, secure: settings.secureCookies).register(on: router)
     return router
 }
 

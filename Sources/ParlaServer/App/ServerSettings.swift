@@ -44,6 +44,10 @@ public struct ServerSettings: Sendable {
     public var leaderboardFastPath = true
     public var logLevel = Logger.Level.info
     public var logFormat = LogFormat.json
+    /// Whether this server itself is reached over TLS: the dashboard's
+    /// cookies are then Secure (as they are behind a proxy that sends
+    /// `X-Forwarded-Proto: https`).
+    public var secureCookies = false
     /// Classes a teacher may have, and learners a class may hold.
     public var classesPerTeacher = 20
     public var membersPerClass = 60
@@ -105,6 +109,7 @@ public struct ServerSettings: Sendable {
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
+        secureCookies = config.bool(forKey: "http.secureCookies", default: secureCookies)
         classesPerTeacher = config.int(forKey: "teaching.classesPerTeacher", default: classesPerTeacher)
         membersPerClass = config.int(forKey: "teaching.membersPerClass", default: membersPerClass)
         keepEntitlements = config.bool(forKey: "entitlements.keepInMemory", default: keepEntitlements)
