@@ -121,10 +121,12 @@ struct DashboardTests {
                 try await browser.type("other@example.com", into: "#email")
                 try await browser.type(other.password, into: "#password")
                 try await browser.click("#sign-in")
-                try await browser.wait(for: "h1")
+                try await browser.wait(for: "input[name=name]")  // the new-class form: signed in as the other teacher
                 try await browser.open(site + "/teach/classes/\(classID)")
+                #expect(try await browser.text("h1") == "There is nothing here for you.")
                 #expect(try await browser.evaluate("return document.querySelector('#class-name') === null") as? Bool == true)
                 try await browser.open(site + "/teach/learners/\(learner.learnerID)")
+                #expect(try await browser.text("h1") == "There is nothing here for you.")
                 #expect(try await browser.evaluate("return document.querySelector('#learner-name') === null") as? Bool == true)
             } catch {
                 await browser.quit()
