@@ -226,6 +226,13 @@ struct AssignmentTests {
             #expect(abs((row["completion"] as? Double ?? 0) - 3.0 / 35) < 1e-9)
             #expect(row["accuracy"] as? Double == 1)
 
+            // The teacher reads the learner's lessons: answers, accuracy, time, per skill.
+            let history = try await client.get("/v1/learners/\(learner.learnerID)/lessons/history", token: teacher.token)
+            let record = try #require((history.json["lessons"] as? [JSON])?.first, "\(history.text)")
+            #expect(record["answers"] as? Int == 3 && record["right"] as? Int == 3 && record["accuracy"] as? Double == 1)
+            #expect(record["status"] as? String == "open" && (record["seconds"] as? Double ?? 0) > 0)
+            #expect((record["skills"] as? [JSON])?.first?["skill"] as? String == "vocabulary")
+
             // The class overview and its CSV.
             let overview = try await client.get("/v1/classes/\(classID)/overview", token: teacher.token)
             #expect(overview.status == 200, "\(overview.text)")
@@ -253,6 +260,8 @@ struct AssignmentTests {
                     == "assignment_not_found")
             #expect(try await client.get("/v1/classes/\(classID)/assignments", token: other.token).code == "class_not_found")
             #expect(try await client.get("/v1/classes/\(classID)/overview", token: other.token).code == "class_not_found")
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/lessons/history", token: other.token).code == "learner_not_found")
             #expect(try await client.get("/v1/classes/\(classID)/export.csv", token: other.token).status == 404)
             #expect(try await client.delete("/v1/classes/\(classID)/assignments/\(assignmentID)", token: teacher.token).status == 204)
             #expect(

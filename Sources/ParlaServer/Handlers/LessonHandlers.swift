@@ -4,6 +4,7 @@ import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaStore
 import ParlaTeaching
 
 extension APIHandler {
@@ -157,5 +158,33 @@ extension Components.Schemas.LessonAnswerResult {
             correctAnswer: question.isResolved ? question.correctAnswer : nil,
             translation: last.correct ? question.translation : nil, score: last.score, wordsToPractise: last.wordsToPractise,
             proficiency: .init(ability), lesson: try .init(view, snapshot))
+    }
+}
+
+extension APIHandler {
+    func listLessonHistory(_ input: Operations.ListLessonHistory.Input) async throws -> Operations.ListLessonHistory.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let limit = input.query.limit ?? 20
+        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
+        let before = try input.query.before.map { raw -> LessonID in
+            guard let id = LessonID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
+            return id
+        }
+        let found = try await lessons.history(
+            learner, language: input.query.language.flatMap { Language(rawValue: $0.rawValue) }, limit: limit, before: before)
+        let records = found.map(Components.Schemas.LessonRecord.init)
+        return .ok(.init(body: .json(.init(lessons: records, next: found.count == limit ? found.last?.id.description : nil))))
+    }
+}
+
+extension Components.Schemas.LessonRecord {
+    init(_ lesson: LessonStore.Summary) {
+        let status: StatusPayload = lesson.finishedAt != nil ? .finished : lesson.expired ? .expired : .open
+        let accuracy: Double? = lesson.answers == 0 ? nil : Double(lesson.right) / Double(lesson.answers)
+        let skills: [SkillsPayloadPayload] = lesson.skills.map { .init(skill: $0.skill, answers: $0.answers, right: $0.right) }
+        self.init(
+            id: lesson.id.description, language: .init(rawValue: lesson.language)!, status: status, startedAt: lesson.startedAt,
+            finishedAt: lesson.finishedAt, answers: lesson.answers, right: lesson.right, accuracy: accuracy,
+            seconds: Double(lesson.milliseconds) / 1000, skills: skills)
     }
 }

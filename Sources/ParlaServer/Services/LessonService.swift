@@ -236,6 +236,13 @@ struct LessonService: Sendable {
         return view
     }
 
+    /// The learner's lessons as their answers tell them, newest first.
+    func history(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: LessonID?) async throws
+        -> [LessonStore.Summary]
+    {
+        try await lessons.summaries(learner: learner, language: language, limit: limit, before: before)
+    }
+
     /// New words come only from what the learner's account may open.
     private func planner(_ catalog: LessonCatalog, _ openWords: Set<String>) -> QuestionPlanner {
         QuestionPlanner(catalog: catalog, scheduler: scheduler, openWords: openWords)
