@@ -68,9 +68,6 @@ public struct Ownership: Sendable, Equatable {
     public var trialUsed: Bool
 
     public func mayOpen(list: String) -> Bool { lists.contains(list) }
-
-    /// A stable text for what the lists are: a cache key's part.
-    public var listsKey: String { lists.sorted().joined(separator: ",") }
 }
 
 extension Catalogue {

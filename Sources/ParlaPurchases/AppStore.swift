@@ -191,15 +191,12 @@ struct TransactionPayload: JWTPayload {
     var purchaseDate: Int64
     var expiresDate: Int64?
     var revocationDate: Int64?
-    var type: String?
     var environment: String?
     var appAccountToken: String?
-    var signedDate: Int64?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 public struct RenewalInfo: JWTPayload {
-    var originalTransactionId: String?
     var autoRenewStatus: Int?
     var gracePeriodExpiresDate: Int64?
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
@@ -216,14 +213,12 @@ struct NotificationPayload: JWTPayload {
     var subtype: String?
     var notificationUUID: String
     var data: Data?
-    var signedDate: Int64?
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 struct AppTransactionPayload: JWTPayload {
     var bundleId: String
     var originalApplicationVersion: String
-    var originalPurchaseDate: Int64?
     var receiptType: String?
     var environment: String?
     func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -154,14 +154,10 @@ public final class GooglePlayClient: Sendable {
             }
             struct Voided: Decodable {
                 var purchaseToken: String
-                var orderId: String?
-                var productType: Int?
             }
-            var packageName: String?
             var subscriptionNotification: Item?
             var oneTimeProductNotification: Item?
             var voidedPurchaseNotification: Voided?
-            var testNotification: [String: String]?
         }
         guard let json = Data(base64Encoded: data) else { throw Failure(status: nil, description: "data is not base64") }
         let developer = try JSONDecoder().decode(Developer.self, from: json)

@@ -194,19 +194,6 @@ public struct EntitlementStore: Sendable {
         }
     }
 
-    /// The chains an account holds in a store (what a restore re-checks).
-    public func storeChains(of account: AccountID, in store: Store) async throws -> [(transaction: String, product: String)] {
-        try await database.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT DISTINCT ON (original_transaction_id) original_transaction_id, store_product FROM purchases
-                WHERE account_id = \(account.uuid) AND store = \(store.rawValue)
-                ORDER BY original_transaction_id, purchased_at DESC
-                """, logger: database.logger
-            ).collect().map { try $0.decode((String, String).self) }
-        }
-    }
-
     /// One line of an account's purchase history.
     public struct PurchaseRecord: Sendable {
         public var store: String, transactionID: String, originalTransactionID: String, product: String

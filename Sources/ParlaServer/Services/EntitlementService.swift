@@ -26,13 +26,6 @@ struct EntitlementService: Sendable {
         return try await ownership(of: learner.account)
     }
 
-    /// `word_list_locked` unless the learner may open the list whole.
-    func requireOpen(list: String, for learner: AuthorizedLearner) async throws -> Ownership {
-        let ownership = try await ownership(for: learner)
-        guard ownership.mayOpen(list: list) else { throw ParlaError(.wordListLocked) }
-        return ownership
-    }
-
     /// `plan_limit_reached` (402) when the learner's plan allows no more of
     /// `feature` today; counting costs a query only under a limit.
     func checkDailyLimit(_ feature: Feature, for learner: AuthorizedLearner) async throws {
