@@ -16,9 +16,18 @@ public struct Catalogue: Sendable, Equatable {
         self.plans = plans
         self.starterLists = starterLists
         byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var order: [String: Int] = [:]
+        for list in starterLists + products.flatMap(\.unlocks) where order[list] == nil { order[list] = order.count }
+        listOrder = order
+        allLists = Set(order.keys)
     }
 
     private let byID: [String: Product]
+    /// Each list's place: the starter lists, then as the products name them.
+    let listOrder: [String: Int]
+
+    /// Every word list the catalogue sells or opens.
+    public let allLists: Set<String>
 
     public func product(_ id: String) -> Product? { byID[id] }
 

@@ -96,11 +96,6 @@ extension Catalogue {
             trialUsed: entitlements.contains { $0.source == .trial })
     }
 
-    /// Every word list the catalogue sells or opens.
-    public var allLists: Set<String> {
-        products.reduce(into: Set(starterLists)) { $0.formUnion($1.unlocks) }
-    }
-
     private static func lasts(_ a: Entitlement, longerThan b: Entitlement) -> Bool {
         switch (a.ends, b.ends) {
         case (nil, .some): true

@@ -36,7 +36,7 @@ extension Catalogue {
                 product: product, currency: currency, price: price,
                 regularPrice: promotion == nil ? nil : product.prices[currency], promotion: promotion,
                 partsPrice: partsPrice, savings: partsPrice.map { $0 - price }.flatMap { $0 > 0 ? $0 : nil },
-                lists: listOrder(lists(of: product)),
+                lists: lists(of: product).sorted { listOrder[$0, default: .max] < listOrder[$1, default: .max] },
                 updateRequired: zip(appVersion, product.minAppVersion).map { $0 < $1 } ?? false)
         }
     }
@@ -61,14 +61,6 @@ extension Catalogue {
             sum += price.amount
         }
         return sum
-    }
-
-    private func listOrder(_ lists: Set<String>) -> [String] {
-        var order: [String] = []
-        for list in starterLists + products.flatMap(\.unlocks) where lists.contains(list) && !order.contains(list) {
-            order.append(list)
-        }
-        return order
     }
 
     /// How an account may switch its plan now (T6.2): the trial once, and
