@@ -32,9 +32,7 @@ extension APIHandler {
             guard let version = AppVersion(text) else { throw ParlaError(.invalidAppVersion) }
             return version
         }
-        let catalogue = try plans.catalogue()
-        let ownership = try await plans.ownership(of: caller.accountID)
-        let offers = catalogue.offers(for: ownership, currency: currency, appVersion: version, store: store, at: Date())
+        let offers = try await plans.offers(for: caller.accountID, currency: currency, appVersion: version, store: store)
         return .ok(.init(body: .json(.init(currency: currency, products: offers.map { .init($0, names) }))))
     }
 
@@ -138,9 +136,7 @@ extension APIHandler {
     /// What the account owns now: the starter lists (from sign-up) first.
     func entitlementsInfo(of account: AccountID) async throws -> Components.Schemas.Entitlements {
         let catalogue = try plans.catalogue()
-        let now = Date()
-        let held = try await plans.store.entitlements(of: account).filter { $0.isActive(at: now) }
-        let ownership = catalogue.ownership(of: held, at: now)
+        let (ownership, held) = try await plans.holdings(of: account)
         let starter = catalogue.starterLists.map {
             Components.Schemas.EntitlementInfo(
                 product: $0, kind: "list", name: nil, source: .starter, status: .active, startsAt: .distantPast, renews: false,

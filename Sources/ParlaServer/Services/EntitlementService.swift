@@ -28,8 +28,10 @@ struct EntitlementService: Sendable {
 
     /// `plan_limit_reached` (402) when the learner's plan allows no more of
     /// `feature` today; counting costs a query only under a limit.
-    func checkDailyLimit(_ feature: Feature, for learner: AuthorizedLearner) async throws {
-        guard let limit = try await ownership(for: learner).plan.limit(feature) else { return }
+    /// `ownership`: the learner's, when the caller has it already.
+    func checkDailyLimit(_ feature: Feature, for learner: AuthorizedLearner, under ownership: Ownership? = nil) async throws {
+        let ownership = if let ownership { ownership } else { try await self.ownership(for: learner) }
+        guard let limit = ownership.plan.limit(feature) else { return }
         if try await store.usedToday(by: learner, feature) >= limit { throw ParlaError(.planLimitReached) }
     }
 
@@ -42,15 +44,26 @@ struct EntitlementService: Sendable {
         var entitlements: [Entitlement]
     }
 
+    /// What the account may use now, and the entitlements in force that give it.
+    func holdings(of account: AccountID, at now: Date = Date()) async throws -> (ownership: Ownership, held: [Entitlement]) {
+        let all = try await store.entitlements(of: account)
+        return (try catalogue().ownership(of: all, at: now), all.filter { $0.isActive(at: now) })
+    }
+
+    /// What the account can buy now (the shop).
+    func offers(for account: AccountID, currency: String, appVersion: AppVersion?, store: Store?) async throws -> [Offer] {
+        let now = Date()
+        return try catalogue().offers(
+            for: try await ownership(of: account, at: now), currency: currency, appVersion: appVersion, store: store, at: now)
+    }
+
     func plan(of account: AccountID, currency: String, store: Store?) async throws -> PlanView {
         let now = Date()
-        let all = try await self.store.entitlements(of: account)
-        let catalogue = try catalogue()
-        let ownership = catalogue.ownership(of: all, at: now)
-        let changes = catalogue.planChanges(for: ownership, currency: currency, store: store, at: now)
+        let (ownership, held) = try await holdings(of: account, at: now)
+        let changes = try catalogue().planChanges(for: ownership, currency: currency, store: store, at: now)
         return PlanView(
             ownership: ownership, status: ownership.planEntitlement?.status(at: now) ?? .active,
-            trialAvailable: changes.trial, products: changes.products, entitlements: all.filter { $0.isActive(at: now) })
+            trialAvailable: changes.trial, products: changes.products, entitlements: held)
     }
 
     /// Starts the account's one trial (T6.2), for the days the catalogue gives it.

@@ -55,7 +55,7 @@ struct GameService: Sendable {
             guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
             guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
         }
-        try await plans.checkDailyLimit(.gamesPerDay, for: authorized)
+        try await plans.checkDailyLimit(.gamesPerDay, for: authorized, under: ownership)
         let open = try content.openWords(ownership.lists)
         let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
         let faces = start.faces ?? .wordPicture

@@ -73,8 +73,9 @@ struct LessonService: Sendable {
         if let open = try await lessons.open(learner: authorized, language: language) {
             return (try await view(open, learner: authorized), false)
         }
-        try await plans.checkDailyLimit(.lessonsPerDay, for: authorized)
-        let words = try await openWords(authorized)
+        let ownership = try await plans.ownership(for: authorized)
+        try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
+        let words = try content.openWords(ownership.lists)
         let learning = try await lessons.learning(learner: authorized, language: language)
         let abilities = learning.everySkill
         let gaps = try await proficiency.proficiency(authorized, language: language.code).gaps
