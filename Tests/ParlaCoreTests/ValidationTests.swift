@@ -173,3 +173,12 @@ struct ClassRuleTests {
         #expect((try? ClassRules.validate(ClassForm(level: "B1"), creating: false))?.level == .b1)
     }
 }
+
+@Suite("secrets")
+struct SecretTests {
+    @Test("secrets match only byte for byte, whatever their lengths")
+    func matching() {
+        #expect(secretsMatch("a1b2", "a1b2"))
+        #expect(!secretsMatch("a1b2", "a1b3") && !secretsMatch("a1b2", "a1b") && !secretsMatch("", "x"))
+    }
+}

@@ -89,8 +89,8 @@ extension APIHandler {
         let learner = try await authorized(input.path.learnerId, for: .write, as: caller)
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
         let shares = body.shareRecordings ?? false
-        let joined = try await classes.join(caller, learner, code: body.joinCode, password: body.password, sharesRecordings: shares)
-        guard let teacher = try await classes.classes.teacher(joined.teacher) else { throw ParlaError(.classNotFound) }
+        let (joined, teacher) = try await classes.join(
+            caller, learner, code: body.joinCode, password: body.password, sharesRecordings: shares)
         return .created(.init(body: .json(.init(joined, teacher, shares))))
     }
 

@@ -46,6 +46,12 @@ struct ClassService: Sendable {
         return try await classes.classes(of: caller.accountID)
     }
 
+    /// The caller's teacher profile and classes, if it teaches (the dashboard's home).
+    func teaching(_ caller: Caller) async throws -> (ClassStore.Teacher, [ClassStore.SchoolClass])? {
+        guard let teacher = try await classes.teacher(caller.accountID) else { return nil }
+        return (teacher, try await classes.classes(of: caller.accountID))
+    }
+
     func get(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, [ClassStore.Member]) {
         (try await classes.schoolClass(id, of: caller.accountID), try await classes.members(of: id, teacher: caller.accountID))
     }
@@ -77,11 +83,13 @@ struct ClassService: Sendable {
     /// password is its consent (a parent's, for a child's profile).
     func join(
         _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?, sharesRecordings: Bool
-    ) async throws -> ClassStore.SchoolClass {
+    ) async throws -> (ClassStore.SchoolClass, teacher: ClassStore.Teacher) {
         guard let code = JoinCode.normalized(typed) else { throw ParlaError(.joinCodeNotFound) }
         guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
         try await accounts.checkPassword(password, of: caller.accountID)
-        return try await classes.join(learner, code: code, sharesRecordings: sharesRecordings, limit: membersPerClass)
+        let joined = try await classes.join(learner, code: code, sharesRecordings: sharesRecordings, limit: membersPerClass)
+        guard let teacher = try await classes.teacher(joined.teacher) else { throw ParlaError(.classNotFound) }
+        return (joined, teacher)
     }
 
     func classes(of learner: AuthorizedLearner) async throws -> [(

@@ -62,7 +62,7 @@ struct PurchaseService: Sendable {
     /// secret is wrong (the endpoint answers 403 then).
     func receiveGooglePlay(data: String, messageID: String, secret: String?) async throws -> Bool {
         let client = try googlePlayClient()
-        guard let expected = googlePlaySecret, let secret, Self.same(secret, expected) else { return false }
+        guard let expected = googlePlaySecret, let secret, secretsMatch(secret, expected) else { return false }
         let notification: GooglePlayClient.Notification?
         do {
             notification = try GooglePlayClient.notification(data: data, messageID: messageID)
@@ -89,13 +89,6 @@ struct PurchaseService: Sendable {
             "store notification",
             metadata: ["store": "google-play", "kind": "\(notification.kind)", "account": "\(account.map(\.description) ?? "unknown")"])
         return true
-    }
-
-    /// Compares secrets in time that does not depend on where they differ.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// A StoreKit 2 signed transaction from the app, for the caller's account.

@@ -54,6 +54,15 @@ struct Dashboard: Sendable {
         var account: Account
         var language: Language { account.uiLanguage }
         var csrf: String { Dashboard.csrf(for: token) }
+
+        /// Dates and times as the visitor's language writes them.
+        var dates: DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: language.code)
+            formatter.dateStyle = .medium
+            formatter.timeStyle = .short
+            return formatter
+        }
     }
 
     static func csrf(for token: String) -> String {
@@ -69,22 +78,28 @@ struct Dashboard: Sendable {
         return Visitor(caller: Caller(accountID: session.accountID, sessionID: session.id), token: token, account: account)
     }
 
-    func form(_ request: Request) async throws -> [String: String] {
+    /// What the dashboard's forms send; each carries its CSRF token.
+    struct Form: Decodable {
+        var csrf: String?
+        var email: String?
+        var password: String?
+        var name: String?
+        var language: String?
+        var level: String?
+        var action: String?
+    }
+
+    /// A posted form; an unreadable one has no fields (and so no token).
+    func form(_ request: Request) async throws -> Form {
         let body = String(buffer: try await request.body.collect(upTo: 16 * 1024))
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ") }
-            guard let key = parts.first?.removingPercentEncoding else { continue }
-            fields[key] = (parts.count > 1 ? parts[1] : "").removingPercentEncoding ?? ""
-        }
-        return fields
+        return (try? URLEncodedFormDecoder().decode(Form.self, from: body)) ?? Form()
     }
 
     /// The form, once its CSRF token matches the visitor's session; nil otherwise.
-    func checkedForm(_ request: Request, _ visitor: Visitor) async throws -> [String: String]? {
-        let fields = try await form(request)
-        guard let sent = fields["csrf"], PurchaseService.same(sent, visitor.csrf) else { return nil }
-        return fields
+    func checkedForm(_ request: Request, _ visitor: Visitor) async throws -> Form? {
+        let form = try await form(request)
+        guard let sent = form.csrf, secretsMatch(sent, visitor.csrf) else { return nil }
+        return form
     }
 
     /// Secure when the dashboard is served over TLS (by this server's
@@ -114,27 +129,28 @@ struct Dashboard: Sendable {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
-    func signInPage(_ request: Request, error: String? = nil, email: String = "") -> Response {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    /// The sign-in page, in the browser's language; `failed`: after wrong credentials.
+    func signInPage(_ request: Request, failed: Bool = false, email: String = "") -> Response {
+        let nonce = SessionToken.generate().value
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
-        var response = html(
-            "signin", ["title": WebText.texts(language)["signIn"] ?? "", "csrf": nonce, "error": error as Any, "email": email],
-            language: language, status: error == nil ? .ok : .unauthorized)
+        let words = WebText.texts(language)
+        var values: [String: Any] = ["title": words["signIn"] ?? "", "csrf": nonce, "email": email]
+        if failed { values["error"] = words["badCredentials"] }
+        var response = html("signin", values, language: language, status: failed ? .unauthorized : .ok)
         response.setCookie(cookie(Self.signInCookie, nonce, maxAge: 3600, for: request))
         return response
     }
 
     func home(_ request: Request) async throws -> Response {
         guard let visitor = try await visitor(request) else { return signInPage(request) }
-        let teacher = try await api.classes.classes.teacher(visitor.caller.accountID)
-        let classes = teacher == nil ? [] : try await api.classes.list(visitor.caller)
+        let teaching = try await api.classes.teaching(visitor.caller)
+        let classes = teaching?.1 ?? []
         let family = try await api.accounts.me(visitor.caller.accountID).1
         return html(
             "classes",
             [
                 "title": WebText.texts(visitor.language)["classes"] ?? "", "signedIn": true, "csrf": visitor.csrf,
-                "isTeacher": teacher != nil, "hasClasses": !classes.isEmpty,
+                "isTeacher": teaching != nil, "hasClasses": !classes.isEmpty,
                 "classes": classes.map { item in
                     [
                         "id": item.id.description, "name": item.name, "language": item.language.nativeName, "level": item.level.rawValue,
@@ -149,21 +165,18 @@ struct Dashboard: Sendable {
     }
 
     func signIn(_ request: Request) async throws -> Response {
-        let fields = try await form(request)
-        guard let sent = fields["csrf"], let expected = request.cookies[Self.signInCookie]?.value, PurchaseService.same(sent, expected)
-        else {
-            return signInPage(
-                request, error: WebText.texts(LanguagePreference.negotiate(request.headers[.acceptLanguage]))["badCredentials"])
+        let form = try await form(request)
+        guard let sent = form.csrf, let expected = request.cookies[Self.signInCookie]?.value, secretsMatch(sent, expected) else {
+            return signInPage(request, failed: true)
         }
         do {
-            let signedIn = try await api.accounts.signIn(email: fields["email"], password: fields["password"], deviceName: "Web dashboard")
+            let signedIn = try await api.accounts.signIn(email: form.email, password: form.password, deviceName: "Web dashboard")
             var response = redirect("/teach")
             response.setCookie(cookie(Self.sessionCookie, signedIn.token, maxAge: nil, for: request))
             response.setCookie(cookie(Self.signInCookie, "", maxAge: 0, for: request))
             return response
         } catch let error as ParlaError where error.code == .invalidCredentials || error.code == .validationFailed {
-            let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
-            return signInPage(request, error: WebText.texts(language)["badCredentials"], email: fields["email"] ?? "")
+            return signInPage(request, failed: true, email: form.email ?? "")
         }
     }
 
@@ -176,11 +189,10 @@ struct Dashboard: Sendable {
     }
 
     func createClass(_ request: Request) async throws -> Response {
-        guard let visitor = try await visitor(request), let fields = try await checkedForm(request, visitor) else {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
             return redirect("/teach")
         }
-        let created = try await api.classes.create(
-            visitor.caller, ClassForm(name: fields["name"], language: fields["language"], level: fields["level"]))
+        let created = try await api.classes.create(visitor.caller, ClassForm(name: form.name, language: form.language, level: form.level))
         return redirect("/teach/classes/\(created.id)")
     }
 
@@ -200,10 +212,7 @@ struct Dashboard: Sendable {
             return missing(visitor)
         }
         let words = WebText.texts(visitor.language)
-        let dates = DateFormatter()
-        dates.locale = Locale(identifier: visitor.language.code)
-        dates.dateStyle = .medium
-        dates.timeStyle = .short
+        let dates = visitor.dates
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
         return html(
             "class",
@@ -247,10 +256,10 @@ struct Dashboard: Sendable {
     }
 
     func joinCode(_ request: Request, _ raw: String) async throws -> Response {
-        guard let visitor = try await visitor(request), let fields = try await checkedForm(request, visitor), let id = ClassID(raw) else {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor), let id = ClassID(raw) else {
             return redirect("/teach")
         }
-        _ = try await api.classes.rotateCode(visitor.caller, id, close: fields["action"] == "close")
+        _ = try await api.classes.rotateCode(visitor.caller, id, close: form.action == "close")
         return redirect("/teach/classes/\(id)")
     }
 
@@ -264,10 +273,7 @@ struct Dashboard: Sendable {
         let proficiency = try await api.proficiency.proficiency(learner, language: language.code)
         let attempts = try await api.speech.list(learner, language: nil, limit: 10, before: nil)
         let words = WebText.texts(visitor.language)
-        let dates = DateFormatter()
-        dates.locale = Locale(identifier: visitor.language.code)
-        dates.dateStyle = .medium
-        dates.timeStyle = .short
+        let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
         let cuts = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map { (label: $0.rawValue, value: $1) }
         return html(
