@@ -30,19 +30,20 @@ public struct AssignmentStore: Sendable {
     }
 
     static let columns = "s.id, s.class_id, s.kind, s.targets, s.items, s.due_at, s.created_at"
-    /// A learner's progress on the assignment `s` (`learner`: a column or value).
+    /// A learner's progress on the assignment `s` (`learner`: a column of
+    /// the tables before it), read once from its answers as the columns
+    /// `p.items_right`, `p.answers`, `p.first_tries_right`, `p.last_answer`.
     static func progress(of learner: String) -> String {
         """
-        (SELECT count(DISTINCT a.item_id) FILTER (WHERE a.correct)::int FROM lesson_answers a
-         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
-        (SELECT count(*)::int FROM lesson_answers a
-         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
-        (SELECT count(*) FILTER (WHERE a.correct AND a.tries = 1)::int FROM lesson_answers a
-         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at),
-        (SELECT max(a.answered_at) FROM lesson_answers a
-         WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at)
+        CROSS JOIN LATERAL (
+            SELECT count(DISTINCT a.item_id) FILTER (WHERE a.correct)::int AS items_right, count(*)::int AS answers,
+                   count(*) FILTER (WHERE a.correct AND a.tries = 1)::int AS first_tries_right, max(a.answered_at) AS last_answer
+            FROM lesson_answers a
+            WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at
+        ) p
         """
     }
+    static let progressColumns = "p.items_right, p.answers, p.first_tries_right, p.last_answer"
 
     func decode(_ columns: PostgresRandomAccessRow, from start: Int = 0) throws -> Assignment {
         Assignment(
@@ -104,8 +105,9 @@ public struct AssignmentStore: Sendable {
             else { throw ParlaError(.assignmentNotFound) }
             let members = try await connection.query(
                 """
-                SELECT l.id, l.display_name, \(unescaped: Self.progress(of: "m.learner_id"))
+                SELECT l.id, l.display_name, \(unescaped: Self.progressColumns)
                 FROM assignments s JOIN class_members m ON m.class_id = s.class_id JOIN learners l ON l.id = m.learner_id
+                \(unescaped: Self.progress(of: "m.learner_id"))
                 WHERE s.id = \(id.uuid) ORDER BY m.joined_at, l.id
                 """, logger: logger
             ).collect().map { row in
@@ -138,8 +140,9 @@ public struct AssignmentStore: Sendable {
         try await database.withConnection { connection in
             try await connection.query(
                 """
-                SELECT \(unescaped: Self.columns), c.name, \(unescaped: Self.progress(of: "m.learner_id"))
+                SELECT \(unescaped: Self.columns), c.name, \(unescaped: Self.progressColumns)
                 FROM class_members m JOIN assignments s ON s.class_id = m.class_id JOIN classes c ON c.id = s.class_id
+                \(unescaped: Self.progress(of: "m.learner_id"))
                 WHERE m.learner_id = \(learner.uuid) ORDER BY s.due_at, s.id
                 """, logger: database.logger
             ).collect().map { row in
@@ -159,21 +162,18 @@ public struct AssignmentStore: Sendable {
         let rows = try await database.withConnection { connection in
             try await connection.query(
                 """
-                SELECT s.items, s.created_at FROM assignments s JOIN class_members m ON m.class_id = s.class_id
+                SELECT ARRAY(
+                    SELECT i.item FROM unnest(s.items) WITH ORDINALITY AS i(item, n)
+                    WHERE NOT EXISTS (SELECT 1 FROM lesson_answers a
+                                      WHERE a.learner_id = m.learner_id AND a.item_id = i.item
+                                        AND a.answered_at >= s.created_at AND a.correct)
+                    ORDER BY i.n)
+                FROM assignments s JOIN class_members m ON m.class_id = s.class_id
                 WHERE s.id = \(id.uuid) AND m.learner_id = \(learner.uuid)
                 """, logger: database.logger
             ).collect()
         }
-        guard let (items, created) = try rows.first?.decode(([String], Date).self) else { throw ParlaError(.assignmentNotFound) }
-        let right = try await database.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT DISTINCT item_id FROM lesson_answers
-                WHERE learner_id = \(learner.uuid) AND item_id = ANY(\(items)) AND answered_at >= \(created) AND correct
-                """, logger: database.logger
-            ).collect().map { try $0.decode(String.self) }
-        }
-        let done = Set(right)
-        return items.filter { !done.contains($0) }
+        guard let items = try rows.first?.decode([String].self) else { throw ParlaError(.assignmentNotFound) }
+        return items
     }
 }

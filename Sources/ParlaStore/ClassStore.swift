@@ -366,10 +366,10 @@ public struct ClassStore: Sendable {
             }
             for row in try await connection.query(
                 """
-                SELECT m.learner_id, cardinality(s.items),
-                       (SELECT count(DISTINCT a.item_id)::int FROM lesson_answers a
-                        WHERE a.learner_id = m.learner_id AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at AND a.correct)
-                FROM assignments s JOIN class_members m ON m.class_id = s.class_id WHERE s.class_id = \(id.uuid)
+                SELECT m.learner_id, cardinality(s.items), p.items_right
+                FROM assignments s JOIN class_members m ON m.class_id = s.class_id
+                \(unescaped: AssignmentStore.progress(of: "m.learner_id"))
+                WHERE s.class_id = \(id.uuid)
                 """, logger: logger
             ).collect() {
                 let (learner, items, right) = try row.decode((UUID, Int, Int).self)
