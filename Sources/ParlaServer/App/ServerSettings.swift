@@ -100,8 +100,7 @@ public struct ServerSettings: Sendable {
         openMojiDirectory = config.string(forKey: "content.openMojiDirectory", default: openMojiDirectory)
         buildAssets = config.bool(forKey: "content.buildAssets", default: buildAssets)
         speech.modelsDirectory = config.string(forKey: "speech.modelsDirectory", default: speech.modelsDirectory)
-        speech.modelPaths = config.string(forKey: "speech.modelPaths", default: "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        speech.modelPaths = Self.list(config.string(forKey: "speech.modelPaths", default: ""))
         speech.limits.maxBytes = config.int(forKey: "speech.maxAudioBytes", default: speech.limits.maxBytes)
         speech.limits.maxSeconds = config.double(forKey: "speech.maxAudioSeconds", default: speech.limits.maxSeconds)
         speech.threads = config.int(forKey: "speech.threads", default: speech.threads)
@@ -125,6 +124,7 @@ public struct ServerSettings: Sendable {
             .flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A comma-separated setting's items.
     private static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
