@@ -132,7 +132,7 @@ public final class TestGooglePlay: Sendable {
     public func run<Value: Sendable>(_ body: @Sendable (TestGooglePlay) async throws -> Value) async throws -> Value {
         let running = AsyncStream<Int>.makeStream()
         let app = Application(
-            router: router(), server: try .tls(.http1(), tlsConfiguration: serverConfiguration),
+            router: await router(), server: try .tls(.http1(), tlsConfiguration: serverConfiguration),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in running.continuation.yield(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "parla.test.google-play"))
@@ -164,6 +164,11 @@ public final class TestGooglePlay: Sendable {
         }
     }
 
+    struct TokenRequest: Decodable {
+        var grant_type: String
+        var assertion: String
+    }
+
     struct Assertion: JWTPayload {
         var iss: IssuerClaim
         var scope: String
@@ -172,20 +177,15 @@ public final class TestGooglePlay: Sendable {
         func verify(using algorithm: some JWTAlgorithm) async throws { try exp.verifyNotExpired() }
     }
 
-    private func router() -> Router<BasicRequestContext> {
+    private func router() async -> Router<BasicRequestContext> {
         let router = Router()
         let keys = JWTKeyCollection()
-        let accountKey = accountKey
+        await keys.add(rsa: accountKey, digestAlgorithm: .sha256)
         let clientEmail = clientEmail
         router.post("/token") { request, context -> Response in
             let form = String(buffer: try await request.body.collect(upTo: 1 << 16))
-            let fields = Dictionary(
-                form.split(separator: "&").map { pair -> (String, String) in
-                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                    return (parts[0], (parts.count > 1 ? parts[1] : "").removingPercentEncoding ?? "")
-                }, uniquingKeysWith: { first, _ in first })
-            await keys.add(rsa: accountKey, digestAlgorithm: .sha256)
-            guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = fields["assertion"],
+            let fields = try? URLEncodedFormDecoder().decode(TokenRequest.self, from: form)
+            guard fields?.grant_type == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = fields?.assertion,
                 let claims = try? await keys.verify(assertion, as: Assertion.self), claims.iss.value == clientEmail,
                 claims.scope == "https://www.googleapis.com/auth/androidpublisher",
                 claims.aud.value.contains("https://localhost:\(self.state.withLock { $0.port })/token")
@@ -208,7 +208,8 @@ public final class TestGooglePlay: Sendable {
             answer["acknowledgementState"] = self.state.withLock { $0.acknowledged.contains(token) } ? 1 : 0
             return Self.json(answer)
         }
-        api.post("products/:product/tokens/:token") { request, context -> Response in
+        // purchases.products.acknowledge and purchases.subscriptions.acknowledge: `<token>:acknowledge`.
+        let acknowledge: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
             guard self.authorized(request), let path = context.parameters.get("token"), path.hasSuffix(":acknowledge") else {
                 return Self.json([:], status: .unauthorized)
             }
@@ -216,14 +217,8 @@ public final class TestGooglePlay: Sendable {
             self.state.withLock { _ = $0.acknowledged.insert(token) }
             return Self.json([:])
         }
-        api.post("subscriptions/:product/tokens/:token") { request, context -> Response in
-            guard self.authorized(request), let path = context.parameters.get("token"), path.hasSuffix(":acknowledge") else {
-                return Self.json([:], status: .unauthorized)
-            }
-            let token = String(path.dropLast(":acknowledge".count))
-            self.state.withLock { _ = $0.acknowledged.insert(token) }
-            return Self.json([:])
-        }
+        api.post("products/:product/tokens/:token", use: acknowledge)
+        api.post("subscriptions/:product/tokens/:token", use: acknowledge)
         api.get("subscriptionsv2/tokens/:token") { request, context -> Response in
             guard self.authorized(request) else { return Self.json([:], status: .unauthorized) }
             guard let token = context.parameters.get("token"), let subscription = self.state.withLock({ $0.subscriptions[token] }) else {
