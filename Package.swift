@@ -155,7 +155,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech", "ParlaLearning",
+                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -182,10 +182,10 @@ public struct CatalogueReader: Sendable {
         return prices
     }
 
-    /// `2026-12-01` (midnight UTC) or a full ISO 8601 time.
-    private func date(_ node: Node?) -> Date? {
-        guard let text = node?.string else { return nil }
-        let formatter = ISO8601DateFormatter()
-        return formatter.date(from: text.count == 10 ? text + "T00:00:00Z" : text)
+    private func date(_ node: Node?) -> Date? { node?.string.flatMap(Self.date) }
+
+    /// A catalogue date: `2026-12-01` (midnight UTC) or a full ISO 8601 time.
+    public static func date(_ text: String) -> Date? {
+        ISO8601DateFormatter().date(from: text.count == 10 ? text + "T00:00:00Z" : text)
     }
 }

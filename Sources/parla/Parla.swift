@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import Logging
+import ParlaCommerce
 import ParlaCore
 import ParlaServer
 import ParlaStore
@@ -204,7 +205,7 @@ struct Grant: AsyncParsableCommand {
         let settings = ServerSettings(config: try await options.reader())
         let logger = LogSetup.bootstrap(settings)
         let ends = try until.map { text in
-            guard let date = ISO8601DateFormatter().date(from: text.count == 10 ? text + "T00:00:00Z" : text) else {
+            guard let date = CatalogueReader.date(text) else {
                 throw ValidationError("--until must be a date (2027-01-31) or an ISO 8601 time")
             }
             return date
