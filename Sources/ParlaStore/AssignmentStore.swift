@@ -27,6 +27,11 @@ public struct AssignmentStore: Sendable {
         public var answers: Int
         public var firstTriesRight: Int
         public var lastAnswer: Date?
+
+        /// The share of the assignment's `items` answered right (0-1).
+        public func completion(of items: Int) -> Double { items == 0 ? 0 : Double(itemsRight) / Double(items) }
+        /// Answers right at the first try over answers; nil before any.
+        public var accuracy: Double? { answers == 0 ? nil : Double(firstTriesRight) / Double(answers) }
     }
 
     static let columns = "s.id, s.class_id, s.kind, s.targets, s.items, s.due_at, s.created_at"

@@ -2,6 +2,7 @@ import Foundation
 import ParlaCore
 import ParlaTeaching
 import PostgresNIO
+import Synchronization
 
 /// Teachers, their classes and the learners in them (migration 0023).
 /// Names are personal data, sealed as learners' are. Who may read which
@@ -9,8 +10,13 @@ import PostgresNIO
 public struct ClassStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
+    /// Class overviews as last read, by class (nil: every overview is read afresh).
+    let overviews: ClassOverviews?
 
-    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
+    public init(database: Database, cipher: PersonalDataCipher, keepOverviews: Bool = true) {
+        (self.database, self.cipher) = (database, cipher)
+        overviews = keepOverviews ? ClassOverviews() : nil
+    }
 
     public struct Teacher: Sendable, Equatable {
         public var account: AccountID
@@ -304,14 +310,61 @@ public struct ClassStore: Sendable {
 
     // MARK: Overview
 
-    /// What the class overview is built from (`ClassReport`), in five set
+    /// What the class overview is built from (`ClassReport`), in six set
     /// queries whatever the class's size: members, their abilities in the
-    /// class's language, their overall history (the latest day and the last
-    /// 31), their last activity, their completion of each assignment; and the
-    /// items they missed most in the last 30 days.
+    /// class's language, their overall history (the report's weeks and the
+    /// last day before them), their last activity, their completion of each
+    /// assignment; and the items they missed most in the last 30 days.
+    ///
+    /// Design note, the overviews kept: reading them costs milliseconds a
+    /// class, too much for a page teachers reload. Each request reads the
+    /// class with the inputs' stamp (`inputsStamp`) in one query, and the
+    /// overview kept is served while the stamp is what it was when the
+    /// overview was read. The stamp is taken before the read, so an
+    /// overview is never kept under a stamp newer than its data.
     public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
-        let schoolClass = try await self.schoolClass(id, of: teacher)
+        guard let overviews else { return try await read(try await schoolClass(id, of: teacher)) }
+        let found = try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: Self.classColumns), \(unescaped: Self.inputsStamp)
+                FROM classes c WHERE c.id = \(id.uuid) AND c.teacher_id = \(teacher.uuid)
+                """, logger: database.logger
+            ).collect().first.map { row in (try decodeClass(row), try row.makeRandomAccess()[8].decode(String.self)) }
+        }
+        guard let (schoolClass, stamp) = found else { throw ParlaError(.classNotFound) }
+        if let kept = overviews.overview(id, stamp: stamp) { return (schoolClass, kept.members, kept.missed) }
+        let (_, members, missed) = try await read(schoolClass)
+        overviews.keep(id, stamp: stamp, members: members, missed: missed)
+        return (schoolClass, members, missed)
+    }
+
+    /// What an overview is read from, in one text that changes with any of
+    /// it: the members and assignments (how many, the latest), the members'
+    /// abilities in the class's language (how many, their responses, which
+    /// every answer adds to whatever order transactions commit in, the
+    /// latest change), their names, their last recording and game, and the
+    /// day (trends and the 30 days of misses move with it).
+    static let inputsStamp = """
+        concat_ws('|',
+            (SELECT concat_ws(',', count(*), max(joined_at)) FROM class_members WHERE class_id = c.id),
+            (SELECT concat_ws(',', count(*), max(created_at)) FROM assignments WHERE class_id = c.id),
+            (SELECT concat_ws(',', count(*), sum(a.responses), max(a.updated_at), max(l.updated_at))
+             FROM class_members m JOIN learners l ON l.id = m.learner_id
+             LEFT JOIN abilities a ON a.learner_id = m.learner_id AND a.language = c.language
+             WHERE m.class_id = c.id),
+            (SELECT max(s.at) FROM class_members m CROSS JOIN LATERAL (
+                SELECT max(created_at) AS at FROM speech_attempts WHERE learner_id = m.learner_id
+                UNION ALL SELECT max(started_at) FROM games WHERE learner_id = m.learner_id) s
+             WHERE m.class_id = c.id),
+            current_date)
+        """
+
+    /// The overview's rows for `schoolClass`, read afresh.
+    func read(_ schoolClass: SchoolClass) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
+        let id = schoolClass.id
         let language = schoolClass.language.code
+        let days = ClassReport.progressWeeks * 7
         return try await database.withConnection { connection in
             let logger = database.logger
             var members: [UUID: ClassReport.Member] = [:]
@@ -326,7 +379,7 @@ public struct ClassStore: Sendable {
                 order.append(learner)
                 members[learner] = ClassReport.Member(
                     id: LearnerID(learner), displayName: try cipher.openText(Array(buffer: name), as: .displayName), lastActive: nil,
-                    history: [], skills: [], completions: [])
+                    history: [], skills: [], completions: [:])
             }
             guard !order.isEmpty else { return (schoolClass, [], []) }
             for row in try await connection.query(
@@ -342,9 +395,10 @@ public struct ClassStore: Sendable {
                 """
                 SELECT learner_id, day, theta, level FROM ability_history
                 WHERE learner_id = ANY(\(order)) AND language = \(language) AND skill = 'overall'
-                  AND (day >= current_date - 31
+                  AND (day > current_date - \(days)::int
                        OR day = (SELECT max(h.day) FROM ability_history h
-                                 WHERE h.learner_id = ability_history.learner_id AND h.language = \(language) AND h.skill = 'overall'))
+                                 WHERE h.learner_id = ability_history.learner_id AND h.language = \(language) AND h.skill = 'overall'
+                                   AND h.day <= current_date - \(days)::int))
                 """, logger: logger
             ).collect() {
                 let (learner, day, theta, level) = try row.decode((UUID, Date, Double, String).self)
@@ -366,14 +420,14 @@ public struct ClassStore: Sendable {
             }
             for row in try await connection.query(
                 """
-                SELECT m.learner_id, cardinality(s.items), p.items_right
+                SELECT m.learner_id, s.id, cardinality(s.items), p.items_right
                 FROM assignments s JOIN class_members m ON m.class_id = s.class_id
                 \(unescaped: AssignmentStore.progress(of: "m.learner_id"))
                 WHERE s.class_id = \(id.uuid)
                 """, logger: logger
             ).collect() {
-                let (learner, items, right) = try row.decode((UUID, Int, Int).self)
-                members[learner]?.completions.append(items == 0 ? 0 : Double(right) / Double(items))
+                let (learner, assignment, items, right) = try row.decode((UUID, UUID, Int, Int).self)
+                members[learner]?.completions[AssignmentID(assignment)] = items == 0 ? 0 : Double(right) / Double(items)
             }
             let missed = try await connection.query(
                 """
@@ -388,6 +442,33 @@ public struct ClassStore: Sendable {
                 return ClassReport.Missed(item: item, misses: misses, answers: answers)
             }
             return (schoolClass, order.compactMap { members[$0] }, missed)
+        }
+    }
+}
+
+/// The class overviews a server keeps (`ClassStore.overview`), each under
+/// the stamp of the inputs it was read from; at most `limit` classes.
+final class ClassOverviews: Sendable {
+    struct Kept: Sendable {
+        var stamp: String
+        var members: [ClassReport.Member]
+        var missed: [ClassReport.Missed]
+    }
+
+    private let kept = Mutex([ClassID: Kept]())
+    let limit: Int
+
+    init(limit: Int = 10_000) { self.limit = limit }
+
+    /// The overview kept for the class, if its inputs are still `stamp`.
+    func overview(_ id: ClassID, stamp: String) -> Kept? {
+        kept.withLock { $0[id].flatMap { $0.stamp == stamp ? $0 : nil } }
+    }
+
+    func keep(_ id: ClassID, stamp: String, members: [ClassReport.Member], missed: [ClassReport.Missed]) {
+        kept.withLock { kept in
+            if kept.count >= limit, kept[id] == nil { kept.removeAll(keepingCapacity: true) }
+            kept[id] = Kept(stamp: stamp, members: members, missed: missed)
         }
     }
 }

@@ -156,6 +156,44 @@ public struct GameStore: Sendable {
         }
     }
 
+    /// A finished game as its result stands.
+    public struct Record: Sendable {
+        public var id: GameID
+        public var language: Language
+        public var kind: String
+        public var faces: String
+        public var offline: Bool
+        public var startedAt: Date
+        public var finishedAt: Date
+        public var result: Finish
+    }
+
+    /// The learner's finished games, newest first (`before`: finished before that game).
+    public func finished(learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [Record] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT id, language, kind, state #>> '{game,deal,faces}', offline, started_at, finished_at,
+                       pairs, score, seconds, flips, mismatches
+                FROM games
+                WHERE learner_id = \(learner.uuid) AND finished_at IS NOT NULL
+                  AND (\(language?.code)::text IS NULL OR language = \(language?.code))
+                  AND (\(before?.uuid)::uuid IS NULL
+                       OR (finished_at, id) < (SELECT finished_at, id FROM games WHERE id = \(before?.uuid) AND learner_id = \(learner.uuid)))
+                ORDER BY finished_at DESC, id DESC LIMIT \(limit)
+                """, logger: database.logger
+            ).collect().map { row in
+                let (id, code, kind, faces, offline, started, finished, pairs, score, seconds, flips, mismatches) = try row.decode(
+                    (UUID, String, String, String?, Bool, Date, Date, Int, Int, Double, Int, Int).self)
+                guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
+                return Record(
+                    id: GameID(id), language: language, kind: kind, faces: faces ?? "wordPicture", offline: offline, startedAt: started,
+                    finishedAt: finished,
+                    result: Finish(pairs: pairs, score: score, seconds: seconds, flips: flips, mismatches: mismatches))
+            }
+        }
+    }
+
     static func game(_ id: GameID, learner: LearnerID, on connection: PostgresConnection, logger: Logger)
         async throws -> (Stored, Int)
     {

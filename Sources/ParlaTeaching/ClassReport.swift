@@ -4,7 +4,8 @@ import ParlaLearning
 
 /// A class at a glance (issue 17): per learner its last activity, level,
 /// trend over 7 and 30 days, weakest skill and assignment completion; for
-/// the class the level distribution and the items most missed. Built from
+/// the class the level distribution, its progress week by week, each
+/// assignment's completion and the items most missed. Built from
 /// rows the store reads in a few set queries; pure, so the rules are tested
 /// without a database.
 public struct ClassReport: Sendable, Equatable {
@@ -31,9 +32,23 @@ public struct ClassReport: Sendable, Equatable {
         public init(item: String, misses: Int, answers: Int) { (self.item, self.misses, self.answers) = (item, misses, answers) }
     }
 
+    /// The class's mean overall ability on a day, over the learners with one by then.
+    public struct Point: Sendable, Equatable {
+        public var day: Date
+        public var theta: Double
+        public var learners: Int
+    }
+
+    /// How many weeks back the class's progress goes.
+    public static let progressWeeks = 12
+
     public var learners: [Learner]
     /// Learners per overall level; those without a level yet are not counted.
     public var levels: [CEFRLevel: Int]
+    /// Weekly, the last `progressWeeks` weeks up to today; days before any learner had a level are left out.
+    public var progress: [Point]
+    /// Each assignment's mean completion over the class's learners (0-1).
+    public var assignments: [AssignmentID: Double]
     public var mostMissed: [Missed]
 
     /// What the store reads, per member of the class.
@@ -41,16 +56,17 @@ public struct ClassReport: Sendable, Equatable {
         public var id: LearnerID
         public var displayName: String
         public var lastActive: Date?
-        /// Overall ability by day (the latest day and the last 31 days at least).
+        /// Overall ability by day: every day of the last `progressWeeks`
+        /// weeks and the last day before them.
         public var history: [(day: Date, theta: Double, level: CEFRLevel)]
         /// Each skill's ability and responses.
         public var skills: [(skill: Skill, theta: Double, responses: Int)]
         /// Completion of each of the class's assignments (0-1).
-        public var completions: [Double]
+        public var completions: [AssignmentID: Double]
 
         public init(
             id: LearnerID, displayName: String, lastActive: Date?, history: [(day: Date, theta: Double, level: CEFRLevel)],
-            skills: [(skill: Skill, theta: Double, responses: Int)], completions: [Double]
+            skills: [(skill: Skill, theta: Double, responses: Int)], completions: [AssignmentID: Double]
         ) {
             (self.id, self.displayName, self.lastActive, self.history) = (id, displayName, lastActive, history)
             (self.skills, self.completions) = (skills, completions)
@@ -63,6 +79,15 @@ public struct ClassReport: Sendable, Equatable {
             if let level = learner.level { counts[level, default: 0] += 1 }
         }
         mostMissed = missed.sorted { ($0.misses, $1.item) > ($1.misses, $0.item) }
+        var sums: [AssignmentID: Double] = [:]
+        for member in members { sums.merge(member.completions, uniquingKeysWith: +) }
+        assignments = sums.mapValues { $0 / Double(max(members.count, 1)) }
+        let histories = members.map { $0.history.sorted { $0.day < $1.day } }
+        progress = (0...Self.progressWeeks).reversed().compactMap { weeks in
+            let day = today.addingTimeInterval(-Double(weeks * 7) * 86400)
+            let known = histories.compactMap { history in history.last { $0.day <= day }?.theta }
+            return known.isEmpty ? nil : Point(day: day, theta: known.reduce(0, +) / Double(known.count), learners: known.count)
+        }
     }
 
     static func summary(_ member: Member, today: Date) -> Learner {
@@ -80,7 +105,7 @@ public struct ClassReport: Sendable, Equatable {
             trend30: zip2(latest?.theta, before(30)).map { $0 - $1 },
             weakestSkill: practised.min { ($0.theta, $0.skill.rawValue) < ($1.theta, $1.skill.rawValue) }?.skill,
             assignmentCompletion: member.completions.isEmpty
-                ? nil : member.completions.reduce(0, +) / Double(member.completions.count))
+                ? nil : member.completions.values.reduce(0, +) / Double(member.completions.count))
     }
 
     /// The class as a spreadsheet: one row per learner (RFC 4180 quoting).

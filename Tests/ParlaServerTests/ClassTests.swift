@@ -61,6 +61,12 @@ struct ClassTests {
             #expect(try await client.get("/v1/learners/\(child)", token: teacher.token).json["displayName"] as? String == "Léo")
             #expect(try await client.get("/v1/learners/\(child)/courses", token: teacher.token).status == 200)
 
+            // The child plays a game; its teacher reads the result.
+            let played = try await GameTests.playPerfectly(client, learner: child, token: parent.token)
+            #expect(played.status == 200, "\(played.text)")
+            let games = try await client.get("/v1/learners/\(child)/games", token: teacher.token)
+            #expect(((games.json["games"] as? [JSON])?.first?["result"] as? JSON)?["score"] as? Int == 295, "\(games.text)")
+
             let members = try await client.get("/v1/classes/\(classID)", token: teacher.token)
             #expect((members.json["members"] as? [JSON])?.compactMap { $0["displayName"] as? String } == ["Léo"])
             #expect((members.json["class"] as? JSON)?["members"] as? Int == 1)
@@ -79,6 +85,7 @@ struct ClassTests {
             // Another teacher sees nothing of it.
             let (other, otherClass, _) = try await teacherWithClass(client, email: "other@example.com")
             #expect(try await client.get("/v1/learners/\(child)/speech/attempts", token: other.token).code == "learner_not_found")
+            #expect(try await client.get("/v1/learners/\(child)/games", token: other.token).code == "learner_not_found")
             #expect(try await client.get("/v1/classes/\(classID)", token: other.token).code == "class_not_found")
             #expect(try await client.delete("/v1/classes/\(classID)/members/\(child)", token: other.token).code == "learner_not_found")
             _ = otherClass
@@ -243,6 +250,11 @@ struct AssignmentTests {
             let levels = try #require(overview.json["levels"] as? [JSON])
             #expect(levels.count == 6)
             #expect(levels.compactMap { $0["learners"] as? Int }.reduce(0, +) == (summary["level"] == nil ? 0 : 1))
+            let perAssignment = try #require((overview.json["assignments"] as? [JSON])?.first)
+            #expect(perAssignment["assignmentId"] as? String == assignmentID)
+            #expect(abs((perAssignment["completion"] as? Double ?? 0) - 3.0 / 35) < 1e-9)
+            let weekly = overview.json["progress"] as? [JSON] ?? []
+            #expect(weekly.last?["learners"] as? Int == (summary["level"] == nil ? nil : 1), "\(weekly)")
             let export = try await client.get("/v1/classes/\(classID)/export.csv", token: teacher.token)
             #expect(export.header("Content-Type")?.hasPrefix("text/csv") == true)
             let lines = export.text.split(separator: "\r\n")
@@ -267,6 +279,49 @@ struct AssignmentTests {
             #expect(
                 (try await client.get("/v1/learners/\(learner.learnerID)/assignments", token: learner.token).json["assignments"] as? [JSON])?
                     .isEmpty == true)
+        }
+    }
+
+    @Test("the overview kept in memory follows every change to what it is read from")
+    func overviewFollowsChanges() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let learner = try await client.signUp(email: "learner@example.com")
+            _ = try await client.post(
+                "/v1/learners/\(learner.learnerID)/classes", token: learner.token, json: ["joinCode": code, "password": learner.password])
+            func overview() async throws -> JSON { try await client.get("/v1/classes/\(classID)/overview", token: teacher.token).json }
+            func only(_ overview: JSON) -> JSON? { (overview["learners"] as? [JSON])?.first }
+            #expect(only(try await overview())?["lastActiveAt"] == nil)
+            #expect((try await overview()["assignments"] as? [JSON])?.isEmpty == true)
+
+            // A question missed at the first try: the learner is active, and what it missed shows.
+            let lesson = try await client.post(
+                "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
+                json: ["language": "fr", "length": 3, "types": ["translationFromTarget"]]
+            ).json
+            let question = try #require(lesson["question"] as? JSON)
+            let wrong = try #require(
+                (question["options"] as? [JSON])?.first { $0["id"] as? String != (try? TeacherModeTests.rightOption(question)) })
+            _ = try await client.post(
+                "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
+                json: ["questionId": question["id"] as! String, "optionId": wrong["id"] as! String, "responseTimeMs": 1500])
+            _ = try await client.post(
+                "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
+                json: [
+                    "questionId": question["id"] as! String, "optionId": try TeacherModeTests.rightOption(question), "responseTimeMs": 1500,
+                ])
+            let answered = try await overview()
+            #expect(only(answered)?["lastActiveAt"] is String)
+            #expect((answered["mostMissed"] as? [JSON])?.count == 1)
+            // An assignment, a new name, a member removed.
+            let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86400))
+            _ = try await client.post(
+                "/v1/classes/\(classID)/assignments", token: teacher.token, json: ["kind": "wordList", "targets": ["home"], "dueAt": due])
+            #expect((try await overview()["assignments"] as? [JSON])?.count == 1)
+            _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["displayName": "Zoé"])
+            #expect(only(try await overview())?["displayName"] as? String == "Zoé")
+            _ = try await client.delete("/v1/classes/\(classID)/members/\(learner.learnerID)", token: teacher.token)
+            #expect((try await overview()["learners"] as? [JSON])?.isEmpty == true)
         }
     }
 }

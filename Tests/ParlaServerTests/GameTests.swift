@@ -38,6 +38,21 @@ struct GameTests {
         return pairs
     }
 
+    /// An offline game of three pairs played perfectly, a flip a second
+    /// (score 295), for `learner`, sent by `token`; the finished game.
+    static func playPerfectly(_ client: Client, learner: String, token: String) async throws -> Client.Reply {
+        let dealt = try await client.post(
+            "/v1/learners/\(learner)/games", token: token,
+            json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
+        var faces: [Int: Set<String>] = [:]
+        for card in try #require(dealt.json["cards"] as? [JSON], "\(dealt.text)") {
+            faces[card["position"] as! Int] = try concepts(of: card)
+        }
+        let log: [JSON] = pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0)] }
+        let id = try #require(dealt.json["id"] as? String)
+        return try await client.post("/v1/learners/\(learner)/games/\(id)/log", token: token, json: ["flips": log])
+    }
+
     func start(_ client: Client, _ learner: Client.SignedUp, pairs: Int, offline: Bool = false, faces: String = "wordTranslation")
         async throws -> Client.Reply
     {
@@ -204,6 +219,34 @@ struct GameTests {
             #expect(
                 try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
                     .json["status"] as? String == "inProgress")
+        }
+    }
+
+    @Test("finished games are listed with their results, newest first, a page at a time")
+    func results() async throws {
+        try await TestApp.make().run { client in
+            let learner = try await client.signUp()
+            let first = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token)
+            let second = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token)
+            _ = try await start(client, learner, pairs: 3)  // under way: not listed
+            let page = try await client.get("/v1/learners/\(learner.learnerID)/games?limit=1", token: learner.token)
+            let games = try #require(page.json["games"] as? [JSON], "\(page.text)")
+            #expect(games.count == 1 && games[0]["id"] as? String == second.json["id"] as? String)
+            #expect(games[0]["faces"] as? String == "wordTranslation" && games[0]["offline"] as? Bool == true)
+            #expect((games[0]["result"] as? JSON)?["score"] as? Int == 295)
+            let next = try #require(page.json["next"] as? String)
+            let rest = try await client.get("/v1/learners/\(learner.learnerID)/games?limit=1&before=\(next)", token: learner.token)
+            #expect((rest.json["games"] as? [JSON])?.compactMap { $0["id"] as? String } == [first.json["id"] as! String])
+            #expect(
+                (try await client.get("/v1/learners/\(learner.learnerID)/games?language=de", token: learner.token).json["games"]
+                    as? [JSON])?.isEmpty == true)
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/games?limit=0", token: learner.token).code == "validation_failed")
+            #expect(
+                try await client.get("/v1/learners/\(learner.learnerID)/games?before=nope", token: learner.token).code
+                    == "validation_failed")
+            let other = try await client.signUp(email: "other@example.com")
+            #expect(try await client.get("/v1/learners/\(learner.learnerID)/games", token: other.token).code == "learner_not_found")
         }
     }
 

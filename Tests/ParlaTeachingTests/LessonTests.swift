@@ -559,12 +559,13 @@ struct ClassReportTests {
 
     @Test("trends over 7 and 30 days, the weakest skill practised, levels counted, completion averaged")
     func summaries() throws {
+        let (first, second) = (AssignmentID.generate(), AssignmentID.generate())
         let steady = ClassReport.Member(
             id: .generate(), displayName: "Ana", lastActive: day(-1),
             history: [(day(-40), -1.0, .a2), (day(-30), -0.6, .a2), (day(-8), 0.0, .b1), (day(0), 0.4, .b1)],
-            skills: [(.vocabulary, 0.6, 12), (.listening, -0.2, 5), (.speaking, -3, 0)], completions: [1, 0.5])
+            skills: [(.vocabulary, 0.6, 12), (.listening, -0.2, 5), (.speaking, -3, 0)], completions: [first: 1, second: 0.5])
         let newcomer = ClassReport.Member(
-            id: .generate(), displayName: "=Bob, \"the\" new", lastActive: nil, history: [], skills: [], completions: [])
+            id: .generate(), displayName: "=Bob, \"the\" new", lastActive: nil, history: [], skills: [], completions: [:])
         let report = ClassReport(
             members: [steady, newcomer],
             missed: [.init(item: "word:house", misses: 2, answers: 5), .init(item: "word:door", misses: 4, answers: 4)], today: today)
@@ -577,10 +578,29 @@ struct ClassReportTests {
         #expect(bob.level == nil && bob.trend7 == nil && bob.weakestSkill == nil && bob.assignmentCompletion == nil)
         #expect(report.levels == [.b1: 1])
         #expect(report.mostMissed.map(\.item) == ["word:door", "word:house"])
+        // Per assignment, over the whole class (Bob did none of either).
+        #expect(report.assignments == [first: 0.5, second: 0.25])
         let csv = report.csv().split(separator: "\r\n")
         #expect(csv.count == 3)
         #expect(csv[1].hasSuffix(",B1,0.40,0.40,1.00,listening,0.75"))
         // A name that a spreadsheet would run as a formula is quoted and defused.
         #expect(csv[2].contains(",\"'=Bob, \"\"the\"\" new\","))
+    }
+
+    @Test("the class's progress: weekly means over the learners with a level by then, the last known value carried")
+    func progress() {
+        func member(_ history: [(Int, Double)]) -> ClassReport.Member {
+            .init(
+                id: .generate(), displayName: "x", lastActive: nil, history: history.map { (day($0.0), $0.1, .a2) }, skills: [],
+                completions: [:])
+        }
+        let report = ClassReport(
+            members: [member([(-100, -1), (-20, 0)]), member([(-10, 1), (-3, 2)]), member([])], missed: [], today: today)
+        #expect(report.progress.count == ClassReport.progressWeeks + 1)
+        #expect(report.progress.first == .init(day: day(-84), theta: -1, learners: 1))
+        #expect(report.progress.first { $0.day == day(-14) } == .init(day: day(-14), theta: 0, learners: 1))
+        #expect(report.progress.first { $0.day == day(-7) } == .init(day: day(-7), theta: 0.5, learners: 2))
+        #expect(report.progress.last == .init(day: today, theta: 1, learners: 2))
+        #expect(ClassReport(members: [member([])], missed: [], today: today).progress.isEmpty)
     }
 }

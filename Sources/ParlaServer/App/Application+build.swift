@@ -338,7 +338,7 @@ func buildRouter(
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards)
-    let classStore = ClassStore(database: database, cipher: cipher)
+    let classStore = ClassStore(database: database, cipher: cipher, keepOverviews: settings.keepClassOverviews)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(
         database: database,

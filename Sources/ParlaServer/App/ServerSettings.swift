@@ -51,6 +51,9 @@ public struct ServerSettings: Sendable {
     /// Classes a teacher may have, and learners a class may hold.
     public var classesPerTeacher = 20
     public var membersPerClass = 60
+    /// Whether class overviews are kept in memory while their inputs are
+    /// unchanged (`ClassStore.overview`); off, each is read afresh.
+    public var keepClassOverviews = true
     /// Whether accounts' entitlements are kept in memory (`AccountEntitlements`);
     /// off, every request that asks reads them (the benchmark's baseline).
     public var keepEntitlements = true
@@ -111,6 +114,7 @@ public struct ServerSettings: Sendable {
         secureCookies = config.bool(forKey: "http.secureCookies", default: secureCookies)
         classesPerTeacher = config.int(forKey: "teaching.classesPerTeacher", default: classesPerTeacher)
         membersPerClass = config.int(forKey: "teaching.membersPerClass", default: membersPerClass)
+        keepClassOverviews = config.bool(forKey: "teaching.keepOverviews", default: keepClassOverviews)
         keepEntitlements = config.bool(forKey: "entitlements.keepInMemory", default: keepEntitlements)
         appStoreRoots = Self.list(config.string(forKey: "purchases.appStore.rootCertificates", default: ""))
         appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)

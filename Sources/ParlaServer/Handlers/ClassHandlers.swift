@@ -165,6 +165,10 @@ extension APIHandler {
                                 assignmentCompletion: learner.assignmentCompletion)
                         },
                         levels: CEFRLevel.allCases.map { .init(level: .init(rawValue: $0.rawValue)!, learners: report.levels[$0] ?? 0) },
+                        progress: report.progress.map { .init(day: calendarDay($0.day), ability: $0.theta, learners: $0.learners) },
+                        assignments: report.assignments.sorted { $0.key.description < $1.key.description }.map {
+                            .init(assignmentId: $0.key.description, completion: $0.value)
+                        },
                         mostMissed: report.mostMissed.map {
                             .init(
                                 itemId: $0.item, text: classes.text(of: $0.item, in: schoolClass.language), misses: $0.misses,
@@ -190,8 +194,7 @@ extension Components.Schemas.AssignmentProgress {
     init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, of assignment: AssignmentStore.Assignment) {
         self.init(
             learnerId: learner.description, displayName: name,
-            completion: assignment.items.isEmpty ? 0 : Double(progress.itemsRight) / Double(assignment.items.count),
-            accuracy: progress.answers == 0 ? nil : Double(progress.firstTriesRight) / Double(progress.answers),
+            completion: progress.completion(of: assignment.items.count), accuracy: progress.accuracy,
             answers: progress.answers, lastAnsweredAt: progress.lastAnswer)
     }
 }

@@ -58,6 +58,28 @@ extension APIHandler {
     }
 }
 
+extension APIHandler {
+    func listGameResults(_ input: Operations.ListGameResults.Input) async throws -> Operations.ListGameResults.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let limit = input.query.limit ?? 20
+        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
+        let before = try input.query.before.map { raw -> GameID in
+            guard let id = GameID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
+            return id
+        }
+        let found = try await games.results(
+            learner, language: input.query.language.flatMap { Language(rawValue: $0.rawValue) }, limit: limit, before: before)
+        let records = found.map { game in
+            Components.Schemas.GameRecord(
+                id: game.id.description, language: .init(rawValue: game.language.code) ?? .en, kind: .matching,
+                faces: .init(rawValue: game.faces) ?? .wordPicture, offline: game.offline, startedAt: game.startedAt,
+                finishedAt: game.finishedAt,
+                result: .init(game.result))
+        }
+        return .ok(.init(body: .json(.init(games: records, next: found.count == limit ? found.last?.id.description : nil))))
+    }
+}
+
 extension Components.Schemas.GameCard {
     /// A card as the player may see it: its face only when shown.
     init(_ card: MatchingCard, state: StatePayload, view: GameService.View, snapshot: ContentCatalog.Snapshot) {
@@ -78,6 +100,12 @@ extension Components.Schemas.GameCard {
     }
 }
 
+extension Components.Schemas.GameResult {
+    init(_ result: GameStore.Finish) {
+        self.init(pairs: result.pairs, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches, score: result.score)
+    }
+}
+
 extension Components.Schemas.Game {
     init(_ view: GameService.View, _ snapshot: ContentCatalog.Snapshot) throws {
         let game = view.game
@@ -86,9 +114,7 @@ extension Components.Schemas.Game {
                 game.matched.contains(card.position) ? .matched : game.faceUp == card.position || game.offline ? .faceUp : .faceDown
             return .init(card, state: state, view: view, snapshot: snapshot)
         }
-        let result = game.result.map {
-            Components.Schemas.GameResult(pairs: $0.pairs, seconds: $0.seconds, flips: $0.flips, mismatches: $0.mismatches, score: $0.score)
-        }
+        let result = game.result.map { Components.Schemas.GameResult(GameService.finish($0)) }
         self.init(
             id: view.id.description, language: .init(rawValue: view.language.code) ?? .en, kind: .matching,
             faces: .init(rawValue: game.deal.faces.rawValue) ?? .wordPicture, pairs: game.deal.pairCount,

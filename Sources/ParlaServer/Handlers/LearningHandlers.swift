@@ -92,16 +92,12 @@ extension APIHandler {
                 nextLevel: status.nextLevel.flatMap { .init(rawValue: $0.rawValue) }, progress: status.progress, responses: status.responses
             )
         }
-        let day = DateFormatter()
-        day.dateFormat = "yyyy-MM-dd"
-        day.timeZone = TimeZone(identifier: "UTC")
-        day.locale = Locale(identifier: "en_US_POSIX")
         let body = Components.Schemas.Proficiency(
             language: .init(rawValue: view.language.code) ?? .en, overall: status(view.report.overall),
             skills: view.report.skills.map(status),
             history: view.history.map { snapshot in
                 .init(
-                    day: day.string(from: snapshot.day), skill: .init(rawValue: snapshot.skill?.rawValue ?? "overall") ?? .overall,
+                    day: calendarDay(snapshot.day), skill: .init(rawValue: snapshot.skill?.rawValue ?? "overall") ?? .overall,
                     ability: snapshot.theta, level: .init(rawValue: snapshot.level.rawValue) ?? .a1)
             },
             gaps: view.gaps.map { gap in

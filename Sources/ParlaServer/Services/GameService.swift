@@ -107,6 +107,11 @@ struct GameService: Sendable {
         try view(try await games.game(id, learner: learner), learner: learner.id)
     }
 
+    /// The learner's finished games and their results, newest first.
+    func results(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [GameStore.Record] {
+        try await games.finished(learner: learner, language: language, limit: limit, before: before)
+    }
+
     /// Turns a card over, timed by the server from the game's start. A pair
     /// found is a right answer about its word for the learning model (its
     /// memory, the vocabulary ability, or listening for word-and-audio
