@@ -15,8 +15,10 @@ public enum Charts {
         let (width, height, top, bottom) = (360.0, 180.0, 20.0, 24.0)
         let slot = width / Double(max(bars.count, 1))
         let most = Double(max(bars.map(\.value).max() ?? 0, 1))
+        // Read out whole by a screen reader: the title, then each bar's label and value.
+        let label = title + ": " + bars.map { "\($0.label) \($0.value)" }.joined(separator: ", ")
         var parts = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\" class=\"chart\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(label))\" class=\"chart\">",
             "<title>\(escape(title))</title>",
         ]
         for (index, bar) in bars.enumerated() {
@@ -43,8 +45,13 @@ public enum Charts {
         let span = max((points.last?.day.timeIntervalSince1970 ?? 0) - first, 86400)
         func x(_ day: Date) -> Double { left + (width - left - right) * (day.timeIntervalSince1970 - first) / span }
         func y(_ value: Double) -> Double { top + (height - top - bottom) * (high - value) / (high - low) }
+        // Read out by a screen reader: the title, then where the line starts and ends.
+        let label =
+            if let first = points.first, let last = points.last {
+                title + ": " + format(first.value) + " → " + format(last.value)
+            } else { title }
         var parts = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\" class=\"chart\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(label))\" class=\"chart\">",
             "<title>\(escape(title))</title>",
         ]
         for guide in guides {

@@ -19,6 +19,7 @@ public struct DashboardPages: Sendable {
         var context = values
         context["t"] = WebText.texts(language)
         context["lang"] = language.code
+        context["hasProblems"] = (values["problems"] as? [String])?.isEmpty == false
         return library.render(context, withTemplate: page) ?? ""
     }
 }

@@ -65,6 +65,58 @@ public enum WebText {
         "notFound": .init(
             en: "There is nothing here for you.", fr: "Il n'y a rien ici pour vous.", it: "Non c'è niente qui per te.",
             de: "Hier gibt es nichts für dich.", es: "Aquí no hay nada para ti."),
+        "classProgress": .init(
+            en: "The class's progress", fr: "Progrès de la classe", it: "Progressi della classe", de: "Fortschritt der Klasse",
+            es: "Progreso de la clase"),
+        "kindWordList": .init(en: "Word list", fr: "Liste de mots", it: "Lista di parole", de: "Wortliste", es: "Lista de palabras"),
+        "kindGrammarNote": .init(
+            en: "Grammar note", fr: "Point de grammaire", it: "Nota di grammatica", de: "Grammatikthema", es: "Nota de gramática"),
+        "kindPhrases": .init(en: "Phrases", fr: "Phrases", it: "Frasi", de: "Sätze", es: "Frases"),
+        "newAssignment": .init(en: "New assignment", fr: "Nouveau devoir", it: "Nuovo compito", de: "Neue Aufgabe", es: "Nueva tarea"),
+        "due": .init(en: "Due", fr: "À rendre le", it: "Scadenza", de: "Fällig am", es: "Fecha límite"),
+        "assign": .init(en: "Assign", fr: "Donner", it: "Assegna", de: "Aufgeben", es: "Asignar"),
+        "withdraw": .init(en: "Withdraw", fr: "Retirer", it: "Ritira", de: "Zurückziehen", es: "Retirar"),
+        "remove": .init(en: "Remove", fr: "Retirer", it: "Rimuovi", de: "Entfernen", es: "Quitar"),
+        "removeFrom": .init(
+            en: "Remove from the class", fr: "Retirer de la classe", it: "Rimuovi dalla classe", de: "Aus der Klasse entfernen",
+            es: "Quitar de la clase"),
+        "field.name": .init(en: "Name", fr: "Nom", it: "Nome", de: "Name", es: "Nombre"),
+        "field.language": .init(en: "Language", fr: "Langue", it: "Lingua", de: "Sprache", es: "Idioma"),
+        "field.level": .init(en: "Level", fr: "Niveau", it: "Livello", de: "Niveau", es: "Nivel"),
+        "field.kind": .init(en: "Kind", fr: "Type", it: "Tipo", de: "Art", es: "Tipo"),
+        "field.targets": .init(en: "What to work on", fr: "Contenu", it: "Contenuto", de: "Inhalt", es: "Contenido"),
+        "field.dueAt": .init(en: "Due date", fr: "Date de rendu", it: "Data di scadenza", de: "Fälligkeitsdatum", es: "Fecha límite"),
+        "refused": .init(
+            en: "That was not saved:", fr: "Rien n'a été enregistré :", it: "Non è stato salvato:", de: "Das wurde nicht gespeichert:",
+            es: "No se ha guardado:"),
+        "items": .init(en: "Items", fr: "Éléments", it: "Elementi", de: "Einträge", es: "Elementos"),
+        "answers": .init(en: "Answers", fr: "Réponses", it: "Risposte", de: "Antworten", es: "Respuestas"),
+        "completion": .init(en: "Done", fr: "Fait", it: "Completato", de: "Erledigt", es: "Hecho"),
+        "accuracy": .init(
+            en: "Right at the first try", fr: "Juste du premier coup", it: "Giuste al primo tentativo", de: "Beim ersten Versuch richtig",
+            es: "Bien a la primera"),
+        "lastAnswer": .init(en: "Last answer", fr: "Dernière réponse", it: "Ultima risposta", de: "Letzte Antwort", es: "Última respuesta"),
+        "lessons": .init(
+            en: "Recent lessons", fr: "Leçons récentes", it: "Lezioni recenti", de: "Letzte Lektionen", es: "Lecciones recientes"),
+        "games": .init(en: "Recent games", fr: "Jeux récents", it: "Giochi recenti", de: "Letzte Spiele", es: "Juegos recientes"),
+        "pairs": .init(en: "Pairs", fr: "Paires", it: "Coppie", de: "Paare", es: "Parejas"),
+        "score": .init(en: "Score", fr: "Score", it: "Punteggio", de: "Punkte", es: "Puntuación"),
+        "time": .init(en: "Time", fr: "Durée", it: "Tempo", de: "Zeit", es: "Tiempo"),
+        "mismatches": .init(en: "Mismatches", fr: "Erreurs", it: "Errori", de: "Fehlgriffe", es: "Fallos"),
+        "skills": .init(en: "Skills", fr: "Compétences", it: "Abilità", de: "Fertigkeiten", es: "Habilidades"),
+        "skill": .init(en: "Skill", fr: "Compétence", it: "Abilità", de: "Fertigkeit", es: "Habilidad"),
+        "ability": .init(en: "Ability", fr: "Aptitude", it: "Abilità stimata", de: "Fähigkeit", es: "Capacidad"),
+        "when": .init(en: "When", fr: "Quand", it: "Quando", de: "Wann", es: "Cuándo"),
+        "skipToContent": .init(
+            en: "Skip to the content", fr: "Aller au contenu", it: "Vai al contenuto", de: "Zum Inhalt springen", es: "Ir al contenido"),
+        "chooseSeveral": .init(
+            en: "Hold Ctrl (or ⌘) to choose several.", fr: "Maintenez Ctrl (ou ⌘) pour en choisir plusieurs.",
+            it: "Tieni premuto Ctrl (o ⌘) per sceglierne più di una.", de: "Strg (oder ⌘) gedrückt halten, um mehrere zu wählen.",
+            es: "Mantén pulsado Ctrl (o ⌘) para elegir varias."),
+        "scoreOf": .init(en: "score", fr: "score", it: "punteggio", de: "Punkte", es: "puntuación"),
+        "recording": .init(en: "Recording", fr: "Enregistrement", it: "Registrazione", de: "Aufnahme", es: "Grabación"),
+        "otherLanguages": .init(en: "Languages", fr: "Langues", it: "Lingue", de: "Sprachen", es: "Idiomas"),
+        "class": .init(en: "Class", fr: "Classe", it: "Classe", de: "Klasse", es: "Clase"),
     ]
 
     /// Every word in `language`, by key, for a template.

@@ -22,6 +22,46 @@ struct DashboardTests {
         return path
     }
 
+    /// What a page gets wrong for people using assistive technology or
+    /// a keyboard, or with low vision: form fields without a label, buttons
+    /// and links without a name, charts without a text alternative, a first
+    /// stop that is not the skip link, and text under WCAG AA contrast
+    /// (4.5:1) against the background it is drawn on.
+    static let accessibilityProblems = """
+        const problems = [];
+        for (const field of document.querySelectorAll('input:not([type=hidden]), select, textarea')) {
+          if (field.labels.length === 0 && !field.getAttribute('aria-label')) problems.push('unlabelled ' + field.outerHTML.slice(0, 80));
+        }
+        for (const control of document.querySelectorAll('button, a[href]')) {
+          if (!(control.getAttribute('aria-label') || control.textContent).trim()) problems.push('unnamed ' + control.outerHTML.slice(0, 80));
+        }
+        for (const chart of document.querySelectorAll('svg')) {
+          if (chart.getAttribute('role') !== 'img' || !chart.getAttribute('aria-label')) problems.push('chart without text');
+        }
+        const first = document.querySelector('a[href], button, input:not([type=hidden]), select');
+        if (!first || !first.classList.contains('skip')) problems.push('the first stop is not the skip link');
+        const channel = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+        const luminance = rgb => { const [r, g, b] = rgb.match(/[\\d.]+/g).map(Number); return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b); };
+        const background = element => {
+          for (let e = element; e; e = e.parentElement) {
+            const color = getComputedStyle(e).backgroundColor;
+            if (color !== 'rgba(0, 0, 0, 0)' && color !== 'transparent') return color;
+          }
+          return 'rgb(255, 255, 255)';
+        };
+        for (const element of document.querySelectorAll('body *')) {
+          if (element.closest('svg, .sr, .skip') || ![...element.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+          const [a, b] = [luminance(getComputedStyle(element).color), luminance(background(element))];
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          if (ratio < 4.5) problems.push('contrast ' + ratio.toFixed(2) + ' ' + element.tagName + ' ' + element.textContent.trim().slice(0, 30));
+        }
+        return problems;
+        """
+
+    func accessibilityProblems(_ browser: Browser) async throws -> [String] {
+        (try await browser.evaluate(Self.accessibilityProblems) as? [Any])?.map { "\($0)" } ?? ["the check did not run"]
+    }
+
     @Test("a teacher signs in, opens a class and sees a learner's lesson and recording; another teacher sees nothing")
     func teacherSeesItAll() async throws {
         try #require(Browser.isInstalled, "chromium and chromium-driver are not installed: run make install-deps")
@@ -36,7 +76,7 @@ struct DashboardTests {
             let code = try #require(created.json["joinCode"] as? String)
             let learner = try await client.signUp(firstName: "Léo", email: "leo@example.com")
             _ = try await client.patch(
-                "/v1/learners/\(learner.learnerID)", token: learner.token, json: ["keepRecordings": true, "targetLanguages": ["fr"]])
+                "/v1/learners/\(learner.learnerID)", token: learner.token, json: ["keepRecordings": true, "targetLanguages": ["fr", "en"]])
             #expect(
                 try await client.post(
                     "/v1/learners/\(learner.learnerID)/classes", token: learner.token,
@@ -58,11 +98,13 @@ struct DashboardTests {
                 token: learner.token, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip))),
                 headers: ["Content-Type": "audio/wav"])
             #expect(attempt.status == 201)
+            #expect(try await GameTests.playPerfectly(client, learner: learner.learnerID, token: learner.token).status == 200)
 
             let browser = try await Browser.start()
             do {
                 try await browser.open(site + "/teach")
                 #expect(try await browser.evaluate("return document.querySelector('label[for=email]') !== null") as? Bool == true)
+                #expect(try await accessibilityProblems(browser) == [])
                 try await browser.type("prof@example.fr", into: "#email")
                 try await browser.type(teacher.password, into: "#password")
                 try await browser.click("#sign-in")
@@ -79,15 +121,56 @@ struct DashboardTests {
                 #expect(try await browser.text("#join-code") == code)
                 #expect(try await browser.evaluate("return document.querySelectorAll('svg.chart rect.bar').length") as? Int == 6)
                 #expect(try await browser.text("#learners").contains("Léo"))
+                // The class's progress: one week's point so far (today's).
+                #expect(try await browser.evaluate("return document.querySelectorAll('svg.chart').length") as? Int == 2)
+                #expect(try await browser.evaluate("return document.querySelectorAll('svg.chart circle.point').length") as? Int == 1)
+                #expect(try await accessibilityProblems(browser) == [])
+
+                // Assignments from the forms: a word list, then two phrases; each listed with its completion.
+                _ = try await browser.evaluate("document.querySelector('#word-list').value = 'home'; return null")
+                try await browser.click("#assign-word-list button[type=submit]")
+                try await browser.wait(for: "a.assignment-link")
+                #expect(try await browser.text("#assignment-list").contains("Liste de mots"))
+                _ = try await browser.evaluate(
+                    "const o = document.querySelectorAll('#phrases option'); o[0].selected = true; o[1].selected = true; return null")
+                try await browser.click("#assign-phrases button[type=submit]")
+                for _ in 0..<50
+                where try await browser.evaluate("return document.querySelectorAll('a.assignment-link').length") as? Int != 2 {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(try await browser.text("#assignment-list").contains("Phrases: 2"))
+                // A due date in the past is refused, and the page says why, in French.
+                let refused =
+                    try await browser.evaluate(
+                        """
+                        const csrf = document.querySelector('#assign-phrases input[name=csrf]').value;
+                        return fetch('/teach/classes/\(classID)/assignments', {method: 'POST',
+                          headers: {'Content-Type': 'application/x-www-form-urlencoded'},
+                          body: 'kind=wordList&target=home&due=2020-01-01&csrf=' + csrf})
+                          .then(r => r.text().then(t => r.status + ' ' + (t.includes('été enregistré') && t.includes('role="alert"'))))
+                        """) as? String
+                #expect(refused == "422 true")
+                try await browser.click("a.assignment-link")
+                try await browser.wait(for: "#assignment-name")
+                #expect(try await browser.text("#assignment-learners").contains("Léo"))
+                #expect(try await accessibilityProblems(browser) == [])
+                try await browser.open(site + "/teach/classes/\(classID)")
                 let classShot = try await browser.screenshot()
                 let classShotPath = (try? Self.save(classShot, "class")) ?? ""
                 #expect(Self.isNotBlank(classShot), "\(classShotPath)")
 
-                // The learner's page: the history chart, the recording's words coloured, playable.
+                // The learner's page in French (its first language): its lesson and its game, as tables.
                 try await browser.click("a.learner-link")
                 try await browser.wait(for: "#learner-name")
                 #expect(try await browser.text("#learner-name") == "Léo")
+                #expect(try await browser.evaluate("return document.querySelectorAll('#lessons tbody tr').length") as? Int == 1)
+                #expect(try await browser.text("#games").contains("295"))
+                #expect(try await accessibilityProblems(browser) == [])
+                // In English: the recording's words coloured, playable.
+                try await browser.click("nav.languages a[href$='language=en']")
+                try await browser.wait(for: "#attempts .word")
                 #expect(try await browser.evaluate("return document.querySelectorAll('#attempts .word').length") as? Int == 7)
+                #expect(try await browser.evaluate("return document.querySelectorAll('#lessons tbody tr').length") as? Int == 0)
                 let audio = try #require(
                     try await browser.evaluate("return document.querySelector('#attempts audio')?.src ?? null") as? String)
                 let fetched =
@@ -110,6 +193,13 @@ struct DashboardTests {
                 for _ in 0..<50 where try await browser.text("#join-code") == code { try await Task.sleep(for: .milliseconds(100)) }
                 let rotated = try await browser.text("#join-code")
                 #expect(rotated != code && rotated.count == 9)
+
+                // The teacher removes the learner from the class.
+                try await browser.click("#learners button.quiet")
+                for _ in 0..<50 where try await browser.evaluate("return document.querySelector('#learners') !== null") as? Bool == true {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(try await browser.evaluate("return document.querySelector('#learners') === null") as? Bool == true)
 
                 // Sign out: the dashboard asks to sign in again.
                 try await browser.click("header button")

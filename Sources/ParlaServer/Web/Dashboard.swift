@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ParlaContent
 import ParlaCore
 import ParlaLearning
 import ParlaSpeech
@@ -40,6 +41,18 @@ struct Dashboard: Sendable {
         router.post("/teach/classes/:id/join-code") { request, context in
             try await self.joinCode(request, context.parameters.get("id") ?? "")
         }
+        router.post("/teach/classes/:id/assignments") { request, context in
+            try await self.assign(request, context.parameters.get("id") ?? "")
+        }
+        router.get("/teach/classes/:id/assignments/:assignment") { request, context in
+            try await self.assignmentPage(request, context.parameters.get("id") ?? "", context.parameters.get("assignment") ?? "")
+        }
+        router.post("/teach/classes/:id/assignments/:assignment/withdraw") { request, context in
+            try await self.withdraw(request, context.parameters.get("id") ?? "", context.parameters.get("assignment") ?? "")
+        }
+        router.post("/teach/classes/:id/members/:learner/remove") { request, context in
+            try await self.removeMember(request, context.parameters.get("id") ?? "", context.parameters.get("learner") ?? "")
+        }
         router.get("/teach/learners/:id") { request, context in try await self.learnerPage(request, context.parameters.get("id") ?? "") }
         router.get("/teach/learners/:id/attempts/:attempt/audio") { request, context in
             try await self.audio(request, context.parameters.get("id") ?? "", context.parameters.get("attempt") ?? "")
@@ -62,6 +75,15 @@ struct Dashboard: Sendable {
             formatter.dateStyle = .medium
             formatter.timeStyle = .short
             return formatter
+        }
+
+        /// A day (a due date) as the visitor's language writes it.
+        func day(_ date: Date) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: language.code)
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateStyle = .medium
+            return formatter.string(from: date)
         }
     }
 
@@ -87,6 +109,12 @@ struct Dashboard: Sendable {
         var language: String?
         var level: String?
         var action: String?
+        var kind: String?
+        /// One target (a word list, a grammar note) or several (`targets[]`: phrases).
+        var target: String?
+        var targets: [String]?
+        /// The due day, `yyyy-MM-dd` as a date input sends it.
+        var due: String?
     }
 
     /// A posted form; an unreadable one has no fields (and so no token).
@@ -143,6 +171,11 @@ struct Dashboard: Sendable {
 
     func home(_ request: Request) async throws -> Response {
         guard let visitor = try await visitor(request) else { return signInPage(request) }
+        return try await home(visitor)
+    }
+
+    /// The visitor's classes and family; `problems`: why the last form was refused.
+    func home(_ visitor: Visitor, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
         let teaching = try await api.classes.teaching(visitor.caller)
         let classes = teaching?.1 ?? []
         let family = try await api.accounts.me(visitor.caller.accountID).1
@@ -161,8 +194,21 @@ struct Dashboard: Sendable {
                 "levelChoices": CEFRLevel.allCases.map(\.rawValue),
                 "hasFamily": !family.isEmpty,
                 "family": family.map { ["id": $0.id.description, "name": $0.displayName] },
-            ], language: visitor.language)
+                "problems": problems,
+            ], language: visitor.language, status: status)
     }
+
+    /// Why a form was refused, in the visitor's words: each field's problem, or the whole request's.
+    func problems(_ error: ParlaError, _ language: Language) -> [String] {
+        let words = WebText.texts(language)
+        guard !error.fieldErrors.isEmpty else { return [error.code.message.text(in: language)] }
+        return error.fieldErrors.map { field in
+            (words["field." + field.field].map { $0 + ": " } ?? "") + field.code.message.text(in: language)
+        }
+    }
+
+    /// The status a refused form's page is served with.
+    func status(_ error: ParlaError) -> HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
 
     func signIn(_ request: Request) async throws -> Response {
         let form = try await form(request)
@@ -192,8 +238,13 @@ struct Dashboard: Sendable {
         guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
             return redirect("/teach")
         }
-        let created = try await api.classes.create(visitor.caller, ClassForm(name: form.name, language: form.language, level: form.level))
-        return redirect("/teach/classes/\(created.id)")
+        do {
+            let created = try await api.classes.create(
+                visitor.caller, ClassForm(name: form.name, language: form.language, level: form.level))
+            return redirect("/teach/classes/\(created.id)")
+        } catch let error as ParlaError {
+            return try await home(visitor, problems: problems(error, visitor.language), status: status(error))
+        }
     }
 
     func missing(_ visitor: Visitor) -> Response {
@@ -205,24 +256,37 @@ struct Dashboard: Sendable {
     func classPage(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let id = ClassID(raw) else { return missing(visitor) }
+        return try await classPage(visitor, id)
+    }
+
+    /// The class overview with its assignments and their form; `problems`: why the last form was refused.
+    func classPage(_ visitor: Visitor, _ id: ClassID, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws
+        -> Response
+    {
         let (schoolClass, report): (ClassStore.SchoolClass, ClassReport)
+        let assignments: [AssignmentStore.Assignment]
         do {
             (schoolClass, report) = try await api.classes.overview(visitor.caller, id)
+            assignments = try await api.classes.assignments(visitor.caller, id)
         } catch let error as ParlaError where error.code == .classNotFound {
             return missing(visitor)
         }
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
+        let corpus = try api.content.snapshot().corpus
+        let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
         return html(
             "class",
             [
                 "title": schoolClass.name, "signedIn": true, "csrf": visitor.csrf, "id": schoolClass.id.description,
-                "name": schoolClass.name,
-                "language": schoolClass.language.nativeName, "level": schoolClass.level.rawValue,
+                "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
+                "language": language.nativeName, "level": schoolClass.level.rawValue,
                 "joinCode": schoolClass.joinCode.map(JoinCode.display) as Any,
                 "levelsChart": Charts.bars(
                     CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
+                "progressChart": Charts.line(
+                    report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides, title: words["classProgress"] ?? ""),
                 "hasLearners": !report.learners.isEmpty,
                 "learners": report.learners.map { learner in
                     [
@@ -230,14 +294,128 @@ struct Dashboard: Sendable {
                         "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
                         "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
                         "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
-                        "completion": learner.assignmentCompletion.map { "\(Int(($0 * 100).rounded())) %" } ?? "–",
+                        "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
+                    ] as [String: Any]
+                },
+                "hasAssignments": !assignments.isEmpty,
+                "assignments": assignments.map { assignment in
+                    [
+                        "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
+                        "due": visitor.day(assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
                     ] as [String: Any]
                 },
                 "missed": report.mostMissed.map {
-                    ["text": api.classes.text(of: $0.item, in: schoolClass.language), "misses": $0.misses, "answers": $0.answers]
+                    ["text": api.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
                         as [String: Any]
                 },
+            ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first },
+            language: visitor.language, status: status)
+    }
+
+    /// What the assignment forms offer for a class in `language`: word lists
+    /// (named in the teacher's `words`), grammar notes with exercises,
+    /// phrases by topic, and the due dates allowed.
+    func assignmentChoices(_ corpus: Corpus, for language: Language, in words: Language) -> [String: Any] {
+        let notes = corpus.grammarNotes.filter { $0.language == language && !$0.exercises.isEmpty }
+        let topics = Dictionary(grouping: corpus.phrases.filter { $0.texts[language] != nil }, by: \.topic).sorted { $0.key < $1.key }
+        let now = Date()
+        return [
+            "wordLists": corpus.wordLists.map { ["id": $0.id, "name": $0.names[words] ?? $0.names[.english] ?? $0.id] },
+            "grammarNotes": notes.map { ["id": $0.id, "name": "\($0.title) (\($0.level.rawValue))"] },
+            "hasGrammarNotes": !notes.isEmpty,
+            "phraseTopics": topics.map { topic, phrases -> [String: Any] in
+                let options = phrases.map { ["id": $0.id, "text": "\($0.texts[language] ?? "") (\($0.level.rawValue))"] }
+                return ["topic": topic, "phrases": options]
+            },
+            "firstDue": calendarDay(now.addingTimeInterval(86400)),
+            "lastDue": calendarDay(now.addingTimeInterval(AssignmentRules.longestNotice - 86400)),
+            "defaultDue": calendarDay(now.addingTimeInterval(7 * 86400)),
+        ]
+    }
+
+    /// The level bands' lower bounds, drawn as guides on ability charts.
+    static let levelGuides = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map {
+        (label: $0.rawValue, value: $1)
+    }
+
+    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
+
+    /// What an assignment asks, in the teacher's words: the list's name, the note's title, or the phrases counted.
+    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: [String: String], corpus: Corpus) -> String {
+        let target = assignment.targets.first ?? ""
+        switch AssignmentKind(rawValue: assignment.kind) {
+        case .wordList:
+            let list = corpus.wordLists.first { $0.id == target }
+            return (words["kindWordList"] ?? "") + ": " + (list?.names[language] ?? target)
+        case .grammarNote:
+            return (words["kindGrammarNote"] ?? "") + ": " + (corpus.grammarNotes.first { $0.id == target }?.title ?? target)
+        case .phrases, nil:
+            return (words["kindPhrases"] ?? "") + ": \(assignment.targets.count)"
+        }
+    }
+
+    func assign(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
+            return redirect("/teach")
+        }
+        guard let id = ClassID(raw) else { return missing(visitor) }
+        let targets = form.targets ?? form.target.map { [$0] } ?? []
+        do {
+            _ = try await api.classes.assign(visitor.caller, id, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
+            return redirect("/teach/classes/\(id)#assignments")
+        } catch let error as ParlaError where error.code != .classNotFound {
+            return try await classPage(visitor, id, problems: problems(error, visitor.language), status: status(error))
+        } catch let error as ParlaError where error.code == .classNotFound {
+            return missing(visitor)
+        }
+    }
+
+    /// The last second of a `yyyy-MM-dd` day (UTC): an assignment due that day may be done all of it.
+    static func endOfDay(_ raw: String?) -> Date? {
+        guard let raw, let day = try? Date(raw + "T23:59:59Z", strategy: .iso8601) else { return nil }
+        return day
+    }
+
+    func assignmentPage(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
+        guard let visitor = try await visitor(request) else { return redirect("/teach") }
+        guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
+            let (assignment, learners) = try? await api.classes.assignment(visitor.caller, id, of: classID),
+            let (schoolClass, _) = try? await api.classes.get(visitor.caller, classID)
+        else { return missing(visitor) }
+        let words = WebText.texts(visitor.language)
+        let dates = visitor.dates
+        let what = describe(assignment, in: schoolClass.language, words: words, corpus: try api.content.snapshot().corpus)
+        return html(
+            "assignment",
+            [
+                "title": what, "signedIn": true, "csrf": visitor.csrf, "what": what, "classID": classID.description,
+                "className": schoolClass.name, "due": visitor.day(assignment.due), "items": assignment.items.count,
+                "hasLearners": !learners.isEmpty,
+                "learners": learners.map { learner in
+                    [
+                        "id": learner.learner.description, "name": learner.displayName, "answers": learner.progress.answers,
+                        "completion": Self.percent(learner.progress.completion(of: assignment.items.count)),
+                        "accuracy": learner.progress.accuracy.map(Self.percent) ?? "–",
+                        "last": learner.progress.lastAnswer.map(dates.string(from:)) ?? "–",
+                    ] as [String: Any]
+                },
             ], language: visitor.language)
+    }
+
+    func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
+        guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
+        guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
+            (try? await api.classes.withdraw(visitor.caller, id, of: classID)) != nil
+        else { return missing(visitor) }
+        return redirect("/teach/classes/\(classID)#assignments")
+    }
+
+    func removeMember(_ request: Request, _ rawClass: String, _ rawLearner: String) async throws -> Response {
+        guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
+        guard let classID = ClassID(rawClass), let learner = LearnerID(rawLearner),
+            (try? await api.classes.remove(visitor.caller, learner: learner, from: classID)) != nil
+        else { return missing(visitor) }
+        return redirect("/teach/classes/\(classID)")
     }
 
     func export(_ request: Request, _ raw: String) async throws -> Response {
@@ -269,21 +447,49 @@ struct Dashboard: Sendable {
             return missing(visitor)
         }
         let profile = try await api.learners.get(learner)
-        let language = profile.targetLanguages.first ?? .english
+        // The language asked for among the learner's, else its first.
+        let asked = request.uri.queryParameters.get("language").flatMap(Language.init(rawValue:))
+        let language = asked.flatMap { profile.targetLanguages.contains($0) ? $0 : nil } ?? profile.targetLanguages.first ?? .english
         let proficiency = try await api.proficiency.proficiency(learner, language: language.code)
-        let attempts = try await api.speech.list(learner, language: nil, limit: 10, before: nil)
+        let attempts = try await api.speech.list(learner, language: language.code, limit: 10, before: nil)
+        let lessons = try await api.lessons.history(learner, language: language, limit: 10, before: nil)
+        let games = try await api.games.results(learner, language: language, limit: 10, before: nil)
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
-        let cuts = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map { (label: $0.rawValue, value: $1) }
+        func minutes(_ seconds: Double) -> String { String(format: "%d:%02d", Int(seconds) / 60, Int(seconds) % 60) }
         return html(
             "learner",
             [
                 "title": profile.displayName, "signedIn": true, "csrf": visitor.csrf, "name": profile.displayName,
                 "language": language.nativeName,
+                "languages": profile.targetLanguages.count < 2
+                    ? [] : profile.targetLanguages.map { ["code": $0.code, "name": $0.nativeName, "current": $0 == language] },
+                "learnerID": learner.id.description,
+                "hasLanguages": profile.targetLanguages.count > 1,
                 "level": proficiency.report.overall.level.rawValue,
-                "historyChart": Charts.line(overall, guides: cuts, title: words["progress"] ?? ""),
+                "historyChart": Charts.line(overall, guides: Self.levelGuides, title: words["progress"] ?? ""),
+                "skills": proficiency.report.skills.map { status in
+                    [
+                        "name": status.skill.flatMap { words["skill." + $0.rawValue] } ?? "", "level": status.level.rawValue,
+                        "ability": String(format: "%.2f", status.theta), "answers": status.responses,
+                    ] as [String: Any]
+                },
                 "gaps": proficiency.gaps.prefix(5).map { gap in gap.skill.flatMap { words["skill." + $0.rawValue] } ?? gap.id },
+                "lessons": lessons.map { lesson in
+                    [
+                        "when": dates.string(from: lesson.startedAt), "answers": lesson.answers,
+                        "accuracy": lesson.answers == 0 ? "–" : Self.percent(Double(lesson.right) / Double(lesson.answers)),
+                        "time": minutes(Double(lesson.milliseconds) / 1000),
+                    ] as [String: Any]
+                },
+                "hasLessons": !lessons.isEmpty, "hasGames": !games.isEmpty,
+                "games": games.map { game in
+                    [
+                        "when": dates.string(from: game.finishedAt), "pairs": game.result.pairs, "score": game.result.score,
+                        "time": minutes(game.result.seconds), "mismatches": game.result.mismatches,
+                    ] as [String: Any]
+                },
                 "attempts": attempts.map { attempt, score in
                     [
                         "words": score.words.map { word in

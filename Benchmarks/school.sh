@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# A school (issue 17): TEACHERS (150) teachers sign up through the API, each
+# with a French class and three assignments (Benchmarks/school_setup.py);
+# then LEARNERS (5,000) learners fill the classes, MEMBERS (40) a class,
+# with DAYS (90) days of history each: abilities per day, a lesson of ten
+# answers on three days out of five, a game every third day
+# (Benchmarks/school.sql). Measured with wrk, CONNECTIONS (64) for DURATION
+# (20 s) each, every request a random teacher's own class: the class
+# overview through the API and the dashboard's class page, against
+# /health in the same run; the overview again on a server that keeps no
+# overviews in memory (teaching.keepOverviews off), the path without the
+# cache. Saves the table under Benchmarks/results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-20s}
+THREADS=${THREADS:-2}
+PORT=${PORT:-18085}
+TEACHERS=${TEACHERS:-150}
+LEARNERS=${LEARNERS:-5000}
+MEMBERS=${MEMBERS:-40}
+DAYS=${DAYS:-90}
+. Benchmarks/server.sh
+start_server "$PORT"
+
+started=$(date +%s)
+python3 Benchmarks/school_setup.py --port "$PORT" --teachers "$TEACHERS" >"$work/teachers.txt"
+psql -q -h "$work/postgres" -p 5432 -U parla -d postgres -v learners="$LEARNERS" -v members="$MEMBERS" -v days="$DAYS" \
+  -f Benchmarks/school.sql >"$work/school.txt"
+seeded=$(($(date +%s) - started))
+
+# One page: name, requests/s, p50 ms, p99 ms, non-2xx.
+measure() {
+  local name=$1 path=$2; shift 2
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path" | wrk_figures |
+    awk -F'\t' -v name="$name" '{ printf "%s\t%.0f\t%s\t%s\t%s\n", name, $1, $2, $3, $4 }'
+}
+export SCHOOL_TEACHERS="$work/teachers.txt"
+health=$(measure health /health)
+overview=$(SCHOOL_PAGE=overview measure overview / -s Benchmarks/school.lua)
+dashboard=$(SCHOOL_PAGE=dashboard measure dashboard / -s Benchmarks/school.lua)
+# The same overview on a server that reads it afresh for every request (no overviews kept).
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+PARLA_TEACHING_KEEP_OVERVIEWS=false start_server "$PORT"
+afresh=$(SCHOOL_PAGE=overview measure afresh / -s Benchmarks/school.lua)
+
+mkdir -p Benchmarks/results
+result="Benchmarks/results/school-$(date -u +%Y-%m-%dT%H%M%SZ).md"
+python3 - "$health" "$overview" "$dashboard" "$afresh" "$CONNECTIONS" "$DURATION" "$(nproc)" "$seeded" "$(tail -n 3 "$work/school.txt" | head -n 1)" \
+  >"$result" <<'PY'
+import sys
+health, overview, dashboard, afresh, connections, duration, cores, seeded, counts = sys.argv[1:10]
+rows = [line.split("\t") for line in (health, overview, dashboard, afresh)]
+classes, seats, learners, answers, history = [part.strip() for part in counts.split("|")]
+print("# School benchmark (issue 17)\n")
+print(f"{classes} classes of one teacher each, {seats} seats for {learners} learners, {answers} lesson answers and {history} days of")
+print(f"ability history (overall and per skill); made in {seeded} s. wrk, {connections} connections, {duration} per page, each request")
+print(f"a random teacher's own class; {cores} cores shared by wrk, Parla and PostgreSQL; release build.\n")
+print("| page | requests/s | p50 ms | p99 ms | non-2xx | share of /health |")
+print("|---|---:|---:|---:|---:|---:|")
+labels = {"health": "GET /health", "overview": "GET /v1/classes/{id}/overview (API)", "dashboard": "GET /teach/classes/{id} (dashboard)",
+          "afresh": "GET /v1/classes/{id}/overview, read afresh every time (teaching.keepOverviews off)"}
+for name, rps, p50, p99, errors in rows:
+    print(f"| {labels[name]} | {rps} | {p50} | {p99} | {errors} | {float(rps) / float(rows[0][1]):.0%} |")
+print("\nGoals: p99 under 50 ms and at least 25% of /health's rate, for the API's overview and the dashboard's class page.")
+PY
+cat "$result"
+echo "saved to $result"
