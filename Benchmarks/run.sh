@@ -24,13 +24,6 @@ read -r token learner < <(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts"
   -d '{"firstName":"Bench","lastName":"Mark","email":"bench@example.com","password":"benchmark password","acceptTerms":true}' |
   python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["session"]["token"], d["learners"][0]["id"])')
 
-# One endpoint: name, path, requests/s, p50 ms, p99 ms, non-2xx.
-measure() {
-  local name=$1 path=$2; shift 2
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path" | wrk_figures |
-    awk -F'\t' -v name="$name" -v path="$path" '{ printf "%s\t%s\t%.0f\t%s\t%s\t%s\n", name, path, $1, $2, $3, $4 }'
-}
-
 health=$(measure health /health)
 me=$(measure me /v1/me -H "Authorization: Bearer $token")
 page=$(measure page /v1/languages/fr/wordlists/animals/pages/1)

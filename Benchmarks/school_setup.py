@@ -20,7 +20,7 @@ notes = [entry["id"] for entry in call(arguments.port, "GET", "/v1/languages/fr/
 phrases = [entry["id"] for entry in call(arguments.port, "GET", "/v1/languages/fr/phrases?perPage=100")["phrases"]]
 for index in range(arguments.teachers):
     signed = call(arguments.port, "POST", "/v1/accounts", {
-        "firstName": "Teacher", "lastName": str(index), "email": f"teacher{index}@school.example",
+        "firstName": "Teacher", "lastName": "Martin", "email": f"teacher{index}@school.example",
         "password": "school benchmark password", "acceptTerms": True, "uiLanguage": "fr"})
     token = signed["session"]["token"]
     call(arguments.port, "PUT", "/v1/me/teacher", {"displayName": f"Teacher {index}", "school": "Benchmark school"}, token)

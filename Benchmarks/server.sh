@@ -1,6 +1,7 @@
 # Sourced by the benchmarks: a release server on a private data directory,
 # and wrk's figures.
 #   start_server PORT [serve options]   starts it and waits for /health
+#   measure NAME PATH [wrk options]     name, path, requests/s, p50 ms, p99 ms, non-2xx
 # Sets $work (a scratch folder, removed on exit) and $server_pid; the server
 # is stopped with SIGTERM on exit. The server makes no assets in the
 # background: nothing else may compete for the CPU while it is measured.
@@ -47,4 +48,13 @@ p50 = ms(re.search(r"\s50%\s+(\S+)", text).group(1))
 p99 = ms(re.search(r"\s99%\s+(\S+)", text).group(1))
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"{rps:.2f}\t{p50:.2f}\t{p99:.2f}\t{errors.group(1) if errors else 0}")'
+}
+
+# measure NAME PATH [wrk options]: wrk on the server of $PORT, THREADS
+# threads, CONNECTIONS connections, DURATION; prints name, path, requests
+# per second, p50 ms, p99 ms and non-2xx responses, tab-separated.
+measure() {
+  local name=$1 path=$2; shift 2
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path" | wrk_figures |
+    awk -F'\t' -v name="$name" -v path="$path" '{ printf "%s\t%s\t%.0f\t%s\t%s\t%s\n", name, path, $1, $2, $3, $4 }'
 }

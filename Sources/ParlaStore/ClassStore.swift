@@ -340,23 +340,24 @@ public struct ClassStore: Sendable {
     }
 
     /// What an overview is read from, in one text that changes with any of
-    /// it: the members and assignments (how many, the latest), the members'
-    /// abilities in the class's language (how many, their responses, which
-    /// every answer adds to whatever order transactions commit in, the
-    /// latest change), their names, their last recording and game, and the
-    /// day (trends and the 30 days of misses move with it).
+    /// it: per member (in a fixed order) when it joined, its abilities in the
+    /// class's language (how many, their responses, which every answer adds
+    /// to whatever order transactions commit in, the latest change), its
+    /// profile's last change (its name), its last recording and game; the
+    /// assignments (how many, the latest); and the day (trends and the 30
+    /// days of misses move with it). Each member's part is a few index
+    /// lookups (as scalar subqueries: joined, the planner would scan).
     static let inputsStamp = """
         concat_ws('|',
-            (SELECT concat_ws(',', count(*), max(joined_at)) FROM class_members WHERE class_id = c.id),
+            (SELECT string_agg(concat_ws(',', m.learner_id, m.joined_at, x.abilities, x.named, x.spoke, x.played), ';' ORDER BY m.learner_id)
+             FROM class_members m CROSS JOIN LATERAL (SELECT
+                (SELECT concat_ws(':', count(*), sum(responses), max(updated_at)) FROM abilities a
+                 WHERE a.learner_id = m.learner_id AND a.language = c.language) AS abilities,
+                (SELECT updated_at FROM learners l WHERE l.id = m.learner_id) AS named,
+                (SELECT max(created_at) FROM speech_attempts s WHERE s.learner_id = m.learner_id) AS spoke,
+                (SELECT max(started_at) FROM games g WHERE g.learner_id = m.learner_id) AS played) x
+             WHERE m.class_id = c.id),
             (SELECT concat_ws(',', count(*), max(created_at)) FROM assignments WHERE class_id = c.id),
-            (SELECT concat_ws(',', count(*), sum(a.responses), max(a.updated_at), max(l.updated_at))
-             FROM class_members m JOIN learners l ON l.id = m.learner_id
-             LEFT JOIN abilities a ON a.learner_id = m.learner_id AND a.language = c.language
-             WHERE m.class_id = c.id),
-            (SELECT max(s.at) FROM class_members m CROSS JOIN LATERAL (
-                SELECT max(created_at) AS at FROM speech_attempts WHERE learner_id = m.learner_id
-                UNION ALL SELECT max(started_at) FROM games WHERE learner_id = m.learner_id) s
-             WHERE m.class_id = c.id),
             current_date)
         """
 

@@ -57,6 +57,18 @@ func parseID<Tag>(_ raw: String, orElse code: ErrorCode) throws -> Identifier<Ta
     return id
 }
 
+/// A page of a history (lessons, games): its size, 1-100 (`default` when
+/// absent), and the id its entries come before; either malformed is a 422.
+func historyPage<Tag>(limit: Int?, before: String?, default size: Int = 20) throws -> (limit: Int, before: Identifier<Tag>?) {
+    let limit = limit ?? size
+    guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
+    let before = try before.map { raw -> Identifier<Tag> in
+        guard let id = Identifier<Tag>(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
+        return id
+    }
+    return (limit, before)
+}
+
 // MARK: Domain -> API
 
 extension Components.Schemas.Language {

@@ -61,12 +61,7 @@ extension APIHandler {
 extension APIHandler {
     func listGameResults(_ input: Operations.ListGameResults.Input) async throws -> Operations.ListGameResults.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
-        let limit = input.query.limit ?? 20
-        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
-        let before = try input.query.before.map { raw -> GameID in
-            guard let id = GameID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
-            return id
-        }
+        let (limit, before): (Int, GameID?) = try historyPage(limit: input.query.limit, before: input.query.before)
         let found = try await games.results(
             learner, language: input.query.language.flatMap { Language(rawValue: $0.rawValue) }, limit: limit, before: before)
         let records = found.map { game in

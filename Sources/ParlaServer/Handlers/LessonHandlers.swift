@@ -164,12 +164,7 @@ extension Components.Schemas.LessonAnswerResult {
 extension APIHandler {
     func listLessonHistory(_ input: Operations.ListLessonHistory.Input) async throws -> Operations.ListLessonHistory.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
-        let limit = input.query.limit ?? 20
-        guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
-        let before = try input.query.before.map { raw -> LessonID in
-            guard let id = LessonID(raw) else { throw ParlaError.validation([FieldError("before", .malformedRequest)]) }
-            return id
-        }
+        let (limit, before): (Int, LessonID?) = try historyPage(limit: input.query.limit, before: input.query.before)
         let found = try await lessons.history(
             learner, language: input.query.language.flatMap { Language(rawValue: $0.rawValue) }, limit: limit, before: before)
         let records = found.map(Components.Schemas.LessonRecord.init)
