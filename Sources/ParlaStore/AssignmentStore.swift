@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaTeaching
 import PostgresNIO
 
 /// Teachers' assignments (migration 0024) and each learner's progress on
@@ -29,7 +30,7 @@ public struct AssignmentStore: Sendable {
         public var lastAnswer: Date?
 
         /// The share of the assignment's `items` answered right (0-1).
-        public func completion(of items: Int) -> Double { items == 0 ? 0 : Double(itemsRight) / Double(items) }
+        public func completion(of items: Int) -> Double { AssignmentRules.completion(itemsRight: itemsRight, of: items) }
         /// Answers right at the first try over answers; nil before any.
         public var accuracy: Double? { answers == 0 ? nil : Double(firstTriesRight) / Double(answers) }
     }

@@ -323,7 +323,11 @@ public struct ClassStore: Sendable {
     /// overview was read. The stamp is taken before the read, so an
     /// overview is never kept under a stamp newer than its data.
     public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
-        guard let overviews else { return try await read(try await schoolClass(id, of: teacher)) }
+        guard let overviews else {
+            let schoolClass = try await schoolClass(id, of: teacher)
+            let (members, missed) = try await read(schoolClass)
+            return (schoolClass, members, missed)
+        }
         let found = try await database.withConnection { connection in
             try await connection.query(
                 """
@@ -334,7 +338,7 @@ public struct ClassStore: Sendable {
         }
         guard let (schoolClass, stamp) = found else { throw ParlaError(.classNotFound) }
         if let kept = overviews.overview(id, stamp: stamp) { return (schoolClass, kept.members, kept.missed) }
-        let (_, members, missed) = try await read(schoolClass)
+        let (members, missed) = try await read(schoolClass)
         overviews.keep(id, stamp: stamp, members: members, missed: missed)
         return (schoolClass, members, missed)
     }
@@ -362,7 +366,7 @@ public struct ClassStore: Sendable {
         """
 
     /// The overview's rows for `schoolClass`, read afresh.
-    func read(_ schoolClass: SchoolClass) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
+    func read(_ schoolClass: SchoolClass) async throws -> ([ClassReport.Member], [ClassReport.Missed]) {
         let id = schoolClass.id
         let language = schoolClass.language.code
         let days = ClassReport.progressWeeks * 7
@@ -382,7 +386,7 @@ public struct ClassStore: Sendable {
                     id: LearnerID(learner), displayName: try cipher.openText(Array(buffer: name), as: .displayName), lastActive: nil,
                     history: [], skills: [], completions: [:])
             }
-            guard !order.isEmpty else { return (schoolClass, [], []) }
+            guard !order.isEmpty else { return ([], []) }
             for row in try await connection.query(
                 """
                 SELECT learner_id, skill, theta, responses FROM abilities
@@ -428,7 +432,7 @@ public struct ClassStore: Sendable {
                 """, logger: logger
             ).collect() {
                 let (learner, assignment, items, right) = try row.decode((UUID, UUID, Int, Int).self)
-                members[learner]?.completions[AssignmentID(assignment)] = items == 0 ? 0 : Double(right) / Double(items)
+                members[learner]?.completions[AssignmentID(assignment)] = AssignmentRules.completion(itemsRight: right, of: items)
             }
             let missed = try await connection.query(
                 """
@@ -442,7 +446,7 @@ public struct ClassStore: Sendable {
                 let (item, misses, answers) = try row.decode((String, Int, Int).self)
                 return ClassReport.Missed(item: item, misses: misses, answers: answers)
             }
-            return (schoolClass, order.compactMap { members[$0] }, missed)
+            return (order.compactMap { members[$0] }, missed)
         }
     }
 }

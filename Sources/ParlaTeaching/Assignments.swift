@@ -13,6 +13,11 @@ public enum AssignmentKind: String, Sendable, CaseIterable, Codable {
 
 public enum AssignmentRules {
     public static let maximumPhrases = 50
+
+    /// A learner's completion of an assignment of `items` items: the share answered right (0-1).
+    public static func completion(itemsRight: Int, of items: Int) -> Double {
+        items == 0 ? 0 : Double(itemsRight) / Double(items)
+    }
     /// How far ahead a due date may be.
     public static let longestNotice: TimeInterval = 366 * 86400
 

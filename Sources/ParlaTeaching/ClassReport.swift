@@ -74,7 +74,8 @@ public struct ClassReport: Sendable, Equatable {
     }
 
     public init(members: [Member], missed: [Missed], today: Date) {
-        learners = members.map { Self.summary($0, today: today) }
+        let histories = members.map { $0.history.sorted { $0.day < $1.day } }
+        learners = zip(members, histories).map { Self.summary($0, history: $1, today: today) }
         levels = learners.reduce(into: [:]) { counts, learner in
             if let level = learner.level { counts[level, default: 0] += 1 }
         }
@@ -82,7 +83,6 @@ public struct ClassReport: Sendable, Equatable {
         var sums: [AssignmentID: Double] = [:]
         for member in members { sums.merge(member.completions, uniquingKeysWith: +) }
         assignments = sums.mapValues { $0 / Double(max(members.count, 1)) }
-        let histories = members.map { $0.history.sorted { $0.day < $1.day } }
         progress = (0...Self.progressWeeks).reversed().compactMap { weeks in
             let day = today.addingTimeInterval(-Double(weeks * 7) * 86400)
             let known = histories.compactMap { history in history.last { $0.day <= day }?.theta }
@@ -90,8 +90,8 @@ public struct ClassReport: Sendable, Equatable {
         }
     }
 
-    static func summary(_ member: Member, today: Date) -> Learner {
-        let history = member.history.sorted { $0.day < $1.day }
+    /// `history`: the member's, oldest day first.
+    static func summary(_ member: Member, history: [(day: Date, theta: Double, level: CEFRLevel)], today: Date) -> Learner {
         let latest = history.last
         /// The ability on the last day with a record at least `days` before today.
         func before(_ days: Int) -> Double? {

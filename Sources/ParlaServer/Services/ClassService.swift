@@ -52,6 +52,11 @@ struct ClassService: Sendable {
         return (teacher, try await classes.classes(of: caller.accountID))
     }
 
+    /// The caller's own class (`class_not_found` for anyone else's), without its members.
+    func schoolClass(_ caller: Caller, _ id: ClassID) async throws -> ClassStore.SchoolClass {
+        try await classes.schoolClass(id, of: caller.accountID)
+    }
+
     func get(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, [ClassStore.Member]) {
         (try await classes.schoolClass(id, of: caller.accountID), try await classes.members(of: id, teacher: caller.accountID))
     }
@@ -130,8 +135,12 @@ struct ClassService: Sendable {
     }
 
     func assignments(_ caller: Caller, _ id: ClassID) async throws -> [AssignmentStore.Assignment] {
-        _ = try await classes.schoolClass(id, of: caller.accountID)
-        return try await assignments.assignments(of: id, teacher: caller.accountID)
+        try await assignments(of: try await schoolClass(caller, id))
+    }
+
+    /// The assignments of a class already found as its teacher's.
+    func assignments(of schoolClass: ClassStore.SchoolClass) async throws -> [AssignmentStore.Assignment] {
+        try await assignments.assignments(of: schoolClass.id, teacher: schoolClass.teacher)
     }
 
     func assignment(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws

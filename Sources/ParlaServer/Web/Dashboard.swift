@@ -77,13 +77,13 @@ struct Dashboard: Sendable {
             return formatter
         }
 
-        /// A day (a due date) as the visitor's language writes it.
-        func day(_ date: Date) -> String {
+        /// Days (due dates) as the visitor's language writes them.
+        var days: DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: language.code)
             formatter.timeZone = TimeZone(identifier: "UTC")
             formatter.dateStyle = .medium
-            return formatter.string(from: date)
+            return formatter
         }
     }
 
@@ -253,6 +253,17 @@ struct Dashboard: Sendable {
             language: visitor.language, status: .notFound)
     }
 
+    /// What `body` finds, or nil when it is not the visitor's to see (any
+    /// 404 of the API: a foreign class or learner looks like a missing one);
+    /// other failures (the database down) stay failures.
+    func unlessMissing<T>(_ body: () async throws -> T) async throws -> T? {
+        do {
+            return try await body()
+        } catch let error as ParlaError where error.status == 404 {
+            return nil
+        }
+    }
+
     func classPage(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let id = ClassID(raw) else { return missing(visitor) }
@@ -263,16 +274,12 @@ struct Dashboard: Sendable {
     func classPage(_ visitor: Visitor, _ id: ClassID, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
-        let (schoolClass, report): (ClassStore.SchoolClass, ClassReport)
-        let assignments: [AssignmentStore.Assignment]
-        do {
-            (schoolClass, report) = try await api.classes.overview(visitor.caller, id)
-            assignments = try await api.classes.assignments(visitor.caller, id)
-        } catch let error as ParlaError where error.code == .classNotFound {
+        guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) }) else {
             return missing(visitor)
         }
+        let assignments = try await api.classes.assignments(of: schoolClass)
         let words = WebText.texts(visitor.language)
-        let dates = visitor.dates
+        let (dates, days) = (visitor.dates, visitor.days)
         let corpus = try api.content.snapshot().corpus
         let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
@@ -301,7 +308,7 @@ struct Dashboard: Sendable {
                 "assignments": assignments.map { assignment in
                     [
                         "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
-                        "due": visitor.day(assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
+                        "due": days.string(from: assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
                     ] as [String: Any]
                 },
                 "missed": report.mostMissed.map {
@@ -364,9 +371,8 @@ struct Dashboard: Sendable {
             _ = try await api.classes.assign(visitor.caller, id, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
             return redirect("/teach/classes/\(id)#assignments")
         } catch let error as ParlaError where error.code != .classNotFound {
+            // The class page again, saying why (or missing, if the class is not the visitor's).
             return try await classPage(visitor, id, problems: problems(error, visitor.language), status: status(error))
-        } catch let error as ParlaError where error.code == .classNotFound {
-            return missing(visitor)
         }
     }
 
@@ -379,8 +385,8 @@ struct Dashboard: Sendable {
     func assignmentPage(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
-            let (assignment, learners) = try? await api.classes.assignment(visitor.caller, id, of: classID),
-            let (schoolClass, _) = try? await api.classes.get(visitor.caller, classID)
+            let (assignment, learners) = try await unlessMissing({ try await api.classes.assignment(visitor.caller, id, of: classID) }),
+            let schoolClass = try await unlessMissing({ try await api.classes.schoolClass(visitor.caller, classID) })
         else { return missing(visitor) }
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
@@ -389,7 +395,7 @@ struct Dashboard: Sendable {
             "assignment",
             [
                 "title": what, "signedIn": true, "csrf": visitor.csrf, "what": what, "classID": classID.description,
-                "className": schoolClass.name, "due": visitor.day(assignment.due), "items": assignment.items.count,
+                "className": schoolClass.name, "due": visitor.days.string(from: assignment.due), "items": assignment.items.count,
                 "hasLearners": !learners.isEmpty,
                 "learners": learners.map { learner in
                     [
@@ -405,7 +411,7 @@ struct Dashboard: Sendable {
     func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
         guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
-            (try? await api.classes.withdraw(visitor.caller, id, of: classID)) != nil
+            try await unlessMissing({ try await api.classes.withdraw(visitor.caller, id, of: classID) }) != nil
         else { return missing(visitor) }
         return redirect("/teach/classes/\(classID)#assignments")
     }
@@ -413,14 +419,16 @@ struct Dashboard: Sendable {
     func removeMember(_ request: Request, _ rawClass: String, _ rawLearner: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
         guard let classID = ClassID(rawClass), let learner = LearnerID(rawLearner),
-            (try? await api.classes.remove(visitor.caller, learner: learner, from: classID)) != nil
+            try await unlessMissing({ try await api.classes.remove(visitor.caller, learner: learner, from: classID) }) != nil
         else { return missing(visitor) }
         return redirect("/teach/classes/\(classID)")
     }
 
     func export(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
-        guard let id = ClassID(raw), let (schoolClass, report) = try? await api.classes.overview(visitor.caller, id) else {
+        guard let id = ClassID(raw),
+            let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) })
+        else {
             return missing(visitor)
         }
         let name = schoolClass.name.filter { $0.isLetter || $0.isNumber }
@@ -443,7 +451,9 @@ struct Dashboard: Sendable {
 
     func learnerPage(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
-        guard let id = LearnerID(raw), let learner = try? await api.access.learner(id, caller: visitor.caller.accountID, for: .read) else {
+        guard let id = LearnerID(raw),
+            let learner = try await unlessMissing({ try await api.access.learner(id, caller: visitor.caller.accountID, for: .read) })
+        else {
             return missing(visitor)
         }
         let profile = try await api.learners.get(learner)
@@ -508,8 +518,8 @@ struct Dashboard: Sendable {
 
     func audio(_ request: Request, _ rawLearner: String, _ attempt: String) async throws -> Response {
         guard let visitor = try await visitor(request), let id = LearnerID(rawLearner),
-            let learner = try? await api.access.learner(id, caller: visitor.caller.accountID, for: .read),
-            let recording = try? await api.speech.recording(learner, attempt: attempt)
+            let learner = try await unlessMissing({ try await api.access.learner(id, caller: visitor.caller.accountID, for: .read) }),
+            let recording = try await unlessMissing({ try await api.speech.recording(learner, attempt: attempt) })
         else { return Response(status: .notFound) }
         return Response(
             status: .ok, headers: [.contentType: recording.mediaType, .cacheControl: "private, max-age=3600"],
