@@ -304,4 +304,38 @@ struct MemoryCacheTests {
         cache.startedListening()
         #expect(cache.value("e") == nil)
     }
+
+    @Test("a row dropped by its key stops only reads of that key; too many keys remembered stop every read")
+    func droppedByKey() {
+        let cache = MemoryCache<String, Int>(limit: 2)
+        cache.startedListening()
+        let before = cache.stamp
+        cache.drop("a")
+        cache.keep(["a": 1, "b": 2], since: before)
+        #expect(cache.value("a") == nil && cache.value("b") == 2)
+        // What is made from a row is added only if the row was not dropped since.
+        let made = cache.stamp
+        cache.update("b", since: made) { $0 += 10 }
+        #expect(cache.value("b") == 12)
+        cache.drop("b")
+        cache.keep(["b": 2], since: made)
+        cache.update("b", since: made) { $0 += 10 }
+        #expect(cache.value("b") == nil)
+        cache.keep(["b": 2], since: cache.stamp)
+        let late = cache.stamp
+        cache.drop("b")
+        cache.keep(["b": 2], since: cache.stamp)
+        cache.update("b", since: late) { $0 += 10 }
+        #expect(cache.value("b") == 2)
+        // Past `limit` keys dropped, which were is forgotten: every read under way is stopped.
+        let under = cache.stamp
+        for key in ["x", "y", "z"] { cache.drop(key) }
+        cache.keep(["c": 3], since: under)
+        #expect(cache.value("c") == nil)
+        // Dropped by tag or all at once: likewise.
+        let again = cache.stamp
+        cache.dropAll()
+        cache.keep(["c": 3], since: again)
+        #expect(cache.value("c") == nil)
+    }
 }
