@@ -10,6 +10,13 @@ struct DashboardTests {
     typealias JSON = [String: any Sendable]
     static let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
 
+    /// The learner records `clip`, an English sentence.
+    static func record(_ client: Client, _ learner: Client.SignedUp) async throws -> Client.Reply {
+        try await client.send(
+            .post, "/v1/learners/\(learner.learnerID)/speech/attempts?language=en&text=He%20was%20not%20an%20ill-disposed%20young%20man.",
+            token: learner.token, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), headers: ["Content-Type": "audio/wav"])
+    }
+
     /// A screenshot with something on it: a blank window compresses to a
     /// few kilobytes, a page of text, tables and charts to far more.
     static func isNotBlank(_ png: [UInt8]) -> Bool {
@@ -92,12 +99,7 @@ struct DashboardTests {
                 json: [
                     "questionId": question["id"] as! String, "optionId": try TeacherModeTests.rightOption(question), "responseTimeMs": 1500,
                 ])
-            let attempt = try await client.send(
-                .post,
-                "/v1/learners/\(learner.learnerID)/speech/attempts?language=en&text=He%20was%20not%20an%20ill-disposed%20young%20man.",
-                token: learner.token, body: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.clip))),
-                headers: ["Content-Type": "audio/wav"])
-            #expect(attempt.status == 201)
+            #expect(try await Self.record(client, learner).status == 201)
             #expect(try await GameTests.playPerfectly(client, learner: learner.learnerID, token: learner.token).status == 200)
 
             let browser = try await Browser.start()
@@ -223,6 +225,23 @@ struct DashboardTests {
                 throw error
             }
             await browser.quit()
+        }
+    }
+
+    @Test("a recording not shared with the class is listed without its audio")
+    func recordingNotShared() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, _, code) = try await ClassTests().teacherWithClass(client)
+            let learner = try await client.signUp(email: "leo@example.com")
+            _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["keepRecordings": true])
+            _ = try await client.post(
+                "/v1/learners/\(learner.learnerID)/classes", token: learner.token, json: ["joinCode": code, "password": learner.password])
+            #expect(try await Self.record(client, learner).status == 201)
+            let page = try await client.get(
+                "/teach/learners/\(learner.learnerID)?language=en", headers: ["Cookie": "parla_teach=\(teacher.token)"]
+            ).text
+            #expect(page.contains("class=\"word"))
+            #expect(!page.contains("<audio") && !page.contains("nil"))
         }
     }
 

@@ -289,7 +289,7 @@ struct Dashboard: Sendable {
                 "title": schoolClass.name, "signedIn": true, "csrf": visitor.csrf, "id": schoolClass.id.description,
                 "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
                 "language": language.nativeName, "level": schoolClass.level.rawValue,
-                "joinCode": schoolClass.joinCode.map(JoinCode.display) as Any,
+                "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
                 "levelsChart": Charts.bars(
                     CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
                 "progressChart": Charts.line(
@@ -344,6 +344,10 @@ struct Dashboard: Sendable {
     static let levelGuides = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map {
         (label: $0.rawValue, value: $1)
     }
+
+    /// A value a template shows in a section, or false when there is none
+    /// (an absent optional in a template's values would be shown as "nil").
+    static func shown(_ value: String?) -> Any { value.map { $0 as Any } ?? false }
 
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
@@ -509,8 +513,9 @@ struct Dashboard: Sendable {
                             ] as [String: Any]
                         },
                         "overall": Int(score.overall.rounded()), "when": dates.string(from: attempt.createdAt),
-                        "audio": attempt.hasRecording && learner.mayHearRecordings
-                            ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" as Any : nil as String? as Any,
+                        "audio": Self.shown(
+                            attempt.hasRecording && learner.mayHearRecordings
+                                ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" : nil),
                     ] as [String: Any]
                 },
             ], language: visitor.language)
