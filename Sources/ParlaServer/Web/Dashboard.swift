@@ -92,10 +92,12 @@ struct Dashboard: Sendable {
         return Data(code).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// The signed-in visitor: its session and account as kept in memory
+    /// (`SessionCache`, `AccountProfiles`), so a page asks no query for them.
     func visitor(_ request: Request) async throws -> Visitor? {
         guard let token = request.cookies[Self.sessionCookie]?.value,
             let session = try await accounts.session(tokenHash: SessionToken.hash(token)),
-            let account = try await accounts.account(session.accountID)
+            let (account, _) = try await accounts.profile(session.accountID)
         else { return nil }
         return Visitor(caller: Caller(accountID: session.accountID, sessionID: session.id), token: token, account: account)
     }
