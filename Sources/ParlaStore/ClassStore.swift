@@ -2,7 +2,6 @@ import Foundation
 import ParlaCore
 import ParlaTeaching
 import PostgresNIO
-import Synchronization
 
 /// Teachers, their classes and the learners in them (migration 0023).
 /// Names are personal data, sealed as learners' are. Who may read which
@@ -10,12 +9,9 @@ import Synchronization
 public struct ClassStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
-    /// Class overviews as last read, by class (nil: every overview is read afresh).
-    let overviews: ClassOverviews?
 
-    public init(database: Database, cipher: PersonalDataCipher, keepOverviews: Bool = true) {
+    public init(database: Database, cipher: PersonalDataCipher) {
         (self.database, self.cipher) = (database, cipher)
-        overviews = keepOverviews ? ClassOverviews() : nil
     }
 
     public struct Teacher: Sendable, Equatable {
@@ -310,62 +306,18 @@ public struct ClassStore: Sendable {
 
     // MARK: Overview
 
-    /// What the class overview is built from (`ClassReport`), in six set
-    /// queries whatever the class's size: members, their abilities in the
-    /// class's language, their overall history (the report's weeks and the
-    /// last day before them), their last activity, their completion of each
-    /// assignment; and the items they missed most in the last 30 days.
-    ///
-    /// Design note, the overviews kept: reading them costs milliseconds a
-    /// class, too much for a page teachers reload. Each request reads the
-    /// class with the inputs' stamp (`inputsStamp`) in one query, and the
-    /// overview kept is served while the stamp is what it was when the
-    /// overview was read. The stamp is taken before the read, so an
-    /// overview is never kept under a stamp newer than its data.
+    /// What the class overview is built from (`ClassReport`): the class,
+    /// then six set queries whatever its size: members, their abilities in
+    /// the class's language, their overall history (the report's weeks and
+    /// the last day before them), their last activity, their completion of
+    /// each assignment; and the items they missed most in the last 30 days.
     public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
-        guard let overviews else {
-            let schoolClass = try await schoolClass(id, of: teacher)
-            let (members, missed) = try await read(schoolClass)
-            return (schoolClass, members, missed)
-        }
-        let found = try await database.withConnection { connection in
-            try await connection.query(
-                """
-                SELECT \(unescaped: Self.classColumns), \(unescaped: Self.inputsStamp)
-                FROM classes c WHERE c.id = \(id.uuid) AND c.teacher_id = \(teacher.uuid)
-                """, logger: database.logger
-            ).collect().first.map { row in (try decodeClass(row), try row.makeRandomAccess()[8].decode(String.self)) }
-        }
-        guard let (schoolClass, stamp) = found else { throw ParlaError(.classNotFound) }
-        if let kept = overviews.overview(id, stamp: stamp) { return (schoolClass, kept.members, kept.missed) }
+        let schoolClass = try await schoolClass(id, of: teacher)
         let (members, missed) = try await read(schoolClass)
-        overviews.keep(id, stamp: stamp, members: members, missed: missed)
         return (schoolClass, members, missed)
     }
 
-    /// What an overview is read from, in one text that changes with any of
-    /// it: per member (in a fixed order) when it joined, its abilities in the
-    /// class's language (how many, their responses, which every answer adds
-    /// to whatever order transactions commit in, the latest change), its
-    /// profile's last change (its name), its last recording and game; the
-    /// assignments (how many, the latest); and the day (trends and the 30
-    /// days of misses move with it). Each member's part is a few index
-    /// lookups (as scalar subqueries: joined, the planner would scan).
-    static let inputsStamp = """
-        concat_ws('|',
-            (SELECT string_agg(concat_ws(',', m.learner_id, m.joined_at, x.abilities, x.named, x.spoke, x.played), ';' ORDER BY m.learner_id)
-             FROM class_members m CROSS JOIN LATERAL (SELECT
-                (SELECT concat_ws(':', count(*), sum(responses), max(updated_at)) FROM abilities a
-                 WHERE a.learner_id = m.learner_id AND a.language = c.language) AS abilities,
-                (SELECT updated_at FROM learners l WHERE l.id = m.learner_id) AS named,
-                (SELECT max(created_at) FROM speech_attempts s WHERE s.learner_id = m.learner_id) AS spoke,
-                (SELECT max(started_at) FROM games g WHERE g.learner_id = m.learner_id) AS played) x
-             WHERE m.class_id = c.id),
-            (SELECT concat_ws(',', count(*), max(created_at)) FROM assignments WHERE class_id = c.id),
-            current_date)
-        """
-
-    /// The overview's rows for `schoolClass`, read afresh.
+    /// The overview's rows for `schoolClass`.
     func read(_ schoolClass: SchoolClass) async throws -> ([ClassReport.Member], [ClassReport.Missed]) {
         let id = schoolClass.id
         let language = schoolClass.language.code
@@ -447,33 +399,6 @@ public struct ClassStore: Sendable {
                 return ClassReport.Missed(item: item, misses: misses, answers: answers)
             }
             return (order.compactMap { members[$0] }, missed)
-        }
-    }
-}
-
-/// The class overviews a server keeps (`ClassStore.overview`), each under
-/// the stamp of the inputs it was read from; at most `limit` classes.
-final class ClassOverviews: Sendable {
-    struct Kept: Sendable {
-        var stamp: String
-        var members: [ClassReport.Member]
-        var missed: [ClassReport.Missed]
-    }
-
-    private let kept = Mutex([ClassID: Kept]())
-    let limit: Int
-
-    init(limit: Int = 10_000) { self.limit = limit }
-
-    /// The overview kept for the class, if its inputs are still `stamp`.
-    func overview(_ id: ClassID, stamp: String) -> Kept? {
-        kept.withLock { $0[id].flatMap { $0.stamp == stamp ? $0 : nil } }
-    }
-
-    func keep(_ id: ClassID, stamp: String, members: [ClassReport.Member], missed: [ClassReport.Missed]) {
-        kept.withLock { kept in
-            if kept.count >= limit, kept[id] == nil { kept.removeAll(keepingCapacity: true) }
-            kept[id] = Kept(stamp: stamp, members: members, missed: missed)
         }
     }
 }

@@ -282,46 +282,73 @@ struct AssignmentTests {
         }
     }
 
-    @Test("the overview kept in memory follows every change to what it is read from")
+    @Test(
+        "the overview kept in memory follows every change to what it is read from: the teacher's own at once, a learner's, another server's and SQL's soon after"
+    )
     func overviewFollowsChanges() async throws {
-        try await TestApp.make().run { client in
-            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
-            let learner = try await client.signUp(email: "learner@example.com")
-            _ = try await client.post(
-                "/v1/learners/\(learner.learnerID)/classes", token: learner.token, json: ["joinCode": code, "password": learner.password])
-            func overview() async throws -> JSON { try await client.get("/v1/classes/\(classID)/overview", token: teacher.token).json }
-            func only(_ overview: JSON) -> JSON? { (overview["learners"] as? [JSON])?.first }
-            #expect(only(try await overview())?["lastActiveAt"] == nil)
-            #expect((try await overview()["assignments"] as? [JSON])?.isEmpty == true)
+        let app = try await TestApp.make()
+        let elsewhere = TestApp(databaseURL: app.databaseURL)
+        try await app.run { client in
+            try await elsewhere.run { other in
+                let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+                let learner = try await client.signUp(email: "learner@example.com")
+                _ = try await client.post(
+                    "/v1/learners/\(learner.learnerID)/classes", token: learner.token,
+                    json: ["joinCode": code, "password": learner.password])
+                func overview() async throws -> JSON { try await client.get("/v1/classes/\(classID)/overview", token: teacher.token).json }
+                func only(_ overview: JSON) -> JSON? { (overview["learners"] as? [JSON])?.first }
+                #expect(try await eventually { only(try await overview()) != nil })
+                #expect(only(try await overview())?["lastActiveAt"] == nil)
+                #expect((try await overview()["assignments"] as? [JSON])?.isEmpty == true)
 
-            // A question missed at the first try: the learner is active, and what it missed shows.
-            let lesson = try await client.post(
-                "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
-                json: ["language": "fr", "length": 3, "types": ["translationFromTarget"]]
-            ).json
-            let question = try #require(lesson["question"] as? JSON)
-            let wrong = try #require(
-                (question["options"] as? [JSON])?.first { $0["id"] as? String != (try? TeacherModeTests.rightOption(question)) })
-            _ = try await client.post(
-                "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
-                json: ["questionId": question["id"] as! String, "optionId": wrong["id"] as! String, "responseTimeMs": 1500])
-            _ = try await client.post(
-                "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
-                json: [
-                    "questionId": question["id"] as! String, "optionId": try TeacherModeTests.rightOption(question), "responseTimeMs": 1500,
-                ])
-            let answered = try await overview()
-            #expect(only(answered)?["lastActiveAt"] is String)
-            #expect((answered["mostMissed"] as? [JSON])?.count == 1)
-            // An assignment, a new name, a member removed.
-            let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86400))
-            _ = try await client.post(
-                "/v1/classes/\(classID)/assignments", token: teacher.token, json: ["kind": "wordList", "targets": ["home"], "dueAt": due])
-            #expect((try await overview()["assignments"] as? [JSON])?.count == 1)
-            _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["displayName": "Zoé"])
-            #expect(only(try await overview())?["displayName"] as? String == "Zoé")
-            _ = try await client.delete("/v1/classes/\(classID)/members/\(learner.learnerID)", token: teacher.token)
-            #expect((try await overview()["learners"] as? [JSON])?.isEmpty == true)
+                // A question missed at the first try, answered on another
+                // server: the learner is active, and what it missed shows.
+                let lesson = try await other.post(
+                    "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
+                    json: ["language": "fr", "length": 3, "types": ["translationFromTarget"]]
+                ).json
+                let question = try #require(lesson["question"] as? JSON)
+                let wrong = try #require(
+                    (question["options"] as? [JSON])?.first { $0["id"] as? String != (try? TeacherModeTests.rightOption(question)) })
+                _ = try await other.post(
+                    "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
+                    json: ["questionId": question["id"] as! String, "optionId": wrong["id"] as! String, "responseTimeMs": 1500])
+                _ = try await other.post(
+                    "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
+                    json: [
+                        "questionId": question["id"] as! String, "optionId": try TeacherModeTests.rightOption(question),
+                        "responseTimeMs": 1500,
+                    ])
+                #expect(try await eventually { only(try await overview())?["lastActiveAt"] is String })
+                #expect((try await overview()["mostMissed"] as? [JSON])?.count == 1)
+
+                // The teacher's own changes show at once: an assignment, the class renamed.
+                let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86400))
+                _ = try await client.post(
+                    "/v1/classes/\(classID)/assignments", token: teacher.token,
+                    json: ["kind": "wordList", "targets": ["home"], "dueAt": due])
+                #expect((try await overview()["assignments"] as? [JSON])?.count == 1)
+                _ = try await client.patch("/v1/classes/\(classID)", token: teacher.token, json: ["name": "4B"])
+                #expect((try await overview()["class"] as? JSON)?["name"] as? String == "4B")
+
+                // The learner renamed; the class's level and the learner's changed in SQL.
+                _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["displayName": "Zoé"])
+                #expect(try await eventually { only(try await overview())?["displayName"] as? String == "Zoé" })
+                try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE classes SET level = 'B2'")
+                #expect(try await eventually { (try await overview()["class"] as? JSON)?["level"] as? String == "B2" })
+                try await TestDatabase.shared.execute(
+                    in: app.databaseURL,
+                    """
+                    INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
+                    SELECT learner_id, 'fr', 'overall', current_date, 2.5, 'C1' FROM class_members
+                    ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = 2.5, level = 'C1'
+                    """)
+                #expect(try await eventually { only(try await overview())?["level"] as? String == "C1" })
+
+                // Removed by the teacher: at once.
+                _ = try await client.delete("/v1/classes/\(classID)/members/\(learner.learnerID)", token: teacher.token)
+                #expect((try await overview()["learners"] as? [JSON])?.isEmpty == true)
+            }
         }
     }
 }

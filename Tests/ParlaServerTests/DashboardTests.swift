@@ -228,6 +228,43 @@ struct DashboardTests {
         }
     }
 
+    @Test("a class page kept in memory carries each visitor's own CSRF token, and shows the teacher's changes at once")
+    func keptClassPage() async throws {
+        try await TestApp.make().run { client in
+            let (teacher, classID, _) = try await ClassTests().teacherWithClass(client)
+            let signedIn = try await client.post("/v1/sessions", json: ["email": teacher.email, "password": teacher.password])
+            let laptop = try #require((signedIn.json["session"] as? JSON)?["token"] as? String)
+            func page(_ token: String) async throws -> String {
+                let reply = try await client.get("/teach/classes/\(classID)", headers: ["Cookie": "parla_teach=\(token)"])
+                #expect(reply.status == 200)
+                return reply.text
+            }
+            func tokens(_ page: String) -> Set<String> {
+                Set(page.matches(of: /name="csrf" value="([0-9a-f]+)"/).map { String($0.output.1) })
+            }
+            let first = try await page(teacher.token)
+            let again = try await page(teacher.token)
+            let other = try await page(laptop)
+            #expect(first == again)
+            // One token a page, the visitor's own: another session's page differs only by it.
+            let (mine, theirs) = (tokens(first), tokens(other))
+            #expect(mine.count == 1 && theirs.count == 1 && mine != theirs)
+            #expect(other == first.replacingOccurrences(of: mine.first!, with: theirs.first!))
+            #expect(first.matches(of: /csrf[0-9A-F]{32}/).isEmpty)
+            // The page's token is the one its forms need.
+            let closed = try await client.send(
+                .post, "/teach/classes/\(classID)/join-code", body: Array("action=close&csrf=\(theirs.first!)".utf8),
+                headers: ["Cookie": "parla_teach=\(laptop)", "Content-Type": "application/x-www-form-urlencoded"])
+            #expect(closed.status == 303 && closed.headers[.location] == "/teach/classes/\(classID)", "\(closed.headers)")
+            // The teacher's change shows at once, in every session's page.
+            let closedPage = try await page(teacher.token)
+            #expect(
+                closedPage.contains(#"<em id="join-code">"#),
+                "\(closedPage.components(separatedBy: "join-code").dropFirst().first?.prefix(120) ?? "")")
+            #expect(try await page(laptop) != other)
+        }
+    }
+
     @Test("a recording not shared with the class is listed without its audio")
     func recordingNotShared() async throws {
         try await TestApp.make().run { client in

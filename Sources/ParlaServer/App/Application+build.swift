@@ -37,7 +37,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         sessions: SessionCache(feed: feed),
         profiles: AccountProfiles(feed: feed),
         learners: LearnerDirectory(database: database, cipher: cipher, feed: feed),
-        entitlements: AccountEntitlements(feed: feed))
+        entitlements: AccountEntitlements(feed: feed),
+        classes: settings.keepClassOverviews ? ClassOverviews(feed: feed) : nil)
     services.append(feed)
     services.append(memory.ranks)
 
@@ -94,6 +95,8 @@ struct KeptInMemory: Sendable {
     var profiles: AccountProfiles
     var learners: LearnerDirectory
     var entitlements: AccountEntitlements
+    /// Nil when every class overview is read afresh (`teaching.keepOverviews`).
+    var classes: ClassOverviews?
 }
 
 /// Who opens the database: the server keeps an embedded cluster up and
@@ -338,7 +341,7 @@ func buildRouter(
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards)
-    let classStore = ClassStore(database: database, cipher: cipher, keepOverviews: settings.keepClassOverviews)
+    let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(
         database: database,
@@ -367,14 +370,16 @@ func buildRouter(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,
             googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
         classes: ClassService(
-            classes: classStore, assignments: assignments, accounts: accountService, content: content,
+            classes: classStore, assignments: assignments, accounts: accountService, content: content, overviews: memory.classes,
             classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass))
     // Compact JSON: the apps parse it, nobody reads it.
-    // The answer cache is outermost: it keeps answers as they leave, with
+    // The answer caches are outermost: they keep answers as they leave, with
     // their header values already plain. The leaderboard's fast path is
     // innermost: only the generated handler comes after it.
-    var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: catalog), PlainHeaderValues()]
+    var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: catalog)]
+    if settings.keepClassOverviews { middlewares.append(ClassOverviewAnswers(handler: handler)) }
+    middlewares.append(PlainHeaderValues())
     if settings.leaderboardFastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }
     try handler.registerHandlers(
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),

@@ -52,7 +52,7 @@ public struct ServerSettings: Sendable {
     public var classesPerTeacher = 20
     public var membersPerClass = 60
     /// Whether class overviews are kept in memory while their inputs are
-    /// unchanged (`ClassStore.overview`); off, each is read afresh.
+    /// unchanged (`ClassOverviews`); off, each is read afresh.
     public var keepClassOverviews = true
     /// Whether accounts' entitlements are kept in memory (`AccountEntitlements`);
     /// off, every request that asks reads them (the benchmark's baseline).

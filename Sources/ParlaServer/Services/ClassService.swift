@@ -12,6 +12,8 @@ struct ClassService: Sendable {
     let assignments: AssignmentStore
     let accounts: AccountService
     let content: ContentService
+    /// Overviews kept in memory (nil: each is read afresh).
+    let overviews: ClassOverviews?
     let classesPerTeacher: Int
     let membersPerClass: Int
 
@@ -62,11 +64,13 @@ struct ClassService: Sendable {
     }
 
     func update(_ caller: Caller, _ id: ClassID, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
-        try await classes.update(id, of: caller.accountID, try ClassRules.validate(form, creating: false))
+        defer { overviews?.changed(id) }
+        return try await classes.update(id, of: caller.accountID, try ClassRules.validate(form, creating: false))
     }
 
     /// A new code (the old one stops working), or none: nobody else joins.
     func rotateCode(_ caller: Caller, _ id: ClassID, close: Bool) async throws -> ClassStore.SchoolClass {
+        defer { overviews?.changed(id) }
         for _ in 0..<5 {
             var generator = SystemRandomNumberGenerator()
             do {
@@ -78,9 +82,13 @@ struct ClassService: Sendable {
         throw ParlaError(.internalError)
     }
 
-    func delete(_ caller: Caller, _ id: ClassID) async throws { try await classes.delete(id, of: caller.accountID) }
+    func delete(_ caller: Caller, _ id: ClassID) async throws {
+        defer { overviews?.changed(id) }
+        try await classes.delete(id, of: caller.accountID)
+    }
 
     func remove(_ caller: Caller, learner: LearnerID, from id: ClassID) async throws {
+        defer { overviews?.changed(id) }
         try await classes.removeMember(learner, from: id, teacher: caller.accountID)
     }
 
@@ -107,9 +115,39 @@ struct ClassService: Sendable {
 
     // MARK: Overview
 
+    /// The overview of the caller's own class: kept in memory for the day
+    /// while nothing it shows changes (`ClassOverviews`), else read.
     func overview(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, ClassReport) {
+        let today = Date()
+        if let kept = overviews?.overview(id, on: today) {
+            // The teacher of a class never changes.
+            guard kept.schoolClass.teacher == caller.accountID else { throw ParlaError(.classNotFound) }
+            return (kept.schoolClass, kept.report)
+        }
+        let stamp = overviews?.stamp
         let (schoolClass, members, missed) = try await classes.overview(id, teacher: caller.accountID)
-        return (schoolClass, ClassReport(members: members, missed: missed, today: Date()))
+        let report = ClassReport(members: members, missed: missed, today: today)
+        overviews?.keep(.init(schoolClass: schoolClass, report: report, day: ClassOverviews.day(today)), since: stamp)
+        return (schoolClass, report)
+    }
+
+    /// An answer made from the overview of the caller's own class and kept
+    /// with it under `name` (`keepAnswer`); nil when there is none.
+    func keptAnswer(_ name: String, _ caller: Caller, _ id: ClassID) -> ClassOverviews.Answer? {
+        guard let kept = overviews?.overview(id, on: Date()), kept.schoolClass.teacher == caller.accountID else { return nil }
+        return kept.answers[name]
+    }
+
+    /// Makes an answer from the overview of the caller's class (`make`
+    /// returns it, or nil when there is none), and keeps it under `name`
+    /// (nil: not kept) while the overview is kept.
+    func keepAnswer(_ name: String?, _ id: ClassID, made make: () async throws -> ClassOverviews.Answer?) async rethrows
+        -> ClassOverviews.Answer?
+    {
+        let (stamp, day) = (overviews?.stamp, ClassOverviews.day(Date()))
+        guard let answer = try await make() else { return nil }
+        if let name { overviews?.keep(answer, named: name, for: id, day: day, since: stamp) }
+        return answer
     }
 
     /// What a missed item says in the class's language.
@@ -130,6 +168,7 @@ struct ClassService: Sendable {
         let schoolClass = try await classes.schoolClass(id, of: caller.accountID)
         let (kind, items) = try AssignmentRules.items(
             kind, targets: targets, due: due, in: schoolClass.language, corpus: try content.snapshot().corpus, now: Date())
+        defer { overviews?.changed(id) }
         return try await assignments.create(
             for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
     }
@@ -150,6 +189,7 @@ struct ClassService: Sendable {
     }
 
     func withdraw(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws {
+        defer { overviews?.changed(classID) }
         try await assignments.delete(id, of: classID, teacher: caller.accountID)
     }
 

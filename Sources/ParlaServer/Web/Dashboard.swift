@@ -142,17 +142,20 @@ struct Dashboard: Sendable {
     // MARK: Pages
 
     func html(_ page: String, _ values: [String: Any], language: Language, status: HTTPResponse.Status = .ok) -> Response {
-        var response = Response(
-            status: status,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                HTTPField.Name("Content-Security-Policy")!:
-                    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; frame-ancestors 'none'; form-action 'self'",
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "same-origin",
-            ],
+        Response(
+            status: status, headers: Self.htmlFields(language),
             body: .init(byteBuffer: ByteBuffer(string: pages.render(page, values, language: language))))
-        response.headers[.contentLanguage] = language.code
-        return response
+    }
+
+    /// A page's header fields in `language`.
+    static func htmlFields(_ language: Language) -> HTTPFields {
+        [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            HTTPField.Name("Content-Security-Policy")!:
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; frame-ancestors 'none'; form-action 'self'",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "same-origin",
+            .contentLanguage: language.code,
+        ]
     }
 
     func redirect(_ location: String) -> Response {
@@ -272,53 +275,86 @@ struct Dashboard: Sendable {
         return try await classPage(visitor, id)
     }
 
-    /// The class overview with its assignments and their form; `problems`: why the last form was refused.
+    /// The class overview with its assignments and their form; `problems`:
+    /// why the last form was refused.
+    ///
+    /// A plain visit is answered from the page kept with the class's
+    /// overview (`ClassOverviews`) for the visitor's language and the
+    /// content's version: rendered once with a mark where each form's CSRF
+    /// token goes, and the visitor's own token put in.
     func classPage(_ visitor: Visitor, _ id: ClassID, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
-        guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) }) else {
-            return missing(visitor)
+        let plain = problems.isEmpty && status == .ok
+        let name = "page \(visitor.language.code) \(try api.content.snapshot().version)"
+        if plain, let kept = api.classes.keptAnswer(name, visitor.caller, id) { return page(kept, visitor, status: status) }
+        var found = true
+        let answer = try await api.classes.keepAnswer(plain ? name : nil, id) { () async throws -> ClassOverviews.Answer? in
+            guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) }) else {
+                found = false
+                return nil
+            }
+            let values = try await classValues(
+                visitor, schoolClass, report, csrf: plain ? Self.tokenMark : visitor.csrf, problems: problems)
+            let html = pages.render("class", values, language: visitor.language)
+            return ClassOverviews.Answer(
+                fields: Self.htmlFields(visitor.language),
+                parts: plain
+                    ? html.split(separator: Self.tokenMark, omittingEmptySubsequences: false).map { Array($0.utf8) } : [Array(html.utf8)])
         }
+        guard found, let answer else { return missing(visitor) }
+        return page(answer, visitor, status: status)
+    }
+
+    /// Where a kept page's CSRF tokens go: random, so no content can forge it.
+    static let tokenMark = "csrf" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+
+    /// A kept page with the visitor's CSRF token put in.
+    func page(_ answer: ClassOverviews.Answer, _ visitor: Visitor, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: answer.fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body(token: visitor.csrf))))
+    }
+
+    /// What the class page shows.
+    func classValues(
+        _ visitor: Visitor, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String, problems: [String]
+    ) async throws -> [String: Any] {
         let assignments = try await api.classes.assignments(of: schoolClass)
         let words = WebText.texts(visitor.language)
         let (dates, days) = (visitor.dates, visitor.days)
         let corpus = try api.content.snapshot().corpus
         let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
-        return html(
-            "class",
-            [
-                "title": schoolClass.name, "signedIn": true, "csrf": visitor.csrf, "id": schoolClass.id.description,
-                "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
-                "language": language.nativeName, "level": schoolClass.level.rawValue,
-                "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
-                "levelsChart": Charts.bars(
-                    CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
-                "progressChart": Charts.line(
-                    report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides, title: words["classProgress"] ?? ""),
-                "hasLearners": !report.learners.isEmpty,
-                "learners": report.learners.map { learner in
-                    [
-                        "id": learner.id.description, "name": learner.displayName,
-                        "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
-                        "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
-                        "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
-                        "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
-                    ] as [String: Any]
-                },
-                "hasAssignments": !assignments.isEmpty,
-                "assignments": assignments.map { assignment in
-                    [
-                        "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
-                        "due": days.string(from: assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
-                    ] as [String: Any]
-                },
-                "missed": report.mostMissed.map {
-                    ["text": api.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
-                        as [String: Any]
-                },
-            ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first },
-            language: visitor.language, status: status)
+        return [
+            "title": schoolClass.name, "signedIn": true, "csrf": csrf, "id": schoolClass.id.description,
+            "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
+            "language": language.nativeName, "level": schoolClass.level.rawValue,
+            "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
+            "levelsChart": Charts.bars(
+                CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
+            "progressChart": Charts.line(
+                report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides, title: words["classProgress"] ?? ""),
+            "hasLearners": !report.learners.isEmpty,
+            "learners": report.learners.map { learner in
+                [
+                    "id": learner.id.description, "name": learner.displayName,
+                    "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
+                    "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
+                    "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
+                    "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
+                ] as [String: Any]
+            },
+            "hasAssignments": !assignments.isEmpty,
+            "assignments": assignments.map { assignment in
+                [
+                    "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
+                    "due": days.string(from: assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
+                ] as [String: Any]
+            },
+            "missed": report.mostMissed.map {
+                ["text": api.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
+                    as [String: Any]
+            },
+        ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first }
     }
 
     /// What the assignment forms offer for a class in `language`: word lists

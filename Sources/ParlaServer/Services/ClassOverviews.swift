@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import ParlaCore
+import ParlaStore
+import ParlaTeaching
+
+/// The class overviews this server has made, by class: the day's report,
+/// and the answers made from it byte for byte (the API's JSON, the
+/// dashboard's page in each language), so that a teacher's reload needs no
+/// query, no encoding and no rendering.
+///
+/// Design note: an overview is read from thousands of rows, but changes
+/// only when its inputs do. Every table it reads announces a change as
+/// "class id" (migration 0025: the class, its members and assignments, and
+/// each member's name, answers, abilities, recordings and games; written
+/// by any server or in SQL), and the overview is dropped; this server
+/// drops it at once when it changes the class itself, so that a teacher
+/// sees its own change. Trends and the weeks of progress move with the
+/// day (UTC): an overview is kept for the day it was made on.
+final class ClassOverviews: ChangeSubscriber, Sendable {
+    struct Overview: Sendable {
+        var schoolClass: ClassStore.SchoolClass
+        var report: ClassReport
+        /// Days since 1970 (UTC) when it was made.
+        var day: Int
+        /// What was made of it, by name (which says what the bytes depend on).
+        var answers: [String: Answer] = [:]
+    }
+
+    /// An answer's header fields and body, in parts between which each
+    /// visitor's own CSRF token goes (a single part: none).
+    struct Answer: Sendable {
+        var fields: HTTPFields
+        var parts: [[UInt8]]
+
+        func body(token: String = "") -> [UInt8] {
+            guard parts.count > 1 else { return parts.first ?? [] }
+            var body: [UInt8] = []
+            body.reserveCapacity(parts.reduce(0) { $0 + $1.count } + (parts.count - 1) * token.utf8.count)
+            for (index, part) in parts.enumerated() {
+                if index > 0 { body += token.utf8 }
+                body += part
+            }
+            return body
+        }
+    }
+
+    let cache: MemoryCache<UUID, Overview>
+    let feed: ChangeFeed
+
+    /// `limit`: classes kept (a class of 40 takes some tens of kilobytes).
+    init(feed: ChangeFeed, limit: Int = 2_000) {
+        self.feed = feed
+        cache = MemoryCache(limit: limit)
+        feed.subscribe(self)
+    }
+
+    var changeKind: String { "class" }
+    func startedListening() { cache.startedListening() }
+    func stoppedListening() { cache.stoppedListening() }
+
+    /// "class id": its overview's inputs changed; "class *": many classes' did.
+    func received(_ fields: [Substring]) -> Bool { cache.drop(notified: fields) }
+
+    static func day(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 86400).rounded(.down)) }
+
+    /// The class's overview made on `today`'s day, while the feed has heard
+    /// from the database lately (a change must not be missed behind a
+    /// half-open connection).
+    func overview(_ id: ClassID, on today: Date) -> Overview? {
+        guard feed.isHearing, let kept = cache.value(id.uuid), kept.day == Self.day(today) else { return nil }
+        return kept
+    }
+
+    /// Taken before reading an overview or making an answer to keep.
+    var stamp: MemoryCache<UUID, Overview>.Stamp? { cache.stamp }
+
+    func keep(_ overview: Overview, since stamp: MemoryCache<UUID, Overview>.Stamp?) {
+        cache.keep([overview.schoolClass.id.uuid: overview], since: stamp)
+    }
+
+    /// Keeps an answer made since `stamp` from the overview of `day`, if
+    /// that overview is still the one kept.
+    func keep(_ answer: Answer, named name: String, for id: ClassID, day: Int, since stamp: MemoryCache<UUID, Overview>.Stamp?) {
+        cache.update(id.uuid, since: stamp) { if $0.day == day { $0.answers[name] = answer } }
+    }
+
+    /// This server changed the class.
+    func changed(_ id: ClassID) { cache.drop(id.uuid) }
+}
