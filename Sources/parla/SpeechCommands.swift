@@ -7,7 +7,7 @@ import ParlaSpeech
 struct Speech: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score recordings of phrases, align narrations with their text, and see or calibrate the speech models.",
-        subcommands: [Score.self, Align.self, Models.self, Calibrate.self])
+        subcommands: [Score.self, Align.self, Models.self, Calibrate.self, Evaluate.self])
 
     static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
         let settings = ServerSettings(config: try await options.reader())
@@ -141,6 +141,64 @@ struct Speech: AsyncParsableCommand {
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
             }
             try await scorer.shutdown()
+        }
+    }
+
+    struct Evaluate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Score utterances that human raters scored, and measure how the scores agree with theirs.",
+            discussion: """
+                DIR holds scores.jsonl and wav/<id>.wav in speechocean762's format (so762-dev). Prints Pearson r of \
+                overall against the raters' sentence accuracy and total, of word scores against their word accuracy, \
+                the detection of the phones they heard as mispronounced (mean below 1.5 of 2; the threshold fitted on \
+                the other folds, each speaker's utterances in one fold), and the real-time factor.
+                """)
+
+        @Option(help: "en (the only language with rated speech).") var language: String
+        @Option(help: "A folder of rated utterances.") var data: String
+        @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
+        @Option(help: "Score only the first N utterances.") var limit: Int?
+        @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
+        @Flag(help: "Print each utterance as it is scored.") var verbose = false
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let language = try Speech.language(language)
+            guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+            let scorer = try await Speech.scorer(options)
+            var utterances = try RatedUtterance.load(data)
+            if let limit { utterances = Array(utterances.prefix(limit)) }
+            guard utterances.count >= folds else { throw ValidationError("\(data) has \(utterances.count) rated utterances with audio") }
+            let verbose = verbose
+            let scored = try await SpeechEvaluation(scorer: scorer).score(utterances, directory: data, language: language) { line in
+                if verbose { print(line) }
+            }
+            try await scorer.shutdown()
+            if let predictions { try Self.write(scored, to: predictions) }
+            let report = SpeechEvaluation.report(scored, folds: folds)
+            print("utterances \(report.utterances), words paired \(report.words) of \(report.humanWords), phones paired \(report.phones)")
+            print(
+                String(format: "sentence  overall vs accuracy r = %.3f   vs total r = %.3f", report.sentenceAccuracy, report.sentenceTotal))
+            print(String(format: "sentence  accuracy vs accuracy r = %.3f", report.accuracy))
+            print(String(format: "word      score vs accuracy r = %.3f   vs total r = %.3f", report.wordAccuracy, report.wordTotal))
+            let detection = report.detection
+            print(
+                String(
+                    format: "phone     mispronounced: precision %.3f  recall %.3f  F1 %.3f  (%d folds)", detection.precision,
+                    detection.recall, detection.f1, report.folds))
+            print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
+        }
+
+        /// One JSON object a line: id, overall, accuracy, words with their scores.
+        static func write(_ scored: [SpeechEvaluation.Scored], to path: String) throws {
+            let lines = try scored.map { item -> String in
+                let object: [String: Any] = [
+                    "id": item.utterance.id, "overall": item.score.overall, "accuracy": item.score.accuracy,
+                    "words": item.score.words.map { ["text": $0.text, "score": $0.score] },
+                ]
+                return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
     }
 }

@@ -184,6 +184,21 @@ struct ScorerTests {
         try await scorer.shutdown()
         #expect(report.auc >= 0.95, "\(language.code): AUC \(report.auc)")
     }
+
+    static let ratedSpeech = sharedClips + "/so762-dev"
+
+    @Test(
+        "on speech rated by humans, every word is paired with the raters' and the overall score rises with their accuracy",
+        .enabled(if: FileManager.default.fileExists(atPath: ratedSpeech + "/scores.jsonl"), "no so762-dev on this machine"))
+    func ratedSpeechAgrees() async throws {
+        let utterances = Array(try RatedUtterance.load(Self.ratedSpeech).prefix(40))
+        let scored = try await SpeechEvaluation(scorer: Self.scorer).score(utterances, directory: Self.ratedSpeech, language: .english)
+        let report = SpeechEvaluation.report(scored, folds: 2)
+        #expect(report.utterances == 40)
+        #expect(report.words == report.humanWords)
+        #expect(report.sentenceAccuracy > 0.15, "r = \(report.sentenceAccuracy)")
+        #expect(report.phones > 400 && report.detection.truePositives > 0)
+    }
 }
 
 /// A small deterministic generator for the mutation test.
