@@ -317,6 +317,11 @@ public struct ClassStore: Sendable {
         return (schoolClass, members, missed)
     }
 
+    /// Today in UTC, as the overview counts days (histories are written by
+    /// UTC day, and a kept overview lasts the UTC day): not the database's
+    /// own time zone.
+    static let utcToday = "(now() AT TIME ZONE 'UTC')::date"
+
     /// The overview's rows for `schoolClass`.
     func read(_ schoolClass: SchoolClass) async throws -> ([ClassReport.Member], [ClassReport.Missed]) {
         let id = schoolClass.id
@@ -352,10 +357,10 @@ public struct ClassStore: Sendable {
                 """
                 SELECT learner_id, day, theta, level FROM ability_history
                 WHERE learner_id = ANY(\(order)) AND language = \(language) AND skill = 'overall'
-                  AND (day > current_date - \(days)::int
+                  AND (day > \(unescaped: Self.utcToday) - \(days)::int
                        OR day = (SELECT max(h.day) FROM ability_history h
                                  WHERE h.learner_id = ability_history.learner_id AND h.language = \(language) AND h.skill = 'overall'
-                                   AND h.day <= current_date - \(days)::int))
+                                   AND h.day <= \(unescaped: Self.utcToday) - \(days)::int))
                 """, logger: logger
             ).collect() {
                 let (learner, day, theta, level) = try row.decode((UUID, Date, Double, String).self)
@@ -389,7 +394,7 @@ public struct ClassStore: Sendable {
             let missed = try await connection.query(
                 """
                 SELECT item_id, count(*) FILTER (WHERE NOT correct)::int AS misses, count(*)::int FROM lesson_answers
-                WHERE learner_id = ANY(\(order)) AND language = \(language) AND answered_at >= now() - interval '30 days'
+                WHERE learner_id = ANY(\(order)) AND language = \(language) AND answered_at >= (\(unescaped: Self.utcToday) - 30)::timestamp AT TIME ZONE 'UTC'
                   AND (item_id LIKE 'word:%' OR item_id LIKE 'phrase:%')
                 GROUP BY item_id HAVING count(*) FILTER (WHERE NOT correct) > 0
                 ORDER BY misses DESC, item_id LIMIT 10

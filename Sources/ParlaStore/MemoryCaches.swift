@@ -80,7 +80,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state.withLock { state in
             let rows = rows.filter { state.mayKeep($0.key, since: stamp) }
             guard !rows.isEmpty else { return }
-            if state.values.count + rows.count > limit { state.clear() }
+            // Rows that replace kept ones take no more room.
+            let added = rows.keys.filter { state.values[$0] == nil }.count
+            if state.values.count + added > limit { state.clear() }
             for (key, value) in rows {
                 state.values[key] = value
                 for tag in tags(value) { state.tagged[tag, default: []].insert(key) }

@@ -344,6 +344,9 @@ struct AssignmentTests {
                     ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = 2.5, level = 'C1'
                     """)
                 #expect(try await eventually { only(try await overview())?["level"] as? String == "C1" })
+                // A table emptied in SQL: every class's overview goes.
+                try await TestDatabase.shared.execute(in: app.databaseURL, "TRUNCATE assignments")
+                #expect(try await eventually { (try await overview()["assignments"] as? [JSON])?.isEmpty == true })
 
                 // Removed by the teacher: at once.
                 _ = try await client.delete("/v1/classes/\(classID)/members/\(learner.learnerID)", token: teacher.token)

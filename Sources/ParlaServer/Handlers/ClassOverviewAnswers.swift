@@ -21,11 +21,10 @@ struct ClassOverviewAnswers: ServerMiddleware {
     {
         guard operationID == "getClassOverview", request.method == .get,
             request.headerFields[.accept].map(LeaderboardFastPath.acceptsJSON) ?? true,
-            let raw = metadata.pathParameters["classId"], let id = ClassID(String(raw)),
-            let version = try? handler.content.snapshot().version
+            let raw = metadata.pathParameters["classId"], let id = ClassID(String(raw))
         else { return try await next(request, body, metadata) }
         let caller = try await handler.caller()
-        let name = "json " + version
+        let name = "json"
         if let kept = handler.classes.keptAnswer(name, caller, id) {
             return (HTTPResponse(status: .ok, headerFields: kept.fields), HTTPBody(kept.body()))
         }

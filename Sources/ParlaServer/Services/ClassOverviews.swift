@@ -13,7 +13,8 @@ import ParlaTeaching
 /// only when its inputs do. Every table it reads announces a change as
 /// "class id" (migration 0025: the class, its members and assignments, and
 /// each member's name, answers, abilities, recordings and games; written
-/// by any server or in SQL), and the overview is dropped; this server
+/// by any server or in SQL, a truncation announcing every class), and the
+/// overview is dropped; this server
 /// drops it at once when it changes the class itself, so that a teacher
 /// sees its own change. Trends and the weeks of progress move with the
 /// day (UTC): an overview is kept for the day it was made on.
@@ -23,8 +24,10 @@ final class ClassOverviews: ChangeSubscriber, Sendable {
         var report: ClassReport
         /// Days since 1970 (UTC) when it was made.
         var day: Int
-        /// What was made of it, by name (which says what the bytes depend on).
+        /// What was made of it, by name (which says what the bytes depend on),
+        /// for one version of the content (`answersVersion`).
         var answers: [String: Answer] = [:]
+        var answersVersion = ""
     }
 
     /// An answer's header fields and body, in parts between which each
@@ -48,8 +51,9 @@ final class ClassOverviews: ChangeSubscriber, Sendable {
     let cache: MemoryCache<UUID, Overview>
     let feed: ChangeFeed
 
-    /// `limit`: classes kept (a class of 40 takes some tens of kilobytes).
-    init(feed: ChangeFeed, limit: Int = 2_000) {
+    /// `limit`: classes kept (a class of 40 takes about 100 kB with its
+    /// JSON and a page: most of it the assignment forms' choices).
+    init(feed: ChangeFeed, limit: Int = 1_000) {
         self.feed = feed
         cache = MemoryCache(limit: limit)
         feed.subscribe(self)
@@ -79,10 +83,17 @@ final class ClassOverviews: ChangeSubscriber, Sendable {
         cache.keep([overview.schoolClass.id.uuid: overview], since: stamp)
     }
 
-    /// Keeps an answer made since `stamp` from the overview of `day`, if
-    /// that overview is still the one kept.
-    func keep(_ answer: Answer, named name: String, for id: ClassID, day: Int, since stamp: MemoryCache<UUID, Overview>.Stamp?) {
-        cache.update(id.uuid, since: stamp) { if $0.day == day { $0.answers[name] = answer } }
+    /// Keeps an answer made since `stamp` from the overview of `day` and
+    /// the content's `version`, if that overview is still the one kept.
+    /// Answers made from another version of the content go.
+    func keep(
+        _ answer: Answer, named name: String, for id: ClassID, day: Int, version: String, since stamp: MemoryCache<UUID, Overview>.Stamp?
+    ) {
+        cache.update(id.uuid, since: stamp) { overview in
+            guard overview.day == day else { return }
+            if overview.answersVersion != version { (overview.answers, overview.answersVersion) = ([:], version) }
+            overview.answers[name] = answer
+        }
     }
 
     /// This server changed the class.

@@ -131,22 +131,25 @@ struct ClassService: Sendable {
         return (schoolClass, report)
     }
 
-    /// An answer made from the overview of the caller's own class and kept
-    /// with it under `name` (`keepAnswer`); nil when there is none.
+    /// An answer made from the overview of the caller's own class and the
+    /// content's current version, kept with it under `name` (`keepAnswer`);
+    /// nil when there is none.
     func keptAnswer(_ name: String, _ caller: Caller, _ id: ClassID) -> ClassOverviews.Answer? {
-        guard let kept = overviews?.overview(id, on: Date()), kept.schoolClass.teacher == caller.accountID else { return nil }
+        guard let kept = overviews?.overview(id, on: Date()), kept.schoolClass.teacher == caller.accountID,
+            kept.answersVersion == (try? content.snapshot().version)
+        else { return nil }
         return kept.answers[name]
     }
 
     /// Makes an answer from the overview of the caller's class (`make`
     /// returns it, or nil when there is none), and keeps it under `name`
-    /// (nil: not kept) while the overview is kept.
+    /// (nil: not kept) while the overview and the content's version last.
     func keepAnswer(_ name: String?, _ id: ClassID, made make: () async throws -> ClassOverviews.Answer?) async rethrows
         -> ClassOverviews.Answer?
     {
-        let (stamp, day) = (overviews?.stamp, ClassOverviews.day(Date()))
+        let (stamp, day, version) = (overviews?.stamp, ClassOverviews.day(Date()), try? content.snapshot().version)
         guard let answer = try await make() else { return nil }
-        if let name { overviews?.keep(answer, named: name, for: id, day: day, since: stamp) }
+        if let name, let version { overviews?.keep(answer, named: name, for: id, day: day, version: version, since: stamp) }
         return answer
     }
 

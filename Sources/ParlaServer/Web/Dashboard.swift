@@ -279,14 +279,14 @@ struct Dashboard: Sendable {
     /// why the last form was refused.
     ///
     /// A plain visit is answered from the page kept with the class's
-    /// overview (`ClassOverviews`) for the visitor's language and the
-    /// content's version: rendered once with a mark where each form's CSRF
+    /// overview (`ClassOverviews`) for the visitor's language (and the
+    /// content's version): rendered once with a mark where each form's CSRF
     /// token goes, and the visitor's own token put in.
     func classPage(_ visitor: Visitor, _ id: ClassID, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
         let plain = problems.isEmpty && status == .ok
-        let name = "page \(visitor.language.code) \(try api.content.snapshot().version)"
+        let name = "page \(visitor.language.code)"
         if plain, let kept = api.classes.keptAnswer(name, visitor.caller, id) { return page(kept, visitor, status: status) }
         var found = true
         let answer = try await api.classes.keepAnswer(plain ? name : nil, id) { () async throws -> ClassOverviews.Answer? in

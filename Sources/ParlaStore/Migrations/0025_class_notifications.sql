@@ -1,7 +1,9 @@
 -- A class overview's inputs changed (the class, its members and
 -- assignments, and of each member: its name, answers, abilities and their
 -- history, recordings and games): "class id". Servers that keep the
--- overview in memory (ClassOverviews) drop it.
+-- overview in memory (ClassOverviews) drop it. Answers, recordings and
+-- games are announced when added or deleted: what the overview reads of
+-- them never changes in place. A truncation announces "class *".
 --
 -- Each class is announced once a transaction, however many rows of it
 -- change; a transaction that changes more than 100 classes' inputs (a
@@ -105,3 +107,31 @@ CREATE TRIGGER games_added_announce_classes AFTER INSERT ON games
 REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION learner_rows_announce_classes();
 CREATE TRIGGER games_deleted_announce_classes AFTER DELETE ON games
 REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION learner_rows_announce_classes();
+
+-- A table emptied at once: every class.
+CREATE FUNCTION classes_all_announce() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('parla_changes', E'class\t*');
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER classes_truncated_announce AFTER TRUNCATE ON classes
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER class_members_truncated_announce AFTER TRUNCATE ON class_members
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER assignments_truncated_announce AFTER TRUNCATE ON assignments
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER learners_truncated_announce_classes AFTER TRUNCATE ON learners
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER lesson_answers_truncated_announce_classes AFTER TRUNCATE ON lesson_answers
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER abilities_truncated_announce_classes AFTER TRUNCATE ON abilities
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER ability_history_truncated_announce_classes AFTER TRUNCATE ON ability_history
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER speech_attempts_truncated_announce_classes AFTER TRUNCATE ON speech_attempts
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
+CREATE TRIGGER games_truncated_announce_classes AFTER TRUNCATE ON games
+FOR EACH STATEMENT EXECUTE FUNCTION classes_all_announce();
