@@ -24,6 +24,8 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         /// best partial path.
         var complete: Bool
         var frames: Int
+        /// Each frame's phone likelihoods, when the pass kept them.
+        var likelihoods: PhoneLikelihoods? = nil
     }
 
     let sampleRate: Int
@@ -85,8 +87,9 @@ final class PocketSphinxDecoder: @unchecked Sendable {
     }
 
     /// Phone-level forced alignment of the expected words: every phone is a
-    /// grammar word, a word's pronunciations are alternatives.
-    func alignPhones(_ expected: [ExpectedWord], audio: [Int16]) throws -> Pass {
+    /// grammar word, a word's pronunciations are alternatives. With
+    /// `definition`, the pass also keeps every frame's phone likelihoods.
+    func alignPhones(_ expected: [ExpectedWord], audio: [Int16], definition: ModelDefinition? = nil) throws -> Pass {
         var grammar = "#JSGF V1.0;\ngrammar phones;\npublic <phrase> ="
         for word in expected {
             let variants = word.pronunciations.map { pronunciation in
@@ -101,7 +104,51 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         guard ps_set_jsgf_string(decoder, "phones", grammar) == 0 else {
             throw SpeechSetupError("pocketsphinx refused the phone grammar")
         }
-        return try run("phones", audio)
+        guard let definition else { return try run("phones", audio) }
+        return try withSenoneScores(definition) { try run("phones", audio) }
+    }
+
+    /// The acoustic model inside the decoder (`ps_decoder_t.acmod`, after
+    /// the configuration and the reference count: pocketsphinx keeps it
+    /// private). Checked: its own first field is the same configuration.
+    private lazy var acousticModel: OpaquePointer? = {
+        let decoder = UnsafeRawPointer(self.decoder)
+        guard let acmod = decoder.load(fromByteOffset: 16, as: OpaquePointer?.self),
+            UnsafeRawPointer(acmod).load(as: OpaquePointer?.self) == config
+        else { return nil }
+        return acmod
+    }()
+
+    /// Runs a pass while the acoustic model writes every frame's senone
+    /// scores (`-compallsen`: all of them) to memory, and adds the frames'
+    /// phone likelihoods to it. The model closes the stream at the end of
+    /// the utterance.
+    private func withSenoneScores(_ definition: ModelDefinition, _ pass: () throws -> Pass) throws -> Pass {
+        guard let acmod = acousticModel else { throw SpeechSetupError("pocketsphinx's acoustic model is out of reach") }
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        let size = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        (buffer.pointee, size.pointee) = (nil, 0)
+        defer {
+            free(buffer.pointee)
+            buffer.deallocate()
+            size.deallocate()
+        }
+        guard let stream = open_memstream(buffer, size) else { throw SpeechSetupError("no memory for senone scores") }
+        guard acmod_set_senfh(acmod, stream) == 0 else {
+            acmod_set_senfh(acmod, nil)
+            throw SpeechSetupError("pocketsphinx could not write senone scores")
+        }
+        var result: Pass
+        do {
+            result = try pass()
+        } catch {
+            acmod_set_senfh(acmod, nil)
+            throw error
+        }
+        guard let bytes = buffer.pointee else { throw SpeechSetupError("no senone scores") }
+        result.likelihoods = try PhoneLikelihoods(
+            senoneFile: UnsafeRawBufferPointer(start: bytes, count: size.pointee), definition: definition, natsPerUnit: natsPerUnit)
+        return result
     }
 
     /// A free loop of context-independent phones over the same audio: what

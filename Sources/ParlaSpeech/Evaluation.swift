@@ -51,6 +51,8 @@ public struct SpeechEvaluation: Sendable {
     public struct Scored: Sendable {
         public var utterance: RatedUtterance
         public var score: AttemptScore
+        /// What the frames say of each phone scored, in the words' order.
+        public var evidence: [PhoneEvidence?]
         public var cpuSeconds: Double
     }
 
@@ -92,15 +94,15 @@ public struct SpeechEvaluation: Sendable {
                 let (index, utterance) = (next, utterances[next])
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/wav/\(utterance.id).wav")))
                 group.addTask {
-                    let (score, cpu) = try await scorer.scoreTimed(bytes, text: utterance.text, language: language)
-                    return (index, Scored(utterance: utterance, score: score, cpuSeconds: cpu))
+                    let (score, evidence, cpu) = try await scorer.scoreWithEvidence(bytes, text: utterance.text, language: language)
+                    return (index, Scored(utterance: utterance, score: score, evidence: evidence, cpuSeconds: cpu))
                 }
                 next += 1
             }
             // The first score of a language also loads its model: alone, and not counted.
             try add()
             if let (index, first) = try await group.next() {
-                scored[index] = Scored(utterance: first.utterance, score: first.score, cpuSeconds: .nan)
+                scored[index] = Scored(utterance: first.utterance, score: first.score, evidence: first.evidence, cpuSeconds: .nan)
             }
             for _ in 0..<width { try add() }
             while let (index, done) = try await group.next() {

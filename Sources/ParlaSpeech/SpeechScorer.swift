@@ -27,9 +27,12 @@ public final class SpeechScorer: Sendable {
         /// The language's most frequent words, which recognition listens
         /// for besides the phrase's own.
         let commonWords: [ExpectedWord]
+        /// The acoustic model's phones and their senones (nil: a model
+        /// without a readable binary `mdef`, scored without posteriors).
+        let definition: ModelDefinition?
         let idle = Mutex<[PocketSphinxDecoder]>([])
-        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord]) {
-            (self.model, self.lexicon, self.commonWords) = (model, lexicon, commonWords)
+        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?) {
+            (self.model, self.lexicon, self.commonWords, self.definition) = (model, lexicon, commonWords, definition)
         }
     }
 
@@ -56,10 +59,20 @@ public final class SpeechScorer: Sendable {
     /// The score and the CPU seconds it took (decoding, alignment, phone
     /// loop: what the real-time factor divides by the audio's duration).
     public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
+        let (score, _, cpu) = try await scoreWithEvidence(audio, text: text, language: language)
+        return (score, cpu)
+    }
+
+    /// The score, what the frames say of each phone scored (in the order of
+    /// the words' phones; nil where the model gives no posteriors) and the
+    /// CPU seconds it took.
+    public func scoreWithEvidence(_ audio: [UInt8], text: String, language: Language) async throws
+        -> (score: AttemptScore, evidence: [PhoneEvidence?], cpuSeconds: Double)
+    {
         try await queued {
             let start = Self.threadCPUTime()
-            let score = try self.scoreBlocking(audio, text: text, language: language)
-            return (score, Self.threadCPUTime() - start)
+            let (score, evidence) = try self.scoreBlocking(audio, text: text, language: language)
+            return (score, evidence, Self.threadCPUTime() - start)
         }
     }
 
@@ -101,7 +114,8 @@ public final class SpeechScorer: Sendable {
                 let common =
                     (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
                     .map { lexicon.expectedWords($0) } ?? []
-                return .success(Runtime(model: model, lexicon: lexicon, commonWords: common))
+                let definition = try? ModelDefinition.read(model.acousticPath + "/mdef")
+                return .success(Runtime(model: model, lexicon: lexicon, commonWords: common, definition: definition))
             } catch {
                 return .failure(SpeechSetupError("\(model.description.name): dictionary unreadable: \(error)"))
             }
@@ -142,11 +156,16 @@ public final class SpeechScorer: Sendable {
         pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
     }
 
-    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> AttemptScore {
+    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> (AttemptScore, [PhoneEvidence?]) {
         try withDecoder(language, text: text) { runtime, expected, decoder in
             let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
-            let alignment = try decoder.alignPhones(expected, audio: heard.samples)
+            let alignment = try decoder.alignPhones(expected, audio: heard.samples, definition: runtime.definition)
+            // In the order the words' phones are scored: the path's phones, fillers apart.
+            let evidence = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }.map { segment -> PhoneEvidence? in
+                guard segment.label.hasPrefix("ph_") else { return nil }
+                return alignment.likelihoods?.evidence(for: segment.label.dropFirst(3).uppercased(), frames: segment.start...segment.end)
+            }
             let loop = try decoder.phoneLoop(audio: heard.samples)
             let scoring = PhraseScoring(
                 calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
@@ -159,7 +178,7 @@ public final class SpeechScorer: Sendable {
             if [.incomplete, .wrongPhrase].contains(result.feedback) {
                 result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
             }
-            return result
+            return (result, evidence)
         }
     }
 

@@ -159,6 +159,8 @@ struct Speech: AsyncParsableCommand {
         @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
         @Option(help: "Score only the first N utterances.") var limit: Int?
         @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
+        @Option(help: "Write each utterance's score and phone evidence with the raters' sentence scores, as JSON lines.")
+        var features: String?
         @Flag(help: "Print each utterance as it is scored.") var verbose = false
         @OptionGroup var options: ConfigurationOptions
 
@@ -175,6 +177,7 @@ struct Speech: AsyncParsableCommand {
             }
             try await scorer.shutdown()
             if let predictions { try Self.write(scored, to: predictions) }
+            if let features { try Self.writeFeatures(scored, to: features) }
             let report = SpeechEvaluation.report(scored, folds: folds)
             print("utterances \(report.utterances), words paired \(report.words) of \(report.humanWords), phones paired \(report.phones)")
             print(
@@ -187,6 +190,27 @@ struct Speech: AsyncParsableCommand {
                     format: "phone     mispronounced: precision %.3f  recall %.3f  F1 %.3f  (%d folds)", detection.precision,
                     detection.recall, detection.f1, report.folds))
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
+        }
+
+        /// One JSON object a line: the id, the speaker, the raters' sentence
+        /// accuracy and total, the score in full and the phones' evidence.
+        static func writeFeatures(_ scored: [SpeechEvaluation.Scored], to path: String) throws {
+            struct Line: Encodable {
+                var id, speaker: String
+                var accuracy, total: Double
+                var score: AttemptScore
+                var evidence: [PhoneEvidence?]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let lines = try scored.map { item in
+                String(
+                    decoding: try encoder.encode(
+                        Line(
+                            id: item.utterance.id, speaker: item.utterance.speaker, accuracy: item.utterance.accuracy,
+                            total: item.utterance.total, score: item.score, evidence: item.evidence)), as: UTF8.self)
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
 
         /// One JSON object a line: id, overall, accuracy, words with their scores.

@@ -1,0 +1,108 @@
+import Foundation
+
+/// How well each phone of the model explains each frame of an utterance:
+/// the best score of its senones (in any context), in nats below the
+/// frame's best senone. From these come frame-level phone posteriors, the evidence
+/// goodness of pronunciation is measured on beyond the Viterbi path.
+public struct PhoneLikelihoods: Sendable, Equatable {
+    /// The model's phones; `+NSN+`-style fillers are left out.
+    public var phones: [String]
+    public var frames: Int
+    /// Frame after frame, one value a phone.
+    public var values: [Float]
+
+    public init(phones: [String], frames: Int, values: [Float]) {
+        (self.phones, self.frames, self.values) = (phones, frames, values)
+        index = Dictionary(uniqueKeysWithValues: phones.enumerated().map { ($1, $0) })
+    }
+
+    private var index: [String: Int] = [:]
+
+    public static func == (a: PhoneLikelihoods, b: PhoneLikelihoods) -> Bool {
+        a.phones == b.phones && a.frames == b.frames && a.values == b.values
+    }
+
+    public func value(_ frame: Int, _ phone: Int) -> Float { values[frame * phones.count + phone] }
+
+    /// Reads a senone score file as pocketsphinx writes it (`-senlogdir`,
+    /// `acmod_write_scores`): a text header up to "endhdr\n", a byte-order
+    /// word, then per frame the count of senones scored and, all being
+    /// scored, each one's score (16 bits, lower is better, relative to the
+    /// frame's best, in `natsPerUnit`).
+    public init(senoneFile bytes: UnsafeRawBufferPointer, definition: ModelDefinition, natsPerUnit: Double) throws {
+        let marker = Array("endhdr\n".utf8)
+        guard
+            let headerEnd = (0..<max(0, min(bytes.count, 4096) - marker.count)).first(where: { start in
+                marker.indices.allSatisfy { bytes[start + $0] == marker[$0] }
+            })
+        else { throw ModelDefinition.Unreadable(description: "no senone score header") }
+        var position = headerEnd + marker.count + 4
+        let kept = definition.phones.indices.filter { !definition.phones[$0].hasPrefix("+") }
+        let frameSize = 2 + 2 * definition.senoneCount
+        var values: [Float] = []
+        var frames = 0
+        values.reserveCapacity((bytes.count - position) / frameSize * kept.count)
+        while position + frameSize <= bytes.count {
+            let scored = Int(bytes.loadUnaligned(fromByteOffset: position, as: Int16.self))
+            guard scored == definition.senoneCount else {
+                throw ModelDefinition.Unreadable(description: "a frame with \(scored) senones scored, not all")
+            }
+            let scores = position + 2
+            for phone in kept {
+                var best = Int16.max
+                for senone in definition.senones[phone] {
+                    best = min(best, bytes.loadUnaligned(fromByteOffset: scores + 2 * senone, as: Int16.self))
+                }
+                values.append(Float(-Double(best) * natsPerUnit))
+            }
+            frames += 1
+            position += frameSize
+        }
+        self.init(phones: kept.map { definition.phones[$0] }, frames: frames, values: values)
+    }
+
+    /// What the frames `range` say of `phone`, or nil when the phone is not
+    /// the model's or the frames are not all here.
+    public func evidence(for phone: String, frames range: ClosedRange<Int>) -> PhoneEvidence? {
+        guard let expected = index[phone], range.lowerBound >= 0, range.upperBound < frames else { return nil }
+        var evidence = PhoneEvidence()
+        var competitors = [Double](repeating: 0, count: phones.count)
+        for frame in range {
+            var best = -Float.infinity
+            var bestPhone = 0
+            for q in phones.indices where value(frame, q) > best { (best, bestPhone) = (value(frame, q), q) }
+            let own = Double(value(frame, expected))
+            evidence.gapToBest += own - Double(best)
+            if bestPhone != expected { evidence.otherShare += 1 }
+            for (scale, slot) in zip(PhoneEvidence.scales, PhoneEvidence.scales.indices) {
+                var total = 0.0
+                for q in phones.indices { total += exp(scale * (Double(value(frame, q)) - Double(best))) }
+                evidence.logPosterior[slot] += scale * (own - Double(best)) - log(total)
+            }
+            for q in phones.indices where q != expected { competitors[q] += Double(value(frame, q)) }
+        }
+        let count = Double(range.count)
+        evidence.gapToBest /= count
+        evidence.otherShare /= count
+        evidence.logPosterior = evidence.logPosterior.map { $0 / count }
+        evidence.heardAs = phones[competitors.indices.filter { $0 != expected }.max { competitors[$0] < competitors[$1] } ?? expected]
+        return evidence
+    }
+}
+
+/// What the frames of one aligned phone say of it.
+public struct PhoneEvidence: Sendable, Equatable, Codable {
+    /// The acoustic scales the posteriors are taken at.
+    public static let scales = [0.1, 0.3, 1.0]
+
+    /// Mean over the frames of the log posterior of the phone, at each scale.
+    public var logPosterior = [Double](repeating: 0, count: scales.count)
+    /// Mean nats below the frame's best phone (0: it is the best throughout).
+    public var gapToBest = 0.0
+    /// The share of frames another phone explains best.
+    public var otherShare = 0.0
+    /// The other phone that explains the frames best, on the whole.
+    public var heardAs = ""
+
+    public init() {}
+}
