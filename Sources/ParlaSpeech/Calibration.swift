@@ -22,8 +22,18 @@ public struct SpeechCalibration: Sendable {
 
     public init(scorer: SpeechScorer) { self.scorer = scorer }
 
-    /// The clips of a folder: `<id>.wav` (or .flac, .ogg) with `<id>.txt`.
+    /// The clips of a folder: `<id>.wav` (or .flac, .ogg) with `<id>.txt`,
+    /// or listed in a Sphinx `transcription` file ("<s> text </s> (id)", as
+    /// pocketsphinx-testdata has them).
     public static func clips(in directory: String) throws -> [(audio: String, text: String)] {
+        if let listed = try? String(contentsOfFile: "\(directory)/transcription", encoding: .utf8) {
+            return listed.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"), open < close else { return nil }
+                let audio = "\(directory)/\(line[line.index(after: open)..<close]).wav"
+                let text = line[..<open].replacingOccurrences(of: "<s>", with: "").replacingOccurrences(of: "</s>", with: "")
+                return FileManager.default.fileExists(atPath: audio) ? (audio, text.trimmingCharacters(in: .whitespaces)) : nil
+            }
+        }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         return names.compactMap { name -> (String, String)? in
             guard let dot = name.lastIndex(of: "."), ["wav", "flac", "ogg"].contains(name[name.index(after: dot)...]) else { return nil }
@@ -76,15 +86,59 @@ public struct SpeechCalibration: Sendable {
 
     /// Stores the anchors in the profile, for the model now active.
     public func write(_ report: Report, language: Language) throws {
+        try updateActiveModel(language) { model in
+            model.calibration = Calibration(
+                right: (report.right * 1000).rounded() / 1000, wrong: (report.wrong * 1000).rounded() / 1000,
+                source: String(format: "parla speech calibrate: %d clips, AUC %.3f", report.clips, report.auc))
+        }
+    }
+
+    /// Changes the description of the model `language` uses now in its
+    /// `Models/<lang>/profile.json`.
+    public func updateActiveModel(_ language: Language, _ change: (inout ModelDescription) -> Void) throws {
         let active = try scorer.models.active(language).get()
         let path = "\(scorer.settings.modelsDirectory)/\(language.code)/profile.json"
         var profile = try scorer.models.profile(language)
         guard let index = profile.models.firstIndex(where: { $0.name == active.description.name }) else { return }
-        profile.models[index].calibration = Calibration(
-            right: (report.right * 1000).rounded() / 1000, wrong: (report.wrong * 1000).rounded() / 1000,
-            source: String(format: "parla speech calibrate: %d clips, AUC %.3f", report.clips, report.auc))
+        change(&profile.models[index])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try (encoder.encode(profile) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Native read speech aligned with its own text: each phone scored
+    /// with its evidence, and each clip's articulation rate.
+    public func natives(_ language: Language, directories: [String], log: (String) -> Void = { _ in }) async throws -> NativeNorms {
+        var samples: [NativeNorms.Sample] = []
+        var rates: [Double] = []
+        var clipCount = 0
+        for directory in directories {
+            for clip in try Self.clips(in: directory) {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.audio)))
+                do {
+                    let (score, evidence, _) = try await scorer.scoreWithEvidence(bytes, text: clip.text, language: language)
+                    let phones = score.words.flatMap(\.phones)
+                    for (phone, evidence) in zip(phones, evidence) {
+                        guard let evidence, let posterior = PhoneEvidence.scales.firstIndex(of: 1.0) else { continue }
+                        samples.append(
+                            .init(
+                                phone: phone.phone, gap: evidence.gapToBest, logPosterior: evidence.logPosterior[posterior],
+                                frames: Int(((phone.end - phone.start) * 100).rounded())))
+                    }
+                    if score.speechRate > 0 { rates.append(score.speechRate) }
+                    clipCount += 1
+                    log(
+                        String(
+                            format: "%@  %d phones  overall %.0f", URL(fileURLWithPath: clip.audio).lastPathComponent, phones.count,
+                            score.overall))
+                } catch let error as ParlaError {
+                    log("\(clip.audio): skipped, \(error.code.rawValue)")
+                }
+            }
+        }
+        guard !samples.isEmpty else { throw SpeechSetupError("no native phone could be measured (a model without posteriors?)") }
+        return NativeNorms.measure(
+            samples, rates: rates,
+            source: "parla speech natives: \(clipCount) clips, \(samples.count) phones, \(Set(samples.map(\.phone)).count) distinct")
     }
 }

@@ -54,6 +54,10 @@ public struct SpeechEvaluation: Sendable {
         /// What the frames say of each phone scored, in the words' order.
         public var evidence: [PhoneEvidence?]
         public var cpuSeconds: Double
+
+        public init(utterance: RatedUtterance, score: AttemptScore, evidence: [PhoneEvidence?], cpuSeconds: Double) {
+            (self.utterance, self.score, self.evidence, self.cpuSeconds) = (utterance, score, evidence, cpuSeconds)
+        }
     }
 
     public struct Report: Sendable {
@@ -112,6 +116,29 @@ public struct SpeechEvaluation: Sendable {
             }
         }
         return (0..<utterances.count).compactMap { scored[$0] }
+    }
+
+    /// The utterances scored again with a mapping fitted on the other
+    /// folds (each speaker's utterances in one fold): what `report` then
+    /// measures has never been fitted on.
+    public static func crossValidated(
+        _ scored: [Scored], folds: Int, natives: NativeNorms, passThreshold: Double, ridge: Double = 10
+    ) -> [Scored] {
+        let fold = Agreement.folds(speakers: scored.map(\.utterance.speaker), count: folds)
+        var result = scored
+        for f in 0..<folds {
+            let training = zip(scored, fold).filter { $1 != f }.map {
+                ScoringModel.Rated(score: $0.0.score, evidence: $0.0.evidence, utterance: $0.0.utterance)
+            }
+            guard !training.isEmpty else { continue }
+            let model = ScoringModel.fit(training, natives: natives, ridge: ridge)
+            for index in scored.indices where fold[index] == f {
+                result[index].score = model.apply(
+                    to: scored[index].score, evidence: scored[index].evidence, natives: natives, passThreshold: passThreshold,
+                    wordThreshold: PhraseScoring.wordThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+            }
+        }
+        return result
     }
 
     /// The figures of scored utterances; `folds` speaker-grouped folds for

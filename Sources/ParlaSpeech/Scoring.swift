@@ -17,6 +17,10 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double
         public var score: Double
+
+        public init(phone: String, start: Double, end: Double, score: Double) {
+            (self.phone, self.start, self.end, self.score) = (phone, start, end, score)
+        }
     }
 
     public struct WordScore: Sendable, Codable, Equatable {
@@ -27,6 +31,10 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var score: Double
         public var error: WordError
         public var phones: [PhoneScore]
+
+        public init(text: String, start: Double?, end: Double?, score: Double, error: WordError, phones: [PhoneScore]) {
+            (self.text, self.start, self.end, self.score, self.error, self.phones) = (text, start, end, score, error, phones)
+        }
     }
 
     /// 0-100: completeness x (0.8 accuracy + 0.2 fluency), less the share
@@ -52,6 +60,19 @@ public struct AttemptScore: Sendable, Codable, Equatable {
     public var speechRate: Double
     public var duration: Double
     public var warnings: [String]
+
+    public init(
+        overall: Double, accuracy: Double, completeness: Double, fluency: Double, words: [WordScore], insertions: Int,
+        recognizedText: String?, passed: Bool, feedback: Feedback, goodness: Double, speechRate: Double, duration: Double,
+        warnings: [String]
+    ) {
+        (self.overall, self.accuracy, self.completeness, self.fluency, self.words, self.insertions) = (
+            overall, accuracy, completeness, fluency, words, insertions
+        )
+        (self.recognizedText, self.passed, self.feedback, self.goodness, self.speechRate, self.duration, self.warnings) = (
+            recognizedText, passed, feedback, goodness, speechRate, duration, warnings
+        )
+    }
 }
 
 /// The arithmetic of scoring, from what the decoder found: pure, so every
@@ -82,10 +103,12 @@ public struct PhraseScoring: Sendable {
     public var natsPerUnit: Double
     public var framesPerSecond = 100.0
     /// Below this a word is mispronounced.
-    public var wordThreshold = 50.0
+    public var wordThreshold = PhraseScoring.wordThreshold
+    public static let wordThreshold = 50.0
     /// A pass allows at most this share of the words mispronounced, however
     /// well the rest went: half a phrase said right is not the phrase.
-    public var mispronouncedShareAllowed = 0.25
+    public var mispronouncedShareAllowed = PhraseScoring.mispronouncedShareAllowed
+    public static let mispronouncedShareAllowed = 0.25
     /// The label a phone has in the alignment grammar.
     public var phoneLabel: @Sendable (String) -> String
 

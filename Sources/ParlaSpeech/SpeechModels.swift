@@ -26,6 +26,8 @@ public struct ModelDescription: Codable, Sendable {
     /// More pocketsphinx arguments (`-key value`).
     public var arguments: [String]?
     public var calibration: Calibration
+    /// How natives say each phone with this model (`parla speech natives`).
+    public var natives: NativeNorms?
 }
 
 /// Goodness of pronunciation (nats per frame) of real read speech aligned

@@ -162,9 +162,12 @@ public final class SpeechScorer: Sendable {
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
             let alignment = try decoder.alignPhones(expected, audio: heard.samples, definition: runtime.definition)
             // In the order the words' phones are scored: the path's phones, fillers apart.
+            let phoneOf = Dictionary(
+                expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
+                uniquingKeysWith: { a, _ in a })
             let evidence = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }.map { segment -> PhoneEvidence? in
-                guard segment.label.hasPrefix("ph_") else { return nil }
-                return alignment.likelihoods?.evidence(for: segment.label.dropFirst(3).uppercased(), frames: segment.start...segment.end)
+                guard let phone = phoneOf[segment.label] else { return nil }
+                return alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
             }
             let loop = try decoder.phoneLoop(audio: heard.samples)
             let scoring = PhraseScoring(

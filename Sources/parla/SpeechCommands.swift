@@ -7,7 +7,7 @@ import ParlaSpeech
 struct Speech: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score recordings of phrases, align narrations with their text, and see or calibrate the speech models.",
-        subcommands: [Score.self, Align.self, Models.self, Calibrate.self, Evaluate.self])
+        subcommands: [Score.self, Align.self, Models.self, Calibrate.self, Natives.self, Evaluate.self])
 
     static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
         let settings = ServerSettings(config: try await options.reader())
@@ -144,6 +144,44 @@ struct Speech: AsyncParsableCommand {
         }
     }
 
+    struct Natives: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure how natives say each phone: native read speech aligned with its own text.",
+            discussion: """
+                Each DIR holds <id>.wav with <id>.txt (VoxForge), or a Sphinx transcription file \
+                (pocketsphinx-testdata). Never use synthetic speech.
+                """)
+
+        @Option(help: "en, fr, it, de or es.") var language: String
+        @Option(help: "A folder of native clips with transcripts (repeatable).") var data: [String]
+        @Flag(help: "Write the norms into Models/<lang>/profile.json for the active model.") var write = false
+        @Flag(help: "Print each clip as it is measured.") var verbose = false
+        @OptionGroup var options: ConfigurationOptions
+
+        func run() async throws {
+            let language = try Speech.language(language)
+            let scorer = try await Speech.scorer(options)
+            let calibration = SpeechCalibration(scorer: scorer)
+            let verbose = verbose
+            let norms = try await calibration.natives(language, directories: data) { line in if verbose { print(line) } }
+            print(norms.source ?? "")
+            print(String(format: "articulation rate %.2f phones/s (spread %.2f)", norms.rate.mean, norms.rate.deviation))
+            for phone in norms.phones.keys.sorted() {
+                let norm = norms.phones[phone]!
+                print(
+                    phone.padding(toLength: 6, withPad: " ", startingAt: 0)
+                        + String(
+                            format: "%4d  gap %6.2f ± %.2f  log posterior %6.2f ± %.2f  frames %5.1f", norm.count, norm.gap.mean,
+                            norm.gap.deviation, norm.logPosterior.mean, norm.logPosterior.deviation, exp(norm.logDuration.mean)))
+            }
+            if write {
+                try calibration.updateActiveModel(language) { $0.natives = norms }
+                print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
+            }
+            try await scorer.shutdown()
+        }
+    }
+
     struct Evaluate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Score utterances that human raters scored, and measure how the scores agree with theirs.",
@@ -157,10 +195,13 @@ struct Speech: AsyncParsableCommand {
         @Option(help: "en (the only language with rated speech).") var language: String
         @Option(help: "A folder of rated utterances.") var data: String
         @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
+        @Option(help: "The ridge penalty of the fitted mapping.") var ridge = 10.0
         @Option(help: "Score only the first N utterances.") var limit: Int?
         @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
         @Option(help: "Write each utterance's score and phone evidence with the raters' sentence scores, as JSON lines.")
         var features: String?
+        @Option(help: "Read the scores and evidence --features wrote instead of scoring again (to try mappings quickly).")
+        var reuse: String?
         @Flag(help: "Print each utterance as it is scored.") var verbose = false
         @OptionGroup var options: ConfigurationOptions
 
@@ -172,13 +213,30 @@ struct Speech: AsyncParsableCommand {
             if let limit { utterances = Array(utterances.prefix(limit)) }
             guard utterances.count >= folds else { throw ValidationError("\(data) has \(utterances.count) rated utterances with audio") }
             let verbose = verbose
-            let scored = try await SpeechEvaluation(scorer: scorer).score(utterances, directory: data, language: language) { line in
-                if verbose { print(line) }
+            let scored: [SpeechEvaluation.Scored]
+            if let reuse {
+                scored = try Self.readFeatures(reuse, utterances: utterances)
+            } else {
+                scored = try await SpeechEvaluation(scorer: scorer).score(utterances, directory: data, language: language) { line in
+                    if verbose { print(line) }
+                }
             }
             try await scorer.shutdown()
-            if let predictions { try Self.write(scored, to: predictions) }
             if let features { try Self.writeFeatures(scored, to: features) }
-            let report = SpeechEvaluation.report(scored, folds: folds)
+            let raw = SpeechEvaluation.report(scored, folds: folds)
+            print(
+                String(
+                    format: "raw scores: sentence r = %.3f, word r = %.3f, phone F1 = %.3f", raw.sentenceAccuracy, raw.wordAccuracy,
+                    raw.detection.f1))
+            let model = try scorer.models.active(language).get()
+            guard let natives = model.description.natives else {
+                throw ValidationError("\(model.description.name) has no native norms: run parla speech natives --write first")
+            }
+            let fitted = SpeechEvaluation.crossValidated(
+                scored, folds: folds, natives: natives, passThreshold: model.passThreshold, ridge: ridge)
+            if let predictions { try Self.write(fitted, to: predictions) }
+            let report = SpeechEvaluation.report(fitted, folds: folds)
+            print("fitted on the other folds:")
             print("utterances \(report.utterances), words paired \(report.words) of \(report.humanWords), phones paired \(report.phones)")
             print(
                 String(format: "sentence  overall vs accuracy r = %.3f   vs total r = %.3f", report.sentenceAccuracy, report.sentenceTotal))
@@ -211,6 +269,23 @@ struct Speech: AsyncParsableCommand {
                             total: item.utterance.total, score: item.score, evidence: item.evidence)), as: UTF8.self)
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        /// What `writeFeatures` wrote, for the utterances given (no CPU time).
+        static func readFeatures(_ path: String, utterances: [RatedUtterance]) throws -> [SpeechEvaluation.Scored] {
+            struct Line: Decodable {
+                var id: String
+                var score: AttemptScore
+                var evidence: [PhoneEvidence?]
+            }
+            let decoder = JSONDecoder()
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+                try decoder.decode(Line.self, from: Data($0.utf8))
+            }
+            let byID = Dictionary(lines.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return utterances.compactMap { utterance in
+                byID[utterance.id].map { .init(utterance: utterance, score: $0.score, evidence: $0.evidence, cpuSeconds: .nan) }
+            }
         }
 
         /// One JSON object a line: id, overall, accuracy, words with their scores.

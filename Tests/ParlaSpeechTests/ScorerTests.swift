@@ -25,13 +25,7 @@ struct ScorerTests {
 
     /// The five LibriVox clips and their transcripts.
     static func englishClips() throws -> [(file: String, text: String)] {
-        let lines = try String(contentsOfFile: librivox + "/transcription", encoding: .utf8).split(separator: "\n")
-        return lines.compactMap { line in
-            guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
-            let id = line[line.index(after: open)..<close]
-            let text = line[..<open].replacingOccurrences(of: "<s>", with: "").replacingOccurrences(of: "</s>", with: "")
-            return ("\(librivox)/\(id).wav", text.trimmingCharacters(in: .whitespaces))
-        }
+        try SpeechCalibration.clips(in: librivox).map { ($0.audio, $0.text) }
     }
 
     func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }

@@ -1,0 +1,199 @@
+import Foundation
+
+/// The mapping from what the scorer measures to 0-100 per phone, word and
+/// sentence, fitted to human raters (issue 18) on speaker-grouped folds:
+/// `parla speech evaluate --write` keeps it in `Models/en/profile.json`.
+/// Its features are measured against native speech (`NativeNorms`), so
+/// the same mapping serves every language.
+///
+/// Stacked: phones from their own evidence; the sentence from the whole
+/// attempt; each word from its phones and the sentence (raters judge a word
+/// in the light of the speaker: the sentence explains much of it).
+public struct ScoringModel: Codable, Sendable, Equatable {
+    /// Predicts the raters' phone accuracy, 0-2.
+    public var phone: LinearScore
+    /// Predicts the raters' word accuracy, 0-10.
+    public var word: LinearScore
+    /// Predicts the raters' sentence accuracy, 0-10.
+    public var sentence: LinearScore
+    /// How it was fitted, for people.
+    public var source: String?
+
+    public init(phone: LinearScore, word: LinearScore, sentence: LinearScore, source: String? = nil) {
+        (self.phone, self.word, self.sentence, self.source) = (phone, word, sentence, source)
+    }
+
+    public static let phoneFeatures = ["zGap", "zLogPosterior", "zLogDuration", "otherShare"]
+    public static let wordFeatures = ["phoneMean", "phoneMin", "zLogPosterior", "zLogPosteriorMin", "zLogDuration", "omitted", "sentence"]
+    public static let sentenceFeatures = [
+        "completeness", "fluency", "rate", "pauseSeconds", "pauses", "insertions", "zGap", "zLogPosterior", "zLogPosteriorLow",
+        "lowShare", "durationDeviation", "logSecondsPerWord", "otherShare", "goodness", "rawAccuracy", "logSpeechRate",
+        "zLogPosteriorMedian", "lowWordShare", "zLogDuration",
+    ]
+
+    /// What an attempt's measures say, feature by feature.
+    public struct Features: Sendable {
+        /// Per word, per phone scored.
+        public var phones: [[[String: Double]]]
+        /// Per word, whether it was left out (its phones, if any, squeezed in).
+        public var omitted: [Bool]
+        public var sentence: [String: Double]
+        /// Per word, once the sentence's prediction is known.
+        public func words(sentence prediction: Double, phonePredictions: [[Double]]) -> [[String: Double]] {
+            zip(zip(phones, phonePredictions), omitted).map { pair, omitted in
+                let (phones, predictions) = pair
+                guard !phones.isEmpty, !omitted else {
+                    return [
+                        "omitted": 1, "phoneMean": 0, "phoneMin": 0, "zLogPosterior": -5, "zLogPosteriorMin": -5, "sentence": prediction,
+                    ]
+                }
+                let posteriors = phones.map { $0["zLogPosterior"] ?? 0 }
+                return [
+                    "omitted": 0, "phoneMean": predictions.reduce(0, +) / Double(predictions.count), "phoneMin": predictions.min() ?? 0,
+                    "zLogPosterior": posteriors.reduce(0, +) / Double(posteriors.count), "zLogPosteriorMin": posteriors.min() ?? 0,
+                    "zLogDuration": phones.map { $0["zLogDuration"] ?? 0 }.reduce(0, +) / Double(phones.count), "sentence": prediction,
+                ]
+            }
+        }
+    }
+
+    /// The features of a raw attempt (`PhraseScoring`'s) with its phones'
+    /// evidence, measured against `natives`. Phones without evidence are
+    /// measured as the natives' mean.
+    public static func features(_ score: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms) -> Features {
+        let scale = PhoneEvidence.scales.firstIndex(of: 1.0) ?? 0
+        var flat = evidence.makeIterator()
+        let phones: [[[String: Double]]] = score.words.map { word in
+            word.phones.map { phone in
+                let norms = natives.phone(phone.phone)
+                let frames = max(1, ((phone.end - phone.start) * 100).rounded())
+                guard let evidence = flat.next() ?? nil else {
+                    return ["zGap": 0, "zLogPosterior": 0, "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": 0]
+                }
+                return [
+                    "zGap": norms.gap.z(evidence.gapToBest), "zLogPosterior": norms.logPosterior.z(evidence.logPosterior[scale]),
+                    "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": evidence.otherShare,
+                ]
+            }
+        }
+        let all = phones.joined()
+        func mean(_ key: String) -> Double { all.isEmpty ? 0 : all.map { $0[key] ?? 0 }.reduce(0, +) / Double(all.count) }
+        let posteriors = all.map { $0["zLogPosterior"] ?? 0 }.sorted()
+        let said = score.words.filter { $0.start != nil }
+        let span = said.last.flatMap { last in said.first.map { (last.end ?? 0) - ($0.start ?? 0) } } ?? 0
+        let gaps = zip(said, said.dropFirst()).map { ($1.start ?? 0) - ($0.end ?? 0) }
+        let words = Double(max(1, score.words.count))
+        let sentence: [String: Double] = [
+            "completeness": score.completeness / 100, "fluency": score.fluency / 100,
+            "rate": span > 0 ? Double(all.count) / span / max(0.1, natives.rate.mean) : 0,
+            "pauseSeconds": gaps.filter { $0 > 0.1 }.reduce(0, +) / words, "pauses": Double(gaps.filter { $0 > 0.3 }.count),
+            "insertions": Double(score.insertions), "zGap": mean("zGap"), "zLogPosterior": mean("zLogPosterior"),
+            "zLogPosteriorLow": posteriors.isEmpty ? -5 : LinearScore.quantile(posteriors, 0.1),
+            "lowShare": all.isEmpty ? 1 : Double(posteriors.filter { $0 < -2 }.count) / Double(all.count),
+            "durationDeviation": all.isEmpty ? 0 : all.map { abs($0["zLogDuration"] ?? 0) }.reduce(0, +) / Double(all.count),
+            "logSecondsPerWord": log(max(0.05, score.duration / words)), "otherShare": mean("otherShare"),
+            "goodness": max(-20, score.goodness), "rawAccuracy": score.accuracy / 100,
+            "logSpeechRate": log(max(0.5, score.speechRate) / max(0.1, natives.rate.mean)),
+            "zLogPosteriorMedian": posteriors.isEmpty ? -5 : LinearScore.quantile(posteriors, 0.5),
+            "lowWordShare": Double(
+                phones.filter { word in
+                    word.isEmpty || word.map { $0["zLogPosterior"] ?? 0 }.reduce(0, +) / Double(word.count) < -0.5
+                }.count) / words,
+            "zLogDuration": mean("zLogDuration"),
+        ]
+        return Features(phones: phones, omitted: score.words.map { $0.error == .omitted }, sentence: sentence)
+    }
+
+    /// The fitted scores of a raw attempt: each phone 0-100 (50 per point
+    /// of the raters' 0-2), each word and the sentence 0-100 (10 per point
+    /// of their 0-10). Decisions that rest on what the decoder found (no
+    /// speech, the wrong phrase, an attempt cut short) stay the raw
+    /// scorer's; passing is decided afresh on the fitted scores.
+    public func apply(
+        to raw: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms, passThreshold: Double, wordThreshold: Double,
+        mispronouncedShareAllowed: Double
+    ) -> AttemptScore {
+        let features = Self.features(raw, evidence: evidence, natives: natives)
+        let phonePredictions = features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
+        let sentencePrediction = min(10, max(0, sentence.predict(features.sentence)))
+        let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map {
+            min(10, max(0, word.predict($0)))
+        }
+        var score = raw
+        for index in score.words.indices {
+            for (p, prediction) in phonePredictions[index].enumerated() { score.words[index].phones[p].score = rounded(50 * prediction) }
+            guard score.words[index].error != .omitted else { continue }
+            score.words[index].score = rounded(10 * wordPredictions[index])
+            score.words[index].error = score.words[index].score < wordThreshold ? .mispronounced : .none
+        }
+        let said = score.words.filter { $0.error != .omitted }
+        score.accuracy = said.isEmpty ? 0 : rounded(said.map(\.score).reduce(0, +) / Double(said.count))
+        // An attempt with more than a quarter of its words unsaid: they still
+        // count, half a phrase well said is half a score. (A word or two
+        // missed is the raters' business, a feature among others.)
+        let fitted = rounded(10 * sentencePrediction * (raw.completeness < 75 ? raw.completeness / 100 : 1))
+        score.overall = [.noSpeech, .wrongPhrase].contains(raw.feedback) ? min(raw.overall, fitted) : fitted
+        let mispronounced = score.words.filter { $0.error == .mispronounced }.count
+        let missed = score.words.filter { $0.error == .omitted }.count
+        score.passed =
+            ![.noSpeech, .wrongPhrase].contains(raw.feedback) && score.overall >= passThreshold
+            && Double(mispronounced + missed) <= mispronouncedShareAllowed * Double(score.words.count)
+        switch raw.feedback {
+        case .noSpeech, .wrongPhrase:
+            break
+        case .incomplete where !score.passed:
+            break
+        default:
+            score.feedback =
+                score.passed
+                ? (score.overall >= 85 && !score.words.contains { $0.error != .none } ? .great : .good)
+                : mispronounced > 0 ? .wordMispronounced : raw.completeness < 100 ? .incomplete : .wordMispronounced
+        }
+        return score
+    }
+
+    func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    /// One attempt with what the raters said of it, for fitting.
+    public struct Rated: Sendable {
+        public var score: AttemptScore
+        public var evidence: [PhoneEvidence?]
+        public var utterance: RatedUtterance
+
+        public init(score: AttemptScore, evidence: [PhoneEvidence?], utterance: RatedUtterance) {
+            (self.score, self.evidence, self.utterance) = (score, evidence, utterance)
+        }
+    }
+
+    /// Fits the three scores to the raters' phone, word and sentence
+    /// accuracy. The word score learns from the sentence score as fitted
+    /// on the same attempts.
+    public static func fit(_ rated: [Rated], natives: NativeNorms, ridge: Double = 10, source: String? = nil) -> ScoringModel {
+        let features = rated.map { Self.features($0.score, evidence: $0.evidence, natives: natives) }
+        var (phoneRows, phoneTargets) = ([[String: Double]](), [Double]())
+        for (item, measured) in zip(rated, features) {
+            for (h, s) in Agreement.pairWords(human: item.utterance.words.map(\.text), scored: item.score.words.map(\.text)) {
+                let word = item.utterance.words[h]
+                for (hp, sp) in Agreement.pairPhones(human: word.phones, scored: item.score.words[s].phones.map(\.phone))
+                where hp < word.phonesAccuracy.count && sp < measured.phones[s].count {
+                    phoneRows.append(measured.phones[s][sp])
+                    phoneTargets.append(word.phonesAccuracy[hp])
+                }
+            }
+        }
+        let phone = LinearScore.fit(phoneRows, targets: phoneTargets, features: phoneFeatures, ridge: ridge, clip: 0.01)
+        let sentence = LinearScore.fit(
+            features.map(\.sentence), targets: rated.map(\.utterance.accuracy), features: sentenceFeatures, ridge: ridge)
+        var (wordRows, wordTargets) = ([[String: Double]](), [Double]())
+        for (item, measured) in zip(rated, features) {
+            let phonePredictions = measured.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
+            let rows = measured.words(sentence: min(10, max(0, sentence.predict(measured.sentence))), phonePredictions: phonePredictions)
+            for (h, s) in Agreement.pairWords(human: item.utterance.words.map(\.text), scored: item.score.words.map(\.text)) {
+                wordRows.append(rows[s])
+                wordTargets.append(item.utterance.words[h].accuracy)
+            }
+        }
+        let word = LinearScore.fit(wordRows, targets: wordTargets, features: wordFeatures, ridge: ridge, clip: 0.01)
+        return ScoringModel(phone: phone, word: word, sentence: sentence, source: source)
+    }
+}

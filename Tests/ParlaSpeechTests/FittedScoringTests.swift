@@ -1,0 +1,84 @@
+import Foundation
+import ParlaSpeech
+import Testing
+
+/// Scores fitted to human raters, without audio: the linear fit, native
+/// norms and the mapping applied to an attempt.
+@Suite("fitted scoring")
+struct FittedScoringTests {
+    @Test("a linear score recovers a linear relation, clips what lies beyond the range it saw, and ridge shrinks its weights")
+    func linear() {
+        let rows = (0..<50).map { i -> [String: Double] in ["x": Double(i), "y": Double(i % 7)] }
+        let targets = rows.map { 3 + 2 * $0["x"]! - $0["y"]! }
+        let fit = LinearScore.fit(rows, targets: targets, features: ["x", "y"], ridge: 0, clip: 0)
+        #expect(abs(fit.predict(["x": 10, "y": 2]) - 21) < 1e-6)
+        // Beyond the range seen (0...49): as at its edge.
+        #expect(abs(fit.predict(["x": 100, "y": 0]) - fit.predict(["x": 49, "y": 0])) < 1e-9)
+        // A missing feature counts as its mean.
+        #expect(abs(fit.predict(["x": 10]) - fit.predict(["x": 10, "y": fit.mean[1]])) < 1e-9)
+        let shrunk = LinearScore.fit(rows, targets: targets, features: ["x", "y"], ridge: 1000, clip: 0)
+        #expect(abs(shrunk.weights[0]) < abs(fit.weights[0]))
+        // A feature that never varies gets no weight.
+        let constant = LinearScore.fit(rows.map { $0.merging(["c": 1]) { a, _ in a } }, targets: targets, features: ["x", "c"], ridge: 0)
+        #expect(constant.weights[1] == 0)
+    }
+
+    @Test("native norms: each phone's spread drawn towards the pooled one, z measured in spreads")
+    func natives() {
+        let samples = (0..<40).map { NativeNorms.Sample(phone: $0 < 30 ? "AA" : "B", gap: $0 < 30 ? -1 : -3, logPosterior: -2, frames: 8) }
+        let norms = NativeNorms.measure(samples, rates: [10, 12], prior: 10)
+        #expect(norms.phones["AA"]?.count == 30 && norms.pooled.count == 40)
+        // Pooled: mean -1.5; AA's mean (30 x -1 + 10 x -1.5) / 40.
+        #expect(abs(norms.pooled.gap.mean + 1.5) < 1e-9)
+        #expect(abs(norms.phone("AA").gap.mean + 1.125) < 1e-9)
+        #expect(norms.phone("AA").gap.deviation > 0)
+        #expect(norms.phone("ZZ") == norms.pooled)
+        #expect(abs(norms.rate.mean - 11) < 1e-9)
+        #expect(NativeNorms.Spread(mean: 1, deviation: 2).z(5) == 2)
+    }
+
+    static func attempt(feedback: AttemptScore.Feedback = .good, completeness: Double = 100) -> AttemptScore {
+        func phone(_ symbol: String, _ start: Double) -> AttemptScore.PhoneScore {
+            .init(phone: symbol, start: start, end: start + 0.1, score: 70)
+        }
+        return AttemptScore(
+            overall: 70, accuracy: 70, completeness: completeness, fluency: 80,
+            words: [
+                .init(text: "hello", start: 0, end: 0.2, score: 70, error: .none, phones: [phone("HH", 0), phone("AH", 0.1)]),
+                .init(text: "world", start: nil, end: nil, score: 0, error: .omitted, phones: []),
+            ], insertions: 0, recognizedText: nil, passed: true, feedback: feedback, goodness: -1, speechRate: 10, duration: 1, warnings: []
+        )
+    }
+
+    @Test("the mapping applied: phones, words and the sentence from the fitted scores; an omitted word stays 0; no speech stays no speech")
+    func apply() {
+        let norms = NativeNorms.measure([.init(phone: "HH", gap: -1, logPosterior: -2, frames: 10)], rates: [10])
+        func constant(_ value: Double, _ features: [String]) -> LinearScore {
+            LinearScore(
+                features: features, lower: features.map { _ in -1e9 }, upper: features.map { _ in 1e9 }, mean: features.map { _ in 0 },
+                scale: features.map { _ in 1 }, weights: features.map { _ in 0 }, intercept: value)
+        }
+        let model = ScoringModel(
+            phone: constant(1.5, ScoringModel.phoneFeatures), word: constant(9, ScoringModel.wordFeatures),
+            sentence: constant(8, ScoringModel.sentenceFeatures))
+        let evidence: [PhoneEvidence?] = [PhoneEvidence(), nil]
+        let scored = model.apply(
+            to: Self.attempt(), evidence: evidence, natives: norms, passThreshold: 60, wordThreshold: 50, mispronouncedShareAllowed: 0.5)
+        #expect(scored.words[0].phones.map(\.score) == [75, 75])
+        #expect(scored.words[0].score == 90 && scored.words[1].score == 0 && scored.words[1].error == .omitted)
+        #expect(scored.overall == 80 && scored.accuracy == 90 && scored.passed && scored.feedback == .good)
+        // Half the words unsaid: half the score, and no pass however well the rest went.
+        let half = model.apply(
+            to: Self.attempt(completeness: 50), evidence: evidence, natives: norms, passThreshold: 60, wordThreshold: 50,
+            mispronouncedShareAllowed: 0.25)
+        #expect(half.overall == 40 && !half.passed)
+        let silent = model.apply(
+            to: {
+                var a = Self.attempt(feedback: .noSpeech)
+                a.overall = 0
+                return a
+            }(), evidence: evidence, natives: norms,
+            passThreshold: 60, wordThreshold: 50, mispronouncedShareAllowed: 0.5)
+        #expect(silent.overall == 0 && silent.feedback == .noSpeech && !silent.passed)
+    }
+}
