@@ -106,3 +106,43 @@ public struct LinearScore: Codable, Sendable, Equatable {
         return x
     }
 }
+
+/// A monotone map fitted to (prediction, target) pairs by pool-adjacent-
+/// violators (isotonic regression): each step is the mean target of the
+/// predictions it covers, interpolated between steps' centres. It turns a
+/// linear score into what the raters would say on average, where the two
+/// do not rise in a straight line.
+public struct IsotonicMap: Codable, Sendable, Equatable {
+    /// The centres of the steps, rising, and each step's value (never falling).
+    public var inputs: [Double]
+    public var outputs: [Double]
+
+    public init(inputs: [Double], outputs: [Double]) { (self.inputs, self.outputs) = (inputs, outputs) }
+
+    public func callAsFunction(_ value: Double) -> Double {
+        guard let first = inputs.first, let last = inputs.last else { return value }
+        if value <= first { return outputs[0] }
+        if value >= last { return outputs[outputs.count - 1] }
+        let upper = inputs.firstIndex { $0 >= value }!
+        let (x0, x1, y0, y1) = (inputs[upper - 1], inputs[upper], outputs[upper - 1], outputs[upper])
+        return x1 > x0 ? y0 + (y1 - y0) * (value - x0) / (x1 - x0) : y1
+    }
+
+    public static func fit(predictions: [Double], targets: [Double]) -> IsotonicMap {
+        // Blocks of (sum of targets, count, sum of predictions), merged while a block's mean falls below the one before.
+        var blocks: [(sum: Double, count: Double, inputs: Double)] = []
+        for (prediction, target) in zip(predictions, targets).sorted(by: { $0.0 < $1.0 }) {
+            blocks.append((target, 1, prediction))
+            while blocks.count > 1,
+                blocks[blocks.count - 2].sum / blocks[blocks.count - 2].count >= blocks[blocks.count - 1].sum
+                    / blocks[blocks.count - 1].count
+            {
+                let last = blocks.removeLast()
+                blocks[blocks.count - 1].sum += last.sum
+                blocks[blocks.count - 1].count += last.count
+                blocks[blocks.count - 1].inputs += last.inputs
+            }
+        }
+        return IsotonicMap(inputs: blocks.map { $0.inputs / $0.count }, outputs: blocks.map { $0.sum / $0.count })
+    }
+}

@@ -16,15 +16,37 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     public var word: LinearScore
     /// Predicts the raters' sentence accuracy, 0-10.
     public var sentence: LinearScore
+    /// The linear word and sentence scores as the raters would say them on
+    /// average (nil: as they are).
+    public var wordCalibration: IsotonicMap?
+    public var sentenceCalibration: IsotonicMap?
     /// How it was fitted, for people.
     public var source: String?
 
-    public init(phone: LinearScore, word: LinearScore, sentence: LinearScore, source: String? = nil) {
+    public init(
+        phone: LinearScore, word: LinearScore, sentence: LinearScore, wordCalibration: IsotonicMap? = nil,
+        sentenceCalibration: IsotonicMap? = nil, source: String? = nil
+    ) {
         (self.phone, self.word, self.sentence, self.source) = (phone, word, sentence, source)
+        (self.wordCalibration, self.sentenceCalibration) = (wordCalibration, sentenceCalibration)
     }
 
-    public static let phoneFeatures = ["zGap", "zLogPosterior", "zLogDuration", "otherShare"]
-    public static let wordFeatures = ["phoneMean", "phoneMin", "zLogPosterior", "zLogPosteriorMin", "zLogDuration", "omitted", "sentence"]
+    /// The sentence's predicted accuracy, 0-10.
+    func sentenceScore(_ features: [String: Double]) -> Double {
+        let linear = sentence.predict(features)
+        return min(10, max(0, sentenceCalibration.map { $0(linear) } ?? linear))
+    }
+
+    func wordScore(_ features: [String: Double]) -> Double {
+        let linear = word.predict(features)
+        return min(10, max(0, wordCalibration.map { $0(linear) } ?? linear))
+    }
+
+    public static let phoneFeatures = ["zGap", "zLogPosterior", "zLogDuration", "otherShare", "loopScore"]
+    public static let wordFeatures = [
+        "phoneMean", "phoneMin", "zLogPosterior", "zLogPosteriorMin", "zLogDuration", "omitted", "sentence", "loopScore", "loopScoreMin",
+        "sentenceFluency", "sentenceRate", "sentenceZLogPosterior",
+    ]
     public static let sentenceFeatures = [
         "completeness", "fluency", "rate", "pauseSeconds", "pauses", "insertions", "zGap", "zLogPosterior", "zLogPosteriorLow",
         "lowShare", "durationDeviation", "logSecondsPerWord", "otherShare", "goodness", "rawAccuracy", "logSpeechRate",
@@ -40,20 +62,31 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         public var sentence: [String: Double]
         /// Per word, once the sentence's prediction is known.
         public func words(sentence prediction: Double, phonePredictions: [[Double]]) -> [[String: Double]] {
-            zip(zip(phones, phonePredictions), omitted).map { pair, omitted in
-                let (phones, predictions) = pair
-                guard !phones.isEmpty, !omitted else {
-                    return [
-                        "omitted": 1, "phoneMean": 0, "phoneMin": 0, "zLogPosterior": -5, "zLogPosteriorMin": -5, "sentence": prediction,
-                    ]
-                }
-                let posteriors = phones.map { $0["zLogPosterior"] ?? 0 }
+            let context = [
+                "sentenceFluency": sentence["fluency"] ?? 0, "sentenceRate": sentence["rate"] ?? 0,
+                "sentenceZLogPosterior": sentence["zLogPosterior"] ?? 0,
+            ]
+            return zip(zip(phones, phonePredictions), omitted).map { pair, omitted in
+                wordOnly(pair.0, pair.1, omitted, prediction).merging(context) { own, _ in own }
+            }
+        }
+
+        /// A word's own features, and the sentence's prediction.
+        func wordOnly(_ phones: [[String: Double]], _ predictions: [Double], _ omitted: Bool, _ prediction: Double) -> [String: Double] {
+            guard !phones.isEmpty, !omitted else {
                 return [
-                    "omitted": 0, "phoneMean": predictions.reduce(0, +) / Double(predictions.count), "phoneMin": predictions.min() ?? 0,
-                    "zLogPosterior": posteriors.reduce(0, +) / Double(posteriors.count), "zLogPosteriorMin": posteriors.min() ?? 0,
-                    "zLogDuration": phones.map { $0["zLogDuration"] ?? 0 }.reduce(0, +) / Double(phones.count), "sentence": prediction,
+                    "omitted": 1, "phoneMean": 0, "phoneMin": 0, "zLogPosterior": -5, "zLogPosteriorMin": -5, "sentence": prediction,
+                    "loopScore": 0, "loopScoreMin": 0,
                 ]
             }
+            let posteriors = phones.map { $0["zLogPosterior"] ?? 0 }
+            let loop = phones.map { $0["loopScore"] ?? 0 }
+            return [
+                "loopScore": loop.reduce(0, +) / Double(loop.count), "loopScoreMin": loop.min() ?? 0,
+                "omitted": 0, "phoneMean": predictions.reduce(0, +) / Double(predictions.count), "phoneMin": predictions.min() ?? 0,
+                "zLogPosterior": posteriors.reduce(0, +) / Double(posteriors.count), "zLogPosteriorMin": posteriors.min() ?? 0,
+                "zLogDuration": phones.map { $0["zLogDuration"] ?? 0 }.reduce(0, +) / Double(phones.count), "sentence": prediction,
+            ]
         }
     }
 
@@ -67,12 +100,18 @@ public struct ScoringModel: Codable, Sendable, Equatable {
             word.phones.map { phone in
                 let norms = natives.phone(phone.phone)
                 let frames = max(1, ((phone.end - phone.start) * 100).rounded())
+                // The raw scorer's phone score: its goodness against the phone
+                // loop, mapped between the language's anchors.
+                let loopScore = phone.score / 100
                 guard let evidence = flat.next() ?? nil else {
-                    return ["zGap": 0, "zLogPosterior": 0, "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": 0]
+                    return [
+                        "zGap": 0, "zLogPosterior": 0, "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": 0,
+                        "loopScore": loopScore,
+                    ]
                 }
                 return [
                     "zGap": norms.gap.z(evidence.gapToBest), "zLogPosterior": norms.logPosterior.z(evidence.logPosterior[scale]),
-                    "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": evidence.otherShare,
+                    "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": evidence.otherShare, "loopScore": loopScore,
                 ]
             }
         }
@@ -115,10 +154,8 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     ) -> AttemptScore {
         let features = Self.features(raw, evidence: evidence, natives: natives)
         let phonePredictions = features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
-        let sentencePrediction = min(10, max(0, sentence.predict(features.sentence)))
-        let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map {
-            min(10, max(0, word.predict($0)))
-        }
+        let sentencePrediction = sentenceScore(features.sentence)
+        let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map(wordScore)
         var score = raw
         for index in score.words.indices {
             for (p, prediction) in phonePredictions[index].enumerated() { score.words[index].phones[p].score = rounded(50 * prediction) }
@@ -182,18 +219,23 @@ public struct ScoringModel: Codable, Sendable, Equatable {
             }
         }
         let phone = LinearScore.fit(phoneRows, targets: phoneTargets, features: phoneFeatures, ridge: ridge, clip: 0.01)
-        let sentence = LinearScore.fit(
-            features.map(\.sentence), targets: rated.map(\.utterance.accuracy), features: sentenceFeatures, ridge: ridge)
+        let sentenceTargets = rated.map(\.utterance.accuracy)
+        let sentence = LinearScore.fit(features.map(\.sentence), targets: sentenceTargets, features: sentenceFeatures, ridge: ridge)
+        let sentenceCalibration = IsotonicMap.fit(predictions: features.map { sentence.predict($0.sentence) }, targets: sentenceTargets)
+        let calibrated = ScoringModel(phone: phone, word: phone, sentence: sentence, sentenceCalibration: sentenceCalibration)
         var (wordRows, wordTargets) = ([[String: Double]](), [Double]())
         for (item, measured) in zip(rated, features) {
             let phonePredictions = measured.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
-            let rows = measured.words(sentence: min(10, max(0, sentence.predict(measured.sentence))), phonePredictions: phonePredictions)
+            let rows = measured.words(sentence: calibrated.sentenceScore(measured.sentence), phonePredictions: phonePredictions)
             for (h, s) in Agreement.pairWords(human: item.utterance.words.map(\.text), scored: item.score.words.map(\.text)) {
                 wordRows.append(rows[s])
                 wordTargets.append(item.utterance.words[h].accuracy)
             }
         }
         let word = LinearScore.fit(wordRows, targets: wordTargets, features: wordFeatures, ridge: ridge, clip: 0.01)
-        return ScoringModel(phone: phone, word: word, sentence: sentence, source: source)
+        let wordCalibration = IsotonicMap.fit(predictions: wordRows.map(word.predict), targets: wordTargets)
+        return ScoringModel(
+            phone: phone, word: word, sentence: sentence, wordCalibration: wordCalibration, sentenceCalibration: sentenceCalibration,
+            source: source)
     }
 }

@@ -23,6 +23,17 @@ struct FittedScoringTests {
         #expect(constant.weights[1] == 0)
     }
 
+    @Test("an isotonic map pools what falls, never falls itself, and interpolates between its steps")
+    func isotonic() {
+        // Targets 1, 3, 2, 4 at 1...4: the middle pair pools to 2.5.
+        let map = IsotonicMap.fit(predictions: [4, 2, 1, 3], targets: [4, 3, 1, 2])
+        #expect(map.inputs == [1, 2.5, 4] && map.outputs == [1, 2.5, 4])
+        #expect(map(0) == 1 && map(10) == 4 && map(1.75) == 1.75)
+        let noisy = IsotonicMap.fit(predictions: (0..<100).map(Double.init), targets: (0..<100).map { Double($0 % 10) })
+        #expect(zip(noisy.outputs, noisy.outputs.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(IsotonicMap(inputs: [], outputs: [])(3) == 3)
+    }
+
     @Test("native norms: each phone's spread drawn towards the pooled one, z measured in spreads")
     func natives() {
         let samples = (0..<40).map { NativeNorms.Sample(phone: $0 < 30 ? "AA" : "B", gap: $0 < 30 ? -1 : -3, logPosterior: -2, frames: 8) }
