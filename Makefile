@@ -28,6 +28,7 @@ bench: install-deps
 	$(SWIFT) build -c release --product parla
 	Benchmarks/run.sh
 	Benchmarks/speech.sh
+	Benchmarks/speech-raters.sh
 	Benchmarks/speech-http.sh
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh

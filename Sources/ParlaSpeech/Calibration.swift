@@ -97,13 +97,10 @@ public struct SpeechCalibration: Sendable {
     /// `Models/<lang>/profile.json`.
     public func updateActiveModel(_ language: Language, _ change: (inout ModelDescription) -> Void) throws {
         let active = try scorer.models.active(language).get()
-        let path = "\(scorer.settings.modelsDirectory)/\(language.code)/profile.json"
         var profile = try scorer.models.profile(language)
         guard let index = profile.models.firstIndex(where: { $0.name == active.description.name }) else { return }
         change(&profile.models[index])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try (encoder.encode(profile) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+        try scorer.models.write(profile, for: language)
     }
 
     /// Native read speech aligned with its own text: each phone scored

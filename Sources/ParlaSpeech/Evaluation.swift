@@ -135,7 +135,7 @@ public struct SpeechEvaluation: Sendable {
             for index in scored.indices where fold[index] == f {
                 result[index].score = model.apply(
                     to: scored[index].score, evidence: scored[index].evidence, natives: natives, passThreshold: passThreshold,
-                    wordThreshold: PhraseScoring.wordThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+                    mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
             }
         }
         return result

@@ -119,10 +119,15 @@ public struct PhraseScoring: Sendable {
         (self.calibration, self.passThreshold, self.natsPerUnit, self.phoneLabel) = (calibration, passThreshold, natsPerUnit, phoneLabel)
     }
 
+    /// The scores the anchors map to: `right` 85, `wrong` 15.
+    public static let rightAnchorScore = 85.0
+    public static let wrongAnchorScore = 15.0
+
     public func score(goodness: Double) -> Double {
         let span = calibration.right - calibration.wrong
         guard span > 0 else { return 0 }
-        return min(100, max(0, 15 + 70 * (goodness - calibration.wrong) / span))
+        let (low, high) = (Self.wrongAnchorScore, Self.rightAnchorScore)
+        return min(100, max(0, low + (high - low) * (goodness - calibration.wrong) / span))
     }
 
     static func isFiller(_ label: String) -> Bool {

@@ -149,19 +149,35 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     /// speech, the wrong phrase, an attempt cut short) stay the raw
     /// scorer's; passing is decided afresh on the fitted scores.
     public func apply(
-        to raw: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms, passThreshold: Double, wordThreshold: Double,
-        mispronouncedShareAllowed: Double
+        to raw: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms, passThreshold: Double, mispronouncedShareAllowed: Double
     ) -> AttemptScore {
         let features = Self.features(raw, evidence: evidence, natives: natives)
         let phonePredictions = features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
         let sentencePrediction = sentenceScore(features.sentence)
         let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map(wordScore)
         var score = raw
+        func othersSaidWell(_ index: Int) -> Bool {
+            let others = raw.words.indices.filter { $0 != index && raw.words[$0].error != .omitted }.map { raw.words[$0].score }.sorted()
+            return !others.isEmpty && others[others.count / 2] >= Self.saidWell
+        }
         for index in score.words.indices {
             for (p, prediction) in phonePredictions[index].enumerated() { score.words[index].phones[p].score = rounded(50 * prediction) }
             guard score.words[index].error != .omitted else { continue }
+            // A word whose raw goodness is as bad as another phrase's (below
+            // the anchor `wrong` maps to) among words said well is another
+            // word said: the raters' data has too few such words for the fit
+            // to see them. It stays flagged, its score held below the good
+            // range. (Among words the raw scorer finds poor too, a low one is
+            // an accent, which the fit knows.)
+            // In the wrong phrase, the raw scorer's verdict on each word stands.
+            let plainlyWrong = raw.words[index].score < PhraseScoring.wrongAnchorScore && othersSaidWell(index)
             score.words[index].score = rounded(10 * wordPredictions[index])
-            score.words[index].error = score.words[index].score < wordThreshold ? .mispronounced : .none
+            if plainlyWrong { score.words[index].score = min(score.words[index].score, Self.goodWord - 1) }
+            if raw.feedback == .wrongPhrase { score.words[index].score = min(score.words[index].score, raw.words[index].score) }
+            score.words[index].error =
+                score.words[index].score < Self.goodWord || plainlyWrong
+                    || raw.words[index].error == .mispronounced && raw.feedback == .wrongPhrase
+                ? .mispronounced : .none
         }
         let said = score.words.filter { $0.error != .omitted }
         score.accuracy = said.isEmpty ? 0 : rounded(said.map(\.score).reduce(0, +) / Double(said.count))
@@ -188,6 +204,13 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         }
         return score
     }
+
+    /// A word scored below this is mispronounced: the dashboard's boundary
+    /// of a good word, and near the best F1 (78) for finding the words the
+    /// raters scored 5 or less on so762-dev.
+    public static let goodWord = 80.0
+    /// The raw score the other words' median must reach for a word to be plainly wrong among them.
+    static let saidWell = 60.0
 
     func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 

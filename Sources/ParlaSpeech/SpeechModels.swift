@@ -8,6 +8,10 @@ public struct LanguageProfile: Codable, Sendable {
     /// The overall score (0-100) at or above which an attempt passes.
     public var passThreshold: Double
     public var models: [ModelDescription]
+    /// The mapping fitted to human raters (`parla speech evaluate --write`):
+    /// English's serves every language, its features being measured
+    /// against each model's natives.
+    public var scoring: ScoringModel?
 }
 
 public struct ModelDescription: Codable, Sendable {
@@ -54,6 +58,9 @@ public struct ActiveModel: Sendable {
     public var passThreshold: Double
     /// Why this model: the ones before it that were missing.
     public var reason: String
+    /// The mapping to the raters' scale, when both it and this model's
+    /// native norms exist: scores are then fitted, else raw.
+    public var scoring: ScoringModel? = nil
 }
 
 /// Reads every language's profile and picks, for each, the first model
@@ -69,6 +76,14 @@ public struct SpeechModels: Sendable {
     public func profile(_ language: Language) throws -> LanguageProfile {
         let data = try Data(contentsOf: URL(fileURLWithPath: "\(modelsDirectory)/\(language.code)/profile.json"))
         return try JSONDecoder().decode(LanguageProfile.self, from: data)
+    }
+
+    /// Writes a language's profile back, as people read and diff it.
+    public func write(_ profile: LanguageProfile, for language: Language) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try (encoder.encode(profile) + Data("\n".utf8))
+            .write(to: URL(fileURLWithPath: "\(modelsDirectory)/\(language.code)/profile.json"))
     }
 
     /// The active model, or why there is none.
@@ -97,10 +112,11 @@ public struct SpeechModels: Sendable {
                 continue
             }
             let reason = skipped.isEmpty ? "first choice" : "instead of " + skipped.joined(separator: "; ")
+            let scoring = model.natives == nil ? nil : profile.scoring ?? (try? self.profile(.english))?.scoring
             return .success(
                 ActiveModel(
                     language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
-                    phoneMap: phoneMap, passThreshold: profile.passThreshold, reason: reason))
+                    phoneMap: phoneMap, passThreshold: profile.passThreshold, reason: reason, scoring: scoring))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

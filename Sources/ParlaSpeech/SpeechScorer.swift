@@ -57,21 +57,34 @@ public final class SpeechScorer: Sendable {
     }
 
     /// The score and the CPU seconds it took (decoding, alignment, phone
-    /// loop: what the real-time factor divides by the audio's duration).
+    /// loop, the fitted mapping: what the real-time factor divides by the
+    /// audio's duration).
     public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
-        let (score, _, cpu) = try await scoreWithEvidence(audio, text: text, language: language)
-        return (score, cpu)
+        try await queued {
+            let start = Self.threadCPUTime()
+            let (raw, evidence, model) = try self.scoreBlocking(audio, text: text, language: language)
+            let score =
+                model.scoring.flatMap { scoring in
+                    model.description.natives.map { natives in
+                        scoring.apply(
+                            to: raw, evidence: evidence, natives: natives, passThreshold: model.passThreshold,
+                            mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+                    }
+                } ?? raw
+            return (score, Self.threadCPUTime() - start)
+        }
     }
 
-    /// The score, what the frames say of each phone scored (in the order of
-    /// the words' phones; nil where the model gives no posteriors) and the
-    /// CPU seconds it took.
+    /// The raw score (before any fitted mapping), what the frames say of
+    /// each phone scored (in the order of the words' phones; nil where the
+    /// model gives no posteriors) and the CPU seconds it took: what fitting
+    /// and native norms are measured on.
     public func scoreWithEvidence(_ audio: [UInt8], text: String, language: Language) async throws
         -> (score: AttemptScore, evidence: [PhoneEvidence?], cpuSeconds: Double)
     {
         try await queued {
             let start = Self.threadCPUTime()
-            let (score, evidence) = try self.scoreBlocking(audio, text: text, language: language)
+            let (score, evidence, _) = try self.scoreBlocking(audio, text: text, language: language)
             return (score, evidence, Self.threadCPUTime() - start)
         }
     }
@@ -156,7 +169,7 @@ public final class SpeechScorer: Sendable {
         pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
     }
 
-    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> (AttemptScore, [PhoneEvidence?]) {
+    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> (AttemptScore, [PhoneEvidence?], ActiveModel) {
         try withDecoder(language, text: text) { runtime, expected, decoder in
             let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
@@ -181,7 +194,7 @@ public final class SpeechScorer: Sendable {
             if [.incomplete, .wrongPhrase].contains(result.feedback) {
                 result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
             }
-            return (result, evidence)
+            return (result, evidence, runtime.model)
         }
     }
 

@@ -23,11 +23,15 @@ struct Speech: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Score one recording as an attempt at a phrase.")
 
         @OptionGroup var recording: Speech.Recording
+        @Flag(help: "The raw scores, before the mapping fitted to human raters.") var raw = false
         @OptionGroup var options: ConfigurationOptions
 
         func run() async throws {
+            let raw = raw
             let result = try await recording.run(options) { scorer, bytes, text, language in
-                try await scorer.score(bytes, text: text, language: language)
+                raw
+                    ? try await scorer.scoreWithEvidence(bytes, text: text, language: language).score
+                    : try await scorer.score(bytes, text: text, language: language)
             }
             if recording.json { return try Speech.printJSON(result) }
             print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
@@ -196,6 +200,7 @@ struct Speech: AsyncParsableCommand {
         @Option(help: "A folder of rated utterances.") var data: String
         @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
         @Option(help: "The ridge penalty of the fitted mapping.") var ridge = 10.0
+        @Flag(help: "Fit the mapping on every utterance and write it into Models/<lang>/profile.json.") var write = false
         @Option(help: "Score only the first N utterances.") var limit: Int?
         @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
         @Option(help: "Write each utterance's score and phone evidence with the raters' sentence scores, as JSON lines.")
@@ -248,6 +253,19 @@ struct Speech: AsyncParsableCommand {
                     format: "phone     mispronounced: precision %.3f  recall %.3f  F1 %.3f  (%d folds)", detection.precision,
                     detection.recall, detection.f1, report.folds))
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
+            if write {
+                let source = String(
+                    format: "parla speech evaluate: %d utterances of %@, %d folds: sentence r %.3f, word r %.3f, phone F1 %.3f",
+                    report.utterances, URL(fileURLWithPath: data).lastPathComponent, folds, report.sentenceAccuracy, report.wordAccuracy,
+                    detection.f1)
+                let scoring = ScoringModel.fit(
+                    scored.map { .init(score: $0.score, evidence: $0.evidence, utterance: $0.utterance) }, natives: natives, ridge: ridge,
+                    source: source)
+                var profile = try scorer.models.profile(language)
+                profile.scoring = scoring
+                try scorer.models.write(profile, for: language)
+                print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
+            }
         }
 
         /// One JSON object a line: the id, the speaker, the raters' sentence

@@ -74,13 +74,13 @@ struct FittedScoringTests {
             sentence: constant(8, ScoringModel.sentenceFeatures))
         let evidence: [PhoneEvidence?] = [PhoneEvidence(), nil]
         let scored = model.apply(
-            to: Self.attempt(), evidence: evidence, natives: norms, passThreshold: 60, wordThreshold: 50, mispronouncedShareAllowed: 0.5)
+            to: Self.attempt(), evidence: evidence, natives: norms, passThreshold: 60, mispronouncedShareAllowed: 0.5)
         #expect(scored.words[0].phones.map(\.score) == [75, 75])
         #expect(scored.words[0].score == 90 && scored.words[1].score == 0 && scored.words[1].error == .omitted)
         #expect(scored.overall == 80 && scored.accuracy == 90 && scored.passed && scored.feedback == .good)
         // Half the words unsaid: half the score, and no pass however well the rest went.
         let half = model.apply(
-            to: Self.attempt(completeness: 50), evidence: evidence, natives: norms, passThreshold: 60, wordThreshold: 50,
+            to: Self.attempt(completeness: 50), evidence: evidence, natives: norms, passThreshold: 60,
             mispronouncedShareAllowed: 0.25)
         #expect(half.overall == 40 && !half.passed)
         let silent = model.apply(
@@ -89,7 +89,44 @@ struct FittedScoringTests {
                 a.overall = 0
                 return a
             }(), evidence: evidence, natives: norms,
-            passThreshold: 60, wordThreshold: 50, mispronouncedShareAllowed: 0.5)
+            passThreshold: 60, mispronouncedShareAllowed: 0.5)
         #expect(silent.overall == 0 && silent.feedback == .noSpeech && !silent.passed)
+    }
+
+    @Test(
+        "a word as bad as the wrong phrase among words said well is flagged and held below a good word; in the wrong phrase, the raw verdicts stand"
+    )
+    func plainlyWrong() {
+        let norms = NativeNorms.measure([.init(phone: "AH", gap: -1, logPosterior: -2, frames: 10)], rates: [10])
+        func constant(_ value: Double, _ features: [String]) -> LinearScore {
+            LinearScore(
+                features: features, lower: features.map { _ in -1e9 }, upper: features.map { _ in 1e9 }, mean: features.map { _ in 0 },
+                scale: features.map { _ in 1 }, weights: features.map { _ in 0 }, intercept: value)
+        }
+        let model = ScoringModel(
+            phone: constant(2, ScoringModel.phoneFeatures), word: constant(9.5, ScoringModel.wordFeatures),
+            sentence: constant(9, ScoringModel.sentenceFeatures))
+        func word(_ text: String, _ score: Double, _ start: Double) -> AttemptScore.WordScore {
+            .init(
+                text: text, start: start, end: start + 0.3, score: score, error: score < 50 ? .mispronounced : .none,
+                phones: [.init(phone: "AH", start: start, end: start + 0.3, score: score)])
+        }
+        var raw = Self.attempt()
+        raw.words = [word("he", 99, 0), word("was", 98, 0.3), word("old", 10, 0.6), word("man", 95, 0.9)]
+        let swapped = model.apply(
+            to: raw, evidence: [nil, nil, nil, nil], natives: norms, passThreshold: 60, mispronouncedShareAllowed: 0.25)
+        #expect(swapped.words.map(\.error) == [.none, .none, .mispronounced, .none])
+        #expect(swapped.words[2].score < ScoringModel.goodWord && swapped.words[0].score == 95)
+        // Among words the raw scorer finds poor too, a low one is an accent: the fit decides.
+        raw.words = [word("he", 40, 0), word("was", 30, 0.3), word("old", 10, 0.6), word("man", 45, 0.9)]
+        let accented = model.apply(
+            to: raw, evidence: [nil, nil, nil, nil], natives: norms, passThreshold: 60, mispronouncedShareAllowed: 0.25)
+        #expect(accented.words.allSatisfy { $0.error == .none && $0.score == 95 })
+        raw.feedback = .wrongPhrase
+        raw.overall = 20
+        let wrong = model.apply(
+            to: raw, evidence: [nil, nil, nil, nil], natives: norms, passThreshold: 60, mispronouncedShareAllowed: 0.25)
+        #expect(wrong.words.allSatisfy { $0.error == .mispronounced } && wrong.words.map(\.score) == [40, 30, 10, 45])
+        #expect(wrong.overall == 20 && !wrong.passed && wrong.feedback == .wrongPhrase)
     }
 }
