@@ -780,6 +780,21 @@ extension ErrorCode {
 
 /// Other user-facing words the server writes itself.
 public enum Wording {
+    /// What to work on in a mispronounced word: its worst phone (IPA) and
+    /// what it sounded like instead.
+    public static func pronunciationHint(phone: String, word: String, heardAs: String?) -> LocalizedText {
+        guard let heardAs, !heardAs.isEmpty, heardAs != phone else {
+            return LocalizedText(
+                en: "Work on the /\(phone)/ in “\(word)”.", fr: "Travaillez le /\(phone)/ de « \(word) ».",
+                it: "Esercita il /\(phone)/ di «\(word)».", de: "Üb das /\(phone)/ in „\(word)“.",
+                es: "Practica la /\(phone)/ de «\(word)».")
+        }
+        return LocalizedText(
+            en: "The /\(phone)/ in “\(word)” sounded like /\(heardAs)/.", fr: "Le /\(phone)/ de « \(word) » ressemblait à /\(heardAs)/.",
+            it: "Il /\(phone)/ di «\(word)» sembrava /\(heardAs)/.", de: "Das /\(phone)/ in „\(word)“ klang wie /\(heardAs)/.",
+            es: "La /\(phone)/ de «\(word)» sonó como /\(heardAs)/.")
+    }
+
     /// What a learner reads after repeating a phrase, by feedback code.
     public static func speechFeedback(_ code: String) -> LocalizedText {
         switch code {

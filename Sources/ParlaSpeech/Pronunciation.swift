@@ -39,6 +39,16 @@ public struct PhoneMap: Sendable, Equatable {
         return (phones, unknown)
     }
 
+    /// Each phone as IPA, read backwards: the shortest IPA phoneme that
+    /// maps to that phone alone (for a model with no table of its own).
+    public var ipaOfPhones: [String: String] {
+        var ipa: [String: String] = [:]
+        for (phoneme, phones) in table.sorted(by: { ($0.key.count, $0.key) < ($1.key.count, $1.key) }) where phones.count == 1 {
+            if ipa[phones[0]] == nil { ipa[phones[0]] = phoneme }
+        }
+        return ipa
+    }
+
     /// Stress, length and syllable marks, which the tables do not use.
     static let marks: Set<Unicode.Scalar> = ["ˈ", "ˌ", "ː", "ˑ", ".", "‿", "-", "|", "‖", "'", ","]
 

@@ -17,9 +17,26 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double
         public var score: Double
+        /// The phone in IPA, and the phone its frames sound most like
+        /// besides it (from the frames' phone posteriors), in IPA.
+        public var ipa: String?
+        public var heardAs: String?
 
-        public init(phone: String, start: Double, end: Double, score: Double) {
-            (self.phone, self.start, self.end, self.score) = (phone, start, end, score)
+        public init(phone: String, start: Double, end: Double, score: Double, ipa: String? = nil, heardAs: String? = nil) {
+            (self.phone, self.start, self.end, self.score, self.ipa, self.heardAs) = (phone, start, end, score, ipa, heardAs)
+        }
+    }
+
+    /// What to work on in a mispronounced word: its worst phone, and what it
+    /// sounded like instead (IPA).
+    public struct Hint: Sendable, Codable, Equatable {
+        /// The phone's place in the word's `phones`.
+        public var phoneIndex: Int
+        public var phone: String
+        public var heardAs: String?
+
+        public init(phoneIndex: Int, phone: String, heardAs: String?) {
+            (self.phoneIndex, self.phone, self.heardAs) = (phoneIndex, phone, heardAs)
         }
     }
 
@@ -31,9 +48,28 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var score: Double
         public var error: WordError
         public var phones: [PhoneScore]
+        /// For a mispronounced word.
+        public var hint: Hint?
 
-        public init(text: String, start: Double?, end: Double?, score: Double, error: WordError, phones: [PhoneScore]) {
-            (self.text, self.start, self.end, self.score, self.error, self.phones) = (text, start, end, score, error, phones)
+        public init(text: String, start: Double?, end: Double?, score: Double, error: WordError, phones: [PhoneScore], hint: Hint? = nil) {
+            (self.text, self.start, self.end, self.score, self.error, self.phones, self.hint) = (
+                text, start, end, score, error, phones, hint
+            )
+        }
+
+        /// Names each phone in IPA with what it sounded like (`evidence`, in
+        /// the order of the phones), and, when the word is mispronounced,
+        /// its worst phone.
+        public mutating func annotate(evidence: [PhoneEvidence?], ipa: [String: String]) {
+            for (index, evidence) in zip(phones.indices, evidence) {
+                phones[index].ipa = ipa[phones[index].phone] ?? phones[index].phone
+                phones[index].heardAs = evidence.map { ipa[$0.heardAs] ?? $0.heardAs }
+            }
+            guard error == .mispronounced, let worst = phones.indices.min(by: { phones[$0].score < phones[$1].score }) else {
+                hint = nil
+                return
+            }
+            hint = Hint(phoneIndex: worst, phone: phones[worst].ipa ?? phones[worst].phone, heardAs: phones[worst].heardAs)
         }
     }
 

@@ -26,6 +26,9 @@ public struct ModelDescription: Codable, Sendable {
     public var sampleRate: Int
     /// `Models/phonemaps/<phoneMap>.json`: espeak-ng IPA -> this model's phones.
     public var phoneMap: String
+    /// `Models/phonemaps/<ipa>.json`: this model's phones -> IPA, as learners
+    /// read them; none: the phone map read backwards.
+    public var ipa: String?
     public var espeakVoice: String
     /// More pocketsphinx arguments (`-key value`).
     public var arguments: [String]?
@@ -55,6 +58,8 @@ public struct ActiveModel: Sendable {
     public var acousticPath: String
     public var dictionaryPath: String?
     public var phoneMap: PhoneMap
+    /// Each phone in IPA.
+    public var phoneIPA: [String: String] = [:]
     public var passThreshold: Double
     /// Why this model: the ones before it that were missing.
     public var reason: String
@@ -113,10 +118,15 @@ public struct SpeechModels: Sendable {
             }
             let reason = skipped.isEmpty ? "first choice" : "instead of " + skipped.joined(separator: "; ")
             let scoring = model.natives == nil ? nil : profile.scoring ?? (try? self.profile(.english))?.scoring
+            let ipa =
+                model.ipa.flatMap { name in
+                    (try? Data(contentsOf: URL(fileURLWithPath: "\(modelsDirectory)/phonemaps/\(name).json")))
+                        .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }
+                } ?? phoneMap.ipaOfPhones
             return .success(
                 ActiveModel(
                     language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
-                    phoneMap: phoneMap, passThreshold: profile.passThreshold, reason: reason, scoring: scoring))
+                    phoneMap: phoneMap, phoneIPA: ipa, passThreshold: profile.passThreshold, reason: reason, scoring: scoring))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

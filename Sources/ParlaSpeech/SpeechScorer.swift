@@ -63,7 +63,7 @@ public final class SpeechScorer: Sendable {
         try await queued {
             let start = Self.threadCPUTime()
             let (raw, evidence, model) = try self.scoreBlocking(audio, text: text, language: language)
-            let score =
+            var score =
                 model.scoring.flatMap { scoring in
                     model.description.natives.map { natives in
                         scoring.apply(
@@ -71,6 +71,10 @@ public final class SpeechScorer: Sendable {
                             mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
                     }
                 } ?? raw
+            var phones = evidence.makeIterator()
+            for index in score.words.indices {
+                score.words[index].annotate(evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: model.phoneIPA)
+            }
             return (score, Self.threadCPUTime() - start)
         }
     }

@@ -58,6 +58,28 @@ struct SpeechTests {
         }
     }
 
+    @Test("a word said wrong gets a hint in the learner's language: its worst phone and what it sounded like, in IPA")
+    func hint() async throws {
+        try await TestApp.make().run { client in
+            let learner = try await client.signUp()
+            // The recording says "young man"; the text asks for "old man".
+            let reply = try await client.send(
+                .post, path(learner.learnerID, Self.query("He was not an ill-disposed old man.")), token: learner.token,
+                body: try clip("0880"), headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
+            #expect(reply.status == 201, "\(reply.text)")
+            let words = try #require((reply.json["result"] as? JSON)?["words"] as? [JSON])
+            let old = try #require(words.first { $0["text"] as? String == "old" })
+            #expect(old["error"] as? String == "mispronounced")
+            let hint = try #require(old["hint"] as? JSON)
+            #expect(hint["phone"] as? String == "oʊ" && hint["heardAs"] as? String == "ʌ")
+            #expect(hint["message"] as? String == "Le /oʊ/ de « old » ressemblait à /ʌ/.")
+            #expect((old["phones"] as? [JSON])?.first?["ipa"] as? String == "oʊ")
+            // The words said right have no hint; every phone is named in IPA.
+            #expect(words.filter { $0["hint"] != nil }.count == 1)
+            #expect(words.allSatisfy { ($0["phones"] as? [JSON] ?? []).allSatisfy { $0["ipa"] is String && $0["heardAs"] is String } })
+        }
+    }
+
     @Test("a learner who keeps recordings gets them back; they are encrypted at rest")
     func keptRecording() async throws {
         let app = try await TestApp.make()

@@ -129,4 +129,19 @@ struct FittedScoringTests {
         #expect(wrong.words.allSatisfy { $0.error == .mispronounced } && wrong.words.map(\.score) == [40, 30, 10, 45])
         #expect(wrong.overall == 20 && !wrong.passed && wrong.feedback == .wrongPhrase)
     }
+
+    @Test("a word's phones named in IPA with what they sounded like; a mispronounced word's hint names its worst phone")
+    func annotate() {
+        var heard = PhoneEvidence()
+        heard.heardAs = "S"
+        var word = AttemptScore.WordScore(
+            text: "think", start: 0, end: 0.4, score: 60, error: .mispronounced,
+            phones: [.init(phone: "TH", start: 0, end: 0.1, score: 30), .init(phone: "IH", start: 0.1, end: 0.2, score: 90)])
+        word.annotate(evidence: [heard, nil], ipa: ["TH": "θ", "IH": "ɪ", "S": "s"])
+        #expect(word.phones.map(\.ipa) == ["θ", "ɪ"] && word.phones.map(\.heardAs) == ["s", nil])
+        #expect(word.hint == AttemptScore.Hint(phoneIndex: 0, phone: "θ", heardAs: "s"))
+        word.error = .none
+        word.annotate(evidence: [heard, nil], ipa: [:])
+        #expect(word.hint == nil && word.phones[0].ipa == "TH")
+    }
 }

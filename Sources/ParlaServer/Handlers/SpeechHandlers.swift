@@ -91,7 +91,15 @@ extension Components.Schemas.SpeechResult {
                 Components.Schemas.SpeechWord(
                     text: word.text, start: word.start, end: word.end, score: word.score,
                     error: .init(rawValue: word.error.rawValue) ?? .none,
-                    phones: word.phones.map { .init(phone: $0.phone, start: $0.start, end: $0.end, score: $0.score) })
+                    phones: word.phones.map {
+                        .init(phone: $0.phone, ipa: $0.ipa, heardAs: $0.heardAs, start: $0.start, end: $0.end, score: $0.score)
+                    },
+                    hint: word.hint.map { hint in
+                        .init(
+                            phoneIndex: hint.phoneIndex, phone: hint.phone, heardAs: hint.heardAs,
+                            message: Wording.pronunciationHint(phone: hint.phone, word: word.text, heardAs: hint.heardAs).text(in: language)
+                        )
+                    })
             },
             insertions: score.insertions, recognizedText: score.recognizedText, speechRate: score.speechRate, duration: score.duration,
             warnings: score.warnings)
