@@ -28,6 +28,7 @@ public struct ModelDefinition: Sendable, Equatable {
     }
 
     public static func parse(_ bytes: [UInt8]) throws -> ModelDefinition {
+        if bytes.starts(with: Array("0.3\n".utf8)) { return try parseText(String(decoding: bytes, as: UTF8.self)) }
         var position = 0
         func int32() throws -> Int {
             guard position + 4 <= bytes.count else { throw Unreadable(description: "the model definition ends early") }
@@ -82,5 +83,44 @@ public struct ModelDefinition: Sendable, Equatable {
         for (base, sequence) in sequences.dropFirst(ciPhones) { inContext[base].formUnion(try senones(of: sequence)) }
         guard inContext.joined().allSatisfy({ $0 < senoneCount }) else { throw Unreadable(description: "a senone out of range") }
         return ModelDefinition(phones: phones, senones: inContext.map { $0.sorted() }, senoneCount: senoneCount)
+    }
+
+    /// The text layout (version 0.3, as SphinxTrain writes it): counts as
+    /// "<n> <name>" lines, then one line a phone, "base left right position
+    /// attribute matrix senone... N", the context-independent ones first
+    /// (left "-").
+    static func parseText(_ text: String) throws -> ModelDefinition {
+        var senoneCount: Int?
+        var phones: [String] = []
+        var index: [String: Int] = [:]
+        var senones: [Set<Int>] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = fields.first, !first.hasPrefix("#") else { continue }
+            if fields.count == 2, let count = Int(first) {
+                if fields[1] == "n_tied_state" { senoneCount = count }
+                continue
+            }
+            guard fields.count >= 8, fields.last == "N" else {
+                throw Unreadable(description: "a phone line not understood: \(line.prefix(80))")
+            }
+            let base = String(first)
+            let states = try fields[6..<(fields.count - 1)].map { field -> Int in
+                guard let senone = Int(field) else { throw Unreadable(description: "a senone that is no number: \(field)") }
+                return senone
+            }
+            if fields[1] == "-" {
+                guard index[base] == nil else { throw Unreadable(description: "the phone \(base) twice") }
+                index[base] = phones.count
+                phones.append(base)
+                senones.append([])
+            }
+            guard let phone = index[base] else { throw Unreadable(description: "a triphone of no known phone: \(base)") }
+            senones[phone].formUnion(states)
+        }
+        guard let senoneCount, !phones.isEmpty, senones.joined().allSatisfy({ (0..<senoneCount).contains($0) }) else {
+            throw Unreadable(description: "no phones, or senones out of range")
+        }
+        return ModelDefinition(phones: phones, senones: senones.map { $0.sorted() }, senoneCount: senoneCount)
     }
 }

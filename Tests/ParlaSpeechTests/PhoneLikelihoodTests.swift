@@ -19,6 +19,31 @@ struct PhoneLikelihoodTests {
         #expect(throws: ModelDefinition.Unreadable.self) { try ModelDefinition.parse(Array("BMDF".utf8)) }
     }
 
+    @Test("a model definition in SphinxTrain's text layout: phones in order, each with its senones in every context")
+    func textDefinition() throws {
+        let text = """
+            0.3
+            2 n_base
+            1 n_tri
+            12 n_state_map
+            7 n_tied_state
+            6 n_tied_ci_state
+            2 n_tied_tmat
+            #
+            # Columns definitions
+            #base lft  rt p attrib tmat      ... state id's ...
+            SIL - - - filler 0 0 1 2 N
+            AA - - - n/a 1 3 4 5 N
+            AA SIL SIL s n/a 1 3 6 5 N
+            """
+        let definition = try ModelDefinition.parse(Array(text.utf8))
+        #expect(definition.phones == ["SIL", "AA"] && definition.senoneCount == 7)
+        #expect(definition.senones == [[0, 1, 2], [3, 4, 5, 6]])
+        #expect(throws: ModelDefinition.Unreadable.self) {
+            try ModelDefinition.parse(Array(text.replacingOccurrences(of: "3 6 5 N", with: "3 9 5 N").utf8))
+        }
+    }
+
     @Test("a senone score file: each phone's best senone a frame, in nats below the frame's best; fillers left out")
     func senoneFile() throws {
         let definition = ModelDefinition(phones: ["+NSN+", "AA", "B"], senones: [[0], [1, 2], [3]], senoneCount: 4)
