@@ -179,6 +179,17 @@ struct ScorerTests {
         #expect(report.auc >= 0.95, "\(language.code): AUC \(report.auc)")
     }
 
+    @Test("scores are deterministic: the same recording scored again, after another, gives the same score to the last digit")
+    func deterministic() async throws {
+        let clips = try Self.englishClips()
+        let audio = try bytes(clips[1].file)
+        let first = try await Self.scorer.score(audio, text: clips[1].text, language: .english)
+        _ = try await Self.scorer.score(try bytes(clips[0].file), text: clips[0].text, language: .english)
+        let again = try await Self.scorer.score(audio, text: clips[1].text, language: .english)
+        #expect(first == again)
+        #expect(first.words.allSatisfy { $0.phones.allSatisfy { $0.ipa != nil } })
+    }
+
     static let ratedSpeech = sharedClips + "/so762-dev"
 
     @Test(
