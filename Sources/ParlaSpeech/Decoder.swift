@@ -124,7 +124,8 @@ final class PocketSphinxDecoder: @unchecked Sendable {
     /// phone likelihoods to it. The model closes the stream at the end of
     /// the utterance.
     private func withSenoneScores(_ definition: ModelDefinition, _ pass: () throws -> Pass) throws -> Pass {
-        guard let acmod = acousticModel else { throw SpeechSetupError("pocketsphinx's acoustic model is out of reach") }
+        // Without them the attempt is still scored, raw.
+        guard let acmod = acousticModel else { return try pass() }
         let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
         let size = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         (buffer.pointee, size.pointee) = (nil, 0)
@@ -133,22 +134,22 @@ final class PocketSphinxDecoder: @unchecked Sendable {
             buffer.deallocate()
             size.deallocate()
         }
-        guard let stream = open_memstream(buffer, size) else { throw SpeechSetupError("no memory for senone scores") }
+        guard let stream = open_memstream(buffer, size) else { return try pass() }
         guard acmod_set_senfh(acmod, stream) == 0 else {
             acmod_set_senfh(acmod, nil)
-            throw SpeechSetupError("pocketsphinx could not write senone scores")
+            return try pass()
         }
-        var result: Pass
-        do {
-            result = try pass()
-        } catch {
-            acmod_set_senfh(acmod, nil)
-            throw error
+        // Closed whatever happens before the buffer is read or freed: the
+        // end of the utterance closes it, but not an utterance that never
+        // started (then this does).
+        let result = Result { try pass() }
+        acmod_set_senfh(acmod, nil)
+        var passed = try result.get()
+        if let bytes = buffer.pointee {
+            passed.likelihoods = try? PhoneLikelihoods(
+                senoneFile: UnsafeRawBufferPointer(start: bytes, count: size.pointee), definition: definition, natsPerUnit: natsPerUnit)
         }
-        guard let bytes = buffer.pointee else { throw SpeechSetupError("no senone scores") }
-        result.likelihoods = try PhoneLikelihoods(
-            senoneFile: UnsafeRawBufferPointer(start: bytes, count: size.pointee), definition: definition, natsPerUnit: natsPerUnit)
-        return result
+        return passed
     }
 
     /// A free loop of context-independent phones over the same audio: what

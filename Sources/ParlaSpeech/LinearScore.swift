@@ -121,7 +121,7 @@ public struct IsotonicMap: Codable, Sendable, Equatable {
 
     public func callAsFunction(_ value: Double) -> Double {
         guard let first = inputs.first, let last = inputs.last else { return value }
-        if value <= first { return outputs[0] }
+        if value <= first || value.isNaN { return outputs[0] }
         if value >= last { return outputs[outputs.count - 1] }
         let upper = inputs.firstIndex { $0 >= value }!
         let (x0, x1, y0, y1) = (inputs[upper - 1], inputs[upper], outputs[upper - 1], outputs[upper])

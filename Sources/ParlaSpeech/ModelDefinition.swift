@@ -40,7 +40,9 @@ public struct ModelDefinition: Sendable, Equatable {
         }
         guard try int32() == 0x4644_4D42 else { throw Unreadable(description: "not a little-endian binary model definition") }
         _ = try int32()  // version
-        position += try int32()  // the format's description, in text
+        let description = try int32()  // the format's description, in text
+        guard description >= 0 else { throw Unreadable(description: "a negative length") }
+        position += description
         let counts = try (0..<10).map { _ in try int32() }
         let (ciPhones, allPhones, states, senoneCount, treeNodes) = (counts[0], counts[1], counts[2], counts[4], counts[8])
         guard ciPhones > 0, states > 0, allPhones >= ciPhones, treeNodes >= 0 else {
@@ -72,7 +74,7 @@ public struct ModelDefinition: Sendable, Equatable {
         func senones(of sequence: Int) throws -> [Int] {
             try (0..<states).map { state in
                 let index = sequence * states + state
-                guard index < sequenceValues, sequencesStart + 2 * index + 1 < bytes.count else {
+                guard index >= 0, index < sequenceValues, sequencesStart + 2 * index + 1 < bytes.count else {
                     throw Unreadable(description: "a senone sequence out of range")
                 }
                 return Int(UInt16(bytes[sequencesStart + 2 * index]) | UInt16(bytes[sequencesStart + 2 * index + 1]) << 8)

@@ -24,6 +24,8 @@ public struct PhoneLikelihoods: Sendable, Equatable {
 
     public func value(_ frame: Int, _ phone: Int) -> Float { values[frame * phones.count + phone] }
 
+    static func isSilence(_ phone: String) -> Bool { phone.uppercased() == "SIL" }
+
     /// Reads a senone score file as pocketsphinx writes it (`-senlogdir`,
     /// `acmod_write_scores`): a text header up to "endhdr\n", a byte-order
     /// word, then per frame the count of senones scored and, all being
@@ -32,7 +34,7 @@ public struct PhoneLikelihoods: Sendable, Equatable {
     public init(senoneFile bytes: UnsafeRawBufferPointer, definition: ModelDefinition, natsPerUnit: Double) throws {
         let marker = Array("endhdr\n".utf8)
         guard
-            let headerEnd = (0..<max(0, min(bytes.count, 4096) - marker.count)).first(where: { start in
+            let headerEnd = (0..<max(0, min(bytes.count, 4096) - marker.count + 1)).first(where: { start in
                 marker.indices.allSatisfy { bytes[start + $0] == marker[$0] }
             })
         else { throw ModelDefinition.Unreadable(description: "no senone score header") }
@@ -41,7 +43,7 @@ public struct PhoneLikelihoods: Sendable, Equatable {
         let frameSize = 2 + 2 * definition.senoneCount
         var values: [Float] = []
         var frames = 0
-        values.reserveCapacity((bytes.count - position) / frameSize * kept.count)
+        values.reserveCapacity(max(0, bytes.count - position) / frameSize * kept.count)
         while position + frameSize <= bytes.count {
             let scored = Int(bytes.loadUnaligned(fromByteOffset: position, as: Int16.self))
             guard scored == definition.senoneCount else {
@@ -85,7 +87,9 @@ public struct PhoneLikelihoods: Sendable, Equatable {
         evidence.gapToBest /= count
         evidence.otherShare /= count
         evidence.logPosterior = evidence.logPosterior.map { $0 / count }
-        evidence.heardAs = phones[competitors.indices.filter { $0 != expected }.max { competitors[$0] < competitors[$1] } ?? expected]
+        // Silence is not a sound said instead.
+        let candidates = competitors.indices.filter { $0 != expected && !Self.isSilence(phones[$0]) }
+        evidence.heardAs = phones[candidates.max { competitors[$0] < competitors[$1] } ?? expected]
         return evidence
     }
 }

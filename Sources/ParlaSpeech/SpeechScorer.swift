@@ -63,8 +63,10 @@ public final class SpeechScorer: Sendable {
         try await queued {
             let start = Self.threadCPUTime()
             let (raw, evidence, model) = try self.scoreBlocking(audio, text: text, language: language)
+            // Fitted only with the frames' evidence: without it a learner would look native.
+            let fitted = evidence.contains { $0 != nil } ? model.scoring : nil
             var score =
-                model.scoring.flatMap { scoring in
+                fitted.flatMap { scoring in
                     model.description.natives.map { natives in
                         scoring.apply(
                             to: raw, evidence: evidence, natives: natives, passThreshold: model.passThreshold,

@@ -51,6 +51,12 @@ struct PhoneLikelihoodTests {
         for frame: [Int16] in [[0, 10, 4, 0], [7, 0, 9, 20]] {
             for value in [Int16(4)] + frame { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         }
+        // A header alone, or cut before its byte-order word: no frames, no crash.
+        let header = Array("s3\nendhdr\n".utf8)
+        for cut in [header, header + [0x44]] {
+            let empty = try cut.withUnsafeBytes { try PhoneLikelihoods(senoneFile: $0, definition: definition, natsPerUnit: 0.5) }
+            #expect(empty.frames == 0)
+        }
         bytes += [4, 0]  // a frame cut short is left out
         let likelihoods = try bytes.withUnsafeBytes { try PhoneLikelihoods(senoneFile: $0, definition: definition, natsPerUnit: 0.5) }
         #expect(likelihoods.phones == ["AA", "B"] && likelihoods.frames == 2)
@@ -75,6 +81,9 @@ struct PhoneLikelihoodTests {
         func logPosterior(_ frame: [Double], _ phone: Int) -> Double { frame[phone] - log(frame.map(exp).reduce(0, +)) }
         let expected = [[-1.0, 0, -9], [-4, 0, -9], [0, -2, -9]].map { logPosterior($0, 1) }.reduce(0, +) / 3
         #expect(abs(evidence.logPosterior[PhoneEvidence.scales.firstIndex(of: 1.0)!] - expected) < 1e-9)
+        // Silence is never what a phone sounded like instead.
+        let withSilence = PhoneLikelihoods(phones: ["A", "B", "SIL"], frames: 2, values: [-3, 0, -1, -4, 0, -1])
+        #expect(withSilence.evidence(for: "B", frames: 0...1)?.heardAs == "A")
         #expect(likelihoods.evidence(for: "Z", frames: 0...1) == nil)
         #expect(likelihoods.evidence(for: "A", frames: 2...4) == nil)
     }
