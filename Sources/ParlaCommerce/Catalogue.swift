@@ -203,26 +203,3 @@ public enum FeatureValue: Sendable, Equatable {
     /// At most this many; a plan without the entry has no limit.
     case limit(Int)
 }
-
-/// A client's version ("2.1.0"), compared part by part.
-public struct AppVersion: Sendable, Comparable, CustomStringConvertible {
-    public let parts: [Int]
-
-    public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-        guard !parts.isEmpty, parts.count <= 4, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else { return nil }
-        self.parts = parts.map { $0! }
-    }
-
-    public var description: String { parts.map(String.init).joined(separator: ".") }
-
-    public static func < (a: AppVersion, b: AppVersion) -> Bool {
-        for index in 0..<max(a.parts.count, b.parts.count) {
-            let (x, y) = (index < a.parts.count ? a.parts[index] : 0, index < b.parts.count ? b.parts[index] : 0)
-            if x != y { return x < y }
-        }
-        return false
-    }
-
-    public static func == (a: AppVersion, b: AppVersion) -> Bool { !(a < b) && !(b < a) }
-}

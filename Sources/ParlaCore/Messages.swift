@@ -160,6 +160,13 @@ extension ErrorCode {
                 it: "Accedi di nuovo: la sessione manca, è scaduta o è stata chiusa.",
                 de: "Bitte melden Sie sich an: Ihre Sitzung fehlt, ist abgelaufen oder wurde beendet.",
                 es: "Inicia sesión: tu sesión no existe, ha caducado o se ha cerrado.")
+        case .updateRequired:
+            LocalizedText(
+                en: "This version of the app is no longer supported. Please update it.",
+                fr: "Cette version de l'application n'est plus prise en charge. Veuillez la mettre à jour.",
+                it: "Questa versione dell'app non è più supportata. Aggiornala.",
+                de: "Diese Version der App wird nicht mehr unterstützt. Bitte aktualisieren Sie sie.",
+                es: "Esta versión de la aplicación ya no es compatible. Actualízala.")
         case .tooManyAttempts:
             LocalizedText(
                 en: "Too many failed sign-in attempts. Please wait before trying again.",

@@ -11,6 +11,8 @@ public struct ParlaError: Error, Sendable, Equatable {
     public var retryAfter: Int?
     /// The length of a resource a byte range missed (sent as `Content-Range`).
     public var resourceLength: Int?
+    /// Where to get a newer app (`update_required`).
+    public var storeURL: String?
 
     public init(_ code: ErrorCode, fieldErrors: [FieldError] = [], retryAfter: Int? = nil) {
         self.code = code
@@ -22,6 +24,13 @@ public struct ParlaError: Error, Sendable, Equatable {
     public static func rangeNotSatisfiable(length: Int) -> ParlaError {
         var error = ParlaError(.rangeNotSatisfiable)
         error.resourceLength = length
+        return error
+    }
+
+    /// An app too old to serve, with where to update it.
+    public static func updateRequired(storeURL: String?) -> ParlaError {
+        var error = ParlaError(.updateRequired)
+        error.storeURL = storeURL
         return error
     }
 
@@ -76,6 +85,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidCredentials = "invalid_credentials"
     case authenticationRequired = "authentication_required"
     case tooManyAttempts = "too_many_attempts"
+    case updateRequired = "update_required"
     case wrongCurrentPassword = "wrong_current_password"
     case sessionNotFound = "session_not_found"
     case invalidDeviceName = "invalid_device_name"

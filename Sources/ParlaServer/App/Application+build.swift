@@ -310,6 +310,7 @@ func buildRouter(
     router.add(middleware: RequestScopeMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: AppVersionMiddleware(clients: settings.clients))
     router.add(
         middleware: BodyLimitMiddleware(
             jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
@@ -372,7 +373,8 @@ func buildRouter(
         classes: ClassService(
             classes: classStore, assignments: assignments, accounts: accountService, content: content, overviews: memory.classes,
             classesPerTeacher: settings.classesPerTeacher,
-            membersPerClass: settings.membersPerClass))
+            membersPerClass: settings.membersPerClass),
+        clients: settings.clients)
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer caches are outermost: they keep answers as they leave, with
     // their header values already plain. The leaderboard's fast path is

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import ParlaCore
 import ParlaSpeech
 
 /// Everything `parla serve` reads from configuration, with the defaults
@@ -75,6 +76,10 @@ public struct ServerSettings: Sendable {
     public var googlePlayNotificationSecret: String?
     /// The first version of the new app: buyers of an earlier one own the legacy words.
     public var legacyBeforeVersion = "2.0"
+    /// Per platform (`clients.<ios|android>.minimumVersion`, `.latestVersion`,
+    /// `.storeUrl`): the oldest app served (older ones get 426
+    /// `update_required`), the newest, and where to get it.
+    public var clients: [AppPlatform: ClientRelease] = [:]
 
     public enum LogFormat: String, Sendable { case json, text }
 
@@ -120,6 +125,16 @@ public struct ServerSettings: Sendable {
         appStoreBundleID = config.string(forKey: "purchases.appStore.bundleId", default: appStoreBundleID)
         appStoreEnvironments = Set(Self.list(config.string(forKey: "purchases.appStore.environments", default: "Production")))
         legacyBeforeVersion = config.string(forKey: "purchases.legacyBeforeVersion", default: legacyBeforeVersion)
+        for platform in AppPlatform.allCases {
+            func value(_ name: String) -> String? {
+                config.string(forKey: ConfigKey(["clients", platform.rawValue, name])).flatMap { $0.isEmpty ? nil : $0 }
+            }
+            var release = clients[platform] ?? ClientRelease()
+            if let minimum = value("minimumVersion") { release.minimum = AppVersion(minimum) }
+            if let latest = value("latestVersion") { release.latest = AppVersion(latest) }
+            if let store = value("storeUrl") { release.storeURL = store }
+            clients[platform] = release
+        }
         googlePlayPackage = config.string(forKey: "purchases.googlePlay.packageName", default: googlePlayPackage)
         googlePlayServiceAccount = config.string(forKey: "purchases.googlePlay.serviceAccountKey").flatMap { $0.isEmpty ? nil : $0 }
         googlePlayBaseURL = config.string(forKey: "purchases.googlePlay.baseURL", default: googlePlayBaseURL)

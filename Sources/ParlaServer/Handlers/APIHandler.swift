@@ -27,6 +27,8 @@ struct APIHandler: APIProtocol {
     let plans: EntitlementService
     let purchases: PurchaseService
     let classes: ClassService
+    /// What the service asks of the apps, per platform.
+    var clients: [AppPlatform: ClientRelease] = [:]
 
     var language: Language { RequestScope.here.language }
 

@@ -47,4 +47,20 @@ extension APIHandler {
         let answer = Mutex<CheckedContinuation<MigrationState?, Never>?>(nil)
         let query = Mutex<Task<Void, Never>?>(nil)
     }
+
+    func getClientConfig(_ input: Operations.GetClientConfig.Input) async throws -> Operations.GetClientConfig.Output {
+        let platform = AppPlatform(rawValue: input.query.platform.rawValue) ?? .ios
+        let release = clients[platform] ?? ClientRelease()
+        let version = try input.headers.xAppVersion.map { text in
+            guard let version = AppVersion(text) else { throw ParlaError(.invalidAppVersion) }
+            return version
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        platform: .init(rawValue: platform.rawValue)!, minimumVersion: release.minimum?.description,
+                        latestVersion: release.latest?.description, storeUrl: release.storeURL,
+                        updateRequired: version.map(release.requiresUpdate), updateAvailable: version.map(release.offersUpdate)))))
+    }
 }

@@ -72,6 +72,7 @@ enum Problem {
             "requestId": requestID,
         ]
         if let instance { body["instance"] = instance }
+        if let storeURL = error.storeURL { body["storeUrl"] = storeURL }
         if !error.fieldErrors.isEmpty {
             body["errors"] = error.fieldErrors.map {
                 ["field": $0.field, "code": $0.code.rawValue, "message": $0.code.message.text(in: language)]
@@ -125,6 +126,7 @@ extension ErrorCode {
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
+        case .updateRequired: 426
         case .tooManyAttempts: 429
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable: 503
         case .internalError: 500
