@@ -32,6 +32,26 @@ public struct RatedUtterance: Sendable, Decodable {
     /// rounds to 0 or 1 (below 1.5 on 0-2).
     public static func isMispronounced(_ accuracy: Double) -> Bool { accuracy < 1.5 }
 
+    /// A word the raters scored, paired with the attempt's word `scored`,
+    /// and its phones with the attempt's (`Agreement.pairPhones`).
+    public struct PairedWord: Sendable {
+        public var word: Word
+        public var scored: Int
+        public var phones: [(accuracy: Double, scored: Int)]
+    }
+
+    /// The raters' words paired with an attempt's as the corpus's
+    /// `evaluate.py` pairs them (`Agreement.pairWords`), each with its phones.
+    public func pairs(with score: AttemptScore) -> [PairedWord] {
+        Agreement.pairWords(human: words.map(\.text), scored: score.words.map(\.text)).map { h, s in
+            let word = words[h]
+            let phones = Agreement.pairPhones(human: word.phones, scored: score.words[s].phones.map(\.phone))
+                .filter { $0.human < word.phonesAccuracy.count }
+                .map { (accuracy: word.phonesAccuracy[$0.human], scored: $0.scored) }
+            return PairedWord(word: word, scored: s, phones: phones)
+        }
+    }
+
     /// The utterances of `directory/scores.jsonl` whose audio
     /// `directory/wav/<id>.wav` exists, in the file's order.
     public static func load(_ directory: String) throws -> [RatedUtterance] {
@@ -155,23 +175,22 @@ public struct SpeechEvaluation: Sendable {
             humanAccuracy.append(human.accuracy)
             humanTotal.append(human.total)
             humanWords += human.words.count
-            for (h, s) in Agreement.pairWords(human: human.words.map(\.text), scored: score.words.map(\.text)) {
-                let (word, scoredWord) = (human.words[h], score.words[s])
+            for pair in human.pairs(with: score) {
+                let scoredWord = score.words[pair.scored]
                 wordScores.append(scoredWord.score)
-                wordAccuracy.append(word.accuracy)
-                wordTotal.append(word.total)
-                for (hp, sp) in Agreement.pairPhones(human: word.phones, scored: scoredWord.phones.map(\.phone))
-                where hp < word.phonesAccuracy.count {
+                wordAccuracy.append(pair.word.accuracy)
+                wordTotal.append(pair.word.total)
+                for phone in pair.phones {
                     phones.append(
                         (
                             human.speaker,
                             .init(
-                                score: scoredWord.phones[sp].score, mispronounced: RatedUtterance.isMispronounced(word.phonesAccuracy[hp]))
+                                score: scoredWord.phones[phone.scored].score, mispronounced: RatedUtterance.isMispronounced(phone.accuracy))
                         ))
                 }
                 // An omitted word's phones were never said: each is flagged at 0.
                 if scoredWord.phones.isEmpty {
-                    for value in word.phonesAccuracy {
+                    for value in pair.word.phonesAccuracy {
                         phones.append((human.speaker, .init(score: 0, mispronounced: RatedUtterance.isMispronounced(value))))
                     }
                 }

@@ -232,14 +232,13 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     /// on the same attempts.
     public static func fit(_ rated: [Rated], natives: NativeNorms, ridge: Double = 10, source: String? = nil) -> ScoringModel {
         let features = rated.map { Self.features($0.score, evidence: $0.evidence, natives: natives) }
+        let paired = rated.map { $0.utterance.pairs(with: $0.score) }
         var (phoneRows, phoneTargets) = ([[String: Double]](), [Double]())
-        for (item, measured) in zip(rated, features) {
-            for (h, s) in Agreement.pairWords(human: item.utterance.words.map(\.text), scored: item.score.words.map(\.text)) {
-                let word = item.utterance.words[h]
-                for (hp, sp) in Agreement.pairPhones(human: word.phones, scored: item.score.words[s].phones.map(\.phone))
-                where hp < word.phonesAccuracy.count && sp < measured.phones[s].count {
-                    phoneRows.append(measured.phones[s][sp])
-                    phoneTargets.append(word.phonesAccuracy[hp])
+        for (pairs, measured) in zip(paired, features) {
+            for pair in pairs {
+                for phone in pair.phones {
+                    phoneRows.append(measured.phones[pair.scored][phone.scored])
+                    phoneTargets.append(phone.accuracy)
                 }
             }
         }
@@ -249,12 +248,12 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         let sentenceCalibration = IsotonicMap.fit(predictions: features.map { sentence.predict($0.sentence) }, targets: sentenceTargets)
         let calibrated = ScoringModel(phone: phone, word: phone, sentence: sentence, sentenceCalibration: sentenceCalibration)
         var (wordRows, wordTargets) = ([[String: Double]](), [Double]())
-        for (item, measured) in zip(rated, features) {
+        for (pairs, measured) in zip(paired, features) {
             let phonePredictions = measured.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
             let rows = measured.words(sentence: calibrated.sentenceScore(measured.sentence), phonePredictions: phonePredictions)
-            for (h, s) in Agreement.pairWords(human: item.utterance.words.map(\.text), scored: item.score.words.map(\.text)) {
-                wordRows.append(rows[s])
-                wordTargets.append(item.utterance.words[h].accuracy)
+            for pair in pairs {
+                wordRows.append(rows[pair.scored])
+                wordTargets.append(pair.word.accuracy)
             }
         }
         let word = LinearScore.fit(wordRows, targets: wordTargets, features: wordFeatures, ridge: ridge, clip: 0.01)
