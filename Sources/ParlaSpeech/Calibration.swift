@@ -116,10 +116,10 @@ public struct SpeechCalibration: Sendable {
                     let (score, evidence, _) = try await scorer.scoreWithEvidence(bytes, text: clip.text, language: language)
                     let phones = score.words.flatMap(\.phones)
                     for (phone, evidence) in zip(phones, evidence) {
-                        guard let evidence, let posterior = PhoneEvidence.scales.firstIndex(of: 1.0) else { continue }
+                        guard let evidence else { continue }
                         samples.append(
                             .init(
-                                phone: phone.phone, gap: evidence.gapToBest, logPosterior: evidence.logPosterior[posterior],
+                                phone: phone.phone, gap: evidence.gapToBest, logPosterior: evidence.logPosterior,
                                 frames: Int(((phone.end - phone.start) * 100).rounded())))
                     }
                     if score.speechRate > 0 { rates.append(score.speechRate) }

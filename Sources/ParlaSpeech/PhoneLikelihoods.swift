@@ -76,17 +76,15 @@ public struct PhoneLikelihoods: Sendable, Equatable {
             let own = Double(value(frame, expected))
             evidence.gapToBest += own - Double(best)
             if bestPhone != expected { evidence.otherShare += 1 }
-            for (scale, slot) in zip(PhoneEvidence.scales, PhoneEvidence.scales.indices) {
-                var total = 0.0
-                for q in phones.indices { total += exp(scale * (Double(value(frame, q)) - Double(best))) }
-                evidence.logPosterior[slot] += scale * (own - Double(best)) - log(total)
-            }
+            var total = 0.0
+            for q in phones.indices { total += exp(Double(value(frame, q)) - Double(best)) }
+            evidence.logPosterior += own - Double(best) - log(total)
             for q in phones.indices where q != expected { competitors[q] += Double(value(frame, q)) }
         }
         let count = Double(range.count)
         evidence.gapToBest /= count
         evidence.otherShare /= count
-        evidence.logPosterior = evidence.logPosterior.map { $0 / count }
+        evidence.logPosterior /= count
         // Silence is not a sound said instead.
         let candidates = competitors.indices.filter { $0 != expected && !Self.isSilence(phones[$0]) }
         evidence.heardAs = phones[candidates.max { competitors[$0] < competitors[$1] } ?? expected]
@@ -96,11 +94,9 @@ public struct PhoneLikelihoods: Sendable, Equatable {
 
 /// What the frames of one aligned phone say of it.
 public struct PhoneEvidence: Sendable, Equatable, Codable {
-    /// The acoustic scales the posteriors are taken at.
-    public static let scales = [0.1, 0.3, 1.0]
-
-    /// Mean over the frames of the log posterior of the phone, at each scale.
-    public var logPosterior = [Double](repeating: 0, count: scales.count)
+    /// Mean over the frames of the log posterior of the phone (acoustic
+    /// scale 1: scales 0.1 and 0.3 were measured and agreed less with raters).
+    public var logPosterior = 0.0
     /// Mean nats below the frame's best phone (0: it is the best throughout).
     public var gapToBest = 0.0
     /// The share of frames another phone explains best.

@@ -96,7 +96,6 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     /// evidence, measured against `natives`. Phones without evidence are
     /// measured as the natives' mean.
     public static func features(_ score: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms) -> Features {
-        let scale = PhoneEvidence.scales.firstIndex(of: 1.0) ?? 0
         var flat = evidence.makeIterator()
         let phones: [[[String: Double]]] = score.words.map { word in
             word.phones.map { phone in
@@ -112,7 +111,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
                     ]
                 }
                 return [
-                    "zGap": norms.gap.z(evidence.gapToBest), "zLogPosterior": norms.logPosterior.z(evidence.logPosterior[scale]),
+                    "zGap": norms.gap.z(evidence.gapToBest), "zLogPosterior": norms.logPosterior.z(evidence.logPosterior),
                     "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": evidence.otherShare, "loopScore": loopScore,
                 ]
             }
