@@ -139,8 +139,7 @@ public struct PhraseScoring: Sendable {
     public var natsPerUnit: Double
     public var framesPerSecond = 100.0
     /// Below this a word is mispronounced.
-    public var wordThreshold = PhraseScoring.wordThreshold
-    public static let wordThreshold = 50.0
+    public var wordThreshold = 50.0
     /// A pass allows at most this share of the words mispronounced, however
     /// well the rest went: half a phrase said right is not the phrase.
     public var mispronouncedShareAllowed = PhraseScoring.mispronouncedShareAllowed

@@ -48,6 +48,13 @@ struct FittedScoringTests {
         #expect(NativeNorms.Spread(mean: 1, deviation: 2).z(5) == 2)
     }
 
+    /// A score that says `value` whatever the features.
+    static func constant(_ value: Double, _ features: [String]) -> LinearScore {
+        LinearScore(
+            features: features, lower: features.map { _ in -1e9 }, upper: features.map { _ in 1e9 }, mean: features.map { _ in 0 },
+            scale: features.map { _ in 1 }, weights: features.map { _ in 0 }, intercept: value)
+    }
+
     static func attempt(feedback: AttemptScore.Feedback = .good, completeness: Double = 100) -> AttemptScore {
         func phone(_ symbol: String, _ start: Double) -> AttemptScore.PhoneScore {
             .init(phone: symbol, start: start, end: start + 0.1, score: 70)
@@ -64,14 +71,9 @@ struct FittedScoringTests {
     @Test("the mapping applied: phones, words and the sentence from the fitted scores; an omitted word stays 0; no speech stays no speech")
     func apply() {
         let norms = NativeNorms.measure([.init(phone: "HH", gap: -1, logPosterior: -2, frames: 10)], rates: [10])
-        func constant(_ value: Double, _ features: [String]) -> LinearScore {
-            LinearScore(
-                features: features, lower: features.map { _ in -1e9 }, upper: features.map { _ in 1e9 }, mean: features.map { _ in 0 },
-                scale: features.map { _ in 1 }, weights: features.map { _ in 0 }, intercept: value)
-        }
         let model = ScoringModel(
-            phone: constant(1.5, ScoringModel.phoneFeatures), word: constant(9, ScoringModel.wordFeatures),
-            sentence: constant(8, ScoringModel.sentenceFeatures))
+            phone: Self.constant(1.5, ScoringModel.phoneFeatures), word: Self.constant(9, ScoringModel.wordFeatures),
+            sentence: Self.constant(8, ScoringModel.sentenceFeatures))
         let evidence: [PhoneEvidence?] = [PhoneEvidence(), nil]
         let scored = model.apply(
             to: Self.attempt(), evidence: evidence, natives: norms, passThreshold: 60, mispronouncedShareAllowed: 0.5)
@@ -98,14 +100,9 @@ struct FittedScoringTests {
     )
     func plainlyWrong() {
         let norms = NativeNorms.measure([.init(phone: "AH", gap: -1, logPosterior: -2, frames: 10)], rates: [10])
-        func constant(_ value: Double, _ features: [String]) -> LinearScore {
-            LinearScore(
-                features: features, lower: features.map { _ in -1e9 }, upper: features.map { _ in 1e9 }, mean: features.map { _ in 0 },
-                scale: features.map { _ in 1 }, weights: features.map { _ in 0 }, intercept: value)
-        }
         let model = ScoringModel(
-            phone: constant(2, ScoringModel.phoneFeatures), word: constant(9.5, ScoringModel.wordFeatures),
-            sentence: constant(9, ScoringModel.sentenceFeatures))
+            phone: Self.constant(2, ScoringModel.phoneFeatures), word: Self.constant(9.5, ScoringModel.wordFeatures),
+            sentence: Self.constant(9, ScoringModel.sentenceFeatures))
         func word(_ text: String, _ score: Double, _ start: Double) -> AttemptScore.WordScore {
             .init(
                 text: text, start: start, end: start + 0.3, score: score, error: score < 50 ? .mispronounced : .none,
