@@ -63,6 +63,19 @@ let package = Package(
         ),
         // Store receipts, verified: App Store signed transactions and
         // notifications (JWS, x5c chain), Google Play's Developer API.
+        // Email: messages as RFC 5322 writes them, the letters Parla sends in
+        // every language, and an SMTP submission client on SwiftNIO.
+        .target(
+            name: "ParlaMail",
+            dependencies: [
+                "ParlaCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ParlaPurchases",
             dependencies: [
@@ -134,7 +147,7 @@ let package = Package(
             name: "ParlaServer",
             dependencies: [
                 "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
-                "ParlaCommerce", "ParlaPurchases", "ParlaWeb",
+                "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -194,6 +207,7 @@ let package = Package(
         ),
         .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaWebTests", dependencies: ["ParlaWeb", "ParlaCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ParlaMailTests", dependencies: ["ParlaMail", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaCommerceTests", dependencies: ["ParlaCommerce", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaPurchasesTests",

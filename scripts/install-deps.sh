@@ -97,3 +97,18 @@ params.pop("remove_noise", None)
 lines = [f"-{key} {('yes' if value else 'no') if isinstance(value, bool) else value}" for key, value in params.items()]
 (target / "feat.params").write_text("\n".join(lines + ["-agc none", "-model ptm"]) + "\n")
 PY
+
+# make test: the email tests deliver to a real SMTP server on loopback,
+# scripts/test-smtp-server.py, which runs on aiosmtpd in its own venv.
+aiosmtpd_version=1.4.6
+python_dir="$root/vendor/python"
+if ! "$python_dir/bin/python" -c 'import aiosmtpd' 2>/dev/null ||
+  [ "$(cat "$python_dir/AIOSMTPD_VERSION" 2>/dev/null)" != "$aiosmtpd_version" ]; then
+  echo "installing aiosmtpd $aiosmtpd_version"
+  rm -rf "$python_dir.partial"
+  python3 -m venv "$python_dir.partial"
+  "$python_dir.partial/bin/python" -m pip install --quiet --disable-pip-version-check "aiosmtpd==$aiosmtpd_version"
+  echo "$aiosmtpd_version" >"$python_dir.partial/AIOSMTPD_VERSION"
+  rm -rf "$python_dir"
+  mv "$python_dir.partial" "$python_dir"
+fi

@@ -121,6 +121,7 @@ unset $(compgen -e | grep '^PARLA_') 2>/dev/null
 env PARLA_SECURITY_KEY_FILE="$work/.parla/personal-data.key" \
     PARLA_CONTENT_ASSET_DIRECTORY="$work/.parla/assets" \
     PARLA_CONTENT_BUILD_ASSETS=false \
+    PARLA_MAIL_OUTBOX_DIRECTORY="$work/.parla/outbox" \
     PARLA_LOG_FORMAT=text \
     "$binary" serve --port "$port" --data-directory "$work/.parla/postgres" --config "$root/Config/parla.json" \
     </dev/null >"$log" 2>&1 &

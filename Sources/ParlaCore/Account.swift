@@ -10,11 +10,15 @@ public struct Account: Sendable, Equatable {
     public var termsVersion: String
     public var termsAcceptedAt: Date
     public var createdAt: Date
+    /// When the current email was confirmed; nil until it is (an
+    /// unverified email still signs in).
+    public var emailVerifiedAt: Date?
 
     public init(
         id: AccountID, firstName: String, lastName: String, email: String, uiLanguage: Language,
-        termsVersion: String, termsAcceptedAt: Date, createdAt: Date
+        termsVersion: String, termsAcceptedAt: Date, createdAt: Date, emailVerifiedAt: Date? = nil
     ) {
+        self.emailVerifiedAt = emailVerifiedAt
         self.id = id
         self.firstName = firstName
         self.lastName = lastName

@@ -96,6 +96,30 @@ public enum AccountRules {
         return (address!, password!, device)
     }
 
+    /// A password-reset request: an address, which need not be anyone's.
+    public static func validateResetRequest(email: String?) throws(ParlaError) -> String {
+        var errors = FieldErrors()
+        let address = emailAddress(email, field: "email", into: &errors)
+        try errors.throwIfAny()
+        return address!
+    }
+
+    /// A reset's token and new password, both present.
+    public static func validateReset(token: String?, newPassword: String?) throws(ParlaError) -> (token: String, password: String) {
+        var errors = FieldErrors()
+        if token == nil || token?.isEmpty == true { errors.add("token", .required) }
+        if newPassword == nil { errors.add("newPassword", .required) }
+        try errors.throwIfAny()
+        return (token!, newPassword!)
+    }
+
+    /// A new password against the policy, for the account's email.
+    public static func validateNewPassword(_ password: String, email: String) throws(ParlaError) {
+        var errors = FieldErrors()
+        for problem in PasswordPolicy.problems(password, email: email) { errors.add("newPassword", problem) }
+        try errors.throwIfAny()
+    }
+
     /// An account edit as the client sent it.
     public struct UpdateForm: Sendable {
         public var firstName: String?, lastName: String?, email: String?, uiLanguage: String?

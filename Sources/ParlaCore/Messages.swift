@@ -160,6 +160,38 @@ extension ErrorCode {
                 it: "Accedi di nuovo: la sessione manca, è scaduta o è stata chiusa.",
                 de: "Bitte melden Sie sich an: Ihre Sitzung fehlt, ist abgelaufen oder wurde beendet.",
                 es: "Inicia sesión: tu sesión no existe, ha caducado o se ha cerrado.")
+        case .invalidToken:
+            LocalizedText(
+                en:
+                    "This link is not valid: it was already used, has expired (after one hour), or is for an older email address. Ask for a new one.",
+                fr:
+                    "Ce lien n'est pas valide : il a déjà servi, a expiré (au bout d'une heure) ou concerne une ancienne adresse e-mail. Demandez-en un nouveau.",
+                it:
+                    "Questo link non è valido: è già stato usato, è scaduto (dopo un'ora) o riguarda un indirizzo email precedente. Chiedine uno nuovo.",
+                de:
+                    "Dieser Link ist ungültig: Er wurde bereits verwendet, ist abgelaufen (nach einer Stunde) oder gilt für eine frühere E-Mail-Adresse. Fordern Sie einen neuen an.",
+                es:
+                    "Este enlace no es válido: ya se usó, ha caducado (tras una hora) o es de una dirección de correo anterior. Pide uno nuevo."
+            )
+        case .emailAlreadyVerified:
+            LocalizedText(
+                en: "Your email address is already confirmed.",
+                fr: "Votre adresse e-mail est déjà confirmée.",
+                it: "Il tuo indirizzo email è già confermato.",
+                de: "Ihre E-Mail-Adresse ist bereits bestätigt.",
+                es: "Tu dirección de correo ya está confirmada.")
+        case .tooManyEmails:
+            LocalizedText(
+                en: "Several emails of this kind were sent within the last hour. Check your inbox and spam folder, or try again later.",
+                fr:
+                    "Plusieurs e-mails de ce type ont été envoyés au cours de la dernière heure. Vérifiez votre boîte de réception et vos indésirables, ou réessayez plus tard.",
+                it:
+                    "Nell'ultima ora sono state inviate diverse email di questo tipo. Controlla la posta in arrivo e lo spam, o riprova più tardi.",
+                de:
+                    "In der letzten Stunde wurden mehrere E-Mails dieser Art gesendet. Sehen Sie in Ihrem Posteingang und Spam-Ordner nach oder versuchen Sie es später erneut.",
+                es:
+                    "En la última hora se han enviado varios correos de este tipo. Revisa tu bandeja de entrada y la de spam, o vuelve a intentarlo más tarde."
+            )
         case .updateRequired:
             LocalizedText(
                 en: "This version of the app is no longer supported. Please update it.",

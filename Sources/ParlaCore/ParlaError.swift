@@ -89,6 +89,10 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case wrongCurrentPassword = "wrong_current_password"
     case sessionNotFound = "session_not_found"
     case invalidDeviceName = "invalid_device_name"
+    // Email
+    case invalidToken = "invalid_token"
+    case emailAlreadyVerified = "email_already_verified"
+    case tooManyEmails = "too_many_emails"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

@@ -32,9 +32,11 @@ public struct AccountStore: Sendable {
 
     /// Creates the account, its first learner and its first session in one
     /// transaction. Throws `email_taken` when the email is in use.
-    public func create(_ new: NewAccount, firstLearner: LearnerStore.NewLearner, session: NewSession)
-        async throws -> (Account, Learner, DeviceSession)
-    {
+    /// `verification`, when given, is recorded and its email queued in the
+    /// same transaction.
+    public func create(
+        _ new: NewAccount, firstLearner: LearnerStore.NewLearner, session: NewSession, verification: EmailChallenge? = nil
+    ) async throws -> (Account, Learner, DeviceSession) {
         let accountID = AccountID.generate()
         let emailIndex = cipher.blindIndex(EmailAddress.canonical(new.email))
         let firstName = try cipher.seal(new.firstName, as: .firstName)
@@ -60,6 +62,7 @@ public struct AccountStore: Sendable {
                     termsAcceptedAt: acceptedAt, createdAt: createdAt)
                 let learner = try await learners.insert(firstLearner, accountID: accountID, on: connection)
                 let deviceSession = try await insertSession(session, accountID: accountID, on: connection)
+                if let verification { try await insert(verification, accountID: accountID, on: connection) }
                 return (account, learner, deviceSession)
             }
         } catch let error as PSQLError where error.isUniqueViolation {
@@ -69,7 +72,7 @@ public struct AccountStore: Sendable {
 
     public func account(_ id: AccountID) async throws -> Account? {
         try await database.withConnection { connection in
-            for try await (first, last, email, language, terms, acceptedAt, createdAt)
+            for try await (first, last, email, language, terms, acceptedAt, createdAt, verifiedAt)
                 in try await connection.execute(AccountByID(key: id.uuid), logger: database.logger)
             {
                 return Account(
@@ -77,7 +80,7 @@ public struct AccountStore: Sendable {
                     lastName: try cipher.openText(last.bytes, as: .lastName),
                     email: try cipher.openText(email.bytes, as: .email),
                     uiLanguage: Language(rawValue: language) ?? .english, termsVersion: terms,
-                    termsAcceptedAt: acceptedAt, createdAt: createdAt)
+                    termsAcceptedAt: acceptedAt, createdAt: createdAt, emailVerifiedAt: verifiedAt)
             }
             return nil
         }
@@ -145,9 +148,9 @@ public struct AccountStore: Sendable {
     /// select them (then `LearnerStore.columns`, joined by `coursesJoin`).
     static let profileColumns = """
         a.first_name, a.last_name, a.email, a.ui_language, a.terms_version, a.terms_accepted_at, a.created_at,
-        \(LearnerStore.columns)
+        a.email_verified_at, \(LearnerStore.columns)
         """
-    static let profileColumnCount = 22
+    static let profileColumnCount = 23
 
     private func profile(_ rows: [PostgresRandomAccessRow], accountID: AccountID) throws -> (Account, [Learner])? {
         guard let first = rows.first else { return nil }
@@ -156,10 +159,11 @@ public struct AccountStore: Sendable {
             lastName: try cipher.openText(first[1].decode(ByteBuffer.self).bytes, as: .lastName),
             email: try cipher.openText(first[2].decode(ByteBuffer.self).bytes, as: .email),
             uiLanguage: Language(rawValue: try first[3].decode(String.self)) ?? .english, termsVersion: try first[4].decode(String.self),
-            termsAcceptedAt: try first[5].decode(Date.self), createdAt: try first[6].decode(Date.self))
+            termsAcceptedAt: try first[5].decode(Date.self), createdAt: try first[6].decode(Date.self),
+            emailVerifiedAt: try first[7].decode(Date?.self))
         let learners = try rows.compactMap { row -> Learner? in
-            guard try row[7].decode(UUID?.self) != nil else { return nil }
-            return try LearnerStore.learner(row, from: 7, accountID: accountID, cipher: cipher)
+            guard try row[8].decode(UUID?.self) != nil else { return nil }
+            return try LearnerStore.learner(row, from: 8, accountID: accountID, cipher: cipher)
         }
         return (account, learners)
     }
@@ -196,10 +200,10 @@ public struct AccountStore: Sendable {
     /// Prepared once per connection: every authenticated request reads it.
     struct AccountByID: KeyedStatement {
         static let sql = """
-            SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at
+            SELECT first_name, last_name, email, ui_language, terms_version, terms_accepted_at, created_at, email_verified_at
             FROM accounts WHERE id = $1
             """
-        typealias Row = (ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date)
+        typealias Row = (ByteBuffer, ByteBuffer, ByteBuffer, String, String, Date, Date, Date?)
         var key: UUID
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
@@ -239,8 +243,12 @@ public struct AccountStore: Sendable {
     }
 
     /// Applies all the changes or none; `email_taken` if the new email is in use.
-    /// A password change signs out every other device.
-    public func update(_ id: AccountID, _ changes: Changes, keepingSession current: SessionID) async throws {
+    /// A password change signs out every other device. A new email is
+    /// unconfirmed until `verification`'s link is opened; that challenge is
+    /// recorded and its email queued in the same transaction.
+    public func update(
+        _ id: AccountID, _ changes: Changes, keepingSession current: SessionID, verification: EmailChallenge? = nil
+    ) async throws {
         let firstName = try changes.firstName.map { ByteBuffer(bytes: try cipher.seal($0, as: .firstName)) }
         let lastName = try changes.lastName.map { ByteBuffer(bytes: try cipher.seal($0, as: .lastName)) }
         let email = try changes.email.map { ByteBuffer(bytes: try cipher.seal($0, as: .email)) }
@@ -256,9 +264,12 @@ public struct AccountStore: Sendable {
                         email_index = COALESCE(\(emailIndex), email_index),
                         ui_language = COALESCE(\(changes.uiLanguage?.code), ui_language),
                         password_hash = COALESCE(\(changes.passwordHash), password_hash),
+                        email_verified_at = CASE WHEN \(emailIndex)::bytea IS NOT NULL AND \(emailIndex) <> email_index THEN NULL
+                                                 ELSE email_verified_at END,
                         updated_at = now()
                     WHERE id = \(id.uuid)
                     """, logger: database.logger)
+                if let verification { try await insert(verification, accountID: id, on: connection) }
                 if changes.passwordHash != nil {
                     try await connection.query(
                         "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)

@@ -19,6 +19,8 @@ public struct PersonalDataCipher: Sendable {
         case teacherName = "teacher.display_name"
         case school = "teacher.school"
         case className = "class.name"
+        case mailRecipient = "outbox.recipient"
+        case mailMessage = "outbox.message"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

@@ -51,6 +51,9 @@ public struct TestApp: Sendable {
         settings.openMojiDirectory = Self.openMojiDirectory
         settings.speech.modelsDirectory = Self.projectDirectory + "/Models"
         settings.assetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-assets-\(UUID().uuidString)").path
+        // No SMTP server: each email becomes a file, in a folder of the test's own.
+        settings.mail.outboxDirectory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("parla-outbox-\(UUID().uuidString)").path
         adjust(&settings)
         self.databaseURL = databaseURL
         self.settings = settings

@@ -42,32 +42,9 @@ public final class TestGooglePlay: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 
         // The TLS side: a CA, and a certificate for localhost and 127.0.0.1.
-        let now = Date()
-        let caKey = P256.Signing.PrivateKey()
-        let serverKey = P256.Signing.PrivateKey()
-        let caName = try DistinguishedName { CommonName("Parla Test Google CA") }
-        let ca = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey), notValidBefore: now - 3600,
-            notValidAfter: now + 86400 * 365, issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true))
-            }, issuerPrivateKey: .init(caKey))
-        let server = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(serverKey.publicKey), notValidBefore: now - 3600,
-            notValidAfter: now + 86400 * 30, issuer: caName, subject: try DistinguishedName { CommonName("localhost") },
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
-            }, issuerPrivateKey: .init(caKey))
-        caFile = directory.appendingPathComponent("ca.pem").path
-        try ca.serializeAsPEM().pemString.write(toFile: caFile, atomically: true, encoding: .utf8)
-        serverConfiguration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem))],
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)))
+        let certificates = try TestCertificates(name: "Google", directory: directory)
+        caFile = certificates.caFile
+        serverConfiguration = certificates.serverConfiguration
 
         // The service account.
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)

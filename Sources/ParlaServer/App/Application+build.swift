@@ -52,9 +52,11 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let assetBuild { services.append(assetBuild) }
     let googlePlay = try await googlePlayClient(settings, logger: logger)
     if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
+    let mail = try MailDelivery(outbox: OutboxStore(database: database, cipher: cipher), settings: settings.mail, logger: logger)
+    services.append(mail)
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scorer: scorer, memory: memory, googlePlay: googlePlay, pages: try await DashboardPages(), logger: logger)
+        scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -304,7 +306,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 func buildRouter(
     _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
-    googlePlay: GooglePlayClient?, pages: DashboardPages, logger: Logger
+    googlePlay: GooglePlayClient?, mail: MailDelivery, pages: DashboardPages, logger: Logger
 ) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
@@ -341,7 +343,8 @@ func buildRouter(
     let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let accountService = AccountService(
-        accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards)
+        accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
+        mail: try AccountMail(settings: settings.mail, delivery: mail))
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(

@@ -81,6 +81,9 @@ public struct ServerSettings: Sendable {
     /// `update_required`), the newest, and where to get it.
     public var clients: [AppPlatform: ClientRelease] = [:]
 
+    /// Email: who sends it, where its links lead, and how it leaves.
+    public var mail = MailSettings()
+
     public enum LogFormat: String, Sendable { case json, text }
 
     public init() {}
@@ -135,6 +138,7 @@ public struct ServerSettings: Sendable {
             if let store = value("storeUrl") { release.storeURL = store }
             clients[platform] = release
         }
+        mail = MailSettings(config: config)
         googlePlayPackage = config.string(forKey: "purchases.googlePlay.packageName", default: googlePlayPackage)
         googlePlayServiceAccount = config.string(forKey: "purchases.googlePlay.serviceAccountKey").flatMap { $0.isEmpty ? nil : $0 }
         googlePlayBaseURL = config.string(forKey: "purchases.googlePlay.baseURL", default: googlePlayBaseURL)
@@ -144,7 +148,7 @@ public struct ServerSettings: Sendable {
     }
 
     /// A comma-separated setting's items.
-    private static func list(_ text: String) -> [String] {
+    static func list(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

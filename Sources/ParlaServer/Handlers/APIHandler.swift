@@ -81,7 +81,7 @@ extension Components.Schemas.Account {
     init(_ account: Account) {
         self.init(
             id: account.id.description, firstName: account.firstName, lastName: account.lastName, email: account.email,
-            uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
+            emailVerified: account.emailVerifiedAt != nil, uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
             termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
     }
 }

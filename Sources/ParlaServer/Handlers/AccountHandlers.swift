@@ -33,3 +33,30 @@ extension APIHandler {
         return .noContent(.init())
     }
 }
+
+extension APIHandler {
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await accounts.requestPasswordReset(email: body.email)
+        return .accepted(.init())
+    }
+
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await accounts.resetPassword(token: body.token, newPassword: body.newPassword)
+        return .noContent(.init())
+    }
+
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await accounts.verifyEmail(token: body.token)
+        return .noContent(.init())
+    }
+
+    func resendEmailVerification(_ input: Operations.ResendEmailVerification.Input) async throws
+        -> Operations.ResendEmailVerification.Output
+    {
+        try await accounts.resendEmailVerification(try await caller())
+        return .accepted(.init())
+    }
+}

@@ -105,7 +105,7 @@ extension ErrorCode {
     /// The HTTP status the code is served with.
     var status: Int {
         switch self {
-        case .malformedRequest: 400
+        case .malformedRequest, .invalidToken: 400
         case .invalidCredentials, .authenticationRequired: 401
         case .planLimitReached: 402
         case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired: 403
@@ -120,14 +120,14 @@ extension ErrorCode {
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
             .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign, .classLimitReached, .classFull,
-            .alreadyInClass:
+            .alreadyInClass, .emailAlreadyVerified:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .updateRequired: 426
-        case .tooManyAttempts: 429
+        case .tooManyAttempts, .tooManyEmails: 429
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable: 503
         case .internalError: 500
         case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,

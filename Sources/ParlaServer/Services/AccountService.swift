@@ -9,6 +9,7 @@ struct AccountService: Sendable {
     let hasher: PasswordHasher
     let termsVersion: String
     let leaderboards: LeaderboardStore
+    let mail: AccountMail
 
     /// After this many failed sign-ins for one email within the window, the
     /// email is refused until the oldest failure leaves the window.
@@ -35,7 +36,10 @@ struct AccountService: Sendable {
                 email: registration.email, passwordHash: passwordHash,
                 uiLanguage: registration.uiLanguage, termsVersion: termsVersion),
             firstLearner: firstLearner,
-            session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName))
+            session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
+            verification: mail.challenge(
+                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage))
+        mail.queued()
         var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
         signedIn.session.deviceName = registration.deviceName
         return signedIn
@@ -80,12 +84,60 @@ struct AccountService: Sendable {
             try await checkPassword(form.currentPassword ?? "", of: caller.accountID)
             newHash = try await hasher.hash(newPassword)
         }
+        // A new address is confirmed by a link sent to it, in the language
+        // the account will have.
+        let verification = update.email.flatMap { email in
+            EmailAddress.canonical(email) == EmailAddress.canonical(current.email)
+                ? nil
+                : mail.challenge(
+                    .emailVerification, firstName: update.firstName ?? current.firstName, email: email,
+                    language: update.uiLanguage ?? current.uiLanguage)
+        }
         try await accounts.update(
             caller.accountID,
             AccountStore.Changes(
                 firstName: update.firstName, lastName: update.lastName, email: update.email,
-                uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID)
+                uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID,
+            verification: verification)
+        if verification != nil { mail.queued() }
         return try await me(caller.accountID)
+    }
+
+    /// Sends a reset link when an account has the email. The caller learns
+    /// nothing either way, and a flood of requests sends at most
+    /// `AccountMail.hourlyLimit` emails an hour.
+    func requestPasswordReset(email: String?) async throws {
+        let email = try AccountRules.validateResetRequest(email: email)
+        guard let (accountID, _) = try await accounts.credentials(email: email), let account = try await accounts.account(accountID)
+        else { return }
+        let challenge = mail.challenge(.passwordReset, firstName: account.firstName, email: account.email, language: account.uiLanguage)
+        if try await accounts.issue(challenge, to: accountID, limit: AccountMail.hourlyLimit) { mail.queued() }
+    }
+
+    /// Sets a new password with a reset link's token; every device is
+    /// signed out.
+    func resetPassword(token: String?, newPassword: String?) async throws {
+        let (token, password) = try AccountRules.validateReset(token: token, newPassword: newPassword)
+        let tokenHash = SessionToken.hash(token)
+        guard let (_, email) = try await accounts.resetTarget(tokenHash: tokenHash) else { throw ParlaError(.invalidToken) }
+        try AccountRules.validateNewPassword(password, email: email)
+        let hash = try await hasher.hash(password)
+        guard try await accounts.resetPassword(tokenHash: tokenHash, passwordHash: hash) != nil else { throw ParlaError(.invalidToken) }
+    }
+
+    func verifyEmail(token: String?) async throws {
+        guard let token, !token.isEmpty else { throw ParlaError.validation([FieldError("token", .required)]) }
+        guard try await accounts.verifyEmail(tokenHash: SessionToken.hash(token)) != nil else { throw ParlaError(.invalidToken) }
+    }
+
+    func resendEmailVerification(_ caller: Caller) async throws {
+        guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        guard account.emailVerifiedAt == nil else { throw ParlaError(.emailAlreadyVerified) }
+        let challenge = mail.challenge(.emailVerification, firstName: account.firstName, email: account.email, language: account.uiLanguage)
+        guard try await accounts.issue(challenge, to: caller.accountID, limit: AccountMail.hourlyLimit) else {
+            throw ParlaError(.tooManyEmails)
+        }
+        mail.queued()
     }
 
     func delete(_ caller: Caller, password: String?) async throws {

@@ -1,0 +1,43 @@
+import Configuration
+import Foundation
+import ParlaMail
+
+/// How Parla sends email (`mail.*`). With no SMTP host, the embedded
+/// default, every message is written as an `.eml` file instead.
+public struct MailSettings: Sendable {
+    /// The `From` of every message.
+    public var from = "Parla <no-reply@parla.app>"
+    /// Where the links in emails lead: `<linkBase>/reset-password?token=…`.
+    public var linkBase = "http://127.0.0.1:8080"
+    /// Where messages go when no SMTP server is configured.
+    public var outboxDirectory = ".parla/outbox"
+    /// The SMTP submission server; nil writes files instead.
+    public var smtp: SMTPSettings?
+    /// Attempts before a message is given up.
+    public var maxAttempts = 8
+    /// The first retry's delay; each next one doubles, up to an hour.
+    public var retrySeconds: TimeInterval = 30
+    /// How often the outbox is read when nothing wakes the delivery.
+    public var pollSeconds: TimeInterval = 5
+
+    public init() {}
+
+    init(config: ConfigReader) {
+        from = config.string(forKey: "mail.from", default: from)
+        linkBase = config.string(forKey: "mail.linkBase", default: linkBase)
+        outboxDirectory = config.string(forKey: "mail.outboxDirectory", default: outboxDirectory)
+        maxAttempts = config.int(forKey: "mail.maxAttempts", default: maxAttempts)
+        retrySeconds = config.double(forKey: "mail.retrySeconds", default: retrySeconds)
+        pollSeconds = config.double(forKey: "mail.pollSeconds", default: pollSeconds)
+        let host = config.string(forKey: "mail.smtp.host", default: "")
+        guard !host.isEmpty else { return }
+        var smtp = SMTPSettings(host: host)
+        smtp.port = config.int(forKey: "mail.smtp.port", default: smtp.port)
+        smtp.security = config.string(forKey: "mail.smtp.security").flatMap(SMTPSettings.Security.init(rawValue:)) ?? smtp.security
+        smtp.username = config.string(forKey: "mail.smtp.username").flatMap { $0.isEmpty ? nil : $0 }
+        smtp.password = config.string(forKey: "mail.smtp.password", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        smtp.rootCertificates = ServerSettings.list(config.string(forKey: "mail.smtp.rootCertificates", default: ""))
+        smtp.clientName = config.string(forKey: "mail.smtp.clientName", default: ProcessInfo.processInfo.hostName)
+        self.smtp = smtp
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import ParlaCore
+import PostgresNIO
+
+/// A token sent by email, with the email that carries it: written together
+/// in the transaction of the change that sends them.
+public struct EmailChallenge: Sendable {
+    public enum Purpose: String, Sendable {
+        case passwordReset = "password_reset"
+        case emailVerification = "email_verification"
+    }
+
+    public var purpose: Purpose
+    /// SHA-256 of the token; the token itself is only in the email.
+    public var tokenHash: [UInt8]
+    public var mail: OutgoingMail
+
+    /// How long a token may be used.
+    public static let lifetime: TimeInterval = 3600
+
+    public init(purpose: Purpose, tokenHash: [UInt8], mail: OutgoingMail) {
+        (self.purpose, self.tokenHash, self.mail) = (purpose, tokenHash, mail)
+    }
+}
+
+extension AccountStore {
+    /// Records the challenge's token for the account's current email and
+    /// queues its email, on an open transaction's connection.
+    func insert(_ challenge: EmailChallenge, accountID: AccountID, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO account_tokens (token_hash, account_id, purpose, email_index, expires_at)
+            SELECT \(ByteBuffer(bytes: challenge.tokenHash)), id, \(challenge.purpose.rawValue), email_index,
+                   now() + make_interval(secs => \(EmailChallenge.lifetime))
+            FROM accounts WHERE id = \(accountID.uuid)
+            """, logger: database.logger)
+        var mail = challenge.mail
+        mail.accountID = accountID
+        try await OutboxStore(database: database, cipher: cipher).enqueue(mail, on: connection)
+    }
+
+    /// Sends a challenge unless `limit` of its purpose went to the account
+    /// within the last hour; false when it held back.
+    public func issue(_ challenge: EmailChallenge, to accountID: AccountID, limit: Int) async throws -> Bool {
+        try await database.withTransaction { connection in
+            // One issuer at a time per account, so the count holds.
+            let rows = try await connection.query(
+                """
+                SELECT (SELECT count(*) FROM account_tokens
+                        WHERE account_id = a.id AND purpose = \(challenge.purpose.rawValue)
+                          AND created_at > now() - interval '1 hour')::int
+                FROM accounts a WHERE a.id = \(accountID.uuid) FOR UPDATE
+                """, logger: database.logger
+            ).collect()
+            guard let sent = try rows.first?.decode(Int.self), sent < limit else { return false }
+            try await insert(challenge, accountID: accountID, on: connection)
+            return true
+        }
+    }
+
+    /// The account and current email a live password-reset token is for.
+    public func resetTarget(tokenHash: [UInt8]) async throws -> (AccountID, email: String)? {
+        try await database.withConnection { connection in
+            let rows = try await connection.query(
+                """
+                SELECT a.id, a.email FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+                WHERE t.token_hash = \(ByteBuffer(bytes: tokenHash)) AND t.purpose = 'password_reset'
+                  AND t.used_at IS NULL AND t.expires_at > now()
+                """, logger: database.logger
+            ).collect()
+            guard let row = rows.first else { return nil }
+            let (id, email) = try row.decode((UUID, ByteBuffer).self)
+            return (AccountID(id), try cipher.openText(email.bytes, as: .email))
+        }
+    }
+
+    /// Uses a token once: the account and the email index it was sent for,
+    /// nil when the token is unknown, used or expired.
+    private func use(_ purpose: EmailChallenge.Purpose, tokenHash: [UInt8], on connection: PostgresConnection) async throws
+        -> (AccountID, emailIndex: ByteBuffer)?
+    {
+        let rows = try await connection.query(
+            """
+            UPDATE account_tokens SET used_at = now()
+            WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND purpose = \(purpose.rawValue)
+              AND used_at IS NULL AND expires_at > now()
+            RETURNING account_id, email_index
+            """, logger: database.logger
+        ).collect()
+        guard let row = rows.first else { return nil }
+        let (id, index) = try row.decode((UUID, ByteBuffer).self)
+        return (AccountID(id), index)
+    }
+
+    /// Sets a new password with a reset token: every session of the account
+    /// ends, every other reset token with them, and the email counts as
+    /// confirmed (the link reached it). Nil when the token is not live.
+    public func resetPassword(tokenHash: [UInt8], passwordHash: String) async throws -> AccountID? {
+        let account = try await database.withTransaction { connection -> AccountID? in
+            guard let (account, emailIndex) = try await use(.passwordReset, tokenHash: tokenHash, on: connection) else { return nil }
+            try await connection.query(
+                """
+                UPDATE accounts SET password_hash = \(passwordHash), updated_at = now(),
+                    email_verified_at = CASE WHEN email_index = \(emailIndex) THEN COALESCE(email_verified_at, now())
+                                             ELSE email_verified_at END
+                WHERE id = \(account.uuid)
+                """, logger: database.logger)
+            try await connection.query("DELETE FROM sessions WHERE account_id = \(account.uuid)", logger: database.logger)
+            try await connection.query(
+                """
+                UPDATE account_tokens SET used_at = now()
+                WHERE account_id = \(account.uuid) AND purpose = 'password_reset' AND used_at IS NULL
+                """, logger: database.logger)
+            return account
+        }
+        if let account {
+            sessions?.ended(account: account)
+            profiles?.changed(account)
+        }
+        return account
+    }
+
+    /// Confirms the email a verification token was sent to, if it is still
+    /// the account's. Nil when the token is not live or the email changed.
+    public func verifyEmail(tokenHash: [UInt8]) async throws -> AccountID? {
+        let account = try await database.withTransaction { connection -> AccountID? in
+            guard let (account, emailIndex) = try await use(.emailVerification, tokenHash: tokenHash, on: connection) else { return nil }
+            let rows = try await connection.query(
+                """
+                UPDATE accounts SET email_verified_at = COALESCE(email_verified_at, now())
+                WHERE id = \(account.uuid) AND email_index = \(emailIndex) RETURNING id
+                """, logger: database.logger
+            ).collect()
+            return rows.isEmpty ? nil : account
+        }
+        if let account { profiles?.changed(account) }
+        return account
+    }
+}
