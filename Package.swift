@@ -76,6 +76,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Sign in with Apple and Google: OpenID Connect ID tokens verified
+        // against the provider's JWKS, fetched over HTTPS and kept.
+        .target(
+            name: "ParlaIdentity",
+            dependencies: [
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ParlaPurchases",
             dependencies: [
@@ -147,7 +161,7 @@ let package = Package(
             name: "ParlaServer",
             dependencies: [
                 "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
-                "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail",
+                "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -252,10 +266,11 @@ let package = Package(
             name: "ParlaServerTests",
             dependencies: [
                 "ParlaServer", "ParlaAPI", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
-                "ParlaCommerce", "ParlaPurchases",
+                "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),

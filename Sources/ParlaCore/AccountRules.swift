@@ -32,14 +32,22 @@ public enum AccountRules {
         } else {
             errors.add("password", .required)
         }
-        if form.acceptTerms != true { errors.add("acceptTerms", form.acceptTerms == nil ? .required : .termsNotAccepted) }
-        var uiLanguage = requestLanguage
-        if let raw = form.uiLanguage, let chosen = language(raw, field: "uiLanguage", into: &errors) { uiLanguage = chosen }
-        let device = deviceName(form.deviceName, into: &errors)
+        let (uiLanguage, device) = consent(form.acceptTerms, form.uiLanguage, form.deviceName, requestLanguage, into: &errors)
         try errors.throwIfAny()
         return Registration(
             firstName: firstName!, lastName: lastName!, email: email!, password: form.password!,
             uiLanguage: uiLanguage, deviceName: device)
+    }
+
+    /// What every new account needs besides its names and email: the terms
+    /// accepted, its language (the request's unless chosen), the device.
+    static func consent(
+        _ acceptTerms: Bool?, _ uiLanguage: String?, _ device: String?, _ requestLanguage: Language, into errors: inout FieldErrors
+    ) -> (Language, String?) {
+        if acceptTerms != true { errors.add("acceptTerms", acceptTerms == nil ? .required : .termsNotAccepted) }
+        var chosen = requestLanguage
+        if let raw = uiLanguage, let language = language(raw, field: "uiLanguage", into: &errors) { chosen = language }
+        return (chosen, deviceName(device, into: &errors))
     }
 
     static func name(_ raw: String?, field: String, invalid: ErrorCode, into errors: inout FieldErrors) -> String? {
@@ -94,6 +102,61 @@ public enum AccountRules {
         let device = Self.deviceName(deviceName, into: &errors)
         try errors.throwIfAny()
         return (address!, password!, device)
+    }
+
+    /// Social sign-in as the client sent it.
+    public struct SocialForm: Sendable {
+        public var provider: String?, idToken: String?, nonce: String?, deviceName: String?
+        /// For a first sign-in (a new account): the names (Apple gives them
+        /// to the app only once), the terms, the language.
+        public var firstName: String?, lastName: String?, acceptTerms: Bool?, uiLanguage: String?
+        /// For linking to an account that has the token's email.
+        public var password: String?
+        public init(
+            provider: String? = nil, idToken: String? = nil, nonce: String? = nil, deviceName: String? = nil,
+            firstName: String? = nil, lastName: String? = nil, acceptTerms: Bool? = nil, uiLanguage: String? = nil,
+            password: String? = nil
+        ) {
+            (self.provider, self.idToken, self.nonce, self.deviceName) = (provider, idToken, nonce, deviceName)
+            (self.firstName, self.lastName, self.acceptTerms, self.uiLanguage) = (firstName, lastName, acceptTerms, uiLanguage)
+            self.password = password
+        }
+    }
+
+    /// A social sign-in's token, nonce and device; the provider's name is
+    /// returned as given, once known to be one of `providers`.
+    public static func validateSocial(_ form: SocialForm, providers: [String]) throws(ParlaError)
+        -> (provider: String, idToken: String, nonce: String, deviceName: String?)
+    {
+        var errors = FieldErrors()
+        if let provider = form.provider {
+            if !providers.contains(provider) { errors.add("provider", .invalidProvider) }
+        } else {
+            errors.add("provider", .required)
+        }
+        if form.idToken?.isEmpty != false { errors.add("idToken", .required) }
+        if form.nonce?.isEmpty != false { errors.add("nonce", .required) }
+        let device = deviceName(form.deviceName, into: &errors)
+        try errors.throwIfAny()
+        return (form.provider!, form.idToken!, form.nonce!, device)
+    }
+
+    /// A new account from a social sign-in: names from the form, else from
+    /// the token; the email from the token; the terms accepted.
+    public static func validateSocialRegistration(
+        _ form: SocialForm, givenName: String?, familyName: String?, email: String?, requestLanguage: Language
+    ) throws(ParlaError) -> Registration {
+        var errors = FieldErrors()
+        let firstName = name(form.firstName ?? givenName, field: "firstName", invalid: .invalidFirstName, into: &errors)
+        // Apple may give no family name: an account may have none.
+        let rawLastName = form.lastName ?? familyName
+        let lastName =
+            rawLastName.map { name($0, field: "lastName", invalid: .invalidLastName, into: &errors) } ?? ""
+        let address = emailAddress(email, field: "email", into: &errors)
+        let (uiLanguage, device) = consent(form.acceptTerms, form.uiLanguage, form.deviceName, requestLanguage, into: &errors)
+        try errors.throwIfAny()
+        return Registration(
+            firstName: firstName!, lastName: lastName ?? "", email: address!, password: "", uiLanguage: uiLanguage, deviceName: device)
     }
 
     /// A password-reset request: an address, which need not be anyone's.

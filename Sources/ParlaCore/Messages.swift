@@ -192,6 +192,38 @@ extension ErrorCode {
                 es:
                     "En la última hora se han enviado varios correos de este tipo. Revisa tu bandeja de entrada y la de spam, o vuelve a intentarlo más tarde."
             )
+        case .invalidProvider:
+            LocalizedText(
+                en: "Choose a sign-in provider: apple or google.",
+                fr: "Choisissez un fournisseur de connexion : apple ou google.",
+                it: "Scegli un servizio di accesso: apple o google.",
+                de: "Wählen Sie einen Anmeldedienst: apple oder google.",
+                es: "Elige un proveedor de inicio de sesión: apple o google.")
+        case .invalidIdToken:
+            LocalizedText(
+                en: "The sign-in could not be confirmed. Please try again.",
+                fr: "La connexion n'a pas pu être confirmée. Veuillez réessayer.",
+                it: "Non è stato possibile confermare l'accesso. Riprova.",
+                de: "Die Anmeldung konnte nicht bestätigt werden. Bitte versuchen Sie es erneut.",
+                es: "No se ha podido confirmar el inicio de sesión. Inténtalo de nuevo.")
+        case .linkRequired:
+            LocalizedText(
+                en: "An account with this email address already exists. Enter its password once to sign in this way from now on.",
+                fr:
+                    "Un compte existe déjà avec cette adresse e-mail. Saisissez une fois son mot de passe pour vous connecter ainsi désormais.",
+                it: "Esiste già un account con questo indirizzo email. Inserisci una volta la sua password per accedere così d'ora in poi.",
+                de:
+                    "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Geben Sie einmal sein Passwort ein, um sich künftig so anzumelden.",
+                es:
+                    "Ya existe una cuenta con esta dirección de correo. Introduce una vez su contraseña para iniciar sesión así a partir de ahora."
+            )
+        case .identityProviderUnavailable:
+            LocalizedText(
+                en: "This way of signing in is not available right now. Please try again later or sign in with your email.",
+                fr: "Ce mode de connexion n'est pas disponible pour le moment. Réessayez plus tard ou connectez-vous avec votre e-mail.",
+                it: "Questo modo di accedere non è disponibile al momento. Riprova più tardi o accedi con la tua email.",
+                de: "Diese Anmeldeart ist gerade nicht verfügbar. Versuchen Sie es später erneut oder melden Sie sich mit Ihrer E-Mail an.",
+                es: "Este modo de iniciar sesión no está disponible ahora. Inténtalo más tarde o inicia sesión con tu correo.")
         case .updateRequired:
             LocalizedText(
                 en: "This version of the app is no longer supported. Please update it.",

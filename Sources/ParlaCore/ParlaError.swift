@@ -93,6 +93,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidToken = "invalid_token"
     case emailAlreadyVerified = "email_already_verified"
     case tooManyEmails = "too_many_emails"
+    // Social sign-in
+    case invalidProvider = "invalid_provider"
+    case invalidIdToken = "invalid_id_token"
+    case linkRequired = "link_required"
+    case identityProviderUnavailable = "identity_provider_unavailable"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

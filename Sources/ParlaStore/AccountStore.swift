@@ -21,10 +21,15 @@ public struct AccountStore: Sendable {
     /// What sign-up writes, already validated and normalized.
     public struct NewAccount: Sendable {
         public var firstName: String, lastName: String, email: String
-        public var passwordHash: String
+        /// Nil for an account made by social sign-in.
+        public var passwordHash: String?
         public var uiLanguage: Language
         public var termsVersion: String
-        public init(firstName: String, lastName: String, email: String, passwordHash: String, uiLanguage: Language, termsVersion: String) {
+        /// The email is confirmed already (a provider vouched for it).
+        public var emailVerified = false
+        /// The provider identity it signs in with, if any.
+        public var identity: ProviderIdentity?
+        public init(firstName: String, lastName: String, email: String, passwordHash: String?, uiLanguage: Language, termsVersion: String) {
             (self.firstName, self.lastName, self.email, self.passwordHash) = (firstName, lastName, email, passwordHash)
             (self.uiLanguage, self.termsVersion) = (uiLanguage, termsVersion)
         }
@@ -48,18 +53,19 @@ public struct AccountStore: Sendable {
                 let rows = try await connection.query(
                     """
                     INSERT INTO accounts (id, first_name, last_name, email, email_index, password_hash, ui_language,
-                                          terms_version, terms_accepted_at)
+                                          terms_version, terms_accepted_at, email_verified_at)
                     VALUES (\(accountID.uuid), \(ByteBuffer(bytes: firstName)), \(ByteBuffer(bytes: lastName)),
                             \(ByteBuffer(bytes: email)), \(ByteBuffer(bytes: emailIndex)), \(new.passwordHash),
-                            \(new.uiLanguage.code), \(new.termsVersion), now())
-                    RETURNING terms_accepted_at, created_at
+                            \(new.uiLanguage.code), \(new.termsVersion), now(), CASE WHEN \(new.emailVerified) THEN now() END)
+                    RETURNING terms_accepted_at, created_at, email_verified_at
                     """, logger: database.logger
                 ).collect()
-                let (acceptedAt, createdAt) = try rows[0].decode((Date, Date).self)
+                let (acceptedAt, createdAt, verifiedAt) = try rows[0].decode((Date, Date, Date?).self)
                 let account = Account(
                     id: accountID, firstName: new.firstName, lastName: new.lastName, email: new.email,
                     uiLanguage: new.uiLanguage, termsVersion: new.termsVersion,
-                    termsAcceptedAt: acceptedAt, createdAt: createdAt)
+                    termsAcceptedAt: acceptedAt, createdAt: createdAt, emailVerifiedAt: verifiedAt)
+                if let identity = new.identity { try await link(identity, to: accountID, on: connection) }
                 let learner = try await learners.insert(firstLearner, accountID: accountID, on: connection)
                 let deviceSession = try await insertSession(session, accountID: accountID, on: connection)
                 if let verification { try await insert(verification, accountID: accountID, on: connection) }
@@ -209,14 +215,15 @@ public struct AccountStore: Sendable {
     }
 
     /// The account and password hash registered for an email, if any.
-    public func credentials(email: String) async throws -> (AccountID, passwordHash: String)? {
+    /// The hash is nil for an account made by social sign-in.
+    public func credentials(email: String) async throws -> (AccountID, passwordHash: String?)? {
         let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
         return try await database.withConnection { connection in
             let rows = try await connection.query(
                 "SELECT id, password_hash FROM accounts WHERE email_index = \(index)", logger: database.logger
             ).collect()
             guard let row = rows.first else { return nil }
-            let (id, hash) = try row.decode((UUID, String).self)
+            let (id, hash) = try row.decode((UUID, String?).self)
             return (AccountID(id), hash)
         }
     }
@@ -224,7 +231,7 @@ public struct AccountStore: Sendable {
     public func passwordHash(_ id: AccountID) async throws -> String? {
         try await database.withConnection { connection in
             try await connection.query("SELECT password_hash FROM accounts WHERE id = \(id.uuid)", logger: database.logger)
-                .collect().first?.decode(String.self)
+                .collect().first?.decode(String?.self) ?? nil
         }
     }
 

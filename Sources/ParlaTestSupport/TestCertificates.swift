@@ -1,6 +1,10 @@
 import Crypto
 import Foundation
+import Hummingbird
+import HummingbirdTLS
+import Logging
 import NIOSSL
+import ServiceLifecycle
 import SwiftASN1
 import X509
 
@@ -47,5 +51,38 @@ public struct TestCertificates: Sendable {
         serverConfiguration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(serverPEM.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)))
+    }
+}
+
+/// Serves `router` over TLS on a port of its own (on 127.0.0.1, with
+/// `certificates`' server side) while `body` runs; `listening` learns the
+/// port before `body` starts.
+func serveTLS<Value: Sendable>(
+    _ router: Router<BasicRequestContext>, certificates: TLSConfiguration, label: String,
+    listening: @Sendable (Int) throws -> Void, _ body: () async throws -> Value
+) async throws -> Value {
+    let running = AsyncStream<Int>.makeStream()
+    let logger = Logger(label: label)
+    let app = Application(
+        router: router, server: try .tls(.http1(), tlsConfiguration: certificates),
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in running.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+    let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+    return try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask {
+            try await services.run()
+            return nil
+        }
+        var ports = running.stream.makeAsyncIterator()
+        do {
+            try listening(await ports.next() ?? 0)
+            let value = try await body()
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return value
+        } catch {
+            await services.triggerGracefulShutdown()
+            throw error
+        }
     }
 }

@@ -107,38 +107,18 @@ public final class TestGooglePlay: Sendable {
 
     /// Runs `body` with the server listening on a port of its own.
     public func run<Value: Sendable>(_ body: @Sendable (TestGooglePlay) async throws -> Value) async throws -> Value {
-        let running = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: await router(), server: try .tls(.http1(), tlsConfiguration: serverConfiguration),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in running.continuation.yield(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "parla.test.google-play"))
-        let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "parla.test.google-play")))
-        return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask {
-                try await services.run()
-                return nil
+        try await serveTLS(
+            await router(), certificates: serverConfiguration, label: "parla.test.google-play",
+            listening: { port in
+                self.state.withLock { $0.port = port }
+                // The key file names the token endpoint on the port now known.
+                try """
+                {"type": "service_account", "project_id": "parla-test", "client_email": "\(self.clientEmail)",
+                 "private_key": \(String(decoding: try JSONSerialization.data(withJSONObject: [self.privateKeyPEM]), as: UTF8.self).dropFirst().dropLast()),
+                 "token_uri": "https://localhost:\(port)/token"}
+                """.write(toFile: self.serviceAccountFile, atomically: true, encoding: .utf8)
             }
-            var ports = running.stream.makeAsyncIterator()
-            let port = await ports.next() ?? 0
-            state.withLock { $0.port = port }
-            // The key file names the token endpoint on the port now known.
-            try """
-            {"type": "service_account", "project_id": "parla-test", "client_email": "\(clientEmail)",
-             "private_key": \(String(decoding: try JSONSerialization.data(withJSONObject: [privateKeyPEM]), as: UTF8.self).dropFirst().dropLast()),
-             "token_uri": "https://localhost:\(port)/token"}
-            """.write(toFile: serviceAccountFile, atomically: true, encoding: .utf8)
-            do {
-                let value = try await body(self)
-                await services.triggerGracefulShutdown()
-                try await group.waitForAll()
-                return value
-            } catch {
-                await services.triggerGracefulShutdown()
-                throw error
-            }
-        }
+        ) { try await body(self) }
     }
 
     struct TokenRequest: Decodable {

@@ -8,6 +8,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaCommerce
 import ParlaCore
+import ParlaIdentity
 import ParlaPurchases
 import ParlaSpeech
 import ParlaStore
@@ -54,9 +55,15 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
     let mail = try MailDelivery(outbox: OutboxStore(database: database, cipher: cipher), settings: settings.mail, logger: logger)
     services.append(mail)
+    var identities: [IdentityProvider: IdentityVerifier] = [:]
+    for (provider, providerSettings) in settings.identityProviders where !providerSettings.audiences.isEmpty {
+        identities[provider] = try IdentityVerifier(settings: providerSettings, logger: logger)
+    }
+    services.append(IdentityVerifiersService(verifiers: Array(identities.values)))
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, pages: try await DashboardPages(), logger: logger)
+        scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
+        pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -194,6 +201,16 @@ func googlePlayClient(_ settings: ServerSettings, logger: Logger) async throws -
         trusting: settings.googlePlayRoots, logger: logger)
 }
 
+/// Closes the identity providers' HTTP clients when the server stops.
+struct IdentityVerifiersService: Service {
+    let verifiers: [IdentityVerifier]
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        for verifier in verifiers { try await verifier.shutdown() }
+    }
+}
+
 /// Closes the Google Play client's connections when the server stops.
 struct GooglePlayClientService: Service {
     let client: GooglePlayClient
@@ -306,7 +323,8 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 func buildRouter(
     _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
-    googlePlay: GooglePlayClient?, mail: MailDelivery, pages: DashboardPages, logger: Logger
+    googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
+    logger: Logger
 ) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
@@ -344,7 +362,7 @@ func buildRouter(
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
-        mail: try AccountMail(settings: settings.mail, delivery: mail))
+        mail: try AccountMail(settings: settings.mail, delivery: mail), identities: identities, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import ParlaCore
+import ParlaIdentity
 import ParlaSpeech
 
 /// Everything `parla serve` reads from configuration, with the defaults
@@ -83,6 +84,11 @@ public struct ServerSettings: Sendable {
 
     /// Email: who sends it, where its links lead, and how it leaves.
     public var mail = MailSettings()
+    /// Sign in with Apple and Google (`auth.<provider>.*`); a provider
+    /// without audiences is off.
+    public var identityProviders: [IdentityProvider: IdentityProviderSettings] = [
+        .apple: .apple(audiences: []), .google: .google(audiences: []),
+    ]
 
     public enum LogFormat: String, Sendable { case json, text }
 
@@ -139,6 +145,17 @@ public struct ServerSettings: Sendable {
             clients[platform] = release
         }
         mail = MailSettings(config: config)
+        for provider in IdentityProvider.allCases {
+            func value(_ name: String) -> [String]? {
+                config.string(forKey: ConfigKey(["auth", provider.rawValue, name])).map(Self.list).flatMap { $0.isEmpty ? nil : $0 }
+            }
+            guard var settings = identityProviders[provider] else { continue }
+            if let audiences = value("audiences") { settings.audiences = Set(audiences) }
+            if let issuers = value("issuers") { settings.issuers = Set(issuers) }
+            if let url = value("jwksUrl")?.first { settings.jwksURL = url }
+            settings.rootCertificates = value("rootCertificates") ?? []
+            identityProviders[provider] = settings
+        }
         googlePlayPackage = config.string(forKey: "purchases.googlePlay.packageName", default: googlePlayPackage)
         googlePlayServiceAccount = config.string(forKey: "purchases.googlePlay.serviceAccountKey").flatMap { $0.isEmpty ? nil : $0 }
         googlePlayBaseURL = config.string(forKey: "purchases.googlePlay.baseURL", default: googlePlayBaseURL)

@@ -26,3 +26,15 @@ extension APIHandler {
         return .noContent(.init())
     }
 }
+
+extension APIHandler {
+    func createSocialSession(_ input: Operations.CreateSocialSession.Input) async throws -> Operations.CreateSocialSession.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let form = AccountRules.SocialForm(
+            provider: body.provider, idToken: body.idToken, nonce: body.nonce, deviceName: body.deviceName,
+            firstName: body.firstName, lastName: body.lastName, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
+            password: body.password)
+        let (signedIn, created) = try await accounts.signIn(with: form, language: language)
+        return created ? .created(.init(body: .json(.init(signedIn)))) : .ok(.init(body: .json(.init(signedIn))))
+    }
+}

@@ -106,7 +106,7 @@ extension ErrorCode {
     var status: Int {
         switch self {
         case .malformedRequest, .invalidToken: 400
-        case .invalidCredentials, .authenticationRequired: 401
+        case .invalidCredentials, .authenticationRequired, .invalidIdToken: 401
         case .planLimitReached: 402
         case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
@@ -120,7 +120,7 @@ extension ErrorCode {
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
             .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign, .classLimitReached, .classFull,
-            .alreadyInClass, .emailAlreadyVerified:
+            .alreadyInClass, .emailAlreadyVerified, .linkRequired:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
@@ -128,7 +128,9 @@ extension ErrorCode {
         case .rangeNotSatisfiable: 416
         case .updateRequired: 426
         case .tooManyAttempts, .tooManyEmails: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable: 503
+        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable,
+            .identityProviderUnavailable:
+            503
         case .internalError: 500
         case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
@@ -136,7 +138,7 @@ extension ErrorCode {
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
-            .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool:
+            .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider:
             422
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import ParlaCore
+import ParlaIdentity
 import ParlaStore
 
 /// Sign-up, sign-in, devices and the account itself.
@@ -10,6 +12,9 @@ struct AccountService: Sendable {
     let termsVersion: String
     let leaderboards: LeaderboardStore
     let mail: AccountMail
+    /// The identity providers configured (`auth.<provider>.audiences`).
+    let identities: [IdentityProvider: IdentityVerifier]
+    let logger: Logger
 
     /// After this many failed sign-ins for one email within the window, the
     /// email is refused until the oldest failure leaves the window.
@@ -49,11 +54,18 @@ struct AccountService: Sendable {
     /// status, same code, same bcrypt work.
     func signIn(email: String?, password: String?, deviceName: String?) async throws -> SignedIn {
         let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
+        return try await openSession(try await checkCredentials(email: email, password: password), deviceName: device)
+    }
+
+    /// The account the email and password belong to, throttled: after
+    /// `maximumFailures` failures within the window the email is refused.
+    private func checkCredentials(email: String, password: String) async throws -> AccountID {
         let failures = try await accounts.recentFailures(email: email, within: Self.failureWindow)
         if failures.count >= Self.maximumFailures {
             throw ParlaError(.tooManyAttempts, retryAfter: max(1, failures.secondsUntilOldestExpires))
         }
-        guard let (accountID, hash) = try await accounts.credentials(email: email) else {
+        // An account made by social sign-in has no password: like no account.
+        guard let (accountID, storedHash) = try await accounts.credentials(email: email), let hash = storedHash else {
             try await hasher.verifyNothing()
             try await accounts.recordFailure(email: email, window: Self.failureWindow)
             throw ParlaError(.invalidCredentials)
@@ -63,11 +75,72 @@ struct AccountService: Sendable {
             throw ParlaError(.invalidCredentials)
         }
         try await accounts.clearFailures(email: email)
+        return accountID
+    }
+
+    /// A new session on a device, with the account it opens.
+    private func openSession(_ accountID: AccountID, deviceName: String?) async throws -> SignedIn {
         let token = SessionToken.generate()
-        var session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: device), accountID: accountID)
-        session.deviceName = device
+        var session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: deviceName), accountID: accountID)
+        session.deviceName = deviceName
         let (account, learners) = try await me(accountID)
         return SignedIn(account: account, learners: learners, session: session, token: token.value)
+    }
+
+    /// Sign in with Apple or Google: the provider's `id_token` (checked by
+    /// `IdentityVerifier`) signs in to the account its identity is linked
+    /// to; else, when an account has the token's verified email, links to
+    /// it once its password is given (409 `link_required` until then); else
+    /// makes a new account without a password. `created` tells which.
+    func signIn(with form: AccountRules.SocialForm, language: Language) async throws -> (SignedIn, created: Bool) {
+        let request = try AccountRules.validateSocial(form, providers: IdentityProvider.allCases.map(\.rawValue))
+        guard let provider = IdentityProvider(rawValue: request.provider), let verifier = identities[provider] else {
+            throw ParlaError(.identityProviderUnavailable)
+        }
+        let person: VerifiedIdentity
+        do {
+            person = try await verifier.verify(request.idToken, nonce: request.nonce)
+        } catch {
+            logger.notice("social sign-in refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
+            if case .unavailable = error { throw ParlaError(.identityProviderUnavailable) }
+            throw ParlaError(.invalidIdToken)
+        }
+        let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
+        if let account = try await accounts.account(of: identity) {
+            return (try await openSession(account, deviceName: request.deviceName), false)
+        }
+        let email = person.email.flatMap(EmailAddress.normalized)
+        if let email, try await accounts.credentials(email: email) != nil {
+            // Only the account's owner may add a way in: its password, once.
+            guard person.emailVerified else { throw ParlaError(.emailTaken) }
+            guard let password = form.password, !password.isEmpty else { throw ParlaError(.linkRequired) }
+            let account = try await checkCredentials(email: email, password: password)
+            try await accounts.link(identity, to: account)
+            return (try await openSession(account, deviceName: request.deviceName), false)
+        }
+        let registration = try AccountRules.validateSocialRegistration(
+            form, givenName: person.givenName, familyName: person.familyName, email: email ?? person.email, requestLanguage: language)
+        var new = AccountStore.NewAccount(
+            firstName: registration.firstName, lastName: registration.lastName, email: registration.email, passwordHash: nil,
+            uiLanguage: registration.uiLanguage, termsVersion: termsVersion)
+        new.emailVerified = person.emailVerified
+        new.identity = identity
+        let token = SessionToken.generate()
+        let firstLearner = LearnerStore.NewLearner(
+            displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
+            age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
+        let verification =
+            person.emailVerified
+            ? nil
+            : mail.challenge(
+                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage)
+        let (account, learner, session) = try await accounts.create(
+            new, firstLearner: firstLearner, session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
+            verification: verification)
+        if verification != nil { mail.queued() }
+        var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
+        signedIn.session.deviceName = registration.deviceName
+        return (signedIn, true)
     }
 
     func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {
@@ -147,7 +220,9 @@ struct AccountService: Sendable {
     }
 
     func checkPassword(_ password: String, of accountID: AccountID) async throws {
-        guard let hash = try await accounts.passwordHash(accountID) else { throw ParlaError(.authenticationRequired) }
+        // An account made by social sign-in has no password to give (a
+        // reset sets one).
+        guard let hash = try await accounts.passwordHash(accountID) else { throw ParlaError(.wrongCurrentPassword) }
         guard try await hasher.verify(password, against: hash) else { throw ParlaError(.wrongCurrentPassword) }
     }
 
