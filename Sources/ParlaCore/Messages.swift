@@ -224,6 +224,20 @@ extension ErrorCode {
                 it: "Questo modo di accedere non è disponibile al momento. Riprova più tardi o accedi con la tua email.",
                 de: "Diese Anmeldeart ist gerade nicht verfügbar. Versuchen Sie es später erneut oder melden Sie sich mit Ihrer E-Mail an.",
                 es: "Este modo de iniciar sesión no está disponible ahora. Inténtalo más tarde o inicia sesión con tu correo.")
+        case .invalidTourStatus:
+            LocalizedText(
+                en: "The tour's status must be in_progress, completed or skipped.",
+                fr: "L'état de la visite doit être in_progress, completed ou skipped.",
+                it: "Lo stato del tour deve essere in_progress, completed o skipped.",
+                de: "Der Status der Tour muss in_progress, completed oder skipped sein.",
+                es: "El estado del recorrido debe ser in_progress, completed o skipped.")
+        case .invalidTourStep:
+            LocalizedText(
+                en: "The tour has no such step.",
+                fr: "La visite n'a pas cette étape.",
+                it: "Il tour non ha questo passaggio.",
+                de: "Die Tour hat keinen solchen Schritt.",
+                es: "El recorrido no tiene ese paso.")
         case .updateRequired:
             LocalizedText(
                 en: "This version of the app is no longer supported. Please update it.",

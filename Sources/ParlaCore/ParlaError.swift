@@ -98,6 +98,9 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidIdToken = "invalid_id_token"
     case linkRequired = "link_required"
     case identityProviderUnavailable = "identity_provider_unavailable"
+    // Intro tour
+    case invalidTourStatus = "invalid_tour_status"
+    case invalidTourStep = "invalid_tour_step"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

@@ -138,7 +138,8 @@ extension ErrorCode {
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
-            .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider:
+            .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
+            .invalidTourStatus, .invalidTourStep:
             422
         }
     }
