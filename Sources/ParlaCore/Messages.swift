@@ -238,6 +238,27 @@ extension ErrorCode {
                 it: "Il tour non ha questo passaggio.",
                 de: "Die Tour hat keinen solchen Schritt.",
                 es: "El recorrido no tiene ese paso.")
+        case .savedListFull:
+            LocalizedText(
+                en: "Your saved list is full (50 items). Remove one to save another.",
+                fr: "Votre liste d'enregistrements est pleine (50 éléments). Retirez-en un pour en enregistrer un autre.",
+                it: "La tua lista dei salvati è piena (50 elementi). Rimuovine uno per salvarne un altro.",
+                de: "Ihre Merkliste ist voll (50 Einträge). Entfernen Sie einen, um einen weiteren zu speichern.",
+                es: "Tu lista de guardados está llena (50 elementos). Quita uno para guardar otro.")
+        case .savedItemNotFound:
+            LocalizedText(
+                en: "This item is not in the saved list.",
+                fr: "Cet élément n'est pas dans la liste d'enregistrements.",
+                it: "Questo elemento non è nella lista dei salvati.",
+                de: "Dieser Eintrag ist nicht in der Merkliste.",
+                es: "Este elemento no está en la lista de guardados.")
+        case .invalidItemKind:
+            LocalizedText(
+                en: "The kind must be word or phrase.",
+                fr: "Le type doit être word ou phrase.",
+                it: "Il tipo deve essere word o phrase.",
+                de: "Die Art muss word oder phrase sein.",
+                es: "El tipo debe ser word o phrase.")
         case .updateRequired:
             LocalizedText(
                 en: "This version of the app is no longer supported. Please update it.",

@@ -13,6 +13,8 @@ public struct ParlaError: Error, Sendable, Equatable {
     public var resourceLength: Int?
     /// Where to get a newer app (`update_required`).
     public var storeURL: String?
+    /// What a full saved list holds (`saved_list_full`).
+    public var savedItems: [SavedList.Reference]?
 
     public init(_ code: ErrorCode, fieldErrors: [FieldError] = [], retryAfter: Int? = nil) {
         self.code = code
@@ -31,6 +33,13 @@ public struct ParlaError: Error, Sendable, Equatable {
     public static func updateRequired(storeURL: String?) -> ParlaError {
         var error = ParlaError(.updateRequired)
         error.storeURL = storeURL
+        return error
+    }
+
+    /// A saved list that has no room, with what it holds.
+    public static func savedListFull(_ items: [SavedList.Reference]) -> ParlaError {
+        var error = ParlaError(.savedListFull)
+        error.savedItems = items
         return error
     }
 
@@ -101,6 +110,10 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     // Intro tour
     case invalidTourStatus = "invalid_tour_status"
     case invalidTourStep = "invalid_tour_step"
+    // Saved list
+    case savedListFull = "saved_list_full"
+    case savedItemNotFound = "saved_item_not_found"
+    case invalidItemKind = "invalid_item_kind"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

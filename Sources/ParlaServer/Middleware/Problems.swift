@@ -73,6 +73,7 @@ enum Problem {
         ]
         if let instance { body["instance"] = instance }
         if let storeURL = error.storeURL { body["storeUrl"] = storeURL }
+        if let items = error.savedItems { body["items"] = items.map { ["kind": $0.kind, "id": $0.id, "text": $0.text] } }
         if !error.fieldErrors.isEmpty {
             body["errors"] = error.fieldErrors.map {
                 ["field": $0.field, "code": $0.code.rawValue, "message": $0.code.message.text(in: language)]
@@ -113,14 +114,14 @@ extension ErrorCode {
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
-            .classNotFound, .joinCodeNotFound, .assignmentNotFound:
+            .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
             .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign, .classLimitReached, .classFull,
-            .alreadyInClass, .emailAlreadyVerified, .linkRequired:
+            .alreadyInClass, .emailAlreadyVerified, .linkRequired, .savedListFull:
             409
         case .lessonExpired: 410
         case .payloadTooLarge, .audioTooLarge: 413
@@ -139,7 +140,7 @@ extension ErrorCode {
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
-            .invalidTourStatus, .invalidTourStep:
+            .invalidTourStatus, .invalidTourStep, .invalidItemKind:
             422
         }
     }

@@ -1,0 +1,114 @@
+import Foundation
+import ParlaCore
+import ParlaStore
+
+/// A learner's saved words and phrases, and the discovery feed whose
+/// likes fill it: the stores' rows with the content they name, in the
+/// language of the list.
+struct SavedListService: Sendable {
+    let saved: SavedItemStore
+    let feed: FeedStore
+    let content: ContentService
+    let plans: EntitlementService
+
+    struct Item: Sendable {
+        var saved: SavedItemStore.Saved
+        var text: String
+    }
+
+    static func kind(_ raw: String?) throws(ParlaError) -> SavedList.Kind {
+        guard let raw else { throw ParlaError.validation([FieldError("kind", .required)]) }
+        guard let kind = SavedList.Kind(rawValue: raw) else { throw ParlaError.validation([FieldError("kind", .invalidItemKind)]) }
+        return kind
+    }
+
+    /// The item's text in the language; throws `word_not_found` or
+    /// `phrase_not_found` for content there is no such item in.
+    private func text(_ kind: SavedList.Kind, _ id: String, in language: Language) throws -> String {
+        switch kind {
+        case .word:
+            let (_, localization, _) = try content.word(id, in: language)
+            return [localization.article, localization.word].compactMap { $0 }.joined(separator: " ")
+        case .phrase: return try content.phrase(id, in: language).texts[language] ?? id
+        }
+    }
+
+    private func item(_ saved: SavedItemStore.Saved, in language: Language) -> Item {
+        // Content that left since it was saved still shows, by its id.
+        Item(saved: saved, text: (try? text(saved.kind, saved.itemID, in: language)) ?? saved.itemID)
+    }
+
+    func list(_ learner: AuthorizedLearner, language: Language) async throws -> [Item] {
+        try await saved.items(learner, language: language).map { item($0, in: language) }
+    }
+
+    func save(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws -> (Item, new: Bool) {
+        let text = try text(kind, id, in: language)
+        switch try await saved.save(learner, language: language, kind: kind, itemID: id) {
+        case .saved(let row, let new): return (Item(saved: row, text: text), new)
+        case .full(let rows):
+            throw ParlaError.savedListFull(
+                rows.map { item($0, in: language) }.map {
+                    SavedList.Reference(kind: $0.saved.kind.rawValue, id: $0.saved.itemID, text: $0.text)
+                })
+        }
+    }
+
+    func remove(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws {
+        guard try await saved.remove(learner, language: language, kind: kind, itemID: id) else { throw ParlaError(.savedItemNotFound) }
+    }
+
+    func setStudying(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String, _ studying: Bool)
+        async throws -> Item
+    {
+        guard let row = try await saved.setStudying(learner, language: language, kind: kind, itemID: id, studying) else {
+            throw ParlaError(.savedItemNotFound)
+        }
+        return item(row, in: language)
+    }
+
+    // MARK: The discovery feed
+
+    /// Random cards the learner has not seen (then the ones seen longest
+    /// ago), among the words it may open and the phrases of the language;
+    /// never one it dismissed, liked or saved. Each is recorded as seen.
+    struct Card: Sendable {
+        var kind: SavedList.Kind
+        var id: String
+        var text: String
+    }
+
+    func cards(_ learner: AuthorizedLearner, language: Language, size: Int) async throws -> [Card] {
+        let open = try content.openWords(try await plans.ownership(for: learner).lists)
+        let snapshot = try content.snapshot()
+        let words = open.filter { (try? content.word($0, in: language)) != nil }.map { "word:\($0)" }
+        let phrases = snapshot.phrases.values.filter { $0.texts[language] != nil }.map { "phrase:\($0.id)" }
+        let (history, savedKeys) = try await feed.history(learner, language: language)
+        let seen = history.map {
+            DiscoveryFeed.Seen(key: "\($0.kind.rawValue):\($0.itemID)", settled: $0.reaction != nil, order: $0.seenAt.timeIntervalSince1970)
+        }
+        var random = SystemRandomNumberGenerator()
+        let picked = DiscoveryFeed.pick(size, from: (words + phrases).sorted(), seen: seen, saved: savedKeys, using: &random)
+        let cards = picked.compactMap { key -> (SavedList.Kind, String)? in
+            let parts = key.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let kind = SavedList.Kind(rawValue: String(parts[0])) else { return nil }
+            return (kind, String(parts[1]))
+        }
+        try await feed.shown(learner, language: language, cards: cards)
+        return try cards.map { kind, id in Card(kind: kind, id: id, text: try text(kind, id, in: language)) }
+    }
+
+    /// Like: the card is saved (409 `saved_list_full` when there is no
+    /// room) and never offered again.
+    func like(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws -> Item {
+        let (item, _) = try await save(learner, language: language, kind: kind, id: id)
+        try await feed.react(learner, language: language, kind: kind, itemID: id, .liked)
+        return item
+    }
+
+    /// Dismiss: never offered again.
+    func dismiss(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws {
+        _ = try text(kind, id, in: language)
+        try await feed.react(learner, language: language, kind: kind, itemID: id, .dismissed)
+    }
+}
