@@ -7,6 +7,42 @@ public enum WebText {
             en: "Parla for teachers", fr: "Parla pour les enseignants", it: "Parla per gli insegnanti", de: "Parla für Lehrkräfte",
             es: "Parla para profesores"),
         "signIn": .init(en: "Sign in", fr: "Se connecter", it: "Accedi", de: "Anmelden", es: "Iniciar sesión"),
+        "newPasswordTitle": .init(
+            en: "Choose a new password", fr: "Choisissez un nouveau mot de passe", it: "Scegli una nuova password",
+            de: "Wählen Sie ein neues Passwort", es: "Elige una contraseña nueva"),
+        "newPassword": .init(
+            en: "New password", fr: "Nouveau mot de passe", it: "Nuova password", de: "Neues Passwort", es: "Contraseña nueva"),
+        "passwordHint": .init(
+            en: "At least 10 characters; not your email address.", fr: "Au moins 10 caractères ; pas votre adresse e-mail.",
+            it: "Almeno 10 caratteri; non il tuo indirizzo email.", de: "Mindestens 10 Zeichen; nicht Ihre E-Mail-Adresse.",
+            es: "Al menos 10 caracteres; no tu dirección de correo."),
+        "savePassword": .init(
+            en: "Save the new password", fr: "Enregistrer le nouveau mot de passe", it: "Salva la nuova password",
+            de: "Neues Passwort speichern", es: "Guardar la contraseña nueva"),
+        "passwordChanged": .init(
+            en: "Your password is changed, and every device was signed out. Sign in again in the app with the new password.",
+            fr:
+                "Votre mot de passe est changé et tous les appareils ont été déconnectés. Reconnectez-vous dans l'application avec le nouveau mot de passe.",
+            it: "La password è cambiata e tutti i dispositivi sono stati disconnessi. Accedi di nuovo nell'app con la nuova password.",
+            de:
+                "Ihr Passwort ist geändert, und alle Geräte wurden abgemeldet. Melden Sie sich in der App mit dem neuen Passwort wieder an.",
+            es:
+                "Tu contraseña ha cambiado y se ha cerrado la sesión en todos los dispositivos. Vuelve a iniciar sesión en la aplicación con la contraseña nueva."
+        ),
+        "confirmEmailTitle": .init(
+            en: "Confirm your email address", fr: "Confirmez votre adresse e-mail", it: "Conferma il tuo indirizzo email",
+            de: "Bestätigen Sie Ihre E-Mail-Adresse", es: "Confirma tu dirección de correo"),
+        "confirmEmailText": .init(
+            en: "Press the button to confirm that this email address is yours.",
+            fr: "Appuyez sur le bouton pour confirmer que cette adresse e-mail est bien la vôtre.",
+            it: "Premi il pulsante per confermare che questo indirizzo email è tuo.",
+            de: "Drücken Sie die Schaltfläche, um zu bestätigen, dass diese E-Mail-Adresse Ihnen gehört.",
+            es: "Pulsa el botón para confirmar que esta dirección de correo es tuya."),
+        "confirmEmail": .init(en: "Confirm", fr: "Confirmer", it: "Conferma", de: "Bestätigen", es: "Confirmar"),
+        "emailConfirmed": .init(
+            en: "Thank you: your email address is confirmed.", fr: "Merci : votre adresse e-mail est confirmée.",
+            it: "Grazie: il tuo indirizzo email è confermato.", de: "Danke: Ihre E-Mail-Adresse ist bestätigt.",
+            es: "Gracias: tu dirección de correo está confirmada."),
         "signOut": .init(en: "Sign out", fr: "Se déconnecter", it: "Esci", de: "Abmelden", es: "Cerrar sesión"),
         "email": .init(en: "Email", fr: "E-mail", it: "E-mail", de: "E-Mail", es: "Correo electrónico"),
         "password": .init(en: "Password", fr: "Mot de passe", it: "Password", de: "Passwort", es: "Contraseña"),
@@ -80,6 +116,9 @@ public enum WebText {
         "removeFrom": .init(
             en: "Remove from the class", fr: "Retirer de la classe", it: "Rimuovi dalla classe", de: "Aus der Klasse entfernen",
             es: "Quitar de la clase"),
+        "field.newPassword": .init(
+            en: "New password", fr: "Nouveau mot de passe", it: "Nuova password", de: "Neues Passwort", es: "Contraseña nueva"),
+        "field.token": .init(en: "Link", fr: "Lien", it: "Link", de: "Link", es: "Enlace"),
         "field.name": .init(en: "Name", fr: "Nom", it: "Nome", de: "Name", es: "Nombre"),
         "field.language": .init(en: "Language", fr: "Langue", it: "Lingua", de: "Sprache", es: "Idioma"),
         "field.level": .init(en: "Level", fr: "Niveau", it: "Livello", de: "Niveau", es: "Nivel"),

@@ -30,6 +30,7 @@ struct Dashboard: Sendable {
     static let signInCookie = "parla_teach_signin"
 
     func register(on router: Router<BasicRequestContext>) {
+        registerAccountPages(on: router)
         router.get("/teach") { request, _ in try await self.home(request) }
         router.post("/teach/sign-in") { request, _ in try await self.signIn(request) }
         router.post("/teach/sign-out") { request, _ in try await self.signOut(request) }
@@ -117,6 +118,9 @@ struct Dashboard: Sendable {
         var targets: [String]?
         /// The due day, `yyyy-MM-dd` as a date input sends it.
         var due: String?
+        /// An emailed link's token and the new password (account pages).
+        var token: String?
+        var newPassword: String?
     }
 
     /// A posted form; an unreadable one has no fields (and so no token).
