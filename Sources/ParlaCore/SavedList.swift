@@ -11,6 +11,13 @@ public enum SavedList {
 
     public static func hasRoom(count: Int) -> Bool { count < limit }
 
+    /// A word or a phrase, as the list and the feed name it.
+    public struct Key: Sendable, Hashable {
+        public var kind: Kind
+        public var id: String
+        public init(kind: Kind, id: String) { (self.kind, self.id) = (kind, id) }
+    }
+
     /// A saved item as a problem document lists it.
     public struct Reference: Sendable, Equatable {
         public var kind: String

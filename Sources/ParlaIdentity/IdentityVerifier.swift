@@ -145,16 +145,12 @@ public final class IdentityVerifier: Sendable {
             emailVerified: claims.emailVerified?.value ?? false, givenName: claims.givenName, familyName: claims.familyName)
     }
 
-    /// The token's header, read before any key is chosen.
+    /// The token's header, read (by jwt-kit's parser) before any key is chosen.
     static func header(_ token: String) throws(IdentityFailure) -> (kid: String?, alg: String) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, token.utf8.count <= 16 * 1024 else { throw .invalidToken("not a JWS") }
-        var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let alg = header["alg"] as? String
-        else { throw .invalidToken("unreadable header") }
-        return (header["kid"] as? String, alg)
+        guard token.utf8.count <= 16 * 1024,
+            let (header, _, _) = try? DefaultJWTParser().parse(Array(token.utf8), as: IdentityClaims.self), let alg = header.alg
+        else { throw .invalidToken("not a JWS with a readable header and claims") }
+        return (header.kid, alg)
     }
 }
 

@@ -43,14 +43,4 @@ extension AccountStore {
             ON CONFLICT (identity_index) DO NOTHING
             """, logger: database.logger)
     }
-
-    /// The providers an account signs in with.
-    public func providers(of account: AccountID) async throws -> [String] {
-        try await database.withConnection { connection in
-            try await connection.query(
-                "SELECT provider FROM account_identities WHERE account_id = \(account.uuid) ORDER BY created_at",
-                logger: database.logger
-            ).collect().map { try $0.decode(String.self) }
-        }
-    }
 }

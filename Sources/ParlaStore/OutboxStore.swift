@@ -36,11 +36,6 @@ public struct OutboxStore: Sendable {
         self.cipher = cipher
     }
 
-    /// Queues `mail` in its own transaction.
-    public func enqueue(_ mail: OutgoingMail) async throws {
-        try await database.withConnection { try await enqueue(mail, on: $0) }
-    }
-
     /// Queues `mail` on the connection of an open transaction: it is sent
     /// only if that transaction commits.
     func enqueue(_ mail: OutgoingMail, on connection: PostgresConnection) async throws {
@@ -116,34 +111,10 @@ public struct OutboxStore: Sendable {
     }
 
     /// Forgets sent and failed messages older than `age` seconds.
-    @discardableResult
-    public func prune(olderThan age: TimeInterval) async throws -> Int {
+    public func prune(olderThan age: TimeInterval) async throws {
         try await database.withConnection { connection in
             try await connection.query(
-                """
-                DELETE FROM outbox
-                WHERE COALESCE(sent_at, failed_at) < now() - make_interval(secs => \(age)) RETURNING id
-                """, logger: database.logger
-            ).collect().count
-        }
-    }
-
-    /// How the outbox stands, for operators and tests.
-    public struct Counts: Sendable, Equatable {
-        public var waiting: Int, sent: Int, failed: Int
-    }
-
-    public func counts() async throws -> Counts {
-        try await database.withConnection { connection in
-            let row = try await connection.query(
-                """
-                SELECT count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL)::int,
-                       count(sent_at)::int, count(failed_at)::int
-                FROM outbox
-                """, logger: database.logger
-            ).collect()[0]
-            let (waiting, sent, failed) = try row.decode((Int, Int, Int).self)
-            return Counts(waiting: waiting, sent: sent, failed: failed)
+                "DELETE FROM outbox WHERE COALESCE(sent_at, failed_at) < now() - make_interval(secs => \(age))", logger: database.logger)
         }
     }
 }

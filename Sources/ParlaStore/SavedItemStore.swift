@@ -107,44 +107,43 @@ public struct FeedStore: Sendable {
         case liked, dismissed
     }
 
-    public struct Seen: Sendable, Hashable {
-        public var kind: SavedList.Kind
-        public var itemID: String
-        public var reaction: Reaction?
-        public var seenAt: Date
-    }
-
-    /// Every card the learner was shown in the language, and the saved
-    /// items (which the feed does not offer again either).
-    public func history(_ learner: AuthorizedLearner, language: Language) async throws -> (seen: [Seen], saved: Set<String>) {
+    /// Every card the learner was shown in the language (settled once it
+    /// reacted), and the saved items, which the feed does not offer either.
+    public func history(_ learner: AuthorizedLearner, language: Language) async throws
+        -> (seen: [DiscoveryFeed.Seen<SavedList.Key>], saved: Set<SavedList.Key>)
+    {
         try await database.withConnection { connection in
             let seen = try await connection.query(
                 """
-                SELECT kind, item_id, reaction, seen_at FROM feed_cards
+                SELECT kind, item_id, reaction IS NOT NULL, seen_at FROM feed_cards
                 WHERE learner_id = \(learner.uuid) AND language = \(language.code)
                 """, logger: database.logger
-            ).collect().map { row in
-                let (kind, id, reaction, seenAt) = try row.decode((String, String, String?, Date).self)
-                return Seen(
-                    kind: SavedList.Kind(rawValue: kind) ?? .word, itemID: id, reaction: reaction.flatMap(Reaction.init(rawValue:)),
-                    seenAt: seenAt)
+            ).collect().compactMap { row -> DiscoveryFeed.Seen<SavedList.Key>? in
+                let (kind, id, reacted, seenAt) = try row.decode((String, String, Bool, Date).self)
+                return SavedList.Kind(rawValue: kind).map {
+                    DiscoveryFeed.Seen(key: SavedList.Key(kind: $0, id: id), settled: reacted, order: seenAt.timeIntervalSince1970)
+                }
             }
             let saved = try await connection.query(
-                "SELECT kind || ':' || item_id FROM saved_items WHERE learner_id = \(learner.uuid) AND language = \(language.code)",
+                "SELECT kind, item_id FROM saved_items WHERE learner_id = \(learner.uuid) AND language = \(language.code)",
                 logger: database.logger
-            ).collect().map { try $0.decode(String.self) }
+            ).collect().compactMap { row -> SavedList.Key? in
+                let (kind, id) = try row.decode((String, String).self)
+                return SavedList.Kind(rawValue: kind).map { SavedList.Key(kind: $0, id: id) }
+            }
             return (seen, Set(saved))
         }
     }
 
     /// Records the cards as shown now.
-    public func shown(_ learner: AuthorizedLearner, language: Language, cards: [(SavedList.Kind, String)]) async throws {
+    public func shown(_ learner: AuthorizedLearner, language: Language, cards: [SavedList.Key]) async throws {
         guard !cards.isEmpty else { return }
         try await database.withConnection { connection in
             try await connection.query(
                 """
                 INSERT INTO feed_cards (learner_id, language, kind, item_id)
-                SELECT \(learner.uuid), \(language.code), k, i FROM unnest(\(cards.map(\.0.rawValue))::text[], \(cards.map(\.1))::text[]) AS c (k, i)
+                SELECT \(learner.uuid), \(language.code), k, i
+                FROM unnest(\(cards.map(\.kind.rawValue))::text[], \(cards.map(\.id))::text[]) AS c (k, i)
                 ON CONFLICT (learner_id, language, kind, item_id) DO UPDATE SET seen_at = now()
                 """, logger: database.logger)
         }

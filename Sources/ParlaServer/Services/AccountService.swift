@@ -30,24 +30,34 @@ struct AccountService: Sendable {
 
     func signUp(_ form: RegistrationForm, language: Language) async throws -> SignedIn {
         let registration = try AccountRules.validate(form, requestLanguage: language)
-        let passwordHash = try await hasher.hash(registration.password)
+        return try await create(registration, passwordHash: try await hasher.hash(registration.password))
+    }
+
+    /// A new account with its first learner (named after the account) and
+    /// a session on the registering device. An email nobody vouched for is
+    /// sent a link to confirm it.
+    private func create(
+        _ registration: Registration, passwordHash: String?, identity: ProviderIdentity? = nil, emailVerified: Bool = false
+    ) async throws -> SignedIn {
+        var new = AccountStore.NewAccount(
+            firstName: registration.firstName, lastName: registration.lastName, email: registration.email, passwordHash: passwordHash,
+            uiLanguage: registration.uiLanguage, termsVersion: termsVersion)
+        new.emailVerified = emailVerified
+        new.identity = identity
         let token = SessionToken.generate()
         let firstLearner = LearnerStore.NewLearner(
             displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
             age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
+        let verification =
+            emailVerified
+            ? nil
+            : mail.challenge(
+                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage)
         let (account, learner, session) = try await accounts.create(
-            AccountStore.NewAccount(
-                firstName: registration.firstName, lastName: registration.lastName,
-                email: registration.email, passwordHash: passwordHash,
-                uiLanguage: registration.uiLanguage, termsVersion: termsVersion),
-            firstLearner: firstLearner,
-            session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
-            verification: mail.challenge(
-                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage))
-        mail.queued()
-        var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
-        signedIn.session.deviceName = registration.deviceName
-        return signedIn
+            new, firstLearner: firstLearner, session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
+            verification: verification)
+        if verification != nil { mail.queued() }
+        return SignedIn(account: account, learners: [learner], session: session, token: token.value)
     }
 
     /// A wrong email and a wrong password look the same from outside: same
@@ -81,8 +91,7 @@ struct AccountService: Sendable {
     /// A new session on a device, with the account it opens.
     private func openSession(_ accountID: AccountID, deviceName: String?) async throws -> SignedIn {
         let token = SessionToken.generate()
-        var session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: deviceName), accountID: accountID)
-        session.deviceName = deviceName
+        let session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: deviceName), accountID: accountID)
         let (account, learners) = try await me(accountID)
         return SignedIn(account: account, learners: learners, session: session, token: token.value)
     }
@@ -120,27 +129,7 @@ struct AccountService: Sendable {
         }
         let registration = try AccountRules.validateSocialRegistration(
             form, givenName: person.givenName, familyName: person.familyName, email: email ?? person.email, requestLanguage: language)
-        var new = AccountStore.NewAccount(
-            firstName: registration.firstName, lastName: registration.lastName, email: registration.email, passwordHash: nil,
-            uiLanguage: registration.uiLanguage, termsVersion: termsVersion)
-        new.emailVerified = person.emailVerified
-        new.identity = identity
-        let token = SessionToken.generate()
-        let firstLearner = LearnerStore.NewLearner(
-            displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
-            age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
-        let verification =
-            person.emailVerified
-            ? nil
-            : mail.challenge(
-                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage)
-        let (account, learner, session) = try await accounts.create(
-            new, firstLearner: firstLearner, session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
-            verification: verification)
-        if verification != nil { mail.queued() }
-        var signedIn = SignedIn(account: account, learners: [learner], session: session, token: token.value)
-        signedIn.session.deviceName = registration.deviceName
-        return (signedIn, true)
+        return (try await create(registration, passwordHash: nil, identity: identity, emailVerified: person.emailVerified), true)
     }
 
     func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {

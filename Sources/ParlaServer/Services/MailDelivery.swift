@@ -57,7 +57,7 @@ final class MailDelivery: Service, Sendable {
                 await deliverDue()
                 if Date().timeIntervalSince(lastPrune) > 3600 {
                     lastPrune = Date()
-                    _ = try? await outbox.prune(olderThan: Self.kept)
+                    try? await outbox.prune(olderThan: Self.kept)
                 }
                 let poll = Task { [settings, wakeUp] in
                     try await Task.sleep(for: .seconds(settings.pollSeconds))

@@ -81,21 +81,13 @@ struct SavedListService: Sendable {
     func cards(_ learner: AuthorizedLearner, language: Language, size: Int) async throws -> [Card] {
         let open = try content.openWords(try await plans.ownership(for: learner).lists)
         let snapshot = try content.snapshot()
-        let words = open.filter { (try? content.word($0, in: language)) != nil }.map { "word:\($0)" }
-        let phrases = snapshot.phrases.values.filter { $0.texts[language] != nil }.map { "phrase:\($0.id)" }
-        let (history, savedKeys) = try await feed.history(learner, language: language)
-        let seen = history.map {
-            DiscoveryFeed.Seen(key: "\($0.kind.rawValue):\($0.itemID)", settled: $0.reaction != nil, order: $0.seenAt.timeIntervalSince1970)
-        }
+        let words = open.filter { (try? content.word($0, in: language)) != nil }.map { SavedList.Key(kind: .word, id: $0) }
+        let phrases = snapshot.phrases.values.filter { $0.texts[language] != nil }.map { SavedList.Key(kind: .phrase, id: $0.id) }
+        let (seen, saved) = try await feed.history(learner, language: language)
         var random = SystemRandomNumberGenerator()
-        let picked = DiscoveryFeed.pick(size, from: (words + phrases).sorted(), seen: seen, saved: savedKeys, using: &random)
-        let cards = picked.compactMap { key -> (SavedList.Kind, String)? in
-            let parts = key.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let kind = SavedList.Kind(rawValue: String(parts[0])) else { return nil }
-            return (kind, String(parts[1]))
-        }
+        let cards = DiscoveryFeed.pick(size, from: words + phrases, seen: seen, saved: saved, using: &random)
         try await feed.shown(learner, language: language, cards: cards)
-        return try cards.map { kind, id in Card(kind: kind, id: id, text: try text(kind, id, in: language)) }
+        return try cards.map { Card(kind: $0.kind, id: $0.id, text: try text($0.kind, $0.id, in: language)) }
     }
 
     /// Like: the card is saved (409 `saved_list_full` when there is no
