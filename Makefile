@@ -35,6 +35,7 @@ bench: install-deps
 	Benchmarks/leaderboards.sh
 	Benchmarks/purchases.sh
 	Benchmarks/school.sh
+	Benchmarks/analytics.sh
 
 # The tree's layout, as .swift-format says: `make format` rewrites it,
 # `make test` checks it first (a second or two).

@@ -238,6 +238,27 @@ extension ErrorCode {
                 it: "Il tour non ha questo passaggio.",
                 de: "Die Tour hat keinen solchen Schritt.",
                 es: "El recorrido no tiene ese paso.")
+        case .tooManyEvents:
+            LocalizedText(
+                en: "A batch holds at most 100 events.",
+                fr: "Un lot contient au plus 100 événements.",
+                it: "Un lotto contiene al massimo 100 eventi.",
+                de: "Ein Stapel enthält höchstens 100 Ereignisse.",
+                es: "Un lote contiene como máximo 100 eventos.")
+        case .invalidEventKind:
+            LocalizedText(
+                en: "This kind of event is unknown.",
+                fr: "Ce type d'événement est inconnu.",
+                it: "Questo tipo di evento è sconosciuto.",
+                de: "Diese Art von Ereignis ist unbekannt.",
+                es: "Este tipo de evento es desconocido.")
+        case .staffRoleRequired:
+            LocalizedText(
+                en: "Only the service's staff may do this.",
+                fr: "Seule l'équipe du service peut faire cela.",
+                it: "Solo il personale del servizio può farlo.",
+                de: "Nur das Team des Dienstes darf das tun.",
+                es: "Solo el equipo del servicio puede hacer esto.")
         case .savedListFull:
             LocalizedText(
                 en: "Your saved list is full (50 items). Remove one to save another.",

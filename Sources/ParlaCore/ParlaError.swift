@@ -114,6 +114,10 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case savedListFull = "saved_list_full"
     case savedItemNotFound = "saved_item_not_found"
     case invalidItemKind = "invalid_item_kind"
+    // Analytics and staff
+    case tooManyEvents = "too_many_events"
+    case invalidEventKind = "invalid_event_kind"
+    case staffRoleRequired = "staff_role_required"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

@@ -16,7 +16,8 @@ struct Parla: AsyncParsableCommand {
         commandName: "parla",
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
         subcommands: [
-            Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Purchases.self, Bench.self,
+            Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Purchases.self, Role.self,
+            Bench.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -215,6 +216,24 @@ struct Grant: AsyncParsableCommand {
             try await SupportDesk.with(settings, logger: logger) {
                 try await $0.grant(product, to: account, until: ends, note: note, revoke: revoke)
             })
+    }
+}
+
+struct Role: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give an account a staff role: support (bug reports) or admin (reports, and all support does).")
+
+    @Option(help: "The account: its id, one of its learners' ids, or its email.") var account: String
+    @Option(help: "support or admin.") var role: String
+    @Flag(help: "Take the role back instead.") var revoke = false
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        guard let staffRole = StaffRole(rawValue: role) else { throw ValidationError("--role must be support or admin") }
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        let (account, revoke) = (account, revoke)
+        print(try await SupportDesk.with(settings, logger: logger) { try await $0.role(staffRole, for: account, revoke: revoke) })
     }
 }
 

@@ -60,6 +60,10 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         identities[provider] = try IdentityVerifier(settings: providerSettings, logger: logger)
     }
     services.append(IdentityVerifiersService(verifiers: Array(identities.values)))
+    services.append(
+        AnalyticsRollup(
+            store: AnalyticsStore(database: database), every: settings.analyticsRollupSeconds, keepDays: settings.analyticsKeepDays,
+            logger: logger))
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
         scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
@@ -264,6 +268,18 @@ public struct SupportDesk: Sendable {
         return granted ? "granted \(product) to account \(account)" : "account \(account) holds a grant of \(product) already"
     }
 
+    /// Gives (or with `revoke`, takes back) a staff role.
+    public func role(_ role: StaffRole, for reference: String, revoke: Bool) async throws -> String {
+        let account = try await account(reference)
+        let roles = StaffRoles(database: database)
+        if revoke {
+            return try await roles.revoke(role, from: account)
+                ? "took the \(role.rawValue) role back from account \(account)" : "account \(account) has no \(role.rawValue) role"
+        }
+        return try await roles.grant(role, to: account)
+            ? "gave account \(account) the \(role.rawValue) role" : "account \(account) has the \(role.rawValue) role already"
+    }
+
     /// The account's entitlements and purchase history, as text.
     public func purchases(of reference: String) async throws -> String {
         let account = try await account(reference)
@@ -395,6 +411,8 @@ func buildRouter(
             classes: classStore, assignments: assignments, accounts: accountService, content: content, overviews: memory.classes,
             classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass),
+        analytics: AnalyticsService(store: AnalyticsStore(database: database), content: content),
+        staffRoles: StaffRoles(database: database),
         clients: settings.clients)
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer caches are outermost: they keep answers as they leave, with

@@ -82,6 +82,10 @@ public struct ServerSettings: Sendable {
     /// `update_required`), the newest, and where to get it.
     public var clients: [AppPlatform: ClientRelease] = [:]
 
+    /// Analytics: how often events are rolled up by day (their reports
+    /// are at most this late), and how long raw events are kept.
+    public var analyticsRollupSeconds = 10.0
+    public var analyticsKeepDays = 90
     /// Email: who sends it, where its links lead, and how it leaves.
     public var mail = MailSettings()
     /// Sign in with Apple and Google (`auth.<provider>.*`); a provider
@@ -144,6 +148,8 @@ public struct ServerSettings: Sendable {
             if let store = value("storeUrl") { release.storeURL = store }
             clients[platform] = release
         }
+        analyticsRollupSeconds = config.double(forKey: "analytics.rollupSeconds", default: analyticsRollupSeconds)
+        analyticsKeepDays = config.int(forKey: "analytics.keepEventsDays", default: analyticsKeepDays)
         mail = MailSettings(config: config)
         for provider in IdentityProvider.allCases {
             func value(_ name: String) -> [String]? {

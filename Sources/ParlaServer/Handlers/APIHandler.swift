@@ -27,6 +27,9 @@ struct APIHandler: APIProtocol {
     let plans: EntitlementService
     let purchases: PurchaseService
     let classes: ClassService
+    let analytics: AnalyticsService
+    /// The staff roles of accounts (support, admin).
+    let staffRoles: StaffRoles
     /// What the service asks of the apps, per platform.
     var clients: [AppPlatform: ClientRelease] = [:]
 
@@ -43,6 +46,15 @@ struct APIHandler: APIProtocol {
         let caller = if let known { known } else { try await caller() }
         let id: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
         return try await access.learner(id, caller: caller.accountID, for: intent)
+    }
+
+    /// The caller, when its account's staff roles allow `duty`: how every
+    /// staff route is guarded (403 `staff_role_required` otherwise).
+    @discardableResult
+    func staff(_ duty: StaffRole.Duty) async throws -> Caller {
+        let caller = try await caller()
+        guard StaffRole.allows(try await staffRoles.roles(of: caller.accountID), duty) else { throw ParlaError(.staffRoleRequired) }
+        return caller
     }
 }
 

@@ -109,7 +109,7 @@ extension ErrorCode {
         case .malformedRequest, .invalidToken: 400
         case .invalidCredentials, .authenticationRequired, .invalidIdToken: 401
         case .planLimitReached: 402
-        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired: 403
+        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired: 403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
@@ -140,7 +140,7 @@ extension ErrorCode {
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
-            .invalidTourStatus, .invalidTourStep, .invalidItemKind:
+            .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents, .invalidEventKind:
             422
         }
     }
