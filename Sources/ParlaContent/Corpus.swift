@@ -167,20 +167,39 @@ public struct GrammarNote: Sendable, Equatable, Identifiable {
     public var id: String
     public var language: Language
     public var level: CEFRLevel
+    /// The explanation in English.
     public var title: String
     public var summary: String
     public var body: String
     public var examples: [String]
     /// Gap-fill sentences that practise the note, for lessons.
     public var exercises: [GrammarExercise]
+    /// The explanation in the other UI languages (DF5: every explanatory
+    /// text in each UI language), from `grammar/<lang>.<ui>.yaml`.
+    public var explanations: [Language: Explanation]
+
+    /// A note's title, summary and body in one UI language.
+    public struct Explanation: Sendable, Equatable {
+        public var title: String
+        public var summary: String
+        public var body: String
+        public init(title: String, summary: String, body: String) { (self.title, self.summary, self.body) = (title, summary, body) }
+    }
 
     public init(
         id: String, language: Language, level: CEFRLevel, title: String, summary: String, body: String, examples: [String],
-        exercises: [GrammarExercise] = []
+        exercises: [GrammarExercise] = [], explanations: [Language: Explanation] = [:]
     ) {
         (self.id, self.language, self.level, self.title, self.summary, self.body, self.examples) =
             (id, language, level, title, summary, body, examples)
         self.exercises = exercises
+        self.explanations = explanations
+    }
+
+    /// The explanation for a reader of `ui`; English when it has none.
+    public func explanation(in ui: Language) -> Explanation {
+        if ui != .english, let explanation = explanations[ui] { return explanation }
+        return Explanation(title: title, summary: summary, body: body)
     }
 }
 
@@ -193,9 +212,21 @@ public struct GrammarExercise: Sendable, Equatable, Identifiable {
     public var distractors: [String]
     /// The completed sentence in English, shown once answered.
     public var translation: String?
+    /// The completed sentence in the other UI languages but the note's own.
+    public var translations: [Language: String]
 
-    public init(id: String, stem: String, correct: String, distractors: [String], translation: String? = nil) {
+    public init(
+        id: String, stem: String, correct: String, distractors: [String], translation: String? = nil,
+        translations: [Language: String] = [:]
+    ) {
         (self.id, self.stem, self.correct, self.distractors, self.translation) = (id, stem, correct, distractors, translation)
+        self.translations = translations
+    }
+
+    /// The completed sentence for a reader of `ui`: English's when there
+    /// is none in `ui`.
+    public func translation(in ui: Language) -> String? {
+        ui == .english ? translation : translations[ui] ?? translation
     }
 }
 

@@ -59,12 +59,14 @@ public struct CorpusLoader: Sendable {
             switch file.path.split(separator: "/").first {
             case "wordlists": context.readWordList(node)
             case "phrases": context.readPhrases(node)
+            case "grammar" where node["explainedIn"] != nil: context.readExplanations(node)
             case "grammar": context.readGrammar(node)
             case "placement": context.readPlacement(node, path: file.path)
             case "homophones.yaml": context.readHomophones(node)
             default: continue
             }
         }
+        context.applyExplanations()
         context.checkReferences()
         return (context.corpus, context.problems)
     }
@@ -94,6 +96,8 @@ private struct Context {
     var exerciseSites: [String: (file: String, line: Int)] = [:]
     var homophoneReferences: [(file: String, line: Int, concept: String)] = []
     var exampleReferences: [(file: String, line: Int, note: String, phrase: String)] = []
+    /// Explanations of notes in other UI languages, applied once every note is read.
+    var explanations: [(file: String, line: Int, language: Language, ui: Language, note: Node)] = []
 
     init(assetExists: @escaping @Sendable (AssetReference) -> Bool) { self.assetExists = assetExists }
 
@@ -307,6 +311,79 @@ private struct Context {
                 GrammarNote(
                     id: id, language: language, level: level, title: title, summary: summary,
                     body: body, examples: examples, exercises: exercises))
+        }
+    }
+
+    /// `grammar/<lang>.<ui>.yaml`: the notes of `language` explained in the
+    /// UI language `explainedIn` (DF5). Kept until every note is read.
+    mutating func readExplanations(_ node: Node) {
+        guard let code = string(node, "language"), let uiCode = string(node, "explainedIn") else { return }
+        guard let language = Language(rawValue: code) else {
+            problem(line: line(node["language"]), .unknownLanguage, "\(code) is not a language Parla teaches")
+            return
+        }
+        guard let ui = Language(rawValue: uiCode), ui != .english else {
+            problem(
+                line: line(node["explainedIn"]), .invalidValue,
+                "explainedIn must be fr, it, de or es (a note's English is in grammar/\(code).yaml)")
+            return
+        }
+        for noteNode in node["notes"]?.sequence.map(Array.init) ?? [] {
+            explanations.append((file, line(noteNode), language, ui, noteNode))
+        }
+    }
+
+    /// Gives each note its explanations, and requires one in every UI
+    /// language: a note a reader cannot read in its own language is a
+    /// problem of the content.
+    mutating func applyExplanations() {
+        var index: [String: Int] = [:]
+        for (position, note) in corpus.grammarNotes.enumerated() { index[note.id] = position }
+        for entry in explanations {
+            file = entry.file
+            guard let id = string(entry.note, "id") else { continue }
+            guard let position = index[id], corpus.grammarNotes[position].language == entry.language else {
+                problem(line: entry.line, .unknownReference, "note \(id) is no note of grammar/\(entry.language.code).yaml")
+                continue
+            }
+            if corpus.grammarNotes[position].explanations[entry.ui] != nil {
+                problem(line: entry.line, .duplicateKey, "note \(id) is explained in \(entry.ui.code) twice")
+                continue
+            }
+            let title = string(entry.note, "title"), summary = string(entry.note, "summary"), body = string(entry.note, "body")
+            var exercises = corpus.grammarNotes[position].exercises
+            let translations = entry.note["exercises"]?.mapping.map(Array.init) ?? []
+            if entry.ui == entry.language, !translations.isEmpty {
+                problem(line: entry.line, .invalidValue, "note \(id): no exercise translations into the note's own language")
+            }
+            for (key, value) in translations {
+                guard let exerciseID = key.string, let text = value.string, !text.isEmpty else {
+                    problem(line: line(key), .invalidValue, "note \(id): an exercise translation is an id and a sentence")
+                    continue
+                }
+                guard let at = exercises.firstIndex(where: { $0.id == exerciseID }) else {
+                    problem(line: line(key), .unknownReference, "note \(id) has no exercise \(exerciseID)")
+                    continue
+                }
+                exercises[at].translations[entry.ui] = text
+            }
+            if entry.ui != entry.language {
+                for exercise in exercises where exercise.translation != nil && exercise.translations[entry.ui] == nil {
+                    problem(line: entry.line, .missingField, "note \(id): exercise \(exercise.id) has no translation in \(entry.ui.code)")
+                }
+            }
+            guard let title, let summary, let body else { continue }
+            corpus.grammarNotes[position].exercises = exercises
+            corpus.grammarNotes[position].explanations[entry.ui] = .init(title: title, summary: summary, body: body)
+        }
+        for note in corpus.grammarNotes {
+            let missing = Language.allCases.filter { $0 != .english && note.explanations[$0] == nil }
+            guard !missing.isEmpty, let site = noteSites[note.id] else { continue }
+            problems.append(
+                ContentProblem(
+                    file: site.file, line: site.line, kind: .missingLocalization,
+                    message: "note \(note.id) has no explanation in \(missing.map(\.code).joined(separator: ", "))"
+                        + " (grammar/\(note.language.code).<ui>.yaml)"))
         }
     }
 

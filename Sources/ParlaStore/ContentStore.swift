@@ -119,6 +119,14 @@ public struct ContentStore: Sendable {
                     ON CONFLICT (id) DO UPDATE SET language = EXCLUDED.language, level = EXCLUDED.level, title = EXCLUDED.title,
                         summary = EXCLUDED.summary, body = EXCLUDED.body, position = EXCLUDED.position
                     """, logger: logger)
+                try await connection.query("DELETE FROM grammar_note_explanations WHERE note_id = \(note.id)", logger: logger)
+                for (ui, explanation) in note.explanations {
+                    try await connection.query(
+                        """
+                        INSERT INTO grammar_note_explanations (note_id, ui_language, title, summary, body)
+                        VALUES (\(note.id), \(ui.code), \(explanation.title), \(explanation.summary), \(explanation.body))
+                        """, logger: logger)
+                }
                 try await connection.query("DELETE FROM grammar_examples WHERE note_id = \(note.id)", logger: logger)
                 for (index, example) in note.examples.enumerated() {
                     try await connection.query(
@@ -133,6 +141,13 @@ public struct ContentStore: Sendable {
                         VALUES (\(exercise.id), \(note.id), \(exercise.stem), \(exercise.correct), \(exercise.distractors),
                                 \(exercise.translation), \(index))
                         """, logger: logger)
+                    for (ui, text) in exercise.translations {
+                        try await connection.query(
+                            """
+                            INSERT INTO grammar_exercise_translations (exercise_id, ui_language, text)
+                            VALUES (\(exercise.id), \(ui.code), \(text))
+                            """, logger: logger)
+                    }
                 }
             }
             try await connection.query("DELETE FROM content_homophones", logger: logger)
@@ -244,6 +259,22 @@ extension ContentStore {
                 let (note, phrase) = try row.decode((String, String).self)
                 examples[note, default: []].append(phrase)
             }
+            var exerciseTranslations: [String: [Language: String]] = [:]
+            for row in try await connection.query(
+                "SELECT exercise_id, ui_language, text FROM grammar_exercise_translations", logger: logger
+            ).collect() {
+                let (exercise, ui, text) = try row.decode((String, String, String).self)
+                if let ui = Language(rawValue: ui) { exerciseTranslations[exercise, default: [:]][ui] = text }
+            }
+            var explanations: [String: [Language: GrammarNote.Explanation]] = [:]
+            for row in try await connection.query(
+                "SELECT note_id, ui_language, title, summary, body FROM grammar_note_explanations", logger: logger
+            ).collect() {
+                let (note, ui, title, summary, body) = try row.decode((String, String, String, String, String).self)
+                if let ui = Language(rawValue: ui) {
+                    explanations[note, default: [:]][ui] = .init(title: title, summary: summary, body: body)
+                }
+            }
             var exercises: [String: [GrammarExercise]] = [:]
             for row in try await connection.query(
                 "SELECT note_id, id, stem, correct, distractors, translation FROM grammar_exercises ORDER BY note_id, position",
@@ -254,7 +285,7 @@ extension ContentStore {
                 exercises[note, default: []].append(
                     GrammarExercise(
                         id: id, stem: stem, correct: correct, distractors: distractors,
-                        translation: translation))
+                        translation: translation, translations: exerciseTranslations[id] ?? [:]))
             }
             let notes = try await connection.query(
                 "SELECT id, language, level, title, summary, body FROM grammar_notes ORDER BY position", logger: logger
@@ -264,7 +295,7 @@ extension ContentStore {
                     guard let language = Language(rawValue: language), let level = CEFRLevel(rawValue: level) else { return nil }
                     return GrammarNote(
                         id: id, language: language, level: level, title: title, summary: summary, body: body,
-                        examples: examples[id] ?? [], exercises: exercises[id] ?? [])
+                        examples: examples[id] ?? [], exercises: exercises[id] ?? [], explanations: explanations[id] ?? [:])
                 }
             var assets: [String: String] = [:]
             for row in try await connection.query("SELECT slot, asset FROM content_assets", logger: logger).collect() {

@@ -255,7 +255,7 @@ public struct QuestionPlanner: Sendable {
             let correct = options.first { $0.text == exercise.correct }!.id
             return LessonQuestion(
                 id: id, item: item.id, type: type, prompt: exercise.stem, options: options, correctOptionID: correct,
-                accepted: [], translation: exercise.translation, isNew: isNew, servedAt: now)
+                accepted: [], translation: native == target ? nil : exercise.translation(in: native), isNew: isNew, servedAt: now)
         default:
             return nil
         }

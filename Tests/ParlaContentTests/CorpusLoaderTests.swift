@@ -73,6 +73,24 @@ enum Fixture {
                 examples: [greetings-hello, greetings-good-morning]
             """)
 
+    /// The note explained in each other UI language (DF5).
+    static func explanation(_ ui: String) -> CorpusLoader.File {
+        CorpusLoader.File(
+            path: "grammar/fr.\(ui).yaml",
+            text: """
+                language: fr
+                explainedIn: \(ui)
+                notes:
+                  - id: fr-greetings
+                    title: Greetings (\(ui))
+                    summary: Greeting people, in \(ui).
+                    body: |
+                      *bonjour*, *salut* (\(ui)).
+                """)
+    }
+
+    static let explanations = ["fr", "it", "de", "es"].map { explanation($0) }
+
     static let loader = CorpusLoader { reference in
         if case .svg(let name) = reference { return name == "drawn" }
         return true
@@ -85,7 +103,7 @@ enum Fixture {
 struct CorpusLoaderTests {
     @Test("a valid corpus loads with no problem")
     func valid() throws {
-        let (corpus, problems) = Fixture.loader.load([Fixture.list(), Fixture.phrases, Fixture.grammar])
+        let (corpus, problems) = Fixture.loader.load([Fixture.list(), Fixture.phrases, Fixture.grammar] + Fixture.explanations)
         #expect(problems == [])
         #expect(corpus.wordLists.count == 1)
         #expect(corpus.wordLists[0].words.count == 35)
@@ -95,6 +113,24 @@ struct CorpusLoaderTests {
         #expect(word.localization(.italian)?.frequency == nil)
         #expect(corpus.phrases.map(\.id) == ["greetings-hello", "greetings-good-morning"])
         #expect(corpus.grammarNotes.first?.examples.count == 2)
+        #expect(corpus.grammarNotes.first?.explanation(in: .german).title == "Greetings (de)")
+        #expect(corpus.grammarNotes.first?.explanation(in: .english).title == "Greetings")
+    }
+
+    @Test("DF5: a note must be explained in every UI language, each explanation of a note that exists")
+    func explanations() {
+        let missing = Fixture.problems([Fixture.phrases, Fixture.grammar] + Fixture.explanations.dropLast())
+        #expect(missing.map(\.kind) == [.missingLocalization])
+        #expect(missing.first?.message.contains("no explanation in es") == true && missing.first?.file == "grammar/fr.yaml")
+        let stray = CorpusLoader.File(
+            path: "grammar/fr.es.yaml", text: Fixture.explanation("es").text.replacingOccurrences(of: "fr-greetings", with: "fr-nothing"))
+        #expect(
+            Set(Fixture.problems([Fixture.phrases, Fixture.grammar] + Fixture.explanations.dropLast() + [stray]).map(\.kind))
+                == [.unknownReference, .missingLocalization])
+        let english = CorpusLoader.File(
+            path: "grammar/fr.en.yaml",
+            text: Fixture.explanation("es").text.replacingOccurrences(of: "explainedIn: es", with: "explainedIn: en"))
+        #expect(Fixture.problems([Fixture.phrases, Fixture.grammar, english] + Fixture.explanations).map(\.kind) == [.invalidValue])
     }
 
     @Test("a list not of 35 words")
@@ -173,7 +209,7 @@ struct CorpusLoaderTests {
         #expect(Fixture.problems([longPhrase]).map(\.kind) == [.invalidValue])
         let grammar = CorpusLoader.File(
             path: "grammar/fr.yaml", text: Fixture.grammar.text.replacingOccurrences(of: "greetings-hello", with: "greetings-nowhere"))
-        let problems = Fixture.problems([Fixture.phrases, grammar])
+        let problems = Fixture.problems([Fixture.phrases, grammar] + Fixture.explanations)
         #expect(problems.map(\.kind) == [.unknownReference])
         #expect(problems.first?.message.contains("greetings-nowhere") == true)
     }
@@ -192,7 +228,9 @@ struct CorpusLoaderTests {
     func allProblems() {
         let words = (1...30).map { Fixture.word($0).replacingOccurrences(of: "level: A1", with: $0 == 1 ? "level: Z9" : "level: A1") }
             .joined()
-        let kinds = Set(Fixture.problems([Fixture.list(words: words, free: "[thing-99]"), Fixture.phrases, Fixture.grammar]).map(\.kind))
+        let kinds = Set(
+            Fixture.problems([Fixture.list(words: words, free: "[thing-99]"), Fixture.phrases, Fixture.grammar] + Fixture.explanations).map(
+                \.kind))
         #expect(kinds == [.listSize, .badLevel, .unknownReference])
     }
 }

@@ -222,6 +222,35 @@ struct ContentTests {
             #expect(try await client.get("/v1/languages/de/grammar/fr-articles-gender").code == "grammar_note_not_found")
         }
     }
+
+    @Test("DF5: every grammar note is explained in each UI language, by ui= or Accept-Language; English otherwise")
+    func grammarInTheReadersLanguage() async throws {
+        try await TestApp.make().run { client in
+            var titles: Set<String> = []
+            for ui in Language.allCases {
+                for language in Language.allCases {
+                    let notes = try #require(
+                        try await client.get("/v1/languages/\(language.code)/grammar?ui=\(ui.code)").json["notes"] as? [JSON])
+                    #expect(notes.allSatisfy { $0["explainedIn"] as? String == ui.code && ($0["title"] as? String)?.isEmpty == false })
+                }
+                let note = try await client.get("/v1/languages/fr/grammar/fr-articles-gender?ui=\(ui.code)")
+                #expect(note.json["explainedIn"] as? String == ui.code && note.json["language"] as? String == "fr")
+                #expect(((note.json["body"] as? String) ?? "").contains("**le**"))
+                titles.insert(note.json["title"] as? String ?? "")
+            }
+            // Five languages, five different titles.
+            #expect(titles.count == 5)
+            let english = try await client.get("/v1/languages/fr/grammar/fr-articles-gender")
+            #expect(english.json["title"] as? String == "Gender and articles" && english.json["explainedIn"] as? String == "en")
+            // Accept-Language chooses when ui= does not, and answers kept in memory follow it.
+            let german = try await client.get("/v1/languages/fr/grammar/fr-articles-gender", headers: ["Accept-Language": "de-DE"])
+            #expect(german.json["explainedIn"] as? String == "de" && german.json["title"] as? String != english.json["title"] as? String)
+            #expect(german.header("ETag") != english.header("ETag"))
+            let again = try await client.get("/v1/languages/fr/grammar/fr-articles-gender")
+            #expect(again.json["explainedIn"] as? String == "en")
+            #expect(try await client.get("/v1/languages/fr/grammar?ui=xx").fieldErrors == ["ui:invalid_language"])
+        }
+    }
 }
 
 @Suite("content answer cache")

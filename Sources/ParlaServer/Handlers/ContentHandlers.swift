@@ -130,24 +130,37 @@ extension APIHandler {
 
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("grammar", language.code)
+        let reader = try explanationLanguage(input.query.ui)
+        let tag = try content.entityTag("grammar", language.code, reader.code)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let notes = try content.notes(in: language).map {
-            Components.Schemas.GrammarNoteSummary(id: $0.id, level: $0.level.rawValue, title: $0.title, summary: $0.summary)
+            let explanation = $0.explanation(in: reader)
+            return Components.Schemas.GrammarNoteSummary(
+                id: $0.id, level: $0.level.rawValue, explainedIn: reader.code, title: explanation.title, summary: explanation.summary)
         }
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(.init(notes: notes))))
     }
 
     func getGrammarNote(_ input: Operations.GetGrammarNote.Input) async throws -> Operations.GetGrammarNote.Output {
         let language = try content.language(input.path.language)
-        let tag = try content.entityTag("note", language.code, input.path.noteId)
+        let reader = try explanationLanguage(input.query.ui)
+        let tag = try content.entityTag("note", language.code, input.path.noteId, reader.code)
         if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (note, examples) = try content.note(input.path.noteId, in: language)
         let snapshot = try content.snapshot()
+        let explanation = note.explanation(in: reader)
         let body = Components.Schemas.GrammarNote(
-            id: note.id, language: language.code, level: note.level.rawValue, title: note.title, summary: note.summary,
-            body: note.body, examples: examples.map { .init($0, language, snapshot) })
+            id: note.id, language: language.code, level: note.level.rawValue, explainedIn: reader.code, title: explanation.title,
+            summary: explanation.summary, body: explanation.body, examples: examples.map { .init($0, language, snapshot) })
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+    }
+
+    /// The reader's language for explanations: `ui` if given (else 422),
+    /// else the request's (`Accept-Language`).
+    private func explanationLanguage(_ ui: String?) throws -> Language {
+        guard let ui else { return language }
+        guard let reader = Language(rawValue: ui) else { throw ParlaError.validation([FieldError("ui", .invalidLanguage)]) }
+        return reader
     }
 }
 

@@ -12,6 +12,9 @@ final class ContentAnswerCache: ServerMiddleware, Sendable {
     static let operations: Set<String> = [
         "listLanguages", "listWordLists", "getWordListPage", "getWord", "listPhrases", "getPhrase", "listGrammarNotes", "getGrammarNote",
     ]
+    /// Operations whose answer follows `Accept-Language` unless the path
+    /// names the reader's language (`ui=`): kept per language.
+    static let explained: Set<String> = ["listGrammarNotes", "getGrammarNote"]
     static let maximumEntries = 5_000
 
     struct Answer: Sendable {
@@ -31,8 +34,9 @@ final class ContentAnswerCache: ServerMiddleware, Sendable {
         async throws -> (HTTPResponse, HTTPBody?)
     {
         guard Self.operations.contains(operationID), request.method == .get, request.headerFields[.authorization] == nil,
-            let path = request.path, !path.contains("learnerId="), let version = catalog.snapshot?.version
+            var path = request.path, !path.contains("learnerId="), let version = catalog.snapshot?.version
         else { return try await next(request, body, metadata) }
+        if Self.explained.contains(operationID), !path.contains("ui=") { path += "#" + RequestScope.here.language.code }
 
         let known = answers.withLock { $0.version == version ? $0.entries[path] : nil }
         if let known {

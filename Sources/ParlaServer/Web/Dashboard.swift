@@ -370,7 +370,7 @@ struct Dashboard: Sendable {
         let now = Date()
         return [
             "wordLists": corpus.wordLists.map { ["id": $0.id, "name": $0.names[words] ?? $0.names[.english] ?? $0.id] },
-            "grammarNotes": notes.map { ["id": $0.id, "name": "\($0.title) (\($0.level.rawValue))"] },
+            "grammarNotes": notes.map { ["id": $0.id, "name": "\($0.explanation(in: words).title) (\($0.level.rawValue))"] },
             "hasGrammarNotes": !notes.isEmpty,
             "phraseTopics": topics.map { topic, phrases -> [String: Any] in
                 let options = phrases.map { ["id": $0.id, "text": "\($0.texts[language] ?? "") (\($0.level.rawValue))"] }
@@ -401,7 +401,8 @@ struct Dashboard: Sendable {
             let list = corpus.wordLists.first { $0.id == target }
             return (words["kindWordList"] ?? "") + ": " + (list?.names[language] ?? target)
         case .grammarNote:
-            return (words["kindGrammarNote"] ?? "") + ": " + (corpus.grammarNotes.first { $0.id == target }?.title ?? target)
+            return (words["kindGrammarNote"] ?? "") + ": "
+                + (corpus.grammarNotes.first { $0.id == target }?.explanation(in: language).title ?? target)
         case .phrases, nil:
             return (words["kindPhrases"] ?? "") + ": \(assignment.targets.count)"
         }
