@@ -259,6 +259,34 @@ extension ErrorCode {
                 it: "Solo il personale del servizio può farlo.",
                 de: "Nur das Team des Dienstes darf das tun.",
                 es: "Solo el equipo del servicio puede hacer esto.")
+        case .invalidReportText:
+            LocalizedText(
+                en: "Describe the problem in 10 to 5,000 characters.",
+                fr: "Décrivez le problème en 10 à 5 000 caractères.",
+                it: "Descrivi il problema in 10-5.000 caratteri.",
+                de: "Beschreiben Sie das Problem in 10 bis 5.000 Zeichen.",
+                es: "Describe el problema en 10 a 5000 caracteres.")
+        case .invalidReportStatus:
+            LocalizedText(
+                en: "The status must be open, in_progress, resolved or closed.",
+                fr: "Le statut doit être open, in_progress, resolved ou closed.",
+                it: "Lo stato deve essere open, in_progress, resolved o closed.",
+                de: "Der Status muss open, in_progress, resolved oder closed sein.",
+                es: "El estado debe ser open, in_progress, resolved o closed.")
+        case .reportNotFound:
+            LocalizedText(
+                en: "There is no such report.",
+                fr: "Ce signalement n'existe pas.",
+                it: "Questa segnalazione non esiste.",
+                de: "Diese Meldung gibt es nicht.",
+                es: "Ese informe no existe.")
+        case .tooManyReports:
+            LocalizedText(
+                en: "You have sent many reports today. Please try again tomorrow.",
+                fr: "Vous avez envoyé beaucoup de signalements aujourd'hui. Réessayez demain.",
+                it: "Hai inviato molte segnalazioni oggi. Riprova domani.",
+                de: "Sie haben heute viele Meldungen gesendet. Bitte versuchen Sie es morgen erneut.",
+                es: "Has enviado muchos informes hoy. Vuelve a intentarlo mañana.")
         case .savedListFull:
             LocalizedText(
                 en: "Your saved list is full (50 items). Remove one to save another.",

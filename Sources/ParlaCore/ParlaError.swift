@@ -118,6 +118,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case tooManyEvents = "too_many_events"
     case invalidEventKind = "invalid_event_kind"
     case staffRoleRequired = "staff_role_required"
+    // Support
+    case invalidReportText = "invalid_report_text"
+    case invalidReportStatus = "invalid_report_status"
+    case reportNotFound = "report_not_found"
+    case tooManyReports = "too_many_reports"
     // Learners
     case learnerNotFound = "learner_not_found"
     case invalidDisplayName = "invalid_display_name"

@@ -7,7 +7,9 @@ import Foundation
 /// name, a code or an answer, and nothing Parla accepts is multi-line.
 ///
 /// Each field's own rules (a name's letters, an email's shape) come after
-/// this one, in `Validation`.
+/// this one, in `Validation`. The one exception is prose a person writes
+/// in several lines (a bug report's description): there, line breaks and
+/// tabs are text too (`proseFields`).
 public enum TextInput {
     /// C0 controls (NUL to U+001F, tab and newlines among them), DEL and
     /// the C1 controls (U+0080 to U+009F).
@@ -17,6 +19,16 @@ public enum TextInput {
 
     public static func isAcceptable(_ text: some StringProtocol) -> Bool {
         !text.unicodeScalars.contains(where: isControl)
+    }
+
+    /// Prose: line feeds, carriage returns and tabs are allowed, no other control.
+    public static func isAcceptableProse(_ text: some StringProtocol) -> Bool {
+        !text.unicodeScalars.contains { isControl($0) && $0 != "\n" && $0 != "\r" && $0 != "\t" }
+    }
+
+    /// The JSON fields of a request to `path` that hold prose.
+    public static func proseFields(path: String) -> Set<String> {
+        path == "/v1/support/reports" ? ["text"] : []
     }
 
     /// Whether a JSON document's bytes may hold a control character inside
@@ -43,16 +55,17 @@ public enum TextInput {
     /// The fields of a parsed JSON document (`JSONSerialization`) whose
     /// text, or whose name, holds a control character: named by their path
     /// (`flips[2].note`), in document order.
-    public static func controlledFields(in document: Any, path: String = "") -> [String] {
+    public static func controlledFields(in document: Any, path: String = "", prose: Set<String> = []) -> [String] {
         switch document {
         case let text as String:
-            return isAcceptable(text) ? [] : [path.isEmpty ? "body" : path]
+            let acceptable = prose.contains(path) ? isAcceptableProse(text) : isAcceptable(text)
+            return acceptable ? [] : [path.isEmpty ? "body" : path]
         case let array as [Any]:
-            return array.enumerated().flatMap { controlledFields(in: $1, path: "\(path)[\($0)]") }
+            return array.enumerated().flatMap { controlledFields(in: $1, path: "\(path)[\($0)]", prose: prose) }
         case let object as [String: Any]:
             return object.keys.sorted().flatMap { key -> [String] in
                 let field = path.isEmpty ? key : "\(path).\(key)"
-                return isAcceptable(key) ? controlledFields(in: object[key]!, path: field) : [field]
+                return isAcceptable(key) ? controlledFields(in: object[key]!, path: field, prose: prose) : [field]
             }
         default:
             return []

@@ -7,12 +7,15 @@ public enum Letter: Sendable, Equatable {
     case passwordReset(firstName: String, link: String)
     /// A link that confirms the address is the reader's; one hour, once.
     case emailVerification(firstName: String, link: String)
+    /// A bug report arrived: its reference, to quote.
+    case reportReceived(firstName: String, reference: String)
 
     /// What the outbox records, never the link.
     public var kind: String {
         switch self {
         case .passwordReset: "password_reset"
         case .emailVerification: "email_verification"
+        case .reportReceived: "report_received"
         }
     }
 
@@ -129,6 +132,49 @@ public enum Letter: Sendable, Equatable {
                         \(link)
 
                         Si no te has registrado en Parla ni has cambiado tu dirección, ignora este correo.
+                        """)
+            )
+        case .reportReceived(let name, let reference):
+            (
+                LocalizedText(
+                    en: "We received your report \(reference)", fr: "Nous avons reçu votre signalement \(reference)",
+                    it: "Abbiamo ricevuto la tua segnalazione \(reference)", de: "Wir haben Ihre Meldung \(reference) erhalten",
+                    es: "Hemos recibido tu informe \(reference)"),
+                LocalizedText(
+                    en: """
+                        Hello \(name),
+
+                        Thank you for telling us about this problem. Your report's reference is \(reference): quote it if you write to us about it.
+
+                        You can follow its status in the app, under Help. We read every report.
+                        """,
+                    fr: """
+                        Bonjour \(name),
+
+                        Merci de nous avoir signalé ce problème. La référence de votre signalement est \(reference) : indiquez-la si vous nous écrivez à son sujet.
+
+                        Vous pouvez suivre son statut dans l'application, sous Aide. Nous lisons chaque signalement.
+                        """,
+                    it: """
+                        Ciao \(name),
+
+                        Grazie per averci segnalato questo problema. Il riferimento della tua segnalazione è \(reference): indicalo se ci scrivi a riguardo.
+
+                        Puoi seguirne lo stato nell'app, in Aiuto. Leggiamo ogni segnalazione.
+                        """,
+                    de: """
+                        Hallo \(name),
+
+                        Danke, dass Sie uns dieses Problem gemeldet haben. Ihre Meldung hat die Referenz \(reference): Bitte geben Sie sie an, wenn Sie uns dazu schreiben.
+
+                        Den Status können Sie in der App unter Hilfe verfolgen. Wir lesen jede Meldung.
+                        """,
+                    es: """
+                        Hola, \(name):
+
+                        Gracias por contarnos este problema. La referencia de tu informe es \(reference): indícala si nos escribes sobre él.
+
+                        Puedes seguir su estado en la aplicación, en Ayuda. Leemos todos los informes.
                         """)
             )
         }

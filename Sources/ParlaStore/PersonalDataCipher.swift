@@ -21,6 +21,9 @@ public struct PersonalDataCipher: Sendable {
         case className = "class.name"
         case mailRecipient = "outbox.recipient"
         case mailMessage = "outbox.message"
+        case supportText = "support_report.text"
+        case supportDevice = "support_report.device"
+        case supportScreenshot = "support_screenshot.content"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

@@ -89,4 +89,16 @@ struct MailMessageTests {
             #expect(subjects.count == Language.allCases.count)
         }
     }
+
+    @Test("a report's acknowledgment quotes its reference in every language")
+    func reportReceived() {
+        var subjects = Set<String>()
+        for language in Language.allCases {
+            let message = Letter.reportReceived(firstName: "Zoé", reference: "PR-000042")
+                .message(from: parla, to: "zoe@example.com", language: language)
+            #expect(message.subject.contains("PR-000042") && message.text.contains("PR-000042") && message.text.contains("Zoé"))
+            subjects.insert(message.subject)
+        }
+        #expect(subjects.count == Language.allCases.count)
+    }
 }

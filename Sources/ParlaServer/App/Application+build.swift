@@ -376,9 +376,10 @@ func buildRouter(
     let lessons = LessonStore(database: database)
     let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
+    let accountMail = try AccountMail(settings: settings.mail, delivery: mail)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
-        mail: try AccountMail(settings: settings.mail, delivery: mail), identities: identities, logger: logger)
+        mail: accountMail, identities: identities, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(
@@ -413,6 +414,7 @@ func buildRouter(
             membersPerClass: settings.membersPerClass),
         analytics: AnalyticsService(store: AnalyticsStore(database: database), content: content),
         staffRoles: StaffRoles(database: database),
+        support: SupportService(reports: SupportStore(database: database, cipher: cipher), accounts: accounts, mail: accountMail),
         clients: settings.clients)
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer caches are outermost: they keep answers as they leave, with

@@ -30,6 +30,7 @@ struct APIHandler: APIProtocol {
     let analytics: AnalyticsService
     /// The staff roles of accounts (support, admin).
     let staffRoles: StaffRoles
+    let support: SupportService
     /// What the service asks of the apps, per platform.
     var clients: [AppPlatform: ClientRelease] = [:]
 

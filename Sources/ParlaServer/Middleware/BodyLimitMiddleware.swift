@@ -13,7 +13,8 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         let isAudio = path.hasSuffix("/speech/attempts") || path == "/v1/speech/alignments" || path.hasSuffix("/recordings")
-        let limit = path.hasSuffix("/picture") ? pictureLimit : isAudio ? audioLimit : jsonLimit
+        let isPicture = path.hasSuffix("/picture") || path.hasSuffix("/screenshot")
+        let limit = isPicture ? pictureLimit : isAudio ? audioLimit : jsonLimit
         let tooLarge = ParlaError(isAudio ? .audioTooLarge : .payloadTooLarge)
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw tooLarge

@@ -114,7 +114,7 @@ extension ErrorCode {
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
-            .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound:
+            .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406
@@ -128,7 +128,7 @@ extension ErrorCode {
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .updateRequired: 426
-        case .tooManyAttempts, .tooManyEmails: 429
+        case .tooManyAttempts, .tooManyEmails, .tooManyReports: 429
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable,
             .identityProviderUnavailable:
             503
@@ -140,7 +140,8 @@ extension ErrorCode {
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
-            .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents, .invalidEventKind:
+            .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents, .invalidEventKind,
+            .invalidReportText, .invalidReportStatus:
             422
         }
     }

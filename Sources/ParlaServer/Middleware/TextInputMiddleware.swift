@@ -23,7 +23,7 @@ struct TextInputMiddleware<Context: RequestContext>: RouterMiddleware {
             if TextInput.mayHoldControl(json: body.readableBytesView),
                 let document = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
             {
-                fields += TextInput.controlledFields(in: document)
+                fields += TextInput.controlledFields(in: document, prose: TextInput.proseFields(path: request.uri.path))
             }
         }
         guard fields.isEmpty else { throw ParlaError.validation(fields.map { FieldError($0, .controlCharacter) }) }

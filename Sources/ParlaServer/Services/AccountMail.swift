@@ -36,6 +36,13 @@ struct AccountMail: Sendable {
             mail: OutgoingMail(kind: letter.kind, accountID: nil, sender: from.address, recipient: email, message: message.rendered()))
     }
 
+    /// The acknowledgment of a bug report, for the outbox.
+    func reportReceived(reference: String, firstName: String, email: String, account: AccountID, language: Language) -> OutgoingMail {
+        let letter = Letter.reportReceived(firstName: firstName, reference: reference)
+        let message = letter.message(from: from, to: email, language: language)
+        return OutgoingMail(kind: letter.kind, accountID: account, sender: from.address, recipient: email, message: message.rendered())
+    }
+
     /// A change committed with a message: deliver it now.
     func queued() {
         delivery?.wake()
