@@ -18,11 +18,13 @@ struct AnalyticsTests {
 
     /// Reads `path` until `done` holds of the answer (the roll-up runs
     /// every 0.2 s here), for at most 15 s.
-    static func eventually(_ client: Client, _ path: String, token: String, _ done: (Client.Reply) -> Bool) async throws -> Client.Reply {
+    static func eventually(_ client: Client, _ path: String, token: String, _ done: (Client.Reply) -> Bool) async throws
+        -> Client.Reply
+    {
         var reply = try await client.get(path, token: token)
-        for _ in 0..<150 where !done(reply) {
-            try await Task.sleep(for: .milliseconds(100))
+        _ = try await ParlaTestSupport.eventually {
             reply = try await client.get(path, token: token)
+            return done(reply)
         }
         return reply
     }
