@@ -1,22 +1,26 @@
 import Foundation
 
-/// A person who signed up: the owner of one or more learner profiles.
+/// A person who signed up, or a guest who has not yet (seed 001: start at
+/// once): the owner of one or more learner profiles. A guest has no name,
+/// email or terms until it is claimed by signing up or by social sign-in.
 public struct Account: Sendable, Equatable {
     public var id: AccountID
-    public var firstName: String
-    public var lastName: String
-    public var email: String
+    public var firstName: String?
+    public var lastName: String?
+    public var email: String?
     public var uiLanguage: Language
-    public var termsVersion: String
-    public var termsAcceptedAt: Date
+    public var termsVersion: String?
+    public var termsAcceptedAt: Date?
     public var createdAt: Date
     /// When the current email was confirmed; nil until it is (an
     /// unverified email still signs in).
     public var emailVerifiedAt: Date?
+    /// One device's account, not signed up (yet).
+    public var isGuest: Bool
 
     public init(
-        id: AccountID, firstName: String, lastName: String, email: String, uiLanguage: Language,
-        termsVersion: String, termsAcceptedAt: Date, createdAt: Date, emailVerifiedAt: Date? = nil
+        id: AccountID, firstName: String?, lastName: String?, email: String?, uiLanguage: Language,
+        termsVersion: String?, termsAcceptedAt: Date?, createdAt: Date, emailVerifiedAt: Date? = nil, isGuest: Bool = false
     ) {
         self.emailVerifiedAt = emailVerifiedAt
         self.id = id
@@ -27,6 +31,7 @@ public struct Account: Sendable, Equatable {
         self.termsVersion = termsVersion
         self.termsAcceptedAt = termsAcceptedAt
         self.createdAt = createdAt
+        self.isGuest = isGuest
     }
 }
 

@@ -39,6 +39,19 @@ public enum AccountRules {
             uiLanguage: uiLanguage, deviceName: device)
     }
 
+    /// A guest (seed 001): its language (the request's unless chosen) and
+    /// its device; nothing else is asked.
+    public static func validateGuest(uiLanguage: String?, deviceName device: String?, requestLanguage: Language) throws(ParlaError)
+        -> (Language, String?)
+    {
+        var errors = FieldErrors()
+        var chosen = requestLanguage
+        if let raw = uiLanguage, let language = language(raw, field: "uiLanguage", into: &errors) { chosen = language }
+        let name = deviceName(device, into: &errors)
+        try errors.throwIfAny()
+        return (chosen, name)
+    }
+
     /// What every new account needs besides its names and email: the terms
     /// accepted, its language (the request's unless chosen), the device.
     static func consent(
@@ -206,7 +219,7 @@ public enum AccountRules {
 
     /// `currentEmail` is the account's: the new password may not equal it
     /// (nor the new email, when both change).
-    public static func validate(_ form: UpdateForm, currentEmail: String) throws(ParlaError) -> Update {
+    public static func validate(_ form: UpdateForm, currentEmail: String?) throws(ParlaError) -> Update {
         var errors = FieldErrors()
         var update = Update()
         if let raw = form.firstName { update.firstName = name(raw, field: "firstName", invalid: .invalidFirstName, into: &errors) }

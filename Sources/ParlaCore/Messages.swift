@@ -238,6 +238,13 @@ extension ErrorCode {
                 it: "Il tour non ha questo passaggio.",
                 de: "Die Tour hat keinen solchen Schritt.",
                 es: "El recorrido no tiene ese paso.")
+        case .signUpRequired:
+            LocalizedText(
+                en: "Sign up first: a guest cannot do this. Everything you learned so far comes with you.",
+                fr: "Inscrivez-vous d'abord : un invité ne peut pas faire cela. Tout ce que vous avez appris vous suit.",
+                it: "Prima registrati: un ospite non può farlo. Tutto ciò che hai imparato resta con te.",
+                de: "Registrieren Sie sich zuerst: Als Gast geht das nicht. Alles, was Sie gelernt haben, nehmen Sie mit.",
+                es: "Regístrate primero: un invitado no puede hacer esto. Todo lo que has aprendido se queda contigo.")
         case .tooManyEvents:
             LocalizedText(
                 en: "A batch holds at most 100 events.",

@@ -107,6 +107,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidIdToken = "invalid_id_token"
     case linkRequired = "link_required"
     case identityProviderUnavailable = "identity_provider_unavailable"
+    // Guests
+    case signUpRequired = "sign_up_required"
     // Intro tour
     case invalidTourStatus = "invalid_tour_status"
     case invalidTourStep = "invalid_tour_step"

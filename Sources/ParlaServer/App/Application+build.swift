@@ -61,6 +61,12 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     }
     services.append(IdentityVerifiersService(verifiers: Array(identities.values)))
     services.append(
+        GuestSweeper(
+            accounts: AccountStore(database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles),
+            leaderboards: LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners),
+            idleFor: Double(settings.guestIdleDays) * 86400, interval: .milliseconds(Int(settings.guestSweepSeconds * 1000)),
+            logger: logger))
+    services.append(
         AnalyticsRollup(
             store: AnalyticsStore(database: database), every: settings.analyticsRollupSeconds, keepDays: settings.analyticsKeepDays,
             logger: logger))

@@ -82,6 +82,10 @@ public struct ServerSettings: Sendable {
     /// `update_required`), the newest, and where to get it.
     public var clients: [AppPlatform: ClientRelease] = [:]
 
+    /// Guests (seed 001): erased once unused this many days; looked for
+    /// this often.
+    public var guestIdleDays = 30
+    public var guestSweepSeconds = 3600.0
     /// Analytics: how often events are rolled up by day (their reports
     /// are at most this late), and how long raw events are kept.
     public var analyticsRollupSeconds = 10.0
@@ -148,6 +152,8 @@ public struct ServerSettings: Sendable {
             if let store = value("storeUrl") { release.storeURL = store }
             clients[platform] = release
         }
+        guestIdleDays = config.int(forKey: "accounts.guestIdleDays", default: guestIdleDays)
+        guestSweepSeconds = config.double(forKey: "accounts.guestSweepSeconds", default: guestSweepSeconds)
         analyticsRollupSeconds = config.double(forKey: "analytics.rollupSeconds", default: analyticsRollupSeconds)
         analyticsKeepDays = config.int(forKey: "analytics.keepEventsDays", default: analyticsKeepDays)
         mail = MailSettings(config: config)

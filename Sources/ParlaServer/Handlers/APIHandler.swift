@@ -93,8 +93,9 @@ extension Components.Schemas.Language {
 extension Components.Schemas.Account {
     init(_ account: Account) {
         self.init(
-            id: account.id.description, firstName: account.firstName, lastName: account.lastName, email: account.email,
-            emailVerified: account.emailVerifiedAt != nil, uiLanguage: .init(account.uiLanguage), termsVersion: account.termsVersion,
+            id: account.id.description, guest: account.isGuest, firstName: account.firstName, lastName: account.lastName,
+            email: account.email, emailVerified: account.emailVerifiedAt != nil, uiLanguage: .init(account.uiLanguage),
+            termsVersion: account.termsVersion,
             termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
     }
 }

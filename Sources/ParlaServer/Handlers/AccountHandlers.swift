@@ -8,7 +8,13 @@ extension APIHandler {
             firstName: body.firstName, lastName: body.lastName, email: body.email,
             password: body.password, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
             deviceName: body.deviceName)
-        let signedIn = try await accounts.signUp(form, language: language)
+        let signedIn = try await accounts.signUp(form, language: language, claiming: try await authenticator.guestCaller())
+        return .created(.init(body: .json(.init(signedIn))))
+    }
+
+    func createGuest(_ input: Operations.CreateGuest.Input) async throws -> Operations.CreateGuest.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let signedIn = try await accounts.startAsGuest(uiLanguage: body.uiLanguage, deviceName: body.deviceName, language: language)
         return .created(.init(body: .json(.init(signedIn))))
     }
 

@@ -34,7 +34,7 @@ extension APIHandler {
             provider: body.provider, idToken: body.idToken, nonce: body.nonce, deviceName: body.deviceName,
             firstName: body.firstName, lastName: body.lastName, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
             password: body.password)
-        let (signedIn, created) = try await accounts.signIn(with: form, language: language)
+        let (signedIn, created) = try await accounts.signIn(with: form, language: language, claiming: try await authenticator.guestCaller())
         return created ? .created(.init(body: .json(.init(signedIn)))) : .ok(.init(body: .json(.init(signedIn))))
     }
 }

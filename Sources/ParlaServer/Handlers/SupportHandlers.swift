@@ -77,6 +77,6 @@ extension Components.Schemas.SupportReport {
             text: report.text, appVersion: report.appVersion, platform: .init(rawValue: report.platform.rawValue)!,
             device: report.device, learnerId: report.learner?.description, hasScreenshot: report.hasScreenshot,
             createdAt: report.createdAt, updatedAt: report.updatedAt, reporterEmail: seen.reporterEmail,
-            note: seen.reporterEmail == nil ? nil : report.note)
+            note: seen.bySupport ? report.note : nil)
     }
 }

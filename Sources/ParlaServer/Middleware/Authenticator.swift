@@ -34,6 +34,15 @@ struct Authenticator: Sendable {
         return (Caller(accountID: session.accountID, sessionID: session.id), account, learners)
     }
 
+    /// The caller of a sign-up that claims a guest: nil without a token or
+    /// with a person's (that sign-up is someone else's), a 401 with a token
+    /// that signs nothing in.
+    func guestCaller() async throws -> Caller? {
+        guard RequestScope.here.authorization != nil else { return nil }
+        let (caller, account, _) = try await callerProfile()
+        return account.isGuest ? caller : nil
+    }
+
     /// `Bearer <token>`, the scheme case-insensitive (RFC 9110 §11.1).
     /// Read byte by byte: it runs on every request.
     static func bearerToken(_ header: String) -> String? {

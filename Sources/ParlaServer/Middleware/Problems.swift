@@ -109,7 +109,9 @@ extension ErrorCode {
         case .malformedRequest, .invalidToken: 400
         case .invalidCredentials, .authenticationRequired, .invalidIdToken: 401
         case .planLimitReached: 402
-        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired: 403
+        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired,
+            .signUpRequired:
+            403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,

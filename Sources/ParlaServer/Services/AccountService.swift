@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaIdentity
 import ParlaStore
+import ServiceLifecycle
 
 /// Sign-up, sign-in, devices and the account itself.
 struct AccountService: Sendable {
@@ -28,9 +29,68 @@ struct AccountService: Sendable {
         var token: String
     }
 
-    func signUp(_ form: RegistrationForm, language: Language) async throws -> SignedIn {
+    /// Sign-up; by a guest (`claiming` its account), the guest becomes
+    /// the account, keeping every learner and their progress.
+    func signUp(_ form: RegistrationForm, language: Language, claiming guest: Caller? = nil) async throws -> SignedIn {
         let registration = try AccountRules.validate(form, requestLanguage: language)
-        return try await create(registration, passwordHash: try await hasher.hash(registration.password))
+        let hash = try await hasher.hash(registration.password)
+        if let guest { return try await claim(guest.accountID, registration, passwordHash: hash) }
+        return try await create(registration, passwordHash: hash)
+    }
+
+    /// Start without an account (seed 001): a guest account for this
+    /// device with one learner, named as a new profile is, signed in.
+    func startAsGuest(uiLanguage: String?, deviceName: String?, language: Language) async throws -> SignedIn {
+        let (uiLanguage, device) = try AccountRules.validateGuest(uiLanguage: uiLanguage, deviceName: deviceName, requestLanguage: language)
+        let token = SessionToken.generate()
+        let firstLearner = LearnerStore.NewLearner(
+            displayName: Wording.defaultLearnerName(number: 1).text(in: uiLanguage), age: nil, avatarID: Avatar.defaultID,
+            nativeLanguage: uiLanguage, targetLanguages: [])
+        let (account, learner, session) = try await accounts.createGuest(
+            uiLanguage: uiLanguage, firstLearner: firstLearner, session: .init(tokenHash: token.hash, deviceName: device))
+        return SignedIn(account: account, learners: [learner], session: session, token: token.value)
+    }
+
+    /// The guest becomes the account `registration` describes (same id,
+    /// same learners), signed in on the device with a new token.
+    private func claim(
+        _ guest: AccountID, _ registration: Registration, passwordHash: String?, identity: ProviderIdentity? = nil,
+        emailVerified: Bool = false
+    ) async throws -> SignedIn {
+        let (new, verification) = newAccount(registration, passwordHash: passwordHash, identity: identity, emailVerified: emailVerified)
+        let token = SessionToken.generate()
+        guard
+            let (account, session) = try await accounts.claim(
+                guest, as: new, session: .init(tokenHash: token.hash, deviceName: registration.deviceName), verification: verification)
+        else { throw ParlaError(.authenticationRequired) }
+        if verification != nil { mail.queued() }
+        let (_, learners) = try await me(account.id)
+        return SignedIn(account: account, learners: learners, session: session, token: token.value)
+    }
+
+    /// A guest signing in to an account it has: the guest's learners join
+    /// the account and the guest is erased.
+    private func merge(_ guest: Caller?, into account: AccountID) async throws {
+        guard let guest, guest.accountID != account else { return }
+        for learner in try await accounts.merge(guest.accountID, into: account) { leaderboards.changed(learner) }
+    }
+
+    /// What a sign-up writes, and the link that confirms an email nobody
+    /// vouched for.
+    private func newAccount(_ registration: Registration, passwordHash: String?, identity: ProviderIdentity?, emailVerified: Bool)
+        -> (AccountStore.NewAccount, EmailChallenge?)
+    {
+        var new = AccountStore.NewAccount(
+            firstName: registration.firstName, lastName: registration.lastName, email: registration.email, passwordHash: passwordHash,
+            uiLanguage: registration.uiLanguage, termsVersion: termsVersion)
+        new.emailVerified = emailVerified
+        new.identity = identity
+        let verification =
+            emailVerified
+            ? nil
+            : mail.challenge(
+                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage)
+        return (new, verification)
     }
 
     /// A new account with its first learner (named after the account) and
@@ -39,20 +99,11 @@ struct AccountService: Sendable {
     private func create(
         _ registration: Registration, passwordHash: String?, identity: ProviderIdentity? = nil, emailVerified: Bool = false
     ) async throws -> SignedIn {
-        var new = AccountStore.NewAccount(
-            firstName: registration.firstName, lastName: registration.lastName, email: registration.email, passwordHash: passwordHash,
-            uiLanguage: registration.uiLanguage, termsVersion: termsVersion)
-        new.emailVerified = emailVerified
-        new.identity = identity
+        let (new, verification) = newAccount(registration, passwordHash: passwordHash, identity: identity, emailVerified: emailVerified)
         let token = SessionToken.generate()
         let firstLearner = LearnerStore.NewLearner(
             displayName: String(registration.firstName.prefix(LearnerProfileRules.displayNameLength)),
             age: nil, avatarID: Avatar.defaultID, nativeLanguage: registration.uiLanguage, targetLanguages: [])
-        let verification =
-            emailVerified
-            ? nil
-            : mail.challenge(
-                .emailVerification, firstName: registration.firstName, email: registration.email, language: registration.uiLanguage)
         let (account, learner, session) = try await accounts.create(
             new, firstLearner: firstLearner, session: AccountStore.NewSession(tokenHash: token.hash, deviceName: registration.deviceName),
             verification: verification)
@@ -101,7 +152,9 @@ struct AccountService: Sendable {
     /// to; else, when an account has the token's verified email, links to
     /// it once its password is given (409 `link_required` until then); else
     /// makes a new account without a password. `created` tells which.
-    func signIn(with form: AccountRules.SocialForm, language: Language) async throws -> (SignedIn, created: Bool) {
+    func signIn(with form: AccountRules.SocialForm, language: Language, claiming guest: Caller? = nil) async throws
+        -> (SignedIn, created: Bool)
+    {
         let request = try AccountRules.validateSocial(form, providers: IdentityProvider.allCases.map(\.rawValue))
         guard let provider = IdentityProvider(rawValue: request.provider), let verifier = identities[provider] else {
             throw ParlaError(.identityProviderUnavailable)
@@ -116,6 +169,7 @@ struct AccountService: Sendable {
         }
         let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
         if let account = try await accounts.account(of: identity) {
+            try await merge(guest, into: account)
             return (try await openSession(account, deviceName: request.deviceName), false)
         }
         let email = person.email.flatMap(EmailAddress.normalized)
@@ -125,10 +179,16 @@ struct AccountService: Sendable {
             guard let password = form.password, !password.isEmpty else { throw ParlaError(.linkRequired) }
             let account = try await checkCredentials(email: email, password: password)
             try await accounts.link(identity, to: account)
+            try await merge(guest, into: account)
             return (try await openSession(account, deviceName: request.deviceName), false)
         }
         let registration = try AccountRules.validateSocialRegistration(
             form, givenName: person.givenName, familyName: person.familyName, email: email ?? person.email, requestLanguage: language)
+        if let guest {
+            let signedIn = try await claim(
+                guest.accountID, registration, passwordHash: nil, identity: identity, emailVerified: person.emailVerified)
+            return (signedIn, true)
+        }
         return (try await create(registration, passwordHash: nil, identity: identity, emailVerified: person.emailVerified), true)
     }
 
@@ -140,6 +200,10 @@ struct AccountService: Sendable {
     /// All of the edit or none of it (T7.8, T7.11).
     func update(_ caller: Caller, _ form: AccountRules.UpdateForm) async throws -> (Account, [Learner]) {
         guard let current = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        // A guest has only a language to change; names, email and password come with signing up.
+        if current.isGuest, form.firstName != nil || form.lastName != nil || form.email != nil || form.newPassword != nil {
+            throw ParlaError(.signUpRequired)
+        }
         let update = try AccountRules.validate(form, currentEmail: current.email)
         var newHash: String?
         if let newPassword = update.newPassword {
@@ -149,10 +213,10 @@ struct AccountService: Sendable {
         // A new address is confirmed by a link sent to it, in the language
         // the account will have.
         let verification = update.email.flatMap { email in
-            EmailAddress.canonical(email) == EmailAddress.canonical(current.email)
+            EmailAddress.canonical(email) == current.email.map(EmailAddress.canonical)
                 ? nil
                 : mail.challenge(
-                    .emailVerification, firstName: update.firstName ?? current.firstName, email: email,
+                    .emailVerification, firstName: update.firstName ?? current.firstName ?? "", email: email,
                     language: update.uiLanguage ?? current.uiLanguage)
         }
         try await accounts.update(
@@ -170,9 +234,10 @@ struct AccountService: Sendable {
     /// `AccountMail.hourlyLimit` emails an hour.
     func requestPasswordReset(email: String?) async throws {
         let email = try AccountRules.validateResetRequest(email: email)
-        guard let (accountID, _) = try await accounts.credentials(email: email), let account = try await accounts.account(accountID)
+        guard let (accountID, _) = try await accounts.credentials(email: email), let account = try await accounts.account(accountID),
+            let address = account.email
         else { return }
-        let challenge = mail.challenge(.passwordReset, firstName: account.firstName, email: account.email, language: account.uiLanguage)
+        let challenge = mail.challenge(.passwordReset, firstName: account.firstName ?? "", email: address, language: account.uiLanguage)
         if try await accounts.issue(challenge, to: accountID, limit: AccountMail.hourlyLimit) { mail.queued() }
     }
 
@@ -194,18 +259,29 @@ struct AccountService: Sendable {
 
     func resendEmailVerification(_ caller: Caller) async throws {
         guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        guard let address = account.email else { throw ParlaError(.signUpRequired) }
         guard account.emailVerifiedAt == nil else { throw ParlaError(.emailAlreadyVerified) }
-        let challenge = mail.challenge(.emailVerification, firstName: account.firstName, email: account.email, language: account.uiLanguage)
+        let challenge = mail.challenge(.emailVerification, firstName: account.firstName ?? "", email: address, language: account.uiLanguage)
         guard try await accounts.issue(challenge, to: caller.accountID, limit: AccountMail.hourlyLimit) else {
             throw ParlaError(.tooManyEmails)
         }
         mail.queued()
     }
 
+    /// Erases the account, once its password is given; a guest has none to give.
     func delete(_ caller: Caller, password: String?) async throws {
-        guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
-        try await checkPassword(password, of: caller.accountID)
+        guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        if !account.isGuest {
+            guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
+            try await checkPassword(password, of: caller.accountID)
+        }
         leaderboards.removed(try await accounts.delete(caller.accountID))
+    }
+
+    /// What a guest may not do (teach, join a class): 403 `sign_up_required`.
+    func requireSignedUp(_ caller: Caller) async throws {
+        guard let (account, _) = try await accounts.profile(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        if account.isGuest { throw ParlaError(.signUpRequired) }
     }
 
     func checkPassword(_ password: String, of accountID: AccountID) async throws {
@@ -222,6 +298,34 @@ struct AccountService: Sendable {
     func signOut(_ caller: Caller, session: SessionID? = nil) async throws {
         guard try await accounts.deleteSession(session ?? caller.sessionID, accountID: caller.accountID) else {
             throw ParlaError(.sessionNotFound)
+        }
+    }
+}
+
+/// Erases guests nobody has used for `accounts.guestIdleDays`, every
+/// `accounts.guestSweepSeconds`, on every server (a guest taken by another
+/// server's sweep is skipped).
+struct GuestSweeper: Service {
+    let accounts: AccountStore
+    let leaderboards: LeaderboardStore
+    let idleFor: TimeInterval
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { await loop() }
+    }
+
+    private func loop() async {
+        while !Task.isCancelled {
+            do {
+                let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
+                leaderboards.removed(ranked)
+                if !guests.isEmpty { logger.info("idle guests erased", metadata: ["guests": "\(guests.count)"]) }
+            } catch {
+                logger.warning("guest sweep failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
+            }
+            try? await Task.sleep(for: interval)
         }
     }
 }

@@ -19,6 +19,7 @@ struct ClassService: Sendable {
 
     func becomeTeacher(_ caller: Caller, name: String?, school: String?) async throws -> ClassStore.Teacher {
         let (name, school) = try ClassRules.teacher(name: name, school: school)
+        try await accounts.requireSignedUp(caller)
         return try await classes.becomeTeacher(caller.accountID, name: name, school: school)
     }
 
@@ -98,6 +99,7 @@ struct ClassService: Sendable {
         _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?, sharesRecordings: Bool
     ) async throws -> (ClassStore.SchoolClass, teacher: ClassStore.Teacher) {
         guard let code = JoinCode.normalized(typed) else { throw ParlaError(.joinCodeNotFound) }
+        try await accounts.requireSignedUp(caller)
         guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
         try await accounts.checkPassword(password, of: caller.accountID)
         let joined = try await classes.join(learner, code: code, sharesRecordings: sharesRecordings, limit: membersPerClass)

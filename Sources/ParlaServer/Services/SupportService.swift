@@ -13,8 +13,10 @@ struct SupportService: Sendable {
     /// A report as a viewer sees it; support also sees who filed it.
     struct Seen: Sendable {
         var report: SupportStore.Report
-        /// For support: the reporter's email, to write back.
+        /// For support: the reporter's email, to write back (a guest has none).
         var reporterEmail: String?
+        /// Whether support is looking: then support's note shows too.
+        var bySupport = false
     }
 
     func file(
@@ -22,9 +24,13 @@ struct SupportService: Sendable {
     ) async throws -> SupportStore.Report {
         let submission = try SupportReport.validate(text: text, appVersion: appVersion, platform: platform, device: device)
         guard let account = try await accounts.account(caller) else { throw ParlaError(.authenticationRequired) }
-        let (mail, firstName, email, language) = (mail, account.firstName, account.email, account.uiLanguage)
-        let acknowledgment: @Sendable (String) -> OutgoingMail = { reference in
-            mail.reportReceived(reference: reference, firstName: firstName, email: email, account: caller, language: language)
+        // A guest has no email to acknowledge to: it follows its report in the app.
+        let (mail, firstName, language) = (mail, account.firstName ?? "", account.uiLanguage)
+        var acknowledgment: (@Sendable (String) -> OutgoingMail)?
+        if let email = account.email {
+            acknowledgment = { reference in
+                mail.reportReceived(reference: reference, firstName: firstName, email: email, account: caller, language: language)
+            }
         }
         guard
             let report = try await reports.file(
@@ -88,7 +94,7 @@ struct SupportService: Sendable {
     private func seen(_ reports: [SupportStore.Report], by viewer: SupportStore.Viewer) async throws -> [Seen] {
         guard viewer == .support else { return reports.map { Seen(report: $0) } }
         var emails: [AccountID: String] = [:]
-        for account in Set(reports.map(\.account)) { emails[account] = try await accounts.account(account)?.email }
-        return reports.map { Seen(report: $0, reporterEmail: emails[$0.account]) }
+        for account in Set(reports.map(\.account)) { emails[account] = try await accounts.account(account)?.email ?? nil }
+        return reports.map { Seen(report: $0, reporterEmail: emails[$0.account], bySupport: true) }
     }
 }

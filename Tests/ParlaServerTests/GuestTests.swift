@@ -1,0 +1,185 @@
+import Foundation
+import ParlaIdentity
+import ParlaServer
+import ParlaTestSupport
+import Testing
+
+/// Issue 19, item 3 (seed 001): start without an account, claim it later.
+@Suite("guests")
+struct GuestTests {
+    typealias JSON = [String: any Sendable]
+
+    struct Guest {
+        var token: String
+        var accountID: String
+        var learnerID: String
+    }
+
+    static func startAsGuest(_ client: Client, language: String = "fr") async throws -> Guest {
+        let reply = try await client.post("/v1/guests", json: ["uiLanguage": language, "deviceName": "Pixel 8"])
+        #expect(reply.status == 201, "\(reply.text)")
+        let account = try #require(reply.json["account"] as? JSON)
+        let learner = try #require((reply.json["learners"] as? [JSON])?.first)
+        let session = try #require(reply.json["session"] as? JSON)
+        return Guest(
+            token: try #require(session["token"] as? String), accountID: try #require(account["id"] as? String),
+            learnerID: try #require(learner["id"] as? String))
+    }
+
+    /// What a guest learns: a course and a saved word.
+    static func learn(_ client: Client, _ guest: Guest) async throws {
+        let base = "/v1/learners/\(guest.learnerID)"
+        #expect(try await client.post("\(base)/courses", token: guest.token, json: ["language": "es", "start": "beginning"]).status == 201)
+        #expect(
+            try await client.post("\(base)/saved", token: guest.token, json: ["language": "es", "kind": "word", "id": "cat"]).status == 201)
+    }
+
+    /// Whether `token` sees the guest's learner with what it learned.
+    static func hasProgress(_ client: Client, _ guest: Guest, token: String) async throws -> Bool {
+        let base = "/v1/learners/\(guest.learnerID)"
+        let courses = try await client.get("\(base)/courses", token: token)
+        let saved = try await client.get("\(base)/saved?language=es", token: token)
+        return (courses.json["courses"] as? [JSON])?.first?["language"] as? String == "es"
+            && (saved.json["items"] as? [JSON])?.first?["id"] as? String == "cat"
+    }
+
+    @Test("a guest learns at once, without a name or an email; it changes only its language, cannot teach; it may leave without a password")
+    func guest() async throws {
+        try await TestApp.make().run { client in
+            let guest = try await Self.startAsGuest(client)
+            let me = try await client.get("/v1/me", token: guest.token)
+            let account = try #require(me.json["account"] as? JSON)
+            #expect(account["guest"] as? Bool == true && account["email"] == nil && account["firstName"] == nil)
+            #expect(account["uiLanguage"] as? String == "fr")
+            #expect((me.json["learners"] as? [JSON])?.first?["displayName"] as? String != nil)
+            try await Self.learn(client, guest)
+            #expect(try await Self.hasProgress(client, guest, token: guest.token))
+            // Only the language changes before signing up.
+            #expect(try await client.patch("/v1/me", token: guest.token, json: ["firstName": "Zoë"]).code == "sign_up_required")
+            #expect(try await client.patch("/v1/me", token: guest.token, json: ["uiLanguage": "de"]).status == 200)
+            let teach = try await client.send(.put, "/v1/me/teacher", token: guest.token, json: ["displayName": "Ms Z"])
+            #expect(teach.status == 403 && teach.code == "sign_up_required")
+            #expect(try await client.post("/v1/me/email-verification", token: guest.token, json: [:]).code == "sign_up_required")
+            // Bad input is named.
+            let bad = try await client.post("/v1/guests", json: ["uiLanguage": "xx"])
+            #expect(bad.fieldErrors == ["uiLanguage:invalid_language"])
+            // No password to give.
+            #expect(try await client.delete("/v1/me", token: guest.token, json: [:]).status == 204)
+            #expect(try await client.get("/v1/me", token: guest.token).status == 401)
+        }
+    }
+
+    @Test("signing up with a guest's token claims it: same account and learners, all progress kept, a new token")
+    func claimBySignUp() async throws {
+        try await TestApp.make().run { client in
+            let guest = try await Self.startAsGuest(client)
+            try await Self.learn(client, guest)
+            let form: JSON = [
+                "firstName": "Zoë", "lastName": "Martin", "email": "zoe@example.com", "password": "correct horse battery",
+                "acceptTerms": true,
+            ]
+            let claimed = try await client.post("/v1/accounts", token: guest.token, json: form)
+            #expect(claimed.status == 201, "\(claimed.text)")
+            let account = try #require(claimed.json["account"] as? JSON)
+            #expect(account["id"] as? String == guest.accountID && account["guest"] as? Bool == false)
+            #expect(account["email"] as? String == "zoe@example.com" && account["emailVerified"] as? Bool == false)
+            #expect((claimed.json["learners"] as? [JSON])?.compactMap { $0["id"] as? String } == [guest.learnerID])
+            let token = try #require((claimed.json["session"] as? JSON)?["token"] as? String)
+            #expect(try await Self.hasProgress(client, guest, token: token))
+            // The guest's token ended; signing in works like for anyone.
+            #expect(try await client.get("/v1/me", token: guest.token).status == 401)
+            #expect(try await client.post("/v1/accounts", token: guest.token, json: form).status == 401)
+            let signIn = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": "correct horse battery"])
+            #expect((signIn.json["account"] as? JSON)?["id"] as? String == guest.accountID)
+            // A person's token on a sign-up is someone else signing up, not a claim.
+            let other = try await client.post(
+                "/v1/accounts", token: token,
+                json: form.merging(["email": "max@example.com", "firstName": "Max"]) { $1 })
+            #expect(other.status == 201 && (other.json["account"] as? JSON)?["id"] as? String != guest.accountID)
+            // An email in use is refused, and the guest stays a guest.
+            let second = try await Self.startAsGuest(client)
+            let taken = try await client.post("/v1/accounts", token: second.token, json: form)
+            #expect(taken.status == 409 && taken.code == "email_taken")
+            #expect((try await client.get("/v1/me", token: second.token).json["account"] as? JSON)?["guest"] as? Bool == true)
+        }
+    }
+
+    @Test("social sign-in with a guest's token: a new identity becomes the guest; a known one takes in the guest's learners")
+    func claimBySocialSignIn() async throws {
+        try await TestIdentityProvider().run { provider in
+            let app = try await TestApp.make {
+                $0.identityProviders[.google] = IdentityProviderSettings(
+                    provider: .google, issuers: [provider.issuer], audiences: [provider.audience], jwksURL: provider.jwksURL,
+                    rootCertificates: [provider.certificates.caFile])
+            }
+            try await app.run { client in
+                func signIn(_ subject: String, guest: Guest) async throws -> Client.Reply {
+                    let token = try await provider.token(subject: subject, email: "\(subject)@gmail.com")
+                    return try await client.post(
+                        "/v1/sessions/social", token: guest.token,
+                        json: [
+                            "provider": "google", "idToken": token, "nonce": SocialSignInTests.nonce, "acceptTerms": true,
+                            "firstName": "Zoë",
+                        ])
+                }
+                let first = try await Self.startAsGuest(client)
+                try await Self.learn(client, first)
+                let made = try await signIn("zoe", guest: first)
+                #expect(made.status == 201, "\(made.text)")
+                #expect((made.json["account"] as? JSON)?["id"] as? String == first.accountID)
+                let token = try #require((made.json["session"] as? JSON)?["token"] as? String)
+                #expect(try await Self.hasProgress(client, first, token: token))
+
+                // On another device, a guest learns, then signs in to the account it already has.
+                let second = try await Self.startAsGuest(client)
+                try await Self.learn(client, second)
+                let merged = try await signIn("zoe", guest: second)
+                #expect(merged.status == 200, "\(merged.text)")
+                #expect((merged.json["account"] as? JSON)?["id"] as? String == first.accountID)
+                let learners = try #require(merged.json["learners"] as? [JSON]).compactMap { $0["id"] as? String }
+                #expect(Set(learners) == [first.learnerID, second.learnerID])
+                let mergedToken = try #require((merged.json["session"] as? JSON)?["token"] as? String)
+                #expect(try await Self.hasProgress(client, second, token: mergedToken))
+                #expect(try await client.get("/v1/me", token: second.token).status == 401)
+                let rows = try await TestDatabase.shared.rows(
+                    in: app.databaseURL, "SELECT count(*)::int FROM accounts WHERE id = \(UUID(uuidString: second.accountID)!)")
+                #expect(try rows[0].decode(Int.self) == 0)
+            }
+        }
+    }
+
+    @Test("guests unused for accounts.guestIdleDays are erased with all they hold; people and active guests stay")
+    func idleGuests() async throws {
+        let app = try await TestApp.make { $0.guestSweepSeconds = 0.2 }
+        let (idle, active, person) = try await app.run { client in
+            let idle = try await Self.startAsGuest(client)
+            try await Self.learn(client, idle)
+            return (idle, try await Self.startAsGuest(client), try await client.signUp())
+        }
+        // 31 days pass for the idle guest and the person, not for the active guest.
+        for account in [idle.accountID, person.accountID] {
+            let id = UUID(uuidString: account)!
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL, "UPDATE accounts SET created_at = now() - interval '31 days' WHERE id = \(id)")
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL, "UPDATE sessions SET last_used_at = now() - interval '31 days' WHERE account_id = \(id)")
+        }
+        try await TestDatabase.shared.execute(
+            in: app.databaseURL,
+            "UPDATE accounts SET created_at = now() - interval '31 days' WHERE id = \(UUID(uuidString: active.accountID)!)")
+        try await app.run { client in
+            #expect(
+                try await eventually {
+                    let rows = try await TestDatabase.shared.rows(
+                        in: app.databaseURL, "SELECT count(*)::int FROM accounts WHERE id = \(UUID(uuidString: idle.accountID)!)")
+                    return try rows[0].decode(Int.self) == 0
+                })
+            #expect(try await client.get("/v1/me", token: idle.token).status == 401)
+            let learners = try await TestDatabase.shared.rows(
+                in: app.databaseURL, "SELECT count(*)::int FROM learners WHERE id = \(UUID(uuidString: idle.learnerID)!)")
+            #expect(try learners[0].decode(Int.self) == 0)
+            #expect(try await client.get("/v1/me", token: active.token).status == 200)
+            #expect(try await client.get("/v1/me", token: person.token).status == 200)
+        }
+    }
+}
