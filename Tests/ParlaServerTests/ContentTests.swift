@@ -40,6 +40,9 @@ struct ContentTests {
             #expect(anonymous.count == 12)
             #expect(anonymous.allSatisfy { $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == ($0["id"] as? String != "home") })
             #expect(anonymous.first { $0["id"] as? String == "animals" }?["name"] as? String != nil)
+            // DF5: every list's name in each UI language, for the app's own.
+            let names = try #require(anonymous.first { $0["id"] as? String == "home" }?["names"] as? [String: any Sendable])
+            #expect(names["fr"] as? String == "La maison" && names["de"] as? String == "Das Zuhause" && names.count == 5)
 
             let parent = try await client.signUp()
             try await grant("animals", to: parent.learnerID, in: app)

@@ -40,7 +40,9 @@ extension APIHandler {
         let snapshot = try content.snapshot()
         let lists = try content.lists(in: language, open: open).map { view in
             Components.Schemas.WordListSummary(
-                id: view.list.id, name: view.list.names[language] ?? view.list.id, icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
+                id: view.list.id, name: view.list.names[language] ?? view.list.id,
+                names: .init(additionalProperties: Dictionary(uniqueKeysWithValues: view.list.names.map { ($0.key.code, $0.value) })),
+                icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
                 wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
         }
         return .ok(
