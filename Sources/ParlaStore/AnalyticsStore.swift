@@ -53,7 +53,8 @@ public struct AnalyticsStore: Sendable {
             ).collect()
             guard let mark = marks.first else { return nil }
             let (from, below) = try mark.decode((String, String).self)
-            guard from != below else { return 0 }
+            // The mark only moves forward: a smaller one would count events twice.
+            guard let start = UInt64(from), let end = UInt64(below), end > start else { return 0 }
             let counted =
                 try await connection.query(
                     """
