@@ -91,6 +91,16 @@ struct GuestTests {
             #expect(try await client.post("/v1/accounts", token: guest.token, json: form).status == 401)
             let signIn = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": "correct horse battery"])
             #expect((signIn.json["account"] as? JSON)?["id"] as? String == guest.accountID)
+            // A guest on another device signs in with the password: its learner joins the account.
+            let third = try await Self.startAsGuest(client)
+            try await Self.learn(client, third)
+            let joined = try await client.post(
+                "/v1/sessions", token: third.token, json: ["email": "zoe@example.com", "password": "correct horse battery"])
+            #expect(
+                Set((joined.json["learners"] as? [JSON] ?? []).compactMap { $0["id"] as? String }) == [guest.learnerID, third.learnerID])
+            let joinedToken = try #require((joined.json["session"] as? JSON)?["token"] as? String)
+            #expect(try await Self.hasProgress(client, third, token: joinedToken))
+            #expect(try await client.get("/v1/me", token: third.token).status == 401)
             // A person's token on a sign-up is someone else signing up, not a claim.
             let other = try await client.post(
                 "/v1/accounts", token: token,

@@ -4,7 +4,8 @@ import ParlaCore
 extension APIHandler {
     func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let signedIn = try await accounts.signIn(email: body.email, password: body.password, deviceName: body.deviceName)
+        let signedIn = try await accounts.signIn(
+            email: body.email, password: body.password, deviceName: body.deviceName, claiming: try await authenticator.guestCaller())
         return .created(.init(body: .json(.init(signedIn))))
     }
 

@@ -113,9 +113,12 @@ struct AccountService: Sendable {
 
     /// A wrong email and a wrong password look the same from outside: same
     /// status, same code, same bcrypt work.
-    func signIn(email: String?, password: String?, deviceName: String?) async throws -> SignedIn {
+    /// A guest signing in (`claiming`) brings its learners to the account.
+    func signIn(email: String?, password: String?, deviceName: String?, claiming guest: Caller? = nil) async throws -> SignedIn {
         let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
-        return try await openSession(try await checkCredentials(email: email, password: password), deviceName: device)
+        let account = try await checkCredentials(email: email, password: password)
+        try await merge(guest, into: account)
+        return try await openSession(account, deviceName: device)
     }
 
     /// The account the email and password belong to, throttled: after
