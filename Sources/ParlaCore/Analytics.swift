@@ -78,16 +78,19 @@ public enum Analytics {
         public var durationMs: Int?
     }
 
-    /// A checked batch: the events to keep, and how many were too old to.
+    /// A checked batch: the events to keep, how many were too old to, and
+    /// how many were of kinds this server does not know (an app newer than
+    /// it: they are left out, not refused, so the rest of the batch counts).
     public struct Batch: Sendable, Equatable {
         public var events: [Event]
         public var tooOld: Int
+        public var unknownKinds: Int
     }
 
     /// Checks a batch sent at `now` by an app whose clock is `utcOffsetMinutes`
-    /// from UTC: every problem at once, named `events[3].kind`. A time
+    /// from UTC: every problem at once, named `events[3].occurredAt`. A time
     /// ahead of the server's is taken as now; one older than `oldestEvent`
-    /// is left out and counted.
+    /// is left out and counted, and so is an event of an unknown kind.
     public static func check(_ reports: [Report], utcOffsetMinutes: Int?, now: Date) throws(ParlaError) -> Batch {
         var errors = FieldErrors()
         if reports.isEmpty { errors.add("events", .required) }
@@ -96,18 +99,14 @@ public enum Analytics {
         if !(-14 * 60...14 * 60).contains(offset) { errors.add("utcOffsetMinutes", .validationFailed) }
         try errors.throwIfAny()
         var events: [Event] = []
-        var tooOld = 0
+        var tooOld = 0, unknownKinds = 0
         var ids = Set<UUID>()
         for (index, report) in reports.enumerated() {
             let field = "events[\(index)]"
             let id = report.id.flatMap(UUID.init(uuidString:))
             if report.id == nil { errors.add("\(field).id", .required) } else if id == nil { errors.add("\(field).id", .validationFailed) }
             let kind = report.kind.flatMap(Kind.init(rawValue:))
-            if report.kind == nil {
-                errors.add("\(field).kind", .required)
-            } else if kind == nil {
-                errors.add("\(field).kind", .invalidEventKind)
-            }
+            if report.kind == nil { errors.add("\(field).kind", .required) }
             let time = report.occurredAt.flatMap(Timestamp.parse)
             if report.occurredAt == nil {
                 errors.add("\(field).occurredAt", .required)
@@ -132,7 +131,11 @@ public enum Analytics {
                 }
                 if kind == .screenViewed, report.screen == nil { errors.add("\(field).screen", .required) }
             }
-            guard let id, let kind, let time else { continue }
+            guard let id, let time, report.kind != nil else { continue }
+            guard let kind else {
+                unknownKinds += 1
+                continue
+            }
             if !ids.insert(id).inserted { continue }
             if time < now.addingTimeInterval(-oldestEvent) {
                 tooOld += 1
@@ -147,7 +150,7 @@ public enum Analytics {
                     durationMs: report.durationMs))
         }
         try errors.throwIfAny()
-        return Batch(events: events, tooOld: tooOld)
+        return Batch(events: events, tooOld: tooOld, unknownKinds: unknownKinds)
     }
 
     /// A list, item or screen name: printable, not blank, not too long.
@@ -257,8 +260,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// `Z` or an offset.
 public enum Timestamp {
     public static func parse(_ text: String) -> Date? {
-        guard text.count <= 40 else { return nil }
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        guard text.utf8.count <= 40 else { return nil }
+        // Apps mostly send milliseconds: that form first, not a failed parse first.
+        let fractional = text.utf8.contains(UInt8(ascii: "."))
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: fractional))
     }
 }

@@ -252,13 +252,6 @@ extension ErrorCode {
                 it: "Un lotto contiene al massimo 100 eventi.",
                 de: "Ein Stapel enthält höchstens 100 Ereignisse.",
                 es: "Un lote contiene como máximo 100 eventos.")
-        case .invalidEventKind:
-            LocalizedText(
-                en: "This kind of event is unknown.",
-                fr: "Ce type d'événement est inconnu.",
-                it: "Questo tipo di evento è sconosciuto.",
-                de: "Diese Art von Ereignis ist unbekannt.",
-                es: "Este tipo de evento es desconocido.")
         case .staffRoleRequired:
             LocalizedText(
                 en: "Only the service's staff may do this.",

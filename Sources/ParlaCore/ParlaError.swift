@@ -118,7 +118,6 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidItemKind = "invalid_item_kind"
     // Analytics and staff
     case tooManyEvents = "too_many_events"
-    case invalidEventKind = "invalid_event_kind"
     case staffRoleRequired = "staff_role_required"
     // Support
     case invalidReportText = "invalid_report_text"

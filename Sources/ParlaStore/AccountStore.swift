@@ -195,6 +195,11 @@ public struct AccountStore: Sendable {
                 """, logger: database.logger)
             try await connection.query(
                 "UPDATE support_reports SET account_id = \(account.uuid) WHERE account_id = \(guest.uuid)", logger: database.logger)
+            // Purchases the app tied to the guest's id stay the account's (migration 0037).
+            try await connection.query(
+                "UPDATE merged_accounts SET account_id = \(account.uuid) WHERE account_id = \(guest.uuid)", logger: database.logger)
+            try await connection.query(
+                "INSERT INTO merged_accounts (former_id, account_id) VALUES (\(guest.uuid), \(account.uuid))", logger: database.logger)
             try await connection.query("DELETE FROM accounts WHERE id = \(guest.uuid)", logger: database.logger)
             return learners
         }
@@ -205,17 +210,20 @@ public struct AccountStore: Sendable {
         return moved
     }
 
-    /// Erases every guest whose sessions were all last used before
-    /// `cutoff` (and that is older than it): with their learners and all
-    /// they hold. Returns the guests and their learners that were on
-    /// leaderboards.
-    public func eraseGuests(idleSince cutoff: Date) async throws -> (guests: [AccountID], ranked: [LearnerID]) {
+    /// Erases guests whose sessions were all last used before `cutoff`
+    /// (and that are older than it), with their learners and all they
+    /// hold, at most `batch` in one transaction (each sends notifications).
+    /// A guest that bought something is kept: its purchase is not ours to
+    /// erase. Returns the guests and their learners that were on leaderboards.
+    public func eraseGuests(idleSince cutoff: Date, batch: Int = 50) async throws -> (guests: [AccountID], ranked: [LearnerID]) {
         let (guests, ranked) = try await database.withTransaction { connection -> ([AccountID], [LearnerID]) in
             let guests = try await connection.query(
                 """
                 SELECT a.id FROM accounts a
                 WHERE a.guest AND a.created_at < \(cutoff)
                   AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.account_id = a.id AND s.last_used_at >= \(cutoff))
+                  AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.account_id = a.id)
+                ORDER BY a.created_at LIMIT \(batch)
                 FOR UPDATE SKIP LOCKED
                 """, logger: database.logger
             ).collect().map { AccountID(try $0.decode(UUID.self)) }

@@ -109,6 +109,17 @@ public struct EntitlementStore: Sendable {
     /// another account is `purchase_foreign`; a notification for a chain
     /// nobody has sent yet is kept for audit only (nil).
     @discardableResult
+    /// Whether an app's account token for a purchase (a UUID) names
+    /// `account`: its id, or a guest's merged into it.
+    public func names(_ token: UUID, _ account: AccountID) async throws -> Bool {
+        if token == account.uuid { return true }
+        return try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT 1 FROM merged_accounts WHERE former_id = \(token) AND account_id = \(account.uuid)", logger: database.logger
+            ).collect().count == 1
+        }
+    }
+
     public func record(_ transaction: StoreTransaction, for account: AccountID?) async throws -> AccountID? {
         let owner: AccountID? = try await database.withTransaction { connection in
             let logger = database.logger

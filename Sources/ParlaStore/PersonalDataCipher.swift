@@ -24,6 +24,7 @@ public struct PersonalDataCipher: Sendable {
         case supportText = "support_report.text"
         case supportDevice = "support_report.device"
         case supportScreenshot = "support_screenshot.content"
+        case supportNote = "support_report.note"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

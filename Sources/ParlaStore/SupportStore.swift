@@ -115,13 +115,14 @@ public struct SupportStore: Sendable {
         return try rows.map { row in
             let (id, number, account, learner, text, appVersion, platform, device, ui, status, note, screenshot, created, updated) =
                 try row.decode(
-                    (UUID, Int, UUID, UUID?, ByteBuffer, String, String, ByteBuffer, String, String, String?, Bool, Date, Date).self)
+                    (UUID, Int, UUID, UUID?, ByteBuffer, String, String, ByteBuffer, String, String, ByteBuffer?, Bool, Date, Date).self)
             return Report(
                 id: id, number: number, account: AccountID(account), learner: learner.map(LearnerID.init),
                 text: try cipher.openText(Array(text.readableBytesView), as: .supportText), appVersion: appVersion,
                 platform: SupportReport.Platform(rawValue: platform) ?? .web,
                 device: try cipher.openText(Array(device.readableBytesView), as: .supportDevice),
-                uiLanguage: Language(rawValue: ui) ?? .english, status: SupportReport.Status(rawValue: status) ?? .open, note: note,
+                uiLanguage: Language(rawValue: ui) ?? .english, status: SupportReport.Status(rawValue: status) ?? .open,
+                note: try note.map { try cipher.openText(Array($0.readableBytesView), as: .supportNote) },
                 hasScreenshot: screenshot, createdAt: created, updatedAt: updated)
         }
     }
@@ -129,10 +130,11 @@ public struct SupportStore: Sendable {
     /// Support sets a report's status (and its note, when given); nil when
     /// there is no such report.
     public func update(_ id: UUID, status: SupportReport.Status, note: String?, by staff: AccountID) async throws -> Report? {
+        let note = try note.map { ByteBuffer(bytes: try cipher.seal($0, as: .supportNote)) }
         let changed = try await database.withConnection { connection in
             try await connection.query(
                 """
-                UPDATE support_reports SET status = \(status.rawValue), note = coalesce(\(note), note), handled_by = \(staff.uuid),
+                UPDATE support_reports SET status = \(status.rawValue), note = coalesce(\(note)::bytea, note), handled_by = \(staff.uuid),
                     updated_at = now()
                 WHERE id = \(id) RETURNING id
                 """, logger: database.logger

@@ -40,7 +40,10 @@ struct AnalyticsRuleTests {
                 report("game_finished", at: "2026-09-01T00:00:00Z"), report("screen_viewed", id: repeated),
                 report("screen_viewed", id: repeated),
             ], utcOffsetMinutes: 60, now: now)
-        #expect(batch.events.count == 3 && batch.tooOld == 1)
+        #expect(batch.events.count == 3 && batch.tooOld == 1 && batch.unknownKinds == 0)
+        // A kind this server does not know (a newer app's) is left out, not refused.
+        let newer = try Analytics.check([report("lesson_started"), report("story_read")], utcOffsetMinutes: nil, now: now)
+        #expect(newer.events.count == 1 && newer.unknownKinds == 1)
         #expect(batch.events[1].occurredAt == now)
         #expect(batch.events[0].localDay.description == "2026-11-27")
         #expect(throws: ParlaError.validation([FieldError("events", .required)])) {
@@ -60,7 +63,7 @@ struct AnalyticsRuleTests {
         } catch {
             #expect(
                 Set(error.fieldErrors.map(\.description)) == [
-                    "events[0].id: validation_failed", "events[0].kind: invalid_event_kind", "events[0].occurredAt: validation_failed",
+                    "events[0].id: validation_failed", "events[0].occurredAt: validation_failed",
                     "events[1].id: required", "events[1].itemKind: invalid_item_kind", "events[1].durationMs: validation_failed",
                     "events[1].language: required", "events[1].itemId: required",
                     "events[2].listId: validation_failed", "events[2].screen: required",

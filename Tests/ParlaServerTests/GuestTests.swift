@@ -88,7 +88,8 @@ struct GuestTests {
             #expect(try await Self.hasProgress(client, guest, token: token))
             // The guest's token ended; signing in works like for anyone.
             #expect(try await client.get("/v1/me", token: guest.token).status == 401)
-            #expect(try await client.post("/v1/accounts", token: guest.token, json: form).status == 401)
+            // Its stale token on a sign-up claims nothing: the email is the account's now.
+            #expect(try await client.post("/v1/accounts", token: guest.token, json: form).code == "email_taken")
             let signIn = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": "correct horse battery"])
             #expect((signIn.json["account"] as? JSON)?["id"] as? String == guest.accountID)
             // A guest on another device signs in with the password: its learner joins the account.
@@ -190,6 +191,31 @@ struct GuestTests {
             #expect(try learners[0].decode(Int.self) == 0)
             #expect(try await client.get("/v1/me", token: active.token).status == 200)
             #expect(try await client.get("/v1/me", token: person.token).status == 200)
+        }
+    }
+
+    @Test("a guest's purchase, tied by the app to the guest's id, stays the account's once the guest joins it")
+    func purchaseFollowsTheGuest() async throws {
+        let store = try TestAppStore()
+        let root = try store.writeRoot()
+        try await TestApp.make { $0.appStoreRoots = [root] }.run { client in
+            let zoe = try await client.signUp()
+            let guest = try await Self.startAsGuest(client)
+            let transaction = try store.transaction(
+                id: "2000000001", product: "app.parla.list.water", accountToken: UUID(uuidString: guest.accountID))
+            let bought = try await client.post("/v1/purchases/app-store", token: guest.token, json: ["signedTransaction": transaction])
+            #expect(bought.status == 200 && (bought.json["lists"] as? [String])?.contains("water") == true, "\(bought.text)")
+            let joined = try await client.post(
+                "/v1/sessions", token: guest.token, json: ["email": zoe.email, "password": zoe.password])
+            let token = try #require((joined.json["session"] as? JSON)?["token"] as? String)
+            // The app restores with the same signed transaction: still the account's, and the list open.
+            let restored = try await client.post("/v1/purchases/app-store", token: token, json: ["signedTransaction": transaction])
+            #expect(restored.status == 200 && (restored.json["lists"] as? [String])?.contains("water") == true, "\(restored.text)")
+            // Anyone else is refused it.
+            let stranger = try await client.signUp(email: "stranger@example.com")
+            #expect(
+                try await client.post("/v1/purchases/app-store", token: stranger.token, json: ["signedTransaction": transaction]).code
+                    == "purchase_foreign")
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import ParlaServer
 import ParlaTestSupport
 import PostgresNIO
 import Testing
@@ -15,14 +17,32 @@ struct SecurityTests {
             _ = try await client.send(
                 .put, "/v1/learners/\(signedUp.learnerID)/picture", token: signedUp.token,
                 body: Images.png(width: 40, height: 40, rgb: (1, 2, 3)), headers: ["Content-Type": "image/png"])
+            // A bug report, its screenshot, and support's note on it.
+            let report = try await client.post(
+                "/v1/support/reports", token: signedUp.token,
+                json: ["text": "Ingrid's lesson froze twice.", "appVersion": "2.1", "platform": "ios", "device": "Ingrids iPad"])
+            let id = try #require(report.json["id"] as? String)
+            _ = try await client.send(
+                .put, "/v1/support/reports/\(id)/screenshot", token: signedUp.token,
+                body: Images.png(width: 40, height: 40, rgb: (4, 5, 6)), headers: ["Content-Type": "image/png"])
             return signedUp
         }
-        let secrets = ["Ingrid", "Bergstr", "ingrid.b", "example.se", "Ingrids iPhone", signedUp.password, signedUp.token]
+        _ = try await SupportDesk.with(app.settings, logger: Logger(label: "parla.test")) {
+            try await $0.role(.support, for: signedUp.email, revoke: false)
+        }
+        try await app.run { client in
+            let queue = try await client.get("/v1/support/queue", token: signedUp.token)
+            let id = try #require((queue.json["reports"] as? [[String: any Sendable]])?.first?["id"] as? String)
+            _ = try await client.patch(
+                "/v1/support/reports/\(id)", token: signedUp.token, json: ["status": "closed", "note": "Ingrid called."])
+        }
+        let secrets = ["Ingrid", "Bergstr", "ingrid.b", "example.se", "Ingrids iPhone", "Ingrids iPad", signedUp.password, signedUp.token]
         let dump = try await TestDatabase.shared.rows(
             in: app.databaseURL,
             """
             SELECT (SELECT string_agg(t::text, '|') FROM accounts t) || (SELECT string_agg(t::text, '|') FROM sessions t)
                 || (SELECT string_agg(t::text, '|') FROM learners t) || (SELECT string_agg(t::text, '|') FROM learner_pictures t)
+                || (SELECT string_agg(t::text, '|') FROM support_reports t) || (SELECT string_agg(t::text, '|') FROM support_screenshots t)
             """)
         let text = try #require(try dump[0].decode(String?.self))
         // bytea prints as hex; look for the secrets both as text and as hex.

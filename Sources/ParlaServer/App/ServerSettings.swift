@@ -155,7 +155,10 @@ public struct ServerSettings: Sendable {
         guestIdleDays = config.int(forKey: "accounts.guestIdleDays", default: guestIdleDays)
         guestSweepSeconds = config.double(forKey: "accounts.guestSweepSeconds", default: guestSweepSeconds)
         analyticsRollupSeconds = config.double(forKey: "analytics.rollupSeconds", default: analyticsRollupSeconds)
-        analyticsKeepDays = config.int(forKey: "analytics.keepEventsDays", default: analyticsKeepDays)
+        // An event id blocks a resend only while its row is kept: no shorter
+        // than the oldest event taken, or a late resend would count twice.
+        analyticsKeepDays = max(
+            Int(Analytics.oldestEvent / 86400) + 1, config.int(forKey: "analytics.keepEventsDays", default: analyticsKeepDays))
         mail = MailSettings(config: config)
         for provider in IdentityProvider.allCases {
             func value(_ name: String) -> [String]? {

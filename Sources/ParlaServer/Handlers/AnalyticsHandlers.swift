@@ -12,7 +12,12 @@ extension APIHandler {
                 itemID: $0.itemId, screen: $0.screen, durationMs: $0.durationMs)
         }
         let recorded = try await analytics.record(reports, utcOffsetMinutes: body.utcOffsetMinutes, for: learner)
-        return .ok(.init(body: .json(.init(accepted: recorded.accepted, duplicates: recorded.duplicates, tooOld: recorded.tooOld))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        accepted: recorded.accepted, duplicates: recorded.duplicates, tooOld: recorded.tooOld,
+                        ignored: recorded.ignored))))
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {

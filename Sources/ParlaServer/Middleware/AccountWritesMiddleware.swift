@@ -11,8 +11,8 @@ struct AccountWritesMiddleware<Context: RequestContext>: RouterMiddleware {
     let accounts: AccountStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method != .get, request.method != .head, let header = request.headers[.authorization],
-            let token = Authenticator.bearerToken(header)
+        guard request.method != .get, request.method != .head, !Self.keepsProfile(request.uri.path),
+            let header = request.headers[.authorization], let token = Authenticator.bearerToken(header)
         else { return try await next(request, context) }
         // The session is looked up before (a sign-out ends it) and after (a
         // first request keeps it); a token known to neither has no profile here.
@@ -22,5 +22,11 @@ struct AccountWritesMiddleware<Context: RequestContext>: RouterMiddleware {
             if let changed = account ?? accounts.keptAccount(tokenHash: tokenHash) { accounts.profileChanged(changed) }
         }
         return try await next(request, context)
+    }
+
+    /// Writes that change nothing `GET /v1/me` shows, and come often
+    /// (analytics) or carry their own data (bug reports): the profile stays.
+    static func keepsProfile(_ path: String) -> Bool {
+        path.hasSuffix("/events") || path.hasPrefix("/v1/support/")
     }
 }

@@ -34,13 +34,15 @@ struct Authenticator: Sendable {
         return (Caller(accountID: session.accountID, sessionID: session.id), account, learners)
     }
 
-    /// The caller of a sign-up that claims a guest: nil without a token or
-    /// with a person's (that sign-up is someone else's), a 401 with a token
-    /// that signs nothing in.
+    /// The caller of a sign-up or sign-in that claims a guest: nil without
+    /// a token, with a person's (that sign-up is someone else's) or with
+    /// one that signs nothing in any more (an app's stale token must not
+    /// keep it from signing in).
     func guestCaller() async throws -> Caller? {
-        guard RequestScope.here.authorization != nil else { return nil }
-        let (caller, account, _) = try await callerProfile()
-        return account.isGuest ? caller : nil
+        guard let header = RequestScope.here.authorization, let token = Self.bearerToken(header),
+            let (session, account, _) = try await accounts.profile(tokenHash: SessionToken.hash(token)), account.isGuest
+        else { return nil }
+        return Caller(accountID: session.accountID, sessionID: session.id)
     }
 
     /// `Bearer <token>`, the scheme case-insensitive (RFC 9110 §11.1).

@@ -51,7 +51,9 @@ final class ContentAnswerCache: ServerMiddleware, Sendable {
             return (HTTPResponse(status: .ok, headerFields: known.fields), HTTPBody(known.bytes))
         }
 
-        let (response, responseBody) = try await next(request, body, metadata)
+        var (response, responseBody) = try await next(request, body, metadata)
+        // Shared caches must keep one answer per language too.
+        if Self.explained.contains(operationID), !path.contains("ui=") { response.headerFields[.vary] = "Accept-Language" }
         guard response.status == .ok, let responseBody, !catalog.isBuildingAssets else { return (response, responseBody) }
         let bytes = try await [UInt8](collecting: responseBody, upTo: 4 * 1024 * 1024)
         answers.withLock { cache in

@@ -142,7 +142,7 @@ extension ErrorCode {
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
-            .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents, .invalidEventKind,
+            .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents,
             .invalidReportText, .invalidReportStatus:
             422
         }

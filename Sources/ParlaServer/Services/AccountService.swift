@@ -322,9 +322,15 @@ struct GuestSweeper: Service {
     private func loop() async {
         while !Task.isCancelled {
             do {
-                let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
-                leaderboards.removed(ranked)
-                if !guests.isEmpty { logger.info("idle guests erased", metadata: ["guests": "\(guests.count)"]) }
+                // A batch at a time, until none is left.
+                var erased = 0
+                while !Task.isCancelled {
+                    let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
+                    leaderboards.removed(ranked)
+                    erased += guests.count
+                    if guests.isEmpty { break }
+                }
+                if erased > 0 { logger.info("idle guests erased", metadata: ["guests": "\(erased)"]) }
             } catch {
                 logger.warning("guest sweep failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
             }

@@ -18,14 +18,32 @@ struct AnalyticsService: Sendable {
         var duplicates: Int
         /// Events older than the server keeps, left out.
         var tooOld: Int
+        /// Events left out as this server does not know their kind, word,
+        /// phrase or list (an app newer than its content).
+        var ignored: Int
     }
 
     func record(_ reports: [Analytics.Report], utcOffsetMinutes: Int?, for learner: AuthorizedLearner, now: Date = Date())
         async throws -> Recorded
     {
         let batch = try Analytics.check(reports, utcOffsetMinutes: utcOffsetMinutes, now: now)
-        let accepted = try await store.record(batch.events, of: learner)
-        return Recorded(accepted: accepted, duplicates: reports.count - batch.tooOld - accepted, tooOld: batch.tooOld)
+        // Only content that exists is counted: the daily tables stay as
+        // small as the content, whatever ids a client makes up.
+        let snapshot = try content.snapshot()
+        let known = batch.events.filter { isKnown($0, in: snapshot) }
+        let accepted = try await store.record(known, of: learner)
+        let ignored = batch.unknownKinds + batch.events.count - known.count
+        return Recorded(
+            accepted: accepted, duplicates: reports.count - batch.tooOld - ignored - accepted, tooOld: batch.tooOld, ignored: ignored)
+    }
+
+    private func isKnown(_ event: Analytics.Event, in snapshot: ContentCatalog.Snapshot) -> Bool {
+        if let list = event.listID, snapshot.lists[list] == nil { return false }
+        guard let itemKind = event.itemKind, let item = event.itemID, let language = event.language else { return true }
+        switch itemKind {
+        case .word: return (try? content.word(item, in: language)) != nil
+        case .phrase: return (try? content.phrase(item, in: language)) != nil
+        }
     }
 
     struct Activity: Sendable {

@@ -52,7 +52,7 @@ struct PurchaseService: Sendable {
         let transaction = try await verified("purchase token") {
             try await client.transaction(product: product, token: token, catalogue: catalogue)
         }
-        if let owner = transaction.accountToken, owner != account.uuid { throw ParlaError(.purchaseForeign) }
+        if let owner = transaction.accountToken, try await !store.names(owner, account) { throw ParlaError(.purchaseForeign) }
         try await store.record(transaction, for: account)
     }
 
@@ -97,7 +97,7 @@ struct PurchaseService: Sendable {
         let catalogue = try entitlements.catalogue()
         let transaction = try await verified("transaction") { try await verifier.transaction(jws, catalogue: catalogue) }
         // The app tied the purchase to an account: it must be this one.
-        if let token = transaction.accountToken, token != account.uuid { throw ParlaError(.purchaseForeign) }
+        if let token = transaction.accountToken, try await !store.names(token, account) { throw ParlaError(.purchaseForeign) }
         try await store.record(transaction, for: account)
     }
 
