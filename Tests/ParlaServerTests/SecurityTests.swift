@@ -79,4 +79,49 @@ struct SecurityTests {
             #expect(!logs.contains(secret), "\(secret) in logs")
         }
     }
+
+    @Test("every answer carries the security headers, problems too; pages keep their own policy; HSTS over TLS")
+    func headers() async throws {
+        try await TestApp.make { $0.secureCookies = true }.run { client in
+            for reply in [
+                try await client.get("/health"), try await client.get("/v1/me"), try await client.get("/v1/languages/fr/grammar"),
+            ] {
+                #expect(reply.header("X-Content-Type-Options") == "nosniff" && reply.header("X-Frame-Options") == "DENY")
+                #expect(reply.header("Content-Security-Policy") == "default-src 'none'; frame-ancestors 'none'")
+                #expect(reply.header("Referrer-Policy") == "no-referrer")
+                #expect(reply.header("Strict-Transport-Security")?.hasPrefix("max-age=31536000") == true)
+                #expect(reply.header("Access-Control-Allow-Origin") == nil)
+            }
+            let page = try await client.get("/teach")
+            #expect(page.header("Content-Security-Policy")?.contains("form-action 'self'") == true)
+            #expect(page.header("Referrer-Policy") == "same-origin")
+        }
+        let plain = try await TestApp.make().run { client in try await client.get("/health") }
+        #expect(plain.header("Strict-Transport-Security") == nil)
+    }
+
+    @Test("CORS: the web origins in configuration may call the API, preflight included; others get no CORS header")
+    func cors() async throws {
+        try await TestApp.make { $0.corsOrigins = ["https://app.parla.example"] }.run { client in
+            let preflight = try await client.send(
+                .options, "/v1/accounts",
+                headers: [
+                    "Origin": "https://app.parla.example", "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "content-type",
+                ])
+            #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Origin") == "https://app.parla.example")
+            #expect(preflight.header("Access-Control-Allow-Methods")?.contains("PATCH") == true)
+            #expect(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") == true)
+            let allowed = try await client.get("/v1/languages", headers: ["Origin": "https://app.parla.example"])
+            #expect(allowed.status == 200 && allowed.header("Access-Control-Allow-Origin") == "https://app.parla.example")
+            #expect(allowed.header("Access-Control-Expose-Headers")?.contains("X-Request-Id") == true)
+            #expect(allowed.header("Vary")?.contains("Origin") == true)
+            let other = try await client.get("/v1/languages", headers: ["Origin": "https://evil.example"])
+            #expect(other.status == 200 && other.header("Access-Control-Allow-Origin") == nil)
+            let otherPreflight = try await client.send(
+                .options, "/v1/accounts", headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+            #expect(
+                otherPreflight.header("Access-Control-Allow-Origin") == nil && otherPreflight.header("Access-Control-Allow-Methods") == nil)
+        }
+    }
 }

@@ -350,6 +350,7 @@ func buildRouter(
 ) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.add(middleware: RequestScopeMiddleware(logger: logger))
+    router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.corsOrigins, secure: settings.secureCookies))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AppVersionMiddleware(clients: settings.clients))

@@ -50,6 +50,9 @@ public struct ServerSettings: Sendable {
     /// cookies are then Secure (as they are behind a proxy that sends
     /// `X-Forwarded-Proto: https`).
     public var secureCookies = false
+    /// Web origins whose pages may call the API (CORS), e.g.
+    /// `https://app.parla.example`; none by default (the apps need none).
+    public var corsOrigins: Set<String> = []
     /// Classes a teacher may have, and learners a class may hold.
     public var classesPerTeacher = 20
     public var membersPerClass = 60
@@ -134,6 +137,7 @@ public struct ServerSettings: Sendable {
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
         secureCookies = config.bool(forKey: "http.secureCookies", default: secureCookies)
+        corsOrigins = Set(Self.list(config.string(forKey: "http.corsOrigins", default: "")))
         classesPerTeacher = config.int(forKey: "teaching.classesPerTeacher", default: classesPerTeacher)
         membersPerClass = config.int(forKey: "teaching.membersPerClass", default: membersPerClass)
         keepClassOverviews = config.bool(forKey: "teaching.keepOverviews", default: keepClassOverviews)
