@@ -241,6 +241,21 @@ public struct AccountStore: Sendable {
         return (guests, ranked)
     }
 
+    /// The emails of `accounts`, in one query (a guest has none).
+    public func emails(of accounts: Set<AccountID>) async throws -> [AccountID: String] {
+        guard !accounts.isEmpty else { return [:] }
+        return try await database.withConnection { connection in
+            var emails: [AccountID: String] = [:]
+            for row in try await connection.query(
+                "SELECT id, email FROM accounts WHERE id = ANY(\(accounts.map(\.uuid))) AND email IS NOT NULL", logger: database.logger
+            ).collect() {
+                let (id, email) = try row.decode((UUID, ByteBuffer).self)
+                emails[AccountID(id)] = try cipher.openText(email.bytes, as: .email)
+            }
+            return emails
+        }
+    }
+
     public func account(_ id: AccountID) async throws -> Account? {
         try await database.withConnection { connection in
             for try await (first, last, email, language, terms, acceptedAt, createdAt, verifiedAt, guest)

@@ -93,8 +93,7 @@ struct SupportService: Sendable {
 
     private func seen(_ reports: [SupportStore.Report], by viewer: SupportStore.Viewer) async throws -> [Seen] {
         guard viewer == .support else { return reports.map { Seen(report: $0) } }
-        var emails: [AccountID: String] = [:]
-        for account in Set(reports.map(\.account)) { emails[account] = try await accounts.account(account)?.email ?? nil }
+        let emails = try await accounts.emails(of: Set(reports.map(\.account)))
         return reports.map { Seen(report: $0, reporterEmail: emails[$0.account], bySupport: true) }
     }
 }
