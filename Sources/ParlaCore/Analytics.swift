@@ -36,10 +36,8 @@ public enum Analytics {
         public var isLearning: Bool { self != .screenViewed }
     }
 
-    /// What a touched item is.
-    public enum ItemKind: String, Sendable, CaseIterable {
-        case word, phrase
-    }
+    /// What a touched item is: a word or a phrase, as a saved one is.
+    public typealias ItemKind = SavedList.Kind
 
     /// An event as the app sends it, before it is checked.
     public struct Report: Sendable {

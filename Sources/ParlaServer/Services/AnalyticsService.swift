@@ -40,10 +40,7 @@ struct AnalyticsService: Sendable {
     private func isKnown(_ event: Analytics.Event, in snapshot: ContentCatalog.Snapshot) -> Bool {
         if let list = event.listID, snapshot.lists[list] == nil { return false }
         guard let itemKind = event.itemKind, let item = event.itemID, let language = event.language else { return true }
-        switch itemKind {
-        case .word: return (try? content.word(item, in: language)) != nil
-        case .phrase: return (try? content.phrase(item, in: language)) != nil
-        }
+        return (try? content.itemText(itemKind, item, in: language)) != nil
     }
 
     struct Activity: Sendable {
@@ -83,12 +80,7 @@ struct AnalyticsService: Sendable {
     }
 
     private func text(_ touched: AnalyticsStore.Touched, in language: Language) -> String {
-        switch touched.itemKind {
-        case .word:
-            guard let (_, word, _) = try? content.word(touched.itemID, in: language) else { return touched.itemID }
-            return [word.article, word.word].compactMap { $0 }.joined(separator: " ")
-        case .phrase: return (try? content.phrase(touched.itemID, in: language).texts[language]) ?? touched.itemID
-        }
+        (try? content.itemText(touched.itemKind, touched.itemID, in: language)) ?? touched.itemID
     }
 
     /// A report's days: `to` (else `today`, else the UTC day of `now`) and

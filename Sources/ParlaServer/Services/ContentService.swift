@@ -218,6 +218,17 @@ struct ContentService: Sendable {
         return (Array(matching.dropFirst((page - 1) * perPage).prefix(perPage)), page, pageCount, matching.count)
     }
 
+    /// A word (with its article) or a phrase as a list shows it, in `language`;
+    /// `word_not_found` or `phrase_not_found` when the content has no such item.
+    func itemText(_ kind: SavedList.Kind, _ id: String, in language: Language) throws -> String {
+        switch kind {
+        case .word:
+            let (_, localization, _) = try word(id, in: language)
+            return [localization.article, localization.word].compactMap { $0 }.joined(separator: " ")
+        case .phrase: return try phrase(id, in: language).texts[language] ?? id
+        }
+    }
+
     func phrase(_ id: String, in language: Language) throws -> Phrase {
         guard let phrase = try snapshot().phrases[id], phrase.texts[language] != nil else { throw ParlaError(.phraseNotFound) }
         return phrase

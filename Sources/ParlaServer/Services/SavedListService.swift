@@ -24,18 +24,9 @@ struct SavedListService: Sendable {
 
     /// The item's text in the language; throws `word_not_found` or
     /// `phrase_not_found` for content there is no such item in.
-    private func text(_ kind: SavedList.Kind, _ id: String, in language: Language) throws -> String {
-        switch kind {
-        case .word:
-            let (_, localization, _) = try content.word(id, in: language)
-            return [localization.article, localization.word].compactMap { $0 }.joined(separator: " ")
-        case .phrase: return try content.phrase(id, in: language).texts[language] ?? id
-        }
-    }
-
     private func item(_ saved: SavedItemStore.Saved, in language: Language) -> Item {
         // Content that left since it was saved still shows, by its id.
-        Item(saved: saved, text: (try? text(saved.kind, saved.itemID, in: language)) ?? saved.itemID)
+        Item(saved: saved, text: (try? content.itemText(saved.kind, saved.itemID, in: language)) ?? saved.itemID)
     }
 
     func list(_ learner: AuthorizedLearner, language: Language) async throws -> [Item] {
@@ -43,7 +34,7 @@ struct SavedListService: Sendable {
     }
 
     func save(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws -> (Item, new: Bool) {
-        let text = try text(kind, id, in: language)
+        let text = try content.itemText(kind, id, in: language)
         switch try await saved.save(learner, language: language, kind: kind, itemID: id) {
         case .saved(let row, let new): return (Item(saved: row, text: text), new)
         case .full(let rows):
@@ -87,7 +78,7 @@ struct SavedListService: Sendable {
         var random = SystemRandomNumberGenerator()
         let cards = DiscoveryFeed.pick(size, from: words + phrases, seen: seen, saved: saved, using: &random)
         try await feed.shown(learner, language: language, cards: cards)
-        return try cards.map { Card(kind: $0.kind, id: $0.id, text: try text($0.kind, $0.id, in: language)) }
+        return try cards.map { Card(kind: $0.kind, id: $0.id, text: try content.itemText($0.kind, $0.id, in: language)) }
     }
 
     /// Like: the card is saved (409 `saved_list_full` when there is no
@@ -100,7 +91,7 @@ struct SavedListService: Sendable {
 
     /// Dismiss: never offered again.
     func dismiss(_ learner: AuthorizedLearner, language: Language, kind: SavedList.Kind, id: String) async throws {
-        _ = try text(kind, id, in: language)
+        _ = try content.itemText(kind, id, in: language)
         try await feed.react(learner, language: language, kind: kind, itemID: id, .dismissed)
     }
 }
