@@ -20,7 +20,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILD_ASSETS=false
+# Every simulated client comes from 127.0.0.1: rate limits would count them as one.
+export PARLA_SECURITY_KEY_FILE="$work/personal-data.key" PARLA_LOG_LEVEL=warning PARLA_CONTENT_BUILD_ASSETS=false PARLA_RATE_LIMITS_ENABLED=false
 
 start_server() {
   local port=$1; shift

@@ -322,6 +322,13 @@ extension ErrorCode {
                 it: "Troppi tentativi di accesso non riusciti. Attendi prima di riprovare.",
                 de: "Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie, bevor Sie es erneut versuchen.",
                 es: "Demasiados intentos de inicio de sesión fallidos. Espera antes de volver a intentarlo.")
+        case .tooManyRequests:
+            LocalizedText(
+                en: "Too many requests from here. Please wait a moment and try again.",
+                fr: "Trop de demandes depuis cet endroit. Patientez un instant, puis réessayez.",
+                it: "Troppe richieste da qui. Attendi un momento e riprova.",
+                de: "Zu viele Anfragen von hier. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
+                es: "Demasiadas solicitudes desde aquí. Espera un momento y vuelve a intentarlo.")
         case .wrongCurrentPassword:
             LocalizedText(
                 en: "Your current password is incorrect.",

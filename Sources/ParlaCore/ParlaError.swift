@@ -94,6 +94,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidCredentials = "invalid_credentials"
     case authenticationRequired = "authentication_required"
     case tooManyAttempts = "too_many_attempts"
+    case tooManyRequests = "too_many_requests"
     case updateRequired = "update_required"
     case wrongCurrentPassword = "wrong_current_password"
     case sessionNotFound = "session_not_found"

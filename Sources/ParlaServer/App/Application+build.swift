@@ -70,6 +70,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         AnalyticsRollup(
             store: AnalyticsStore(database: database), every: settings.analyticsRollupSeconds, keepDays: settings.analyticsKeepDays,
             logger: logger))
+    services.append(RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), logger: logger))
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
         scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
@@ -347,9 +348,9 @@ func buildRouter(
     catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
     googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
     logger: Logger
-) throws -> Router<BasicRequestContext> {
-    let router = Router()
-    router.add(middleware: RequestScopeMiddleware(logger: logger))
+) throws -> Router<ParlaRequestContext> {
+    let router = Router(context: ParlaRequestContext.self)
+    router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.trustedProxies))
     router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.corsOrigins, secure: settings.secureCookies))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
@@ -383,10 +384,12 @@ func buildRouter(
     let lessons = LessonStore(database: database)
     let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
+    let limits = RateLimiter(
+        counters: RateCounterStore(database: database), policy: settings.rateLimits, enabled: settings.rateLimitsEnabled)
     let accountMail = try AccountMail(settings: settings.mail, delivery: mail)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
-        mail: accountMail, identities: identities, logger: logger)
+        mail: accountMail, identities: identities, limits: limits, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
     let handler = APIHandler(
@@ -397,7 +400,7 @@ func buildRouter(
         content: content,
         speech: SpeechService(
             scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
-            content: content, plans: plans),
+            content: content, plans: plans, limits: limits),
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,

@@ -53,6 +53,13 @@ public struct ServerSettings: Sendable {
     /// Web origins whose pages may call the API (CORS), e.g.
     /// `https://app.parla.example`; none by default (the apps need none).
     public var corsOrigins: Set<String> = []
+    /// The proxies (nginx in front of several servers) whose
+    /// `X-Forwarded-For` names the client; anyone else's is ignored.
+    public var trustedProxies: Set<String> = []
+    /// What one client address and one account may do per window; counting
+    /// is off only where one address is every client (benchmarks).
+    public var rateLimits = RateLimitPolicy.standard
+    public var rateLimitsEnabled = true
     /// Classes a teacher may have, and learners a class may hold.
     public var classesPerTeacher = 20
     public var membersPerClass = 60
@@ -138,6 +145,16 @@ public struct ServerSettings: Sendable {
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat
         secureCookies = config.bool(forKey: "http.secureCookies", default: secureCookies)
         corsOrigins = Set(Self.list(config.string(forKey: "http.corsOrigins", default: "")))
+        trustedProxies = Set(Self.list(config.string(forKey: "http.trustedProxies", default: "")).compactMap(ClientAddress.canonical))
+        rateLimitsEnabled = config.bool(forKey: "rateLimits.enabled", default: rateLimitsEnabled)
+        for action in LimitedAction.allCases {
+            if let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAddress"])) {
+                rateLimits.perAddress[action]?.count = count
+            }
+            if let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAccount"])) {
+                rateLimits.perAccount[action]?.count = count
+            }
+        }
         classesPerTeacher = config.int(forKey: "teaching.classesPerTeacher", default: classesPerTeacher)
         membersPerClass = config.int(forKey: "teaching.membersPerClass", default: membersPerClass)
         keepClassOverviews = config.bool(forKey: "teaching.keepOverviews", default: keepClassOverviews)

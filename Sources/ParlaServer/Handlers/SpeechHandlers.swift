@@ -30,7 +30,7 @@ extension APIHandler {
     static func collect(_ body: HTTPBody) async throws -> [UInt8] { try await [UInt8](collecting: body, upTo: .max) }
 
     func createSpeechAlignment(_ input: Operations.CreateSpeechAlignment.Input) async throws -> Operations.CreateSpeechAlignment.Output {
-        _ = try await caller()
+        let caller = try await caller()
         let body: HTTPBody =
             switch input.body {
             case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
@@ -38,7 +38,7 @@ extension APIHandler {
                 body
             }
         let alignment = try await speech.align(
-            try await Self.collect(body), language: input.query.language.rawValue, text: input.query.text)
+            try await Self.collect(body), language: input.query.language.rawValue, text: input.query.text, by: caller.accountID)
         return .ok(
             .init(
                 body: .json(

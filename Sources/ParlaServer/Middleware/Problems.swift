@@ -130,7 +130,7 @@ extension ErrorCode {
         case .unsupportedMediaType, .unsupportedImage, .unsupportedAudio: 415
         case .rangeNotSatisfiable: 416
         case .updateRequired: 426
-        case .tooManyAttempts, .tooManyEmails, .tooManyReports: 429
+        case .tooManyAttempts, .tooManyRequests, .tooManyEmails, .tooManyReports: 429
         case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable,
             .identityProviderUnavailable:
             503

@@ -12,6 +12,9 @@ struct RequestScope: Sendable {
     var language: Language
     var authorization: String?
     var logger: Logger
+    /// The client's address as rate limits count it (`ClientAddress`); nil
+    /// for a request made in-process.
+    var clientAddress: String? = nil
 
     @TaskLocal static var current: RequestScope?
 
@@ -25,8 +28,9 @@ struct RequestScope: Sendable {
 /// and a logger carrying both; echoes the id and the language on the
 /// response, and writes one log line per request. Errors are mapped inside
 /// it, so the line shows the status the client got.
-struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
+struct RequestScopeMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let logger: Logger
+    var trustedProxies: Set<String> = []
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -36,7 +40,10 @@ struct RequestScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         logger[metadataKey: "request_id"] = .string(requestID)
         let scope = RequestScope(
             requestID: requestID, language: language,
-            authorization: request.headers[.authorization], logger: logger)
+            authorization: request.headers[.authorization], logger: logger,
+            clientAddress: ClientAddress.resolve(
+                peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor],
+                trustedProxies: trustedProxies))
         var response = try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }
@@ -77,4 +84,5 @@ extension Double {
 
 extension HTTPField.Name {
     static let requestID = Self("X-Request-Id")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

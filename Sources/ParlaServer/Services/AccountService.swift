@@ -15,6 +15,8 @@ struct AccountService: Sendable {
     let mail: AccountMail
     /// The identity providers configured (`auth.<provider>.audiences`).
     let identities: [IdentityProvider: IdentityVerifier]
+    /// Counted first in each way in, before any bcrypt work.
+    let limits: RateLimiter
     let logger: Logger
 
     /// After this many failed sign-ins for one email within the window, the
@@ -32,6 +34,7 @@ struct AccountService: Sendable {
     /// Sign-up; by a guest (`claiming` its account), the guest becomes
     /// the account, keeping every learner and their progress.
     func signUp(_ form: RegistrationForm, language: Language, claiming guest: Caller? = nil) async throws -> SignedIn {
+        try await limits.admit(.signUp)
         let registration = try AccountRules.validate(form, requestLanguage: language)
         let hash = try await hasher.hash(registration.password)
         if let guest { return try await claim(guest.accountID, registration, passwordHash: hash) }
@@ -41,6 +44,7 @@ struct AccountService: Sendable {
     /// Start without an account (seed 001): a guest account for this
     /// device with one learner, named as a new profile is, signed in.
     func startAsGuest(uiLanguage: String?, deviceName: String?, language: Language) async throws -> SignedIn {
+        try await limits.admit(.guest)
         let (uiLanguage, device) = try AccountRules.validateGuest(uiLanguage: uiLanguage, deviceName: deviceName, requestLanguage: language)
         let token = SessionToken.generate()
         let firstLearner = LearnerStore.NewLearner(
@@ -115,6 +119,7 @@ struct AccountService: Sendable {
     /// status, same code, same bcrypt work.
     /// A guest signing in (`claiming`) brings its learners to the account.
     func signIn(email: String?, password: String?, deviceName: String?, claiming guest: Caller? = nil) async throws -> SignedIn {
+        try await limits.admit(.signIn)
         let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
         let account = try await checkCredentials(email: email, password: password)
         try await merge(guest, into: account)
@@ -158,6 +163,7 @@ struct AccountService: Sendable {
     func signIn(with form: AccountRules.SocialForm, language: Language, claiming guest: Caller? = nil) async throws
         -> (SignedIn, created: Bool)
     {
+        try await limits.admit(.signIn)
         let request = try AccountRules.validateSocial(form, providers: IdentityProvider.allCases.map(\.rawValue))
         guard let provider = IdentityProvider(rawValue: request.provider), let verifier = identities[provider] else {
             throw ParlaError(.identityProviderUnavailable)
@@ -236,6 +242,7 @@ struct AccountService: Sendable {
     /// nothing either way, and a flood of requests sends at most
     /// `AccountMail.hourlyLimit` emails an hour.
     func requestPasswordReset(email: String?) async throws {
+        try await limits.admit(.passwordReset)
         let email = try AccountRules.validateResetRequest(email: email)
         guard let (accountID, _) = try await accounts.credentials(email: email), let account = try await accounts.account(accountID),
             let address = account.email
@@ -247,6 +254,7 @@ struct AccountService: Sendable {
     /// Sets a new password with a reset link's token; every device is
     /// signed out.
     func resetPassword(token: String?, newPassword: String?) async throws {
+        try await limits.admit(.passwordReset)
         let (token, password) = try AccountRules.validateReset(token: token, newPassword: newPassword)
         let tokenHash = SessionToken.hash(token)
         guard let (_, email) = try await accounts.resetTarget(tokenHash: tokenHash) else { throw ParlaError(.invalidToken) }

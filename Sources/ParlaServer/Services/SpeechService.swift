@@ -12,6 +12,8 @@ struct SpeechService: Sendable {
     let learners: LearnerStore
     let content: ContentService
     let plans: EntitlementService
+    /// Recordings per client address and per account, counted before scoring.
+    let limits: RateLimiter
 
     static let maxTextLength = 300
     static let maxNarrationLength = 1000
@@ -22,6 +24,7 @@ struct SpeechService: Sendable {
         _ authorized: AuthorizedLearner, language code: String, text: String?, phraseID: String?,
         audio: [UInt8], mediaType: String
     ) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
+        try await limits.admit(.recording, account: authorized.account)
         let language = try content.language(code)
         let learner = try await learners.learner(authorized)
         try await plans.checkDailyLimit(.speechAttemptsPerDay, for: authorized)
@@ -50,7 +53,8 @@ struct SpeechService: Sendable {
     }
 
     /// When each word of `text` is spoken in `audio`.
-    func align(_ audio: [UInt8], language code: String, text: String) async throws -> NarrationAlignment {
+    func align(_ audio: [UInt8], language code: String, text: String, by account: AccountID) async throws -> NarrationAlignment {
+        try await limits.admit(.recording, account: account)
         let language = try content.language(code)
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count <= Self.maxNarrationLength else { throw ParlaError.validation([FieldError("text", .malformedRequest)]) }

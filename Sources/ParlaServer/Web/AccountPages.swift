@@ -8,7 +8,7 @@ import ParlaWeb
 /// request from another site cannot know. A GET changes nothing (mail
 /// scanners open links); the button's POST does.
 extension Dashboard {
-    func registerAccountPages(on router: Router<BasicRequestContext>) {
+    func registerAccountPages(on router: Router<ParlaRequestContext>) {
         router.get("/reset-password") { request, _ in
             try await self.accountPage("reset-password", request, token: request.uri.queryParameters.get("token"))
         }

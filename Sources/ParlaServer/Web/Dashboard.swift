@@ -29,7 +29,7 @@ struct Dashboard: Sendable {
     static let sessionCookie = "parla_teach"
     static let signInCookie = "parla_teach_signin"
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ParlaRequestContext>) {
         registerAccountPages(on: router)
         router.get("/teach") { request, _ in try await self.home(request) }
         router.post("/teach/sign-in") { request, _ in try await self.signIn(request) }
