@@ -17,7 +17,7 @@ public struct EmbeddedCluster: Sendable {
     /// Tests trade durability for speed; a server keeps its data safe.
     public let durable: Bool
     public static let superuser = "parla"
-    private static let port = 5432
+    static let port = 5432
 
     public init(dataDirectory: String, durable: Bool = true) {
         let absolute = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path

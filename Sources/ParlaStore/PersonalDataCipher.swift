@@ -104,6 +104,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case clusterFailed(String)
     case migrationFailed(String)
     case invalidDatabaseURL
+    case backupFailed(String)
 
     public var description: String {
         switch self {
@@ -111,6 +112,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .missingKey(let path): "no personal-data key at \(path): set security.dataKey or create the file"
         case .clusterFailed(let why): "embedded PostgreSQL: \(why)"
         case .migrationFailed(let why): "migration failed: \(why)"
+        case .backupFailed(let why): "backup: \(why)"
         case .invalidDatabaseURL: "database.url must look like postgres://user:password@host:5432/database"
         }
     }

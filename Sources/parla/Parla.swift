@@ -17,7 +17,7 @@ struct Parla: AsyncParsableCommand {
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
         subcommands: [
             Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Purchases.self, Role.self,
-            Bench.self,
+            Backup.self, Restore.self, Bench.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -92,6 +92,42 @@ struct Migrate: AsyncParsableCommand {
         let logger = LogSetup.bootstrap(settings)
         let applied = try await migrateDatabase(settings, logger: logger)
         print("migrations applied: \(applied)")
+    }
+}
+
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the database to a file (pg_dump, custom format); servers may keep running.",
+        discussion:
+            "Keep the personal-data key (security.keyFile) beside the backup, somewhere else: without it the backup's names and emails cannot be read."
+    )
+
+    @Option(help: "The file to write.") var to: String
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        try await backUpDatabase(settings, to: to, logger: logger)
+        let size = (try? FileManager.default.attributesOfItem(atPath: to)[.size] as? Int) ?? 0
+        print("backed up to \(to) (\(size) bytes)")
+    }
+}
+
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace everything the database holds with a backup (pg_restore, one transaction). Stop the servers first.")
+
+    @Option(help: "The backup to restore (from parla backup).") var from: String
+    @Flag(help: "Confirms that what the database holds now may be replaced.") var replace = false
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        guard replace else { throw ValidationError("restoring replaces everything the database holds: add --replace to confirm") }
+        let settings = ServerSettings(config: try await options.reader())
+        let logger = LogSetup.bootstrap(settings)
+        try await restoreDatabase(settings, from: from, logger: logger)
+        print("restored \(from); start the server to apply any newer migration")
     }
 }
 

@@ -122,6 +122,55 @@ struct ProcessTests {
         #expect(try await server.terminate() == 0)
         #expect(!FileManager.default.fileExists(atPath: pidFile), "cluster still running")
     }
+
+    @Test("parla backup beside a running server; parla restore onto a new machine (its key copied) brings every account back")
+    func backupAndRestore() async throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let (old, new) = (
+            temporary.appendingPathComponent("parla-old-\(UUID().uuidString)").path,
+            temporary.appendingPathComponent("parla-new-\(UUID().uuidString)").path
+        )
+        for directory in [old, new] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        defer { for directory in [old, new] { try? FileManager.default.removeItem(atPath: directory) } }
+        let backup = old + "/parla.backup"
+
+        let server = try ServerProcess(arguments: [], directory: old)
+        try await server.waitUntilUp()
+        let signUp = try await server.request(
+            "POST", "/v1/accounts",
+            json: """
+                {"firstName": "Sigrún", "lastName": "Jónsdóttir", "email": "sigrun@example.is", "password": "lykilorð sem virkar", "acceptTerms": true}
+                """)
+        #expect(signUp.status == 201, "\(signUp.body)")
+        let token = try JSONDecoder().decode(SignedInBody.self, from: Data(signUp.body.utf8)).session.token
+        let learner = try await server.request("POST", "/v1/learners", json: #"{"displayName": "Freyja", "age": 9}"#, token: token)
+        #expect(learner.status == 201, "\(learner.body)")
+        // While the server runs.
+        let dumped = try await ServerProcess.command(["backup", "--to", backup], directory: old)
+        #expect(dumped.status == 0, "\(dumped.output)")
+        #expect(try await server.terminate() == 0)
+        // The file holds no personal field in clear.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
+        #expect(bytes.count > 10_000)
+        for secret in ["Sigrún", "sigrun@", "Freyja", "Jónsdóttir"] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in clear")
+        }
+
+        // The new machine: the key copied beside its (empty) data.
+        try FileManager.default.createDirectory(atPath: new + "/.parla", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: old + "/.parla/personal-data.key", toPath: new + "/.parla/personal-data.key")
+        let unconfirmed = try await ServerProcess.command(["restore", "--from", backup], directory: new)
+        #expect(unconfirmed.status != 0 && unconfirmed.output.contains("--replace"))
+        let restored = try await ServerProcess.command(["restore", "--from", backup, "--replace"], directory: new)
+        #expect(restored.status == 0, "\(restored.output)")
+        let revived = try ServerProcess(arguments: [], directory: new)
+        try await revived.waitUntilUp()
+        let signIn = try await revived.request(
+            "POST", "/v1/sessions", json: #"{"email": "sigrun@example.is", "password": "lykilorð sem virkar"}"#)
+        #expect(signIn.status == 201, "\(signIn.body)")
+        #expect(signIn.body.contains("Jónsdóttir") && signIn.body.contains("Freyja"))
+        #expect(try await revived.terminate() == 0)
+    }
 }
 
 /// What the process tests read of a sign-up.

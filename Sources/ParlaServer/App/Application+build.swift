@@ -338,6 +338,31 @@ package func withDatabase<Result: Sendable>(
     }
 }
 
+/// `parla backup`: the configured database into `file` (`pg_dump`, custom
+/// format), while a server may run on it. An embedded cluster that no
+/// server runs is started for the dump and stopped after it.
+public func backUpDatabase(_ settings: ServerSettings, to file: String, logger: Logger) async throws {
+    try await withBackupTarget(settings, logger: logger) { try await DatabaseBackup.dump($0, to: file) }
+}
+
+/// `parla restore`: replaces what the configured database holds with a
+/// backup, in one transaction. Servers on it must be stopped first; the
+/// next one to start applies any migration newer than the backup.
+public func restoreDatabase(_ settings: ServerSettings, from file: String, logger: Logger) async throws {
+    try await withBackupTarget(settings, logger: logger) { try await DatabaseBackup.restore($0, from: file) }
+}
+
+private func withBackupTarget(
+    _ settings: ServerSettings, logger: Logger, _ body: @Sendable (DatabaseBackup.Target) async throws -> Void
+) async throws {
+    switch settings.database {
+    case .url(let url):
+        try await body(.url(url))
+    case .embedded(let directory):
+        try await withDatabase(settings, logger: logger) { _, _ in try await body(.cluster(EmbeddedCluster(dataDirectory: directory))) }
+    }
+}
+
 /// `parla migrate`: applies pending migrations and stops what it started.
 public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async throws -> Int {
     try await withDatabase(settings, logger: logger) { database, _ in try await database.migrate() }
