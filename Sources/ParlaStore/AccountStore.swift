@@ -477,11 +477,12 @@ public struct AccountStore: Sendable {
             let ranked = try await LeaderboardStore.removeEntries(
                 ofLearners: "SELECT id FROM learners WHERE account_id = \(id.uuid)",
                 on: connection, logger: database.logger)
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 WITH gone AS (DELETE FROM accounts WHERE id = \(id.uuid) RETURNING email_index)
                 DELETE FROM login_failures WHERE email_index IN (SELECT email_index FROM gone)
-                """, logger: database.logger)
+                """, logger: database.logger
+            ).collect()
             return ranked
         }
         sessions?.ended(account: id)
@@ -637,12 +638,13 @@ public struct AccountStore: Sendable {
     public func recordFailure(email: String, window: TimeInterval) async throws {
         let index = ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical(email)))
         try await database.withConnection { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 WITH pruned AS (DELETE FROM login_failures
                                 WHERE email_index = \(index) AND failed_at <= now() - make_interval(secs => \(window)))
                 INSERT INTO login_failures (email_index) VALUES (\(index))
-                """, logger: database.logger)
+                """, logger: database.logger
+            ).collect()
         }
     }
 

@@ -118,7 +118,7 @@ public final class ChangeFeed: Service, Sendable {
     /// listener, this one too.
     private func beat(on connection: PostgresConnection) async throws {
         while true {
-            _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger)
+            _ = try? await connection.query("SELECT pg_notify(\(Self.channel), \(Self.heartbeat))", logger: logger).collect()
             try await Task.sleep(for: heartbeatInterval)
         }
     }

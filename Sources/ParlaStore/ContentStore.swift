@@ -38,7 +38,7 @@ public struct ContentStore: Sendable {
             "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
-            try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger)
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger).collect()
             let known = try await connection.query("SELECT 1 FROM content_versions WHERE version = \(version)", logger: logger).collect()
             guard known.isEmpty else { return false }
 

@@ -124,7 +124,7 @@ public struct EntitlementStore: Sendable {
         let owner: AccountID? = try await database.withTransaction { connection in
             let logger = database.logger
             // Concurrent sends of one chain wait for each other here.
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(transaction.storeKey)))", logger: logger)
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(transaction.storeKey)))", logger: logger).collect()
             let holders = try await connection.query(
                 """
                 SELECT account_id FROM account_entitlements WHERE store_key = \(transaction.storeKey)

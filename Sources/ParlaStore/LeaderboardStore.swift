@@ -132,7 +132,7 @@ public struct LeaderboardStore: Sendable {
                     """, binds: condition.binds), logger: logger
         ).collect()
         guard !keys.isEmpty else { return [] }
-        try await connection.query(
+        _ = try await connection.query(
             PostgresQuery(
                 unsafeSQL: """
                     SELECT 1 FROM leaderboard_counts c
@@ -141,7 +141,8 @@ public struct LeaderboardStore: Sendable {
                         FROM leaderboard_entries e, (VALUES ('score'), ('time')) AS m (metric), (VALUES (1), (64)) AS s (span)
                         WHERE e.learner_id IN (\(condition.sql)))
                     ORDER BY c.language, c.kind, c.period, c.metric, c.span, c.bucket FOR UPDATE OF c
-                    """, binds: condition.binds), logger: logger)
+                    """, binds: condition.binds), logger: logger
+        ).collect()
         var learners: Set<UUID> = []
         for key in keys {
             let (language, kind, period, learner) = try key.decode((String, String, String, UUID).self)

@@ -65,7 +65,10 @@ enum LearningRows {
             WITH gate AS (SELECT), \(expressions(learning, learner: learner, language: language, gate: "gate"))
             SELECT 1
             """
-        try await connection.query(statement.query, logger: logger)
+        // Read to the end: a statement that returns rows reports what went
+        // wrong as it executes (a deadlock) in its rows, and an unread
+        // error would leave the transaction aborted with no one the wiser.
+        _ = try await connection.query(statement.query, logger: logger).collect()
     }
 }
 
