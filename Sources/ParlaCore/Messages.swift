@@ -925,6 +925,13 @@ extension ErrorCode {
                 it: "Il servizio si sta avviando o il database non è disponibile. Riprova tra poco.",
                 de: "Der Dienst startet gerade oder seine Datenbank ist nicht erreichbar. Bitte versuchen Sie es gleich erneut.",
                 es: "El servicio se está iniciando o su base de datos no está disponible. Vuelve a intentarlo en breve.")
+        case .databaseUnavailable:
+            LocalizedText(
+                en: "We cannot save or read your data just now. Please try again in a few seconds.",
+                fr: "Nous ne pouvons pas enregistrer ni lire vos données pour le moment. Réessayez dans quelques secondes.",
+                it: "Al momento non possiamo salvare né leggere i tuoi dati. Riprova tra qualche secondo.",
+                de: "Wir können Ihre Daten gerade weder speichern noch lesen. Bitte versuchen Sie es in ein paar Sekunden erneut.",
+                es: "Ahora mismo no podemos guardar ni leer tus datos. Vuelve a intentarlo en unos segundos.")
         case .internalError:
             LocalizedText(
                 en: "Something went wrong on our side. Please try again.",

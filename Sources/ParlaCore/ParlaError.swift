@@ -215,5 +215,6 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case assignmentNotFound = "assignment_not_found"
     // Operations
     case notReady = "not_ready"
+    case databaseUnavailable = "database_unavailable"
     case internalError = "internal_error"
 }

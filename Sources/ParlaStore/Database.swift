@@ -16,21 +16,88 @@ public final class Database: Sendable {
     private let inUseGauge = Gauge(label: "parla_db_connections_in_use")
     private let maximumGauge = Gauge(label: "parla_db_connections_max")
 
-    public init(configuration: PostgresClient.Configuration, maximumConnections: Int = 20, logger: Logger) {
+    /// How long a request waits for a connection before it is told the
+    /// database is unavailable (`StoreError.databaseUnavailable`).
+    public let connectionWait: Duration
+
+    public init(
+        configuration: PostgresClient.Configuration, maximumConnections: Int = 20, connectionWait: Duration = .seconds(5),
+        logger: Logger
+    ) {
         var configuration = configuration
         configuration.options.maximumConnections = maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.maximumConnections = maximumConnections
+        self.connectionWait = connectionWait
         self.logger = logger
         maximumGauge.record(maximumConnections)
     }
 
-    /// Runs `body` on one pooled connection.
+    /// Runs `body` on one pooled connection, once one is free within
+    /// `connectionWait`.
+    ///
+    /// Design note: the pool queues a request for a connection until one is
+    /// free, and while PostgreSQL is down that is until it is back; a
+    /// client would see its request hang. So the wait is raced against a
+    /// timer in a task group. Exactly one of the two wins (`LeaseRace`):
+    /// the lease, and the body runs to its end, never cancelled by the
+    /// timer (a body cancelled mid-transaction could hand its connection
+    /// back with the transaction open); or the timer, and the caller gets
+    /// `databaseUnavailable` (503 with Retry-After) once the lease request
+    /// is cancelled, or, if a connection comes at that very moment, handed
+    /// back untouched. `body` runs in the group's child task while this
+    /// task waits for it, never both at once, which is why handing it over
+    /// unchecked is safe.
     public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         let count = connectionsInUse.add(1, ordering: .relaxed).newValue
         inUseGauge.record(count)
         defer { inUseGauge.record(connectionsInUse.subtract(1, ordering: .relaxed).newValue) }
-        return try await client.withConnection(body)
+        return try await withoutActuallyEscaping(body) { body in
+            let work = UncheckedBody(body: body)
+            let race = LeaseRace()
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        guard race.leased() else { return nil }
+                        return try await work.body(connection)
+                    }
+                }
+                group.addTask { [connectionWait] in
+                    try await Task.sleep(for: connectionWait)
+                    guard race.timedOut() else { return nil }
+                    throw StoreError.databaseUnavailable
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw StoreError.databaseUnavailable
+            }
+        }
+    }
+
+    /// Whether `error` means the database cannot be reached now (down,
+    /// restarting, shutting down, out of connections), as opposed to a
+    /// fault in what was asked of it: the first is a 503, the second a bug.
+    public static func isOutage(_ error: any Error) -> Bool {
+        if case StoreError.databaseUnavailable = error { return true }
+        if let failed = error as? PostgresTransactionError {
+            return [failed.beginError, failed.closureError, failed.commitError].contains { $0.map(isOutage) ?? false }
+        }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown:
+            return true
+        case .server:
+            // Class 08: connection exception; 57P01-57P03: shutting down,
+            // crash shutdown, cannot connect now; 53300: too many connections.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
+        default:
+            return false
+        }
     }
 
     /// Runs `body` in one transaction: all of its writes or none.
@@ -44,6 +111,17 @@ public final class Database: Sendable {
                 throw error.closureError ?? error.commitError ?? error.beginError ?? error
             }
         }
+    }
+
+    private struct UncheckedBody<Result>: @unchecked Sendable {
+        let body: (PostgresConnection) async throws -> Result
+    }
+
+    /// Who won: the lease or the timer; whichever asks first.
+    private final class LeaseRace: Sendable {
+        private let state = Atomic<Int>(0)  // 0 waiting, 1 leased, 2 timed out
+        func leased() -> Bool { state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged }
+        func timedOut() -> Bool { state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
     }
 
     // MARK: Migrations
@@ -83,7 +161,7 @@ public final class Database: Sendable {
         let migrations = try bundledMigrations()
         try await connection.query("BEGIN", logger: logger)
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock(7261001)", logger: logger)
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(7261001)", logger: logger).collect()
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -105,6 +105,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case migrationFailed(String)
     case invalidDatabaseURL
     case backupFailed(String)
+    /// No connection to the database within `Database.connectionWait`.
+    case databaseUnavailable
 
     public var description: String {
         switch self {
@@ -113,6 +115,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .clusterFailed(let why): "embedded PostgreSQL: \(why)"
         case .migrationFailed(let why): "migration failed: \(why)"
         case .backupFailed(let why): "backup: \(why)"
+        case .databaseUnavailable: "no database connection within the wait"
         case .invalidDatabaseURL: "database.url must look like postgres://user:password@host:5432/database"
         }
     }

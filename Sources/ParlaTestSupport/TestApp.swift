@@ -45,6 +45,9 @@ public struct TestApp: Sendable {
         settings.database = .url(databaseURL)
         settings.dataKey = Self.dataKey
         settings.databaseMaxConnections = 4
+        // Tests share two cores with many servers: a slow first connection
+        // is not an outage here (the fault tests set their own wait).
+        settings.databaseConnectionWaitSeconds = 15
         // The template database already holds the Corpora; assets go to
         // a store of the test's own.
         settings.contentDirectory = nil

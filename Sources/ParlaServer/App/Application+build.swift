@@ -151,7 +151,7 @@ func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser
     let cipher = try PersonalDataCipher(masterKey: key)
     let database = Database(
         configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
-        logger: databaseLogger)
+        connectionWait: .milliseconds(Int(settings.databaseConnectionWaitSeconds * 1000)), logger: databaseLogger)
     return (database, cipher, cluster)
 }
 

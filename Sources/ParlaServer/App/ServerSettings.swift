@@ -21,6 +21,9 @@ public struct ServerSettings: Sendable {
     /// About four per core: more backends than that only queue for the CPU
     /// (measured on two cores: 6-10 beat 20 by 5-10% on `/v1/me`).
     public var databaseMaxConnections = 8
+    /// How long a request waits for a database connection before it is
+    /// answered 503 `database_unavailable` (PostgreSQL down, pool exhausted).
+    public var databaseConnectionWaitSeconds = 5.0
     /// Base64 of 32 bytes; when empty the key is read from `keyFile`.
     public var dataKey: String?
     public var keyFile = ".parla/personal-data.key"
@@ -122,6 +125,8 @@ public struct ServerSettings: Sendable {
             database = .embedded(dataDirectory: config.string(forKey: "database.dataDirectory", default: ".parla/postgres"))
         }
         databaseMaxConnections = config.int(forKey: "database.maxConnections", default: databaseMaxConnections)
+        databaseConnectionWaitSeconds = config.double(
+            forKey: "database.connectionWaitSeconds", default: databaseConnectionWaitSeconds)
         dataKey = config.string(forKey: "security.dataKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
         keyFile = config.string(forKey: "security.keyFile", default: keyFile)
         bcryptCost = config.int(forKey: "security.bcryptCost", default: bcryptCost)

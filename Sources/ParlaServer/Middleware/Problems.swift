@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import OpenAPIRuntime
 import ParlaCore
+import ParlaStore
 
 /// The one place errors become HTTP responses: RFC 9457 problem documents
 /// with a stable code and a message in the request's language.
@@ -23,13 +24,18 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Domain errors as they are; framework errors by their HTTP meaning;
     /// anything else is ours to fix and becomes a 500.
+    /// A database that cannot be reached is a 503 the client may retry
+    /// (`Database.isOutage`), not a bug.
     static func problem(for error: any Error) -> ParlaError {
         switch error {
         case let error as ParlaError:
             return error
+        case let error where Database.isOutage(error):
+            return ParlaError(.databaseUnavailable, retryAfter: 2)
         case let error as ServerError:
             if let domain = error.underlyingError as? ParlaError { return domain }
             if error.underlyingError is DecodingError { return ParlaError(.malformedRequest) }
+            if Database.isOutage(error.underlyingError) { return ParlaError(.databaseUnavailable, retryAfter: 2) }
             return problem(status: error.httpStatus.code)
         case let error as any HTTPResponseError:
             return problem(status: error.status.code)
@@ -131,7 +137,8 @@ extension ErrorCode {
         case .rangeNotSatisfiable: 416
         case .updateRequired: 426
         case .tooManyAttempts, .tooManyRequests, .tooManyEmails, .tooManyReports: 429
-        case .notReady, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable, .storeUnavailable,
+        case .notReady, .databaseUnavailable, .contentUnavailable, .speechBusy, .speechUnavailable, .placementUnavailable,
+            .storeUnavailable,
             .identityProviderUnavailable:
             503
         case .internalError: 500
