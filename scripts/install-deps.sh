@@ -112,3 +112,19 @@ if ! "$python_dir/bin/python" -c 'import aiosmtpd' 2>/dev/null ||
   rm -rf "$python_dir"
   mv "$python_dir.partial" "$python_dir"
 fi
+
+# make fuzz-api (and its short run in make test): schemathesis, in its own venv.
+schemathesis_version=4.32.5
+fuzz_dir="$root/vendor/schemathesis"
+# (The venv is moved into place, so its scripts' #! lines are wrong: it is
+# run as bin/python, whose link does not move.)
+if [ "$(cat "$fuzz_dir/SCHEMATHESIS_VERSION" 2>/dev/null)" != "$schemathesis_version" ] ||
+  ! "$fuzz_dir/bin/python" -c 'import schemathesis' 2>/dev/null; then
+  echo "installing schemathesis $schemathesis_version"
+  rm -rf "$fuzz_dir.partial"
+  python3 -m venv "$fuzz_dir.partial"
+  "$fuzz_dir.partial/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+  echo "$schemathesis_version" >"$fuzz_dir.partial/SCHEMATHESIS_VERSION"
+  rm -rf "$fuzz_dir"
+  mv "$fuzz_dir.partial" "$fuzz_dir"
+fi
