@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test bench build install-deps clean format format-check
+.PHONY: run test bench build install-deps clean format format-check fuzz-api faults
 
 install-deps:
 	@scripts/install-deps.sh
@@ -23,6 +23,20 @@ test: install-deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	scripts/tour.sh
+	scripts/fuzz-api.sh --quick
+
+# PostgreSQL stopped and started, the server SIGKILLed, its embedded
+# cluster killed, all under writes: nothing acknowledged is lost
+# (Tests/ParlaServerTests/FaultTests.swift).
+faults: install-deps
+	$(SWIFT) build --build-tests
+	PARLA_FAULTS=1 $(SWIFT) test --skip-build --no-parallel --filter FaultTests
+
+# schemathesis over every operation of the OpenAPI document, stateful phase
+# included, 100 examples an operation (make test runs 8).
+fuzz-api: install-deps
+	$(SWIFT) build --product parla
+	scripts/fuzz-api.sh
 
 bench: install-deps
 	$(SWIFT) build -c release --product parla
