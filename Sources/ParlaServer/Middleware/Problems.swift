@@ -33,9 +33,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error where Database.isOutage(error):
             return ParlaError(.databaseUnavailable, retryAfter: 2)
         case let error as ServerError:
-            if let domain = error.underlyingError as? ParlaError { return domain }
-            if error.underlyingError is DecodingError { return ParlaError(.malformedRequest) }
-            if Database.isOutage(error.underlyingError) { return ParlaError(.databaseUnavailable, retryAfter: 2) }
+            // A handler's own error, wrapped by the generated code: mapped as itself.
+            let cause = error.underlyingError
+            if cause is ParlaError || Database.isOutage(cause) { return problem(for: cause) }
+            if cause is DecodingError { return ParlaError(.malformedRequest) }
             return problem(status: error.httpStatus.code)
         case let error as any HTTPResponseError:
             return problem(status: error.status.code)
