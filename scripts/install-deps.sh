@@ -21,6 +21,7 @@ packages=(
   pocketsphinx-testdata  # real English speech the tests score
   libsndfile1-dev libsamplerate0-dev libespeak-ng-dev
   chromium chromium-driver  # make test: the teachers' dashboard in a real headless browser
+  nginx            # make test: two app servers behind a balancer (ScaleOutTests)
 )
 
 missing=()

@@ -83,7 +83,28 @@ public struct TestApp: Sendable {
 
 /// A thin JSON client over HummingbirdTesting.
 public struct Client: Sendable {
-    let client: any TestClientProtocol
+    typealias Exchange =
+        @Sendable (_ uri: String, _ method: HTTPRequest.Method, _ headers: HTTPFields, _ body: ByteBuffer?)
+        async throws -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer)
+    let exchange: Exchange
+
+    init(client: any TestClientProtocol) {
+        exchange = { uri, method, headers, body in
+            let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+            return (response.status, response.headers, response.body)
+        }
+    }
+
+    /// HummingbirdTesting's own client, aimed at a port of our choosing.
+    init(remote client: TestClient) {
+        exchange = { uri, method, headers, body in
+            var headers = headers
+            headers[.connection] = "keep-alive"
+            let response = try await client.execute(
+                TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body))
+            return (response.head.status, response.head.headerFields, response.body ?? ByteBuffer())
+        }
+    }
 
     public struct Reply: Sendable {
         public let status: Int
@@ -137,7 +158,7 @@ public struct Client: Sendable {
             buffer = ByteBuffer(bytes: body)
         }
         for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: buffer)
+        let response = try await exchange(path, method, headers, buffer)
         return Reply(status: Int(response.status.code), headers: response.headers, bytes: Array(response.body.readableBytesView))
     }
 
@@ -225,4 +246,16 @@ public func eventually(_ seconds: Double = 15, _ condition: () async throws -> B
         try await Task.sleep(for: .milliseconds(20))
     }
     return try await condition()
+}
+
+extension Client {
+    /// A client of whatever listens on `port` on this machine (a server
+    /// process, a balancer), over one kept-alive connection.
+    public static func connected<Value: Sendable>(to port: Int, _ body: @escaping @Sendable (Client) async throws -> Value)
+        async throws -> Value
+    {
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            try await body(Client(remote: client))
+        }
+    }
 }
