@@ -16,6 +16,7 @@ public struct PersonalDataCipher: Sendable {
         case displayName = "learner.display_name"
         case picture = "learner.picture"
         case speechRecording = "speech_attempt.audio"
+        case speechJobRecording = "speech_job.audio"
         case teacherName = "teacher.display_name"
         case school = "teacher.school"
         case className = "class.name"

@@ -20,7 +20,9 @@ public final class ServerProcess: Sendable {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    public init(arguments: [String], directory: String, environment: [String: String] = [:]) throws {
+    /// Starts `parla serve` (or another long-running `command`, such as
+    /// `worker speech`, which listens on no port) on the files under `directory`.
+    public init(command: [String] = ["serve"], arguments: [String], directory: String, environment: [String: String] = [:]) throws {
         guard let binary = Self.binary else { throw TestFailure("parla is not built: run `swift build` first") }
         port = try Self.freePort()
         logPath = directory + "/server.log"
@@ -33,8 +35,8 @@ public final class ServerProcess: Sendable {
         // Everything the server writes goes under `directory`.
         let config = arguments.contains("--config") ? [] : ["--config", directory + "/parla.json"]
         let argv =
-            [binary, "serve", "--port", String(port), "--data-directory", directory + "/.parla/postgres"]
-            + config + arguments
+            [binary] + command + (command == ["serve"] ? ["--port", String(port)] : [])
+            + ["--data-directory", directory + "/.parla/postgres"] + config + arguments
         var environment = environment
         environment["PARLA_SECURITY_KEY_FILE"] = directory + "/.parla/personal-data.key"
         environment["PARLA_CONTENT_ASSET_DIRECTORY"] = directory + "/.parla/assets"
@@ -78,17 +80,26 @@ public final class ServerProcess: Sendable {
         throw TestFailure("parla did not come up: \(log)")
     }
 
+    /// Whether the process still runs.
+    public var isRunning: Bool { exitStatus() == nil }
+
+    /// Sends SIGKILL and waits for the process to be gone.
+    public func kill() async throws {
+        Glibc.kill(pid, SIGKILL)
+        while exitStatus() == nil { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Sends SIGTERM and waits for the exit status.
     public func terminate(timeout: Duration = .seconds(60)) async throws -> Int32 {
-        kill(pid, SIGTERM)
+        Glibc.kill(pid, SIGTERM)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let code = exitStatus() { return code }
             try await Task.sleep(for: .milliseconds(100))
         }
-        kill(pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
         throw TestFailure("parla did not stop after SIGTERM")
     }
 

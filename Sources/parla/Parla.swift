@@ -17,7 +17,7 @@ struct Parla: AsyncParsableCommand {
         abstract: "Parla: language learning for English, French, Italian, German and Spanish.",
         subcommands: [
             Serve.self, Migrate.self, Content.self, Speech.self, Placement.self, Learning.self, Grant.self, Purchases.self, Role.self,
-            Backup.self, Restore.self, Bench.self,
+            Backup.self, Restore.self, Worker.self, Bench.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -78,6 +78,28 @@ struct Serve: AsyncParsableCommand {
         let logger = LogSetup.bootstrap(settings)
         let app = try await buildApplication(settings, logger: logger)
         try await app.runService()
+    }
+}
+
+struct Worker: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a worker role apart from the API servers.", subcommands: [Speech.self])
+
+    struct Speech: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Score the recordings API servers queue, until SIGTERM (servers score in-process while no worker runs).")
+
+        @OptionGroup var options: ConfigurationOptions
+        @Option(help: "Recordings scored at once (default: speech.threads, one per core).") var threads: Int?
+        @Option(help: "This worker's name in the register (default: speech.workerName, host-pid).") var name: String?
+
+        func run() async throws {
+            var settings = ServerSettings(config: try await options.reader())
+            if let threads { settings.speech.threads = max(1, threads) }
+            if let name { settings.speechWorkerName = name }
+            let logger = LogSetup.bootstrap(settings)
+            try await runSpeechWorker(settings, logger: logger)
+        }
     }
 }
 

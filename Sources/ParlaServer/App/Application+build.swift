@@ -47,6 +47,11 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let assets = AssetStore(directory: settings.assetDirectory)
     let scorer = SpeechScorer(settings: settings.speech)
     services.append(SpeechScorerService(scorer: scorer))
+    let speechJobs = SpeechJobWaiters()
+    feed.subscribe(speechJobs)
+    let scoring = ScoringRoute(
+        scorer: scorer, jobs: SpeechJobStore(database: database, cipher: cipher), waiters: speechJobs,
+        wait: .milliseconds(Int(settings.speechQueueWaitSeconds * 1000)), logger: logger)
     let assetBuild =
         settings.buildAssets && settings.contentDirectory != nil
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
@@ -73,7 +78,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), logger: logger))
     let router = try buildRouter(
         settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scorer: scorer, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
+        scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
         pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
@@ -363,6 +368,27 @@ private func withBackupTarget(
     }
 }
 
+/// `parla worker speech`: scores queued recordings until SIGTERM or SIGINT
+/// (see the design note in SpeechQueue.swift). It borrows the embedded
+/// cluster a server runs, or starts it; it never migrates: until a server
+/// has made the queue, it logs and tries again.
+public func runSpeechWorker(_ settings: ServerSettings, logger: Logger) async throws {
+    try await withDatabase(settings, logger: logger) { database, cipher in
+        let feed = ChangeFeed(database: database, logger: logger)
+        let scorer = SpeechScorer(settings: settings.speech)
+        let worker = SpeechWorker(
+            name: settings.speechWorkerName, jobs: SpeechJobStore(database: database, cipher: cipher), scorer: scorer, logger: logger)
+        feed.subscribe(worker)
+        // Stopped in reverse: the worker finishes what it holds, then the
+        // scorer's threads stop, then the feed.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [feed, SpeechScorerService(scorer: scorer), worker], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}
+
 /// `parla migrate`: applies pending migrations and stops what it started.
 public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async throws -> Int {
     try await withDatabase(settings, logger: logger) { database, _ in try await database.migrate() }
@@ -370,7 +396,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 
 func buildRouter(
     _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-    catalog: ContentCatalog, assets: AssetStore, scorer: SpeechScorer, memory: KeptInMemory,
+    catalog: ContentCatalog, assets: AssetStore, scoring: ScoringRoute, memory: KeptInMemory,
     googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
     logger: Logger
 ) throws -> Router<ParlaRequestContext> {
@@ -424,14 +450,14 @@ func buildRouter(
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
         speech: SpeechService(
-            scorer: scorer, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
+            scorer: scoring, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
             content: content, plans: plans, limits: limits),
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
-            scorer: scorer, catalogs: catalogs, plans: plans, assignments: assignments),
+            scorer: scoring, catalogs: catalogs, plans: plans, assignments: assignments),
         games: GameService(
             games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),

@@ -44,6 +44,12 @@ public struct ServerSettings: Sendable {
     public var buildAssets = true
     /// Models, limits and concurrency of the speech scorer.
     public var speech = SpeechScorer.Settings()
+    /// How long a server waits for a speech worker to take a queued
+    /// recording before scoring it itself, and again for a worker to finish
+    /// one it took (`parla worker speech`).
+    public var speechQueueWaitSeconds = 10.0
+    /// This worker's name in the register of speech workers.
+    public var speechWorkerName = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     /// The leaderboard page read and written by hand (`LeaderboardFastPath`);
     /// off, the generated code serves it like every other route.
     public var leaderboardFastPath = true
@@ -145,6 +151,8 @@ public struct ServerSettings: Sendable {
         speech.limits.maxSeconds = config.double(forKey: "speech.maxAudioSeconds", default: speech.limits.maxSeconds)
         speech.threads = config.int(forKey: "speech.threads", default: speech.threads)
         speech.queueLimit = config.int(forKey: "speech.queueLimit", default: speech.queueLimit)
+        speechQueueWaitSeconds = config.double(forKey: "speech.queueWaitSeconds", default: speechQueueWaitSeconds)
+        speechWorkerName = config.string(forKey: "speech.workerName", default: speechWorkerName)
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat

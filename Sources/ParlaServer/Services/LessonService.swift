@@ -16,7 +16,8 @@ struct LessonService: Sendable {
     let learners: LearnerStore
     let content: ContentService
     let proficiency: ProficiencyService
-    let scorer: SpeechScorer
+    /// Spoken answers are scored by a speech worker, or here.
+    let scorer: ScoringRoute
     let catalogs: LessonCatalogs
     let plans: EntitlementService
     let assignments: AssignmentStore

@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// Scores a learner's attempts at phrases and keeps them.
 struct SpeechService: Sendable {
-    let scorer: SpeechScorer
+    /// A speech worker, or this server's own scorer.
+    let scorer: ScoringRoute
     let attempts: SpeechAttemptStore
     let learners: LearnerStore
     let content: ContentService
@@ -59,7 +60,7 @@ struct SpeechService: Sendable {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count <= Self.maxNarrationLength else { throw ParlaError.validation([FieldError("text", .malformedRequest)]) }
         guard !text.isEmpty else { throw ParlaError(.emptyText) }
-        var limits = scorer.settings.limits
+        var limits = scorer.limits
         limits.maxSeconds = max(limits.maxSeconds, Self.maxNarrationSeconds)
         return try await scorer.align(audio, text: text, language: language, limits: limits)
     }
