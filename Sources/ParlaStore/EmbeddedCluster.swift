@@ -48,6 +48,27 @@ public struct EmbeddedCluster: Sendable {
         try await NIOThreadPool.singleton.runIfActive { try startBlocking(logger: logger, adoptingOrphan: adoptingOrphan) }
     }
 
+    /// Makes this cluster a streaming replica of `primary` (`pg_basebackup
+    /// -R`): started like any cluster, it then follows the primary, read
+    /// only. Its directory must not hold a cluster yet. For tests of
+    /// `database.readURL`.
+    public func createReplica(of primary: EmbeddedCluster) async throws {
+        try await NIOThreadPool.singleton.runIfActive {
+            try prepareDirectory(dataDirectory)
+            try run(
+                "pg_basebackup",
+                [
+                    "-h", primary.socketDirectory, "-p", "\(Self.port)", "-U", Self.superuser, "-D", dataDirectory, "-R",
+                    "-X", "stream", "-c", "fast",
+                ])
+            // The primary keeps its socket in its data directory: the copy
+            // holds the socket's lock file, and the primary's log.
+            for copied in ["/.s.PGSQL.\(Self.port).lock", "/server.log"] {
+                try? FileManager.default.removeItem(atPath: dataDirectory + copied)
+            }
+        }
+    }
+
     /// Stops the cluster if this process is the one that started it.
     public func stop(logger: Logger) async throws {
         let stopped = try await NIOThreadPool.singleton.runIfActive { try stopBlocking() }

@@ -30,6 +30,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
     services.append(database.client)
     services.append(hasher)
+    let replica = try settings.databaseReadURL.map { try openReplica($0, settings, logger: logger) }
+    if let replica { services.append(replica.client) }
     // What this server keeps in memory in step with the tables, told of
     // their changes by one listening connection.
     let feed = ChangeFeed(database: database, logger: logger)
@@ -39,7 +41,9 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         profiles: AccountProfiles(feed: feed),
         learners: LearnerDirectory(database: database, cipher: cipher, feed: feed),
         entitlements: AccountEntitlements(feed: feed),
-        classes: settings.keepClassOverviews ? ClassOverviews(feed: feed) : nil)
+        // Overviews read from a replica may lag the notifications that keep
+        // them: with a replica, each is read afresh from it instead.
+        classes: settings.keepClassOverviews && settings.databaseReadURL == nil ? ClassOverviews(feed: feed) : nil)
     services.append(feed)
     services.append(memory.ranks)
 
@@ -77,7 +81,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
             logger: logger))
     services.append(RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), logger: logger))
     let router = try buildRouter(
-        settings, database: database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
+        settings, database: database, reads: replica ?? database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
         scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
         pages: try await DashboardPages(), logger: logger)
     var app = Application(
@@ -158,6 +162,17 @@ func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser
         configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
         connectionWait: .milliseconds(Int(settings.databaseConnectionWaitSeconds * 1000)), logger: databaseLogger)
     return (database, cipher, cluster)
+}
+
+/// The streaming replica at `url` (`database.readURL`), for the read-only
+/// routes that may lag a moment behind: a pool of its own, the same size
+/// and wait as the primary's.
+func openReplica(_ url: String, _ settings: ServerSettings, logger: Logger) throws -> Database {
+    var replicaLogger = logger
+    replicaLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
+    return Database(
+        configuration: try PostgresClient.Configuration(url: url), maximumConnections: settings.databaseMaxConnections,
+        connectionWait: .milliseconds(Int(settings.databaseConnectionWaitSeconds * 1000)), logger: replicaLogger)
 }
 
 func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
@@ -395,7 +410,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 }
 
 func buildRouter(
-    _ settings: ServerSettings, database: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
+    _ settings: ServerSettings, database: Database, reads: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetStore, scoring: ScoringRoute, memory: KeptInMemory,
     googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
     logger: Logger
@@ -470,10 +485,11 @@ func buildRouter(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,
             googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
         classes: ClassService(
-            classes: classStore, assignments: assignments, accounts: accountService, content: content, overviews: memory.classes,
+            classes: classStore, reports: ClassStore(database: reads, cipher: cipher), assignments: assignments,
+            accounts: accountService, content: content, overviews: memory.classes,
             classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass),
-        analytics: AnalyticsService(store: AnalyticsStore(database: database), content: content),
+        analytics: AnalyticsService(store: AnalyticsStore(database: database), reports: AnalyticsStore(database: reads), content: content),
         staffRoles: StaffRoles(database: database),
         support: SupportService(reports: SupportStore(database: database, cipher: cipher), accounts: accounts, mail: accountMail),
         clients: settings.clients)

@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable {
     /// About four per core: more backends than that only queue for the CPU
     /// (measured on two cores: 6-10 beat 20 by 5-10% on `/v1/me`).
     public var databaseMaxConnections = 8
+    /// A streaming replica for the read-only routes that may lag a moment
+    /// behind (teachers' class overviews, admins' analytics); nil: all
+    /// reads go to `database`.
+    public var databaseReadURL: String?
     /// How long a request waits for a database connection before it is
     /// answered 503 `database_unavailable` (PostgreSQL down, pool exhausted).
     public var databaseConnectionWaitSeconds = 5.0
@@ -131,6 +135,7 @@ public struct ServerSettings: Sendable {
             database = .embedded(dataDirectory: config.string(forKey: "database.dataDirectory", default: ".parla/postgres"))
         }
         databaseMaxConnections = config.int(forKey: "database.maxConnections", default: databaseMaxConnections)
+        if let url = config.string(forKey: "database.readURL"), !url.isEmpty { databaseReadURL = url }
         databaseConnectionWaitSeconds = config.double(
             forKey: "database.connectionWaitSeconds", default: databaseConnectionWaitSeconds)
         dataKey = config.string(forKey: "security.dataKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }

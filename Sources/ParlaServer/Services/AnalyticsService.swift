@@ -9,6 +9,8 @@ import ServiceLifecycle
 /// own days and streaks, and what is touched most (for admins).
 struct AnalyticsService: Sendable {
     let store: AnalyticsStore
+    /// Where reports are read: a replica when one is configured.
+    let reports: AnalyticsStore
     let content: ContentService
 
     struct Recorded: Sendable {
@@ -75,7 +77,7 @@ struct AnalyticsService: Sendable {
         guard (1...100).contains(limit) else { throw ParlaError.validation([FieldError("limit", .validationFailed)]) }
         if let list, try content.snapshot().lists[list] == nil { throw ParlaError(.wordListNotFound) }
         let (first, last, _) = try Self.period(from: from, to: to, today: nil, now: now)
-        let touched = try await store.mostTouched(language: language, list: list, from: first, through: last, limit: limit)
+        let touched = try await reports.mostTouched(language: language, list: list, from: first, through: last, limit: limit)
         return (touched.map { Touched(touched: $0, text: text($0, in: language)) }, first, last)
     }
 

@@ -9,6 +9,8 @@ import ParlaTeaching
 /// learners is the access rule's (`LearnerAccess`), not this service's.
 struct ClassService: Sendable {
     let classes: ClassStore
+    /// Where overviews are read: a replica when one is configured.
+    let reports: ClassStore
     let assignments: AssignmentStore
     let accounts: AccountService
     let content: ContentService
@@ -127,7 +129,7 @@ struct ClassService: Sendable {
             return (kept.schoolClass, kept.report)
         }
         let stamp = overviews?.stamp
-        let (schoolClass, members, missed) = try await classes.overview(id, teacher: caller.accountID)
+        let (schoolClass, members, missed) = try await reports.overview(id, teacher: caller.accountID)
         let report = ClassReport(members: members, missed: missed, today: today)
         overviews?.keep(.init(schoolClass: schoolClass, report: report, day: ClassOverviews.day(today)), since: stamp)
         return (schoolClass, report)
