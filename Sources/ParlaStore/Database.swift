@@ -4,6 +4,7 @@ import Metrics
 import NIOSSL
 import PostgresNIO
 import Synchronization
+import Tracing
 
 /// The process's one pooled PostgreSQL client, with the migrations that
 /// shape its schema. The client is itself a `Service`: add `database.client`
@@ -48,7 +49,25 @@ public final class Database: Sendable {
     /// back untouched. `body` runs in the group's child task while this
     /// task waits for it, never both at once, which is why handing it over
     /// unchecked is safe.
-    public func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    ///
+    /// Each use is a client span of a trace (when tracing is on), named by
+    /// the store and function that asked: "SQL SpeechJobStore.take".
+    public func withConnection<Result: Sendable>(
+        function: String = #function, fileID: String = #fileID, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await withSpan(Self.spanName(fileID, function), ofKind: .client) { span in
+            span.attributes["db.system.name"] = "postgresql"
+            return try await leased(body)
+        }
+    }
+
+    /// "SQL SpeechJobStore.take" for `take(for:limit:)` in SpeechJobStore.swift.
+    static func spanName(_ fileID: String, _ function: String) -> String {
+        let file = fileID.split(separator: "/").last.map { $0.hasSuffix(".swift") ? $0.dropLast(6) : $0 } ?? ""
+        return "SQL \(file).\(function.prefix { $0 != "(" })"
+    }
+
+    private func leased<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         let count = connectionsInUse.add(1, ordering: .relaxed).newValue
         inUseGauge.record(count)
         defer { inUseGauge.record(connectionsInUse.subtract(1, ordering: .relaxed).newValue) }
@@ -101,8 +120,10 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: all of its writes or none.
-    public func withTransaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await withConnection { connection in
+    public func withTransaction<Result: Sendable>(
+        function: String = #function, fileID: String = #fileID, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await withConnection(function: function, fileID: fileID) { connection in
             do {
                 return try await connection.withTransaction(logger: logger) { try await body($0) }
             } catch let error as PostgresTransactionError {

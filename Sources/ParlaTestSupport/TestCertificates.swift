@@ -54,17 +54,17 @@ public struct TestCertificates: Sendable {
     }
 }
 
-/// Serves `router` over TLS on a port of its own (on 127.0.0.1, with
-/// `certificates`' server side) while `body` runs; `listening` learns the
-/// port before `body` starts.
-func serveTLS<Value: Sendable>(
-    _ router: Router<BasicRequestContext>, certificates: TLSConfiguration, label: String,
+/// Serves `router` on a port of its own (on 127.0.0.1; over TLS with
+/// `certificates`' server side, plain HTTP without) while `body` runs;
+/// `listening` learns the port before `body` starts.
+func serve<Value: Sendable>(
+    _ router: Router<BasicRequestContext>, certificates: TLSConfiguration?, label: String,
     listening: @Sendable (Int) throws -> Void, _ body: () async throws -> Value
 ) async throws -> Value {
     let running = AsyncStream<Int>.makeStream()
     let logger = Logger(label: label)
     let app = Application(
-        router: router, server: try .tls(.http1(), tlsConfiguration: certificates),
+        router: router, server: try certificates.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
         configuration: .init(address: .hostname("127.0.0.1", port: 0)),
         onServerRunning: { channel in running.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
     let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))

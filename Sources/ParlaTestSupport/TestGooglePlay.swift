@@ -107,7 +107,7 @@ public final class TestGooglePlay: Sendable {
 
     /// Runs `body` with the server listening on a port of its own.
     public func run<Value: Sendable>(_ body: @Sendable (TestGooglePlay) async throws -> Value) async throws -> Value {
-        try await serveTLS(
+        try await serve(
             await router(), certificates: serverConfiguration, label: "parla.test.google-play",
             listening: { port in
                 self.state.withLock { $0.port = port }

@@ -93,7 +93,7 @@ public final class TestIdentityProvider: Sendable {
             let data = try JSONSerialization.data(withJSONObject: ["keys": jwks])
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        return try await serveTLS(
+        return try await serve(
             router, certificates: certificates.serverConfiguration, label: "parla.test.identity",
             listening: { port in self.state.withLock { $0.port = port } }
         ) { try await body(self) }

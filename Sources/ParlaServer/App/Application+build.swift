@@ -27,6 +27,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     var services: [any Service] = []
     // First in the group, so it stops last: after the server and the pool.
     if let cluster { services.append(EmbeddedClusterService(cluster: cluster, logger: logger)) }
+    // Early, so that it stops late: spans of the last requests are sent.
+    if let exporter = try Telemetry.exporter(settings.telemetry) { services.append(exporter) }
     let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
     services.append(database.client)
     services.append(hasher)
@@ -389,6 +391,9 @@ private func withBackupTarget(
 /// has made the queue, it logs and tries again.
 public func runSpeechWorker(_ settings: ServerSettings, logger: Logger) async throws {
     try await withDatabase(settings, logger: logger) { database, cipher in
+        var telemetry = settings.telemetry
+        if telemetry.serviceName == TelemetrySettings().serviceName { telemetry.serviceName = "parla-speech-worker" }
+        let exporter = try Telemetry.exporter(telemetry)
         let feed = ChangeFeed(database: database, logger: logger)
         let scorer = SpeechScorer(settings: settings.speech)
         let worker = SpeechWorker(
@@ -398,7 +403,8 @@ public func runSpeechWorker(_ settings: ServerSettings, logger: Logger) async th
         // scorer's threads stop, then the feed.
         let group = ServiceGroup(
             configuration: .init(
-                services: [feed, SpeechScorerService(scorer: scorer), worker], gracefulShutdownSignals: [.sigterm, .sigint],
+                services: (exporter.map { [$0] } ?? []) + [feed, SpeechScorerService(scorer: scorer), worker],
+                gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
     }
@@ -416,6 +422,9 @@ func buildRouter(
     logger: Logger
 ) throws -> Router<ParlaRequestContext> {
     let router = Router(context: ParlaRequestContext.self)
+    // Outermost, so that the request's span holds everything else. Secrets
+    // and learners' words stay out of it.
+    if Telemetry.isOn { router.add(middleware: TracingMiddleware(redactingQueryParameters: ["token", "secret", "text"])) }
     router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.trustedProxies))
     router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.corsOrigins, secure: settings.secureCookies))
     router.add(middleware: MetricsMiddleware())

@@ -52,6 +52,8 @@ public struct ServerSettings: Sendable {
     /// recording before scoring it itself, and again for a worker to finish
     /// one it took (`parla worker speech`).
     public var speechQueueWaitSeconds = 10.0
+    /// Traces over OTLP (off unless `telemetry.otlpEndpoint` is set).
+    public var telemetry = TelemetrySettings()
     /// This worker's name in the register of speech workers.
     public var speechWorkerName = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
     /// The leaderboard page read and written by hand (`LeaderboardFastPath`);
@@ -158,6 +160,11 @@ public struct ServerSettings: Sendable {
         speech.queueLimit = config.int(forKey: "speech.queueLimit", default: speech.queueLimit)
         speechQueueWaitSeconds = config.double(forKey: "speech.queueWaitSeconds", default: speechQueueWaitSeconds)
         speechWorkerName = config.string(forKey: "speech.workerName", default: speechWorkerName)
+        telemetry.otlpEndpoint = config.string(forKey: "telemetry.otlpEndpoint").flatMap { $0.isEmpty ? nil : $0 }
+        telemetry.otlpProtocol = config.string(forKey: "telemetry.otlpProtocol", default: telemetry.otlpProtocol)
+        telemetry.sampleRatio = config.double(forKey: "telemetry.sampleRatio", default: telemetry.sampleRatio)
+        telemetry.serviceName = config.string(forKey: "telemetry.serviceName", default: telemetry.serviceName)
+        telemetry.exportDelaySeconds = config.double(forKey: "telemetry.exportDelaySeconds", default: telemetry.exportDelaySeconds)
         leaderboardFastPath = config.bool(forKey: "leaderboards.fastPath", default: leaderboardFastPath)
         logLevel = config.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? logLevel
         logFormat = config.string(forKey: "log.format").flatMap(LogFormat.init(rawValue:)) ?? logFormat

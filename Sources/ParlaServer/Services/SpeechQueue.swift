@@ -5,6 +5,7 @@ import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 // Design note: speech scoring as a worker role (issue 20, item 6).
 //
@@ -44,15 +45,31 @@ final class ScoringRoute: Sendable {
     var limits: AudioLimits { scorer.settings.limits }
 
     func score(_ audio: [UInt8], text: String, language: Language) async throws -> AttemptScore {
-        let job = SpeechJobStore.Job(kind: .score, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
-        if let result = try await queued(job) { return try JSONDecoder().decode(AttemptScore.self, from: Data(result)) }
-        return try await scorer.score(audio, text: text, language: language)
+        try await withSpan("speech.score") { span in
+            span.attributes["parla.language"] = language.code
+            span.attributes["parla.audio.bytes"] = audio.count
+            let job = SpeechJobStore.Job(kind: .score, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
+            if let result = try await queued(job) {
+                span.attributes["parla.speech.scored_by"] = "worker"
+                return try JSONDecoder().decode(AttemptScore.self, from: Data(result))
+            }
+            span.attributes["parla.speech.scored_by"] = "server"
+            return try await scorer.score(audio, text: text, language: language)
+        }
     }
 
     func align(_ audio: [UInt8], text: String, language: Language, limits: AudioLimits) async throws -> NarrationAlignment {
-        let job = SpeechJobStore.Job(kind: .align, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
-        if let result = try await queued(job) { return try JSONDecoder().decode(NarrationAlignment.self, from: Data(result)) }
-        return try await scorer.align(audio, text: text, language: language, limits: limits)
+        try await withSpan("speech.align") { span in
+            span.attributes["parla.language"] = language.code
+            span.attributes["parla.audio.bytes"] = audio.count
+            let job = SpeechJobStore.Job(kind: .align, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
+            if let result = try await queued(job) {
+                span.attributes["parla.speech.scored_by"] = "worker"
+                return try JSONDecoder().decode(NarrationAlignment.self, from: Data(result))
+            }
+            span.attributes["parla.speech.scored_by"] = "server"
+            return try await scorer.align(audio, text: text, language: language, limits: limits)
+        }
     }
 
     /// The worker's result, or nil when this server scores the job itself

@@ -5,6 +5,7 @@ import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// `parla worker speech`: takes recordings from the queue, as many at once
 /// as the scorer has threads, scores them and records the outcome (see the
@@ -78,6 +79,14 @@ final class SpeechWorker: Service, ChangeSubscriber {
     /// Scores one job and records its outcome (tried again while the
     /// database is away: the server waiting for it reads it once it is).
     private func score(_ job: SpeechJobStore.Job) async {
+        await withSpan("speech.worker.\(job.kind.rawValue)") { span in
+            span.attributes["parla.language"] = job.language
+            span.attributes["parla.speech.job"] = job.id.uuidString
+            await scoreAndRecord(job)
+        }
+    }
+
+    private func scoreAndRecord(_ job: SpeechJobStore.Job) async {
         let outcome: SpeechJobStore.Outcome
         do {
             guard let language = Language(rawValue: job.language) else { throw ParlaError(.languageNotFound) }
