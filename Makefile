@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test bench build install-deps clean format format-check fuzz-api faults
+.PHONY: run test bench build install-deps clean format format-check fuzz-api fuzz-decoders faults
 
 install-deps:
 	@scripts/install-deps.sh
@@ -37,6 +37,13 @@ faults: install-deps
 fuzz-api: install-deps
 	$(SWIFT) build --product parla
 	scripts/fuzz-api.sh
+
+# libFuzzer with AddressSanitizer over the audio decoder and the picture
+# check, RUNS executions each (1000000 unless given), at most SECONDS each
+# if given; a finding is kept in Tests/Fuzz/regressions, which make test
+# replays. Builds in .build-fuzz.
+fuzz-decoders: install-deps
+	scripts/fuzz-decoders.sh $(or $(RUNS),1000000) $(SECONDS)
 
 bench: install-deps
 	$(SWIFT) build -c release --product parla

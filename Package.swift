@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "parla", targets: ["parla"]),
         .executable(name: "parla-purchase-bench", targets: ["ParlaPurchaseBench"]),
+        .executable(name: "parla-fuzz-audio", targets: ["ParlaFuzzAudio"]),
+        .executable(name: "parla-fuzz-picture", targets: ["ParlaFuzzPicture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -202,6 +204,14 @@ let package = Package(
             dependencies: ["ParlaPurchases", "ParlaCommerce", "ParlaTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // `make fuzz-decoders`: libFuzzer targets for the untrusted bytes we
+        // decode (scripts/fuzz-decoders.sh builds them with -DFUZZING, and
+        // CLibFuzzer declares libFuzzer's driver). Otherwise each replays
+        // the files it is given; the regression tests call the same
+        // function the fuzzer does.
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "ParlaFuzzAudio", dependencies: ["ParlaSpeech", "ParlaCore", "CLibFuzzer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ParlaFuzzPicture", dependencies: ["ParlaCore", "CLibFuzzer"], swiftSettings: swiftSettings),
         .target(
             name: "ParlaTestSupport",
             dependencies: [
@@ -225,7 +235,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport", "ParlaFuzzPicture"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaWebTests", dependencies: ["ParlaWeb", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaMailTests", dependencies: ["ParlaMail", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaCommerceTests", dependencies: ["ParlaCommerce", "ParlaCore"], swiftSettings: swiftSettings),
@@ -242,7 +253,8 @@ let package = Package(
         ),
         .testTarget(name: "ParlaContentTests", dependencies: ["ParlaContent", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
+            name: "ParlaSpeechTests", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaTestSupport", "ParlaFuzzAudio"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [

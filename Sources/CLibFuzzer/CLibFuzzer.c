@@ -1,0 +1,1 @@
+// Header only: LLVMFuzzerRunDriver comes from the toolchain's libFuzzer runtime.
