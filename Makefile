@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test bench build install-deps clean format format-check fuzz-api fuzz-decoders faults
+.PHONY: run test bench build install-deps clean format format-check fuzz-api fuzz-decoders faults soak
 
 install-deps:
 	@scripts/install-deps.sh
@@ -57,6 +57,15 @@ bench: install-deps
 	Benchmarks/purchases.sh
 	Benchmarks/school.sh
 	Benchmarks/analytics.sh
+
+# Soak (issue 20, item 4): 30 minutes of steady mixed load on a release
+# server (learners taking lessons, players playing games, readers): p50/p99
+# per kind and memory per minute, errors (must be 0), p99 of the first and
+# last third and the RSS slope (Benchmarks/soak.sh; DURATION, WINDOW,
+# LEARNERS, PLAYERS as it says). Not part of bench: it takes half an hour.
+soak: install-deps
+	$(SWIFT) build -c release --product parla
+	Benchmarks/soak.sh
 
 # The tree's layout, as .swift-format says: `make format` rewrites it,
 # `make test` checks it first (a second or two).

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Soak (issue 20, item 4): a release server under DURATION (1800) s of steady
+# mixed load from one Python process (Benchmarks/soak.py): LEARNERS (24)
+# learners taking lessons with 1-3 s per answer (Benchmarks/lesson_load.py's
+# client), PLAYERS (8) players playing card-matching games live and offline
+# in turn with a flip every 0.6-1.6 s, and READERS (3) readers asking for
+# word-list pages, leaderboards and /v1/me once a second each. Every request
+# is recorded per kind and per WINDOW (60) s; at each window's end the
+# server's RSS and PostgreSQL's (the postmaster and its children) are
+# sampled. Reports per window p50/p99 per kind, errors and memory; then the
+# p99 of the first and the last third, and the RSS slope in MB per hour
+# after WARMUP (300) s. Fails if any request failed. Saves the report under
+# Benchmarks/results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT=${PORT:-18084}
+DURATION=${DURATION:-1800}
+WINDOW=${WINDOW:-60}
+WARMUP=${WARMUP:-300}
+LEARNERS=${LEARNERS:-24}
+PLAYERS=${PLAYERS:-8}
+READERS=${READERS:-3}
+. Benchmarks/server.sh
+[ -x "$BINARY" ] || { echo "no release binary at $BINARY: swift build -c release --product parla"; exit 1; }
+start_server "$PORT"
+log_at_start=$(wc -l <"$work/server.log")
+
+mkdir -p Benchmarks/results
+stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
+result="Benchmarks/results/soak-$stamp.md"
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- Sources Package.swift Package.resolved 2>/dev/null || commit="$commit (with uncommitted changes under Sources or Package.swift)"
+about="Run $stamp on $(nproc) cores ($(uname -m), $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)); \
+binary \`$BINARY\` built $(date -u -r "$BINARY" +%Y-%m-%dT%H:%MZ), tree at commit $commit. \
+DURATION=$DURATION WINDOW=$WINDOW WARMUP=$WARMUP LEARNERS=$LEARNERS PLAYERS=$PLAYERS READERS=$READERS."
+
+started=$(date +%s)
+set +e
+python3 Benchmarks/soak.py --port "$PORT" --server-pid "$server_pid" --postgres-pidfile "$work/postgres/postmaster.pid" \
+  --duration "$DURATION" --window "$WINDOW" --warmup "$WARMUP" --learners "$LEARNERS" --players "$PLAYERS" \
+  --readers "$READERS" --about "$about" >"$work/report.md"
+status=$?
+set -e
+if ! kill -0 "$server_pid" 2>/dev/null; then
+  echo "**The server exited during the soak.**" >>"$work/report.md"
+  # Its embedded cluster outlives it: stop it (fast shutdown) before the folder goes.
+  postmaster=$(head -1 "$work/postgres/postmaster.pid" 2>/dev/null || true)
+  [ -n "$postmaster" ] && kill -INT "$postmaster" 2>/dev/null || true
+fi
+{
+  cat "$work/report.md"
+  # Anything the server logged (warnings and above), while starting and under load.
+  echo
+  python3 - "$work/server.log" "$log_at_start" <<'PY'
+import json, sys
+lines = open(sys.argv[1], errors="replace").read().splitlines()
+split = int(sys.argv[2])
+for title, part in (("while starting, before the load", lines[:split]), ("during the run", lines[split:])):
+    print(f"Server log (warnings and above) {title}: {len(part)} lines" + (":" if part else "."))
+    if not part:
+        continue
+    print("\n```")
+    for line in part[:20]:
+        try:
+            entry = json.loads(line)
+            print(f"{entry.pop('time', '?')} {entry.pop('level', '?')} {entry.pop('message', '')}: "
+                  + ", ".join(f"{key}={str(value)[:240]}" for key, value in entry.items() if key != "label"))
+        except ValueError:
+            print(line[:300])
+    print("```\n")
+PY
+  echo
+  echo "End to end (sign-ups, soak, report): $(($(date +%s) - started)) s."
+} | tee "$result"
+echo "saved to $result"
+exit "$status"
