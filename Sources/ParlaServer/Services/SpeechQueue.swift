@@ -45,30 +45,33 @@ final class ScoringRoute: Sendable {
     var limits: AudioLimits { scorer.settings.limits }
 
     func score(_ audio: [UInt8], text: String, language: Language) async throws -> AttemptScore {
-        try await withSpan("speech.score") { span in
-            span.attributes["parla.language"] = language.code
-            span.attributes["parla.audio.bytes"] = audio.count
-            let job = SpeechJobStore.Job(kind: .score, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
-            if let result = try await queued(job) {
-                span.attributes["parla.speech.scored_by"] = "worker"
-                return try JSONDecoder().decode(AttemptScore.self, from: Data(result))
-            }
-            span.attributes["parla.speech.scored_by"] = "server"
-            return try await scorer.score(audio, text: text, language: language)
+        try await routed(.score, audio, text: text, language: language, maxSeconds: limits.maxSeconds) {
+            try await scorer.score(audio, text: text, language: language)
         }
     }
 
     func align(_ audio: [UInt8], text: String, language: Language, limits: AudioLimits) async throws -> NarrationAlignment {
-        try await withSpan("speech.align") { span in
+        try await routed(.align, audio, text: text, language: language, maxSeconds: limits.maxSeconds) {
+            try await scorer.align(audio, text: text, language: language, limits: limits)
+        }
+    }
+
+    /// A job's result from a worker, or `here` when this server does the
+    /// job itself; one span either way ("speech.score", "speech.align").
+    private func routed<Result: Decodable & Sendable>(
+        _ kind: SpeechJobStore.Kind, _ audio: [UInt8], text: String, language: Language, maxSeconds: Double,
+        here: () async throws -> Result
+    ) async throws -> Result {
+        try await withSpan("speech.\(kind.rawValue)") { span in
             span.attributes["parla.language"] = language.code
             span.attributes["parla.audio.bytes"] = audio.count
-            let job = SpeechJobStore.Job(kind: .align, language: language.code, text: text, maxSeconds: limits.maxSeconds, audio: audio)
+            let job = SpeechJobStore.Job(kind: kind, language: language.code, text: text, maxSeconds: maxSeconds, audio: audio)
             if let result = try await queued(job) {
                 span.attributes["parla.speech.scored_by"] = "worker"
-                return try JSONDecoder().decode(NarrationAlignment.self, from: Data(result))
+                return try JSONDecoder().decode(Result.self, from: Data(result))
             }
             span.attributes["parla.speech.scored_by"] = "server"
-            return try await scorer.align(audio, text: text, language: language, limits: limits)
+            return try await here()
         }
     }
 
