@@ -210,8 +210,10 @@ let package = Package(
         // the files it is given; the regression tests call the same
         // function the fuzzer does.
         .target(name: "CLibFuzzer"),
-        .executableTarget(name: "ParlaFuzzAudio", dependencies: ["ParlaSpeech", "ParlaCore", "CLibFuzzer"], swiftSettings: swiftSettings),
-        .executableTarget(name: "ParlaFuzzPicture", dependencies: ["ParlaCore", "CLibFuzzer"], swiftSettings: swiftSettings),
+        .target(name: "ParlaFuzzTarget", dependencies: ["CLibFuzzer"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ParlaFuzzAudio", dependencies: ["ParlaSpeech", "ParlaCore", "ParlaFuzzTarget"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ParlaFuzzPicture", dependencies: ["ParlaCore", "ParlaFuzzTarget"], swiftSettings: swiftSettings),
         .target(
             name: "ParlaTestSupport",
             dependencies: [

@@ -1,10 +1,7 @@
 import Foundation
 import ParlaCore
+import ParlaFuzzTarget
 import ParlaSpeech
-
-#if FUZZING
-    import CLibFuzzer
-#endif
 
 /// One input through the audio decoder exactly as an uploaded recording
 /// goes (16 kHz, the default limits). The fuzzer, the replay and the
@@ -14,38 +11,15 @@ public func decodeUpload(_ bytes: [UInt8]) -> Result<DecodedAudio, ParlaError> {
     Result { () throws(ParlaError) in try AudioDecoder.decode(bytes, sampleRate: 16_000) }
 }
 
-/// Built by `scripts/fuzz-decoders.sh` (`-sanitize=fuzzer -DFUZZING`), a
-/// libFuzzer target taking libFuzzer's flags; otherwise
-/// `parla-fuzz-audio FILE|DIR...` replays inputs (a crash the fuzzer kept,
-/// a corpus) and prints each one's outcome.
+/// `parla-fuzz-audio`: libFuzzer's target, or a replay (`FuzzTarget`).
 @main
 struct FuzzAudio {
     static func main() {
-        #if FUZZING
-            var argc = CommandLine.argc
-            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-            exit(
-                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-                    _ = decodeUpload(size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
-                    return 0
-                })
-        #else
-            for file in CommandLine.arguments.dropFirst().flatMap(files) {
-                guard let bytes = FileManager.default.contents(atPath: file) else { continue }
-                switch decodeUpload([UInt8](bytes)) {
-                case .success(let audio): print("\(file): decoded, \(audio.duration) s, \(audio.speechSeconds) s of speech")
-                case .failure(let error): print("\(file): \(error.code.rawValue)")
-                }
+        FuzzTarget.main(input: { _ = decodeUpload($0) }) { bytes in
+            switch decodeUpload(bytes) {
+            case .success(let audio): "decoded, \(audio.duration) s, \(audio.speechSeconds) s of speech"
+            case .failure(let error): error.code.rawValue
             }
-        #endif
-    }
-
-    /// The file at `path`, or every file under it.
-    static func files(at path: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
-        return ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 }.filter {
-            FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
     }
 }
