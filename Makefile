@@ -30,7 +30,7 @@ test: install-deps format-check
 # (Tests/ParlaServerTests/FaultTests.swift).
 faults: install-deps
 	$(SWIFT) build --build-tests
-	PARLA_FAULTS=1 $(SWIFT) test --skip-build --no-parallel --filter FaultTests
+	$(SWIFT) test --skip-build --no-parallel --filter FaultTests
 
 # schemathesis over every operation of the OpenAPI document, stateful phase
 # included, 100 examples an operation (make test runs 8).

@@ -152,6 +152,8 @@ let package = Package(
             dependencies: [
                 "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Its pool's errors: the circuit breaker's is an outage.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),

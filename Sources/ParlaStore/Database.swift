@@ -5,6 +5,7 @@ import NIOSSL
 import PostgresNIO
 import Synchronization
 import Tracing
+import _ConnectionPoolModule
 
 /// The process's one pooled PostgreSQL client, with the migrations that
 /// shape its schema. The client is itself a `Service`: add `database.client`
@@ -39,21 +40,31 @@ public final class Database: Sendable {
     ///
     /// Design note: the pool queues a request for a connection until one is
     /// free, and while PostgreSQL is down that is until it is back; a
-    /// client would see its request hang. So the wait is raced against a
-    /// timer in a task group. Exactly one of the two wins (`LeaseRace`):
-    /// the lease, and the body runs to its end, never cancelled by the
-    /// timer (a body cancelled mid-transaction could hand its connection
-    /// back with the transaction open); or the timer, and the caller gets
-    /// `databaseUnavailable` (503 with Retry-After) once the lease request
-    /// is cancelled, or, if a connection comes at that very moment, handed
-    /// back untouched. `body` runs in the group's child task while this
-    /// task waits for it, never both at once, which is why handing it over
-    /// unchecked is safe.
+    /// client would see its request hang. So the lease is raced against a
+    /// timer (`ConnectionUse`). Exactly one wins: the lease, and the body
+    /// runs to its end, never cancelled by the timer (a body cancelled
+    /// mid-transaction could hand its connection back with the transaction
+    /// open); or the timer, and the caller gets `databaseUnavailable` (503
+    /// with Retry-After) while the lease request is cancelled, or, if a
+    /// connection comes at that very moment, handed back untouched.
+    ///
+    /// A body can also hang on a connection that closed under it: PostgresNIO
+    /// (1.33) writes a query to its channel without a promise, and a query
+    /// written after the channel closed is lost, so its caller waits
+    /// forever (found by FaultTests: about one restart in four left a
+    /// request waiting on a lesson's query that PostgreSQL never received).
+    /// So while the body runs, the same guard looks every second whether
+    /// its connection closed; a body still running `closedConnectionGrace`
+    /// after that is given up: the caller gets `databaseUnavailable`, and
+    /// the body's task, which can no longer do anything, is left behind
+    /// (the pool has dropped the closed connection). That is why the body
+    /// runs in a task of its own and must be `@Sendable`.
     ///
     /// Each use is a client span of a trace (when tracing is on), named by
     /// the store and function that asked: "SQL SpeechJobStore.take".
     public func withConnection<Result: Sendable>(
-        function: String = #function, fileID: String = #fileID, _ body: (PostgresConnection) async throws -> Result
+        function: String = #function, fileID: String = #fileID,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try await withSpan(Self.spanName(fileID, function), ofKind: .client) { span in
             span.attributes["db.system.name"] = "postgresql"
@@ -67,41 +78,67 @@ public final class Database: Sendable {
         return "SQL \(file).\(function.prefix { $0 != "(" })"
     }
 
-    private func leased<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// How long a body may go on after its connection closed before it is
+    /// given up (one whose query failed with the close ends long before).
+    static let closedConnectionGrace = Duration.seconds(2)
+
+    private func leased<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         let count = connectionsInUse.add(1, ordering: .relaxed).newValue
         inUseGauge.record(count)
         defer { inUseGauge.record(connectionsInUse.subtract(1, ordering: .relaxed).newValue) }
-        return try await withoutActuallyEscaping(body) { body in
-            let work = UncheckedBody(body: body)
-            let race = LeaseRace()
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask {
-                    try await self.client.withConnection { connection in
-                        guard race.leased() else { return nil }
-                        return try await work.body(connection)
+        let use = ConnectionUse<Result>()
+        let (client, wait, logger) = (self.client, connectionWait, logger)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                use.begin(continuation)
+                // Both tasks inherit the caller's task-local values (its span).
+                let worker = Task {
+                    do {
+                        try await client.withConnection { connection in
+                            guard use.leased(on: connection) else { return }
+                            do {
+                                use.finish(.success(try await body(connection)))
+                            } catch {
+                                use.finish(.failure(error))
+                            }
+                        }
+                    } catch {
+                        use.finish(.failure(error))  // no connection: the pool refused, or the request was withdrawn
                     }
                 }
-                group.addTask { [connectionWait] in
-                    try await Task.sleep(for: connectionWait)
-                    guard race.timedOut() else { return nil }
-                    throw StoreError.databaseUnavailable
-                }
-                while let next = try await group.next() {
-                    if let result = next {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw StoreError.databaseUnavailable
+                use.guardTask(
+                    Task {
+                        try? await Task.sleep(for: wait)
+                        if use.timedOut() {
+                            worker.cancel()
+                            use.finish(.failure(StoreError.databaseUnavailable))
+                            return
+                        }
+                        // Leased (or done): watch the connection while the body runs.
+                        while let connection = use.runningOn {
+                            if connection.isClosed {
+                                try? await Task.sleep(for: Self.closedConnectionGrace)
+                                if use.finish(.failure(StoreError.databaseUnavailable)) {
+                                    logger.warning("database use given up: its connection closed under it")
+                                }
+                                return
+                            }
+                            try? await Task.sleep(for: .seconds(1))
+                        }
+                    }, worker: worker)
             }
+        } onCancel: {
+            use.cancel()
         }
     }
-
     /// Whether `error` means the database cannot be reached now (down,
     /// restarting, shutting down, out of connections), as opposed to a
     /// fault in what was asked of it: the first is a 503, the second a bug.
     public static func isOutage(_ error: any Error) -> Bool {
         if case StoreError.databaseUnavailable = error { return true }
+        // The pool stops trying to connect for a while after 15 s of failed
+        // attempts, and refuses leases at once meanwhile.
+        if let refused = error as? ConnectionPoolError { return refused == .connectionCreationCircuitBreakerTripped }
         if let failed = error as? PostgresTransactionError {
             return [failed.beginError, failed.closureError, failed.commitError].contains { $0.map(isOutage) ?? false }
         }
@@ -121,11 +158,12 @@ public final class Database: Sendable {
 
     /// Runs `body` in one transaction: all of its writes or none.
     public func withTransaction<Result: Sendable>(
-        function: String = #function, fileID: String = #fileID, _ body: (PostgresConnection) async throws -> Result
+        function: String = #function, fileID: String = #fileID,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         try await withConnection(function: function, fileID: fileID) { connection in
             do {
-                return try await connection.withTransaction(logger: logger) { try await body($0) }
+                return try await connection.withTransaction(logger: self.logger) { try await body($0) }
             } catch let error as PostgresTransactionError {
                 // The transaction was rolled back; what matters to callers is
                 // why (a domain error, a constraint violation).
@@ -134,15 +172,82 @@ public final class Database: Sendable {
         }
     }
 
-    private struct UncheckedBody<Result>: @unchecked Sendable {
-        let body: (PostgresConnection) async throws -> Result
-    }
+    /// One use of a connection: who won the race between the lease and the
+    /// timer, the caller's continuation (resumed exactly once, by whoever
+    /// finishes first), and the tasks to stop when it is over.
+    private final class ConnectionUse<Value: Sendable>: Sendable {
+        private enum Phase {
+            case waiting, running(PostgresConnection), done
+        }
+        private struct State {
+            var phase = Phase.waiting
+            var continuation: CheckedContinuation<Value, any Error>?
+            var guardTask: Task<Void, Never>?
+            var worker: Task<Void, Never>?
+            var cancelled = false
+        }
+        private let state = Mutex(State())
 
-    /// Who won: the lease or the timer; whichever asks first.
-    private final class LeaseRace: Sendable {
-        private let state = Atomic<Int>(0)  // 0 waiting, 1 leased, 2 timed out
-        func leased() -> Bool { state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged }
-        func timedOut() -> Bool { state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
+        func begin(_ continuation: CheckedContinuation<Value, any Error>) {
+            state.withLock { $0.continuation = continuation }
+        }
+
+        func guardTask(_ guardTask: Task<Void, Never>, worker: Task<Void, Never>) {
+            let cancelled = state.withLock { state in
+                (state.guardTask, state.worker) = (guardTask, worker)
+                return state.cancelled
+            }
+            if cancelled { worker.cancel() }
+        }
+
+        /// The lease won, unless the timer did first.
+        func leased(on connection: PostgresConnection) -> Bool {
+            state.withLock { state in
+                guard case .waiting = state.phase else { return false }
+                state.phase = .running(connection)
+                return true
+            }
+        }
+
+        /// The timer won, unless the lease did first.
+        func timedOut() -> Bool {
+            state.withLock { state in
+                guard case .waiting = state.phase else { return false }
+                state.phase = .done
+                return true
+            }
+        }
+
+        /// The connection the body runs on; nil once it is over.
+        var runningOn: PostgresConnection? {
+            state.withLock { state in
+                if case .running(let connection) = state.phase { return connection }
+                return nil
+            }
+        }
+
+        /// The first outcome reaches the caller; later ones are dropped.
+        /// Whether this one was the first.
+        @discardableResult
+        func finish(_ outcome: Swift.Result<Value, any Error>) -> Bool {
+            let (continuation, guardTask) = state.withLock { state in
+                state.phase = .done
+                defer { state.continuation = nil }
+                return (state.continuation, state.guardTask)
+            }
+            guardTask?.cancel()
+            continuation?.resume(with: outcome)
+            return continuation != nil
+        }
+
+        /// The caller was cancelled: so is the lease request or the body.
+        func cancel() {
+            let worker = state.withLock { state in
+                state.cancelled = true
+                return state.worker
+            }
+            worker?.cancel()
+        }
     }
 
     // MARK: Migrations
@@ -173,7 +278,7 @@ public final class Database: Sendable {
     /// Returns how many were applied now.
     @discardableResult
     public func migrate() async throws -> Int {
-        try await withConnection { try await Self.migrate(on: $0, logger: logger) }
+        try await withConnection { try await Self.migrate(on: $0, logger: self.logger) }
     }
 
     /// Migrates through one connection of the caller's (tests migrate a
@@ -218,10 +323,10 @@ public final class Database: Sendable {
         let known = try Self.bundledMigrations().map(\.version)
         let applied = try await withConnection { connection -> [Int] in
             let exists =
-                try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+                try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: self.logger)
                 .collect().first?.decode(Bool.self) ?? false
             guard exists else { return [] }
-            return try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+            return try await connection.query("SELECT version FROM schema_migrations", logger: self.logger)
                 .collect().map { try $0.decode(Int.self) }
         }
         return (applied.count, Set(known).isSubset(of: Set(applied)))

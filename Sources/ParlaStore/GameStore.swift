@@ -60,7 +60,7 @@ public struct GameStore: Sendable {
     public func update<Outcome: Sendable>(
         _ id: GameID, learner authorized: AuthorizedLearner,
         _ step:
-            @Sendable (Stored, LearnerModel) async throws
+            @escaping @Sendable (Stored, LearnerModel) async throws
             -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome)
     )
         async throws -> (Stored, Outcome)

@@ -291,14 +291,14 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
                     """
                     SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
                     WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
-                    """, logger: logger
+                    """, logger: self.logger
                 ).collect().first?.decode(Int.self) ?? 0
             let rows = try await connection.query(
                 """
                 SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds, score_at, seconds_at
                 FROM leaderboard_entries
                 WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
-                """, logger: logger)
+                """, logger: self.logger)
             var entries: [(UUID, BoardRanks.Best)] = []
             entries.reserveCapacity(total)
             // The instants come in binary and are made microseconds again

@@ -132,7 +132,7 @@ public struct LessonStore: Sendable {
     /// after the change.
     public func update<Outcome: Sendable>(
         _ id: LessonID, learner: AuthorizedLearner,
-        _ step: @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome)
+        _ step: @escaping @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome)
     )
         async throws -> (Stored, LearnerModel, Outcome)
     {

@@ -298,7 +298,7 @@ public final class LearnerDirectory: ChangeSubscriber, Sendable {
             try await connection.query(
                 """
                 SELECT id, account_id, display_name, avatar_id FROM learners WHERE id = ANY(\(Array(missing)))
-                """, logger: database.logger
+                """, logger: self.database.logger
             ).collect()
         }
         var read: [UUID: LearnerCard] = [:]

@@ -96,7 +96,7 @@ public struct PlacementStore: Sendable {
     /// the course's level (starting the course if the learner had none).
     public func update(
         _ id: PlacementID, learner: AuthorizedLearner,
-        _ step: @Sendable (Stored) throws -> Change?
+        _ step: @escaping @Sendable (Stored) throws -> Change?
     ) async throws -> Stored {
         try await database.withTransaction { connection in
             let logger = database.logger

@@ -81,20 +81,22 @@ public actor TestDatabase {
     /// A pool of its own on a database (as a second server would have),
     /// running for the length of `body`: for tests that call stores directly.
     public static func withPool<Value: Sendable>(
-        _ configuration: PostgresClient.Configuration, connections: Int, logger: Logger,
+        _ configuration: PostgresClient.Configuration, connections: Int, connectionWait: Duration = .seconds(5), logger: Logger,
         _ body: (Database) async throws -> Value
     ) async throws -> Value {
-        let database = Database(configuration: configuration, maximumConnections: connections, logger: logger)
+        let database = Database(
+            configuration: configuration, maximumConnections: connections, connectionWait: connectionWait, logger: logger)
         let pool = Task { await database.client.run() }
         defer { pool.cancel() }
         return try await body(database)
     }
 
     public static func withPool<Value: Sendable>(
-        _ url: String, connections: Int, logger: Logger,
+        _ url: String, connections: Int, connectionWait: Duration = .seconds(5), logger: Logger,
         _ body: (Database) async throws -> Value
     ) async throws -> Value {
-        try await withPool(try PostgresClient.Configuration(url: url), connections: connections, logger: logger, body)
+        try await withPool(
+            try PostgresClient.Configuration(url: url), connections: connections, connectionWait: connectionWait, logger: logger, body)
     }
 
     public func execute(in url: String, _ query: PostgresQuery) async throws {

@@ -11,11 +11,9 @@ import Testing
 /// the outage the server answers 503 with Retry-After, quickly, never 500
 /// and never a hang; it recovers within seconds.
 ///
-/// Run by `make faults` (they take a minute and stop PostgreSQL and
-/// servers on purpose): `PARLA_FAULTS=1 swift test --filter FaultTests`.
-@Suite(
-    "faults: nothing acknowledged is lost", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["PARLA_FAULTS"] != nil, "make faults runs these (PARLA_FAULTS=1)"))
+/// Part of `make test` (about 50 s: they stop PostgreSQL and servers on
+/// purpose, on clusters of their own); alone: `make faults`.
+@Suite("faults: nothing acknowledged is lost", .serialized)
 struct FaultTests {
     typealias JSON = [String: any Sendable]
     let logger = Logger(label: "parla.tests.faults")
@@ -214,6 +212,14 @@ struct FaultTests {
             try await Task.sleep(for: .seconds(2))
             seen.stopped.store(true, ordering: .relaxed)
             try await writers.waitForAll()
+        }
+        if seen.seen.withLock({ $0.contains { $0.status == nil || $0.seconds > 8 } }) {
+            // What the server and its cluster said, to tell where the time went.
+            for line in running.server.log.split(separator: "\n") where !line.contains("\"info\"") {
+                print("faults: server \(line.prefix(500))")
+            }
+            let postgresLog = (try? String(contentsOfFile: directory + "/.parla/postgres/server.log", encoding: .utf8)) ?? ""
+            for line in postgresLog.split(separator: "\n").suffix(60) { print("faults: postgres \(line.prefix(300))") }
         }
         // Only while no server ran may a request find no one to answer it.
         // The cluster is back within the connection wait or soon after: its
