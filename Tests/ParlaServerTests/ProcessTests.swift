@@ -35,6 +35,10 @@ struct ProcessTests {
         let lines = first.log.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.contains { $0.contains("\"request_id\"") && $0.contains("/v1/accounts") })
         #expect(!first.log.contains("Maëlle") && !first.log.contains("maelle@"))
+        // On a fresh database, the background services waited for the
+        // migrations: no warning at all while it started.
+        let warnings = lines.filter { $0.contains("\"level\":\"warning\"") || $0.contains("\"level\":\"error\"") }
+        #expect(warnings.isEmpty, "\(warnings.prefix(3))")
 
         // The second start reads the project's own Config/parla.json (flags
         // and environment still place its files in `directory`).

@@ -64,7 +64,9 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let assetBuild { services.append(assetBuild) }
     let googlePlay = try await googlePlayClient(settings, logger: logger)
     if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
-    let mail = try MailDelivery(outbox: OutboxStore(database: database, cipher: cipher), settings: settings.mail, logger: logger)
+    let schema = SchemaReady()
+    let mail = try MailDelivery(
+        outbox: OutboxStore(database: database, cipher: cipher), settings: settings.mail, schema: schema, logger: logger)
     services.append(mail)
     var identities: [IdentityProvider: IdentityVerifier] = [:]
     for (provider, providerSettings) in settings.identityProviders where !providerSettings.audiences.isEmpty {
@@ -76,12 +78,13 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
             accounts: AccountStore(database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles),
             leaderboards: LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners),
             idleFor: Double(settings.guestIdleDays) * 86400, interval: .milliseconds(Int(settings.guestSweepSeconds * 1000)),
-            logger: logger))
+            schema: schema, logger: logger))
     services.append(
         AnalyticsRollup(
             store: AnalyticsStore(database: database), every: settings.analyticsRollupSeconds, keepDays: settings.analyticsKeepDays,
-            logger: logger))
-    services.append(RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), logger: logger))
+            schema: schema, logger: logger))
+    services.append(
+        RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), schema: schema, logger: logger))
     let router = try buildRouter(
         settings, database: database, reads: replica ?? database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
         scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
@@ -93,6 +96,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         logger: logger)
     app.beforeServerStarts {
         let applied = try await database.migrate()
+        schema.open()
         logger.info("database ready", metadata: ["migrations_applied_now": "\(applied)"])
         let content = ContentStore(database: database)
         var planned: [PlannedAsset] = []

@@ -321,10 +321,14 @@ struct GuestSweeper: Service {
     let leaderboards: LeaderboardStore
     let idleFor: TimeInterval
     let interval: Duration
+    let schema: SchemaReady
     let logger: Logger
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { await loop() }
+        try? await cancelWhenGracefulShutdown {
+            await schema.wait()
+            await loop()
+        }
     }
 
     private func loop() async {

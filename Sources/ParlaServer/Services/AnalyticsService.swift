@@ -117,15 +117,20 @@ struct AnalyticsRollup: Service {
     let logger: Logger
     private let counted = Counter(label: "parla_analytics_events_counted_total")
 
-    init(store: AnalyticsStore, every seconds: Double, keepDays: Int, logger: Logger) {
-        (self.store, self.logger) = (store, logger)
+    let schema: SchemaReady
+
+    init(store: AnalyticsStore, every seconds: Double, keepDays: Int, schema: SchemaReady, logger: Logger) {
+        (self.store, self.schema, self.logger) = (store, schema, logger)
         interval = .milliseconds(Int(seconds * 1000))
         keptFor = Double(keepDays) * 86400
     }
 
     func run() async throws {
         // Shutdown cancels the wait between runs, never a run's transaction.
-        try? await cancelWhenGracefulShutdown { await loop() }
+        try? await cancelWhenGracefulShutdown {
+            await schema.wait()
+            await loop()
+        }
     }
 
     private func loop() async {

@@ -18,6 +18,7 @@ final class MailDelivery: Service, Sendable {
     }
 
     let outbox: OutboxStore
+    let schema: SchemaReady
     let transport: Transport
     let settings: MailSettings
     let logger: Logger
@@ -36,8 +37,9 @@ final class MailDelivery: Service, Sendable {
     /// Sent and failed messages are forgotten after this long.
     static let kept: TimeInterval = 30 * 86400
 
-    init(outbox: OutboxStore, settings: MailSettings, logger: Logger) throws {
+    init(outbox: OutboxStore, settings: MailSettings, schema: SchemaReady, logger: Logger) throws {
         self.outbox = outbox
+        self.schema = schema
         self.settings = settings
         self.logger = logger
         transport = try settings.smtp.map { .smtp(try SMTPClient(settings: $0)) } ?? .directory(settings.outboxDirectory)
@@ -51,6 +53,7 @@ final class MailDelivery: Service, Sendable {
 
     func run() async throws {
         var lastPrune = Date.distantPast
+        try? await cancelWhenGracefulShutdown { await self.schema.wait() }
         await withGracefulShutdownHandler {
             var wakeUps = wakeUps.makeAsyncIterator()
             repeat {

@@ -55,10 +55,12 @@ struct RateLimiter: Sendable {
 struct RateCounterSweeper: Service {
     let counters: RateCounterStore
     let interval: Duration
+    let schema: SchemaReady
     let logger: Logger
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
+            await schema.wait()
             while !Task.isCancelled {
                 do {
                     try await counters.sweep()
