@@ -29,8 +29,13 @@ not answered within 60 s is an error. Every request is recorded with its
 kind, latency and outcome in the WINDOW (60 s) it finished in; at every
 window's end the server's resident memory (VmRSS of --server-pid) and
 PostgreSQL's (VmRSS and PSS summed over the postmaster of --postgres-pidfile
-and its children) are sampled. A Markdown report goes to stdout (problems to
-stderr); the exit status is 1 if any error occurred.
+and its children) are sampled. With --disk-probe, the disk under the
+database is timed too: every 0.2 s an 8 KB write and fdatasync of a file
+beside it, as a commit's WAL flush does. A commit cannot be faster than
+that, so a write's p99 that moves with the probe's is the machine's, not
+Parla's; the report says, for each kind whose p99 was not stable, in how
+many of its slow windows the disk stalled. A Markdown report goes to stdout
+(problems to stderr); the exit status is 1 if any error occurred.
 """
 
 import argparse
@@ -53,6 +58,8 @@ GAME_LANGUAGES = ["fr", "it", "de", "es"]
 GAME_PAIRS = 8
 ERRORS_SHOWN = 5  # per kind, on stderr
 MIN_FOR_P99 = 100  # answers in a third below which its p99 is little more than its maximum
+DISK_PROBE_EVERY = 0.2  # seconds between two fdatasyncs of the disk probe
+DISK_STALL_MS = 100  # a probe's fdatasync slower than this is a stall of the disk
 # The report's columns, in order.
 KINDS = ["lesson start", "lesson answer", "game start", "game flip", "game log", "leaderboard", "word-list page", "me"]
 KIND_PATHS = {
@@ -103,6 +110,8 @@ class Soak:
         self.samples = []  # dicts, see sample()
         self.lessons_finished = self.live_games = self.offline_games = 0
         self.client_cpu = (0.0, 0.0)  # this process's CPU seconds at the start and at the end
+        self.disk = [[] for _ in range(self.windows)]  # per window: the probe's fdatasync times (s)
+        self.disk_all = []  # (seconds from the start, fdatasync time)
 
     def begin(self):
         self.started = time.perf_counter()
@@ -252,6 +261,28 @@ async def sampler(soak, server_pid, postgres_pidfile):
             errors = sum(soak.errors[index - 1].values())
             print(f"[{row['at']:6.0f} s] {sum(map(len, window.values())) + errors} requests, {errors} errors; "
                   f"server {mb(row['server_kb'])} MB, PostgreSQL {mb(row['postgres_kb'])} MB", file=sys.stderr)
+
+
+def _write_and_sync(fd, block):
+    started = time.perf_counter()
+    os.pwrite(fd, block, 0)
+    os.fdatasync(fd)
+    return time.perf_counter() - started
+
+
+async def disk_prober(soak, path):
+    """Times an 8 KB write and fdatasync of `path` every DISK_PROBE_EVERY s."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    block = os.urandom(8192)
+    try:
+        while await soak.pause(DISK_PROBE_EVERY):
+            elapsed = await asyncio.to_thread(_write_and_sync, fd, block)
+            moment = soak.since_start()
+            soak.disk[soak._window(moment)].append(elapsed)
+            soak.disk_all.append((moment, elapsed))
+    finally:
+        os.close(fd)
+        os.unlink(path)
 
 
 # Learners -------------------------------------------------------------------
@@ -494,8 +525,9 @@ def report(soak, args, setup_seconds, clock_ticks):
     print("p50 / p99 ms of the 2xx answers. Memory is sampled at the window's end; CPU is the server's share of one "
           "core and the whole machine's share of all cores over the window.\n")
     print("| window (s) | requests | errors | " + " | ".join(KINDS)
-          + " | server RSS MB | server CPU % | machine CPU % | PostgreSQL RSS MB | PostgreSQL PSS MB | PostgreSQL processes |")
-    print("|---|---:|---:|" + "---:|" * len(KINDS) + "---:|---:|---:|---:|---:|---:|")
+          + " | disk fsync (probe) p50 / max | server RSS MB | server CPU % | machine CPU % | PostgreSQL RSS MB"
+          + " | PostgreSQL PSS MB | PostgreSQL processes |")
+    print("|---|---:|---:|" + "---:|" * len(KINDS) + "---:|---:|---:|---:|---:|---:|---:|")
     for index in range(soak.windows):
         start, stop = index * soak.window, min((index + 1) * soak.window, duration)
         cells = []
@@ -513,8 +545,10 @@ def report(soak, args, setup_seconds, clock_ticks):
             all_ticks = after["machine"][1] - before["machine"][1]
             machine_cpu = f"{100 * busy / all_ticks:.0f}" if all_ticks else "-"
         memory = after or {"server_kb": None, "postgres_kb": None, "postgres_pss_kb": None, "postgres_processes": 0}
+        disk = soak.disk[index]
+        disk_cell = f"{percentile_ms(disk, 50):.1f} / {max(disk) * 1000:.0f}" if disk else "-"
         print(f"| {start:g}-{stop:g} | {requests} | {sum(soak.errors[index].values())} | " + " | ".join(cells)
-              + f" | {mb(memory['server_kb'])} | {server_cpu} | {machine_cpu} | {mb(memory['postgres_kb'])}"
+              + f" | {disk_cell} | {mb(memory['server_kb'])} | {server_cpu} | {machine_cpu} | {mb(memory['postgres_kb'])}"
               + f" | {mb(memory['postgres_pss_kb'])} | {memory['postgres_processes'] or '-'} |")
 
     print("\n## Summary\n")
@@ -563,8 +597,33 @@ def report(soak, args, setup_seconds, clock_ticks):
         print(f"| {kind} | {KIND_PATHS[kind]} | {len(latencies):,} | {percentile_ms(latencies, 50):.1f} | "
               f"{percentile_ms(latencies, 99):.1f} | {p99_first:.1f} ({len(first):,}) | {p99_last:.1f} ({len(last):,}) | "
               f"{ratio:.2f} | {stable} |")
+    if soak.disk_all:
+        first = [elapsed for moment, elapsed in soak.disk_all if moment < third]
+        last = [elapsed for moment, elapsed in soak.disk_all if moment >= 2 * third]
+        p99_first, p99_last = percentile_ms(first, 99), percentile_ms(last, 99)
+        ratio = p99_last / p99_first if first and last and p99_first > 0 else float("nan")
+        stalls = sum(1 for _, elapsed in soak.disk_all if elapsed * 1000 > DISK_STALL_MS)
+        print(f"| disk (not a request) | 8 KB write and fdatasync beside the database, every {DISK_PROBE_EVERY:g} s | "
+              f"{len(soak.disk_all):,} | {percentile_ms([e for _, e in soak.disk_all], 50):.1f} | "
+              f"{percentile_ms([e for _, e in soak.disk_all], 99):.1f} | {p99_first:.1f} ({len(first):,}) | "
+              f"{p99_last:.1f} ({len(last):,}) | {ratio:.2f} | {stalls} over {DISK_STALL_MS} ms, "
+              f"longest {max(e for _, e in soak.disk_all) * 1000:.0f} ms |")
     print()
     print("p99 stable for every kind." if not unstable else f"p99 not within ±{args.stable_percent:g}%: {', '.join(unstable)}.")
+    if unstable and soak.disk_all:
+        # A kind's slow windows: its p99 over twice the median of its windows' p99s.
+        print(f"\nWhere the time went: a kind's slow windows are those whose p99 is over twice the median of its "
+              f"windows' p99; a window with a disk stall is one where the probe's fdatasync took over {DISK_STALL_MS} ms.\n")
+        stalled = {index for index in range(soak.windows) if soak.disk[index] and max(soak.disk[index]) * 1000 > DISK_STALL_MS}
+        for kind in unstable:
+            p99s = {index: percentile_ms(soak.latencies[index][kind], 99)
+                    for index in range(soak.windows) if soak.latencies[index].get(kind)}
+            if not p99s:
+                continue
+            median = sorted(p99s.values())[len(p99s) // 2]
+            slow = [index for index, value in p99s.items() if value > 2 * median]
+            print(f"- {kind}: {len(slow)} slow windows, {len([index for index in slow if index in stalled])} of them "
+                  f"with a disk stall (the disk stalled in {len(stalled)} of {soak.windows} windows).")
 
     # Memory: a straight line through the samples after the warm-up.
     warmup = args.warmup
@@ -606,6 +665,7 @@ async def main():
     parser.add_argument("--stable-percent", type=float, default=25, help="p99 stable when the last third is within this of the first")
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--postgres-pidfile", help="the cluster's postmaster.pid")
+    parser.add_argument("--disk-probe", help="a file to create beside the database and fdatasync every 0.2 s")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--about", help="Markdown printed under the title (machine, commit, parameters)")
     args = parser.parse_args()
@@ -643,6 +703,8 @@ async def main():
 
     soak.begin()
     tasks = [sampler(soak, args.server_pid, args.postgres_pidfile)]
+    if args.disk_probe:
+        tasks.append(disk_prober(soak, args.disk_probe))
     tasks += [lesson_learner(soak, token, learner, LANGUAGES[index % len(LANGUAGES)], random.Random(rng.random()), think)
               for index, (token, learner) in enumerate(learners)]
     tasks += [game_player(soak, token, learner, GAME_LANGUAGES[index % len(GAME_LANGUAGES)], random.Random(rng.random()),

@@ -9,8 +9,9 @@
 # server's RSS and PostgreSQL's (the postmaster and its children) are
 # sampled. Reports per window p50/p99 per kind, errors and memory; then the
 # p99 of the first and the last third, and the RSS slope in MB per hour
-# after WARMUP (300) s. Fails if any request failed. Saves the report under
-# Benchmarks/results/.
+# after WARMUP (300) s, and how the disk under the database answered an
+# fdatasync every 0.2 s meanwhile (a commit waits for one). Fails if any
+# request failed. Saves the report under Benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +39,7 @@ DURATION=$DURATION WINDOW=$WINDOW WARMUP=$WARMUP LEARNERS=$LEARNERS PLAYERS=$PLA
 started=$(date +%s)
 set +e
 python3 Benchmarks/soak.py --port "$PORT" --server-pid "$server_pid" --postgres-pidfile "$work/postgres/postmaster.pid" \
+  --disk-probe "$work/disk-probe" \
   --duration "$DURATION" --window "$WINDOW" --warmup "$WARMUP" --learners "$LEARNERS" --players "$PLAYERS" \
   --readers "$READERS" --about "$about" >"$work/report.md"
 status=$?
