@@ -42,6 +42,8 @@ struct FaultTests {
     final class Observations: Sendable {
         struct Answer: Sendable {
             var phase: String, status: Int?, seconds: Double, retryAfter: String?, retryAfterRead: Bool, what: String
+            /// The phase when it was answered (a request spans two when one begins meanwhile).
+            var endedIn: String
         }
         let accounts = Mutex<[UUID]>([])
         let answers = Mutex<[(lesson: UUID, question: String)]>([])
@@ -50,11 +52,14 @@ struct FaultTests {
         let phase = Mutex("before")
         let stopped = Atomic<Bool>(false)
 
-        func note(_ reply: Reply?, seconds: Double, what: String) {
-            let phase = self.phase.withLock { $0 }
+        /// An answer, under the phase its request was sent in, and the one
+        /// it was answered in: a request to the server being killed fails
+        /// whether it was sent just before the kill or just before the
+        /// next server took over.
+        func note(_ reply: Reply?, seconds: Double, what: String, startedIn phase: String) {
             let answer = Answer(
                 phase: phase, status: reply?.status, seconds: seconds, retryAfter: reply?.retryAfter,
-                retryAfterRead: reply?.retryAfterRead ?? false, what: what)
+                retryAfterRead: reply?.retryAfterRead ?? false, what: what, endedIn: self.phase.withLock { $0 })
             seen.withLock { $0.append(answer) }
         }
     }
@@ -263,7 +268,9 @@ struct FaultTests {
         #expect(
             answers.allSatisfy { $0.status != nil },
             "no answer within 10 s: \(answers.filter { $0.status == nil }.map { "\($0.what) in \($0.phase)" })")
-        #expect(answers.allSatisfy { $0.status != 0 || unreachable.contains($0.phase) }, "no connection outside \(unreachable)")
+        #expect(
+            answers.allSatisfy { $0.status != 0 || unreachable.contains($0.phase) || unreachable.contains($0.endedIn) },
+            "no connection outside \(unreachable)")
         #expect(answers.allSatisfy { ($0.status ?? 0) < 500 || $0.status == 503 }, "a 5xx other than 503")
         #expect(answers.filter { $0.status == 503 && $0.phase != outage }.count <= 3, "503s outside the outage")
         if some503 { #expect(inOutage.contains { $0.status == 503 }, "no 503 in the outage") }
@@ -296,8 +303,9 @@ struct FaultTests {
                 "firstName": "Ana", "lastName": "Faults", "email": "ana\(number)@example.com", "password": "correct horse battery",
                 "acceptTerms": true, "uiLanguage": "en",
             ]
+            let startedIn = seen.phase.withLock { $0 }
             let (reply, seconds) = await within(.seconds(10)) { try await post("/v1/accounts", json, nil) }
-            seen.note(reply, seconds: seconds, what: "sign-up")
+            seen.note(reply, seconds: seconds, what: "sign-up", startedIn: startedIn)
             if let reply, reply.status == 201,
                 let id = ((reply.json["account"] as? JSON)?["id"] as? String).flatMap { UUID(uuidString: $0) }
             {
@@ -311,13 +319,14 @@ struct FaultTests {
         var lesson: (id: String, question: JSON)?
         while !seen.stopped.load(ordering: .relaxed) {
             guard let current = lesson else {
+                let startedIn = seen.phase.withLock { $0 }
                 let (reply, seconds) = await within(.seconds(10)) {
                     try await post(
                         "/v1/learners/\(learner)/lessons",
                         ["language": "fr", "mode": "teacher", "length": 50, "types": ["translationFromTarget"]],
                         token)
                 }
-                seen.note(reply, seconds: seconds, what: "lesson start")
+                seen.note(reply, seconds: seconds, what: "lesson start", startedIn: startedIn)
                 if let reply, reply.status == 200 || reply.status == 201, let id = reply.json["id"] as? String,
                     let question = reply.json["question"] as? JSON
                 {
@@ -331,13 +340,14 @@ struct FaultTests {
                 lesson = nil
                 continue
             }
+            let startedIn = seen.phase.withLock { $0 }
             let (reply, seconds) = await within(.seconds(10)) {
                 try await post(
                     "/v1/learners/\(learner)/lessons/\(current.id)/answers",
                     ["questionId": questionID, "optionId": option, "responseTimeMs": 1500],
                     token)
             }
-            seen.note(reply, seconds: seconds, what: "lesson answer")
+            seen.note(reply, seconds: seconds, what: "lesson answer", startedIn: startedIn)
             if let reply, reply.status == 200, reply.json["correct"] as? Bool == true {
                 seen.answers.withLock { $0.append((UUID(uuidString: current.id)!, questionID)) }
                 let next = (reply.json["lesson"] as? JSON)?["question"] as? JSON ?? reply.json["question"] as? JSON
@@ -352,13 +362,14 @@ struct FaultTests {
     static func gameResults(_ post: @escaping Post, _ learner: String, _ token: String, _ seen: Observations) async {
         while !seen.stopped.load(ordering: .relaxed) {
             // An offline game of three pairs played perfectly, its log sent.
+            let startedIn = seen.phase.withLock { $0 }
             let (dealt, seconds) = await within(.seconds(10)) {
                 try await post(
                     "/v1/learners/\(learner)/games",
                     ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true],
                     token)
             }
-            seen.note(dealt, seconds: seconds, what: "game start")
+            seen.note(dealt, seconds: seconds, what: "game start", startedIn: startedIn)
             guard let dealt, dealt.status == 201, let id = dealt.json["id"] as? String, let cards = dealt.json["cards"] as? [JSON] else {
                 await pause(dealt)
                 continue
@@ -369,10 +380,11 @@ struct FaultTests {
                 faces[position] = concepts
             }
             let log: [JSON] = GameTests.pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0)] }
+            let logStartedIn = seen.phase.withLock { $0 }
             let (reply, logSeconds) = await within(.seconds(10)) {
                 try await post("/v1/learners/\(learner)/games/\(id)/log", ["flips": log], token)
             }
-            seen.note(reply, seconds: logSeconds, what: "game log")
+            seen.note(reply, seconds: logSeconds, what: "game log", startedIn: logStartedIn)
             if let reply, reply.status == 200 { seen.games.withLock { $0.append(UUID(uuidString: id)!) } }
             await pause(reply)
         }
