@@ -14,32 +14,13 @@ import Testing
 struct ConnectionUseTests {
     let logger = Logger(label: "parla.tests.connections")
 
-    /// What `work` did within `limit`: nil when it had not finished (it is
-    /// left running; a hang is what these tests look for).
-    static func within<Value: Sendable>(
-        _ limit: Duration, _ work: @escaping @Sendable () async throws -> Value
-    ) async -> (outcome: Result<Value, any Error>?, seconds: Double) {
-        let start = ContinuousClock.now
-        let first = First<Value>()
-        let outcome = await withCheckedContinuation { continuation in
-            first.waiting.withLock { $0 = continuation }
-            Task {
-                let outcome: Result<Value, any Error>
-                do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
-                first.waiting.withLock { $0.take() }?.resume(returning: outcome)
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                first.waiting.withLock { $0.take() }?.resume(returning: nil)
+    /// A use that holds one of the pool's connections for `seconds`.
+    static func holding(_ database: Database, for seconds: Double, logger: Logger) -> Task<Int, any Error> {
+        Task {
+            try await database.withConnection { connection in
+                try await connection.query("SELECT pg_sleep(\(seconds))", logger: logger).collect().count
             }
         }
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        return (outcome, Double(seconds) + Double(attoseconds) / 1e18)
-    }
-
-    /// Whoever of the work and the timer ends first answers.
-    final class First<Value: Sendable>: Sendable {
-        let waiting = Mutex<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
     }
 
     static func isUnavailable<Value>(_ outcome: Result<Value, any Error>?) -> Bool {
@@ -54,7 +35,7 @@ struct ConnectionUseTests {
         try await TestDatabase.withPool(url, connections: 2, connectionWait: .seconds(1), logger: logger) { database in
             // PostgresNIO loses a query written after its channel closed;
             // its caller would wait forever without the guard.
-            let (outcome, seconds) = await Self.within(.seconds(15)) {
+            let (outcome, seconds) = await TimeLimit.within(.seconds(15)) {
                 try await database.withConnection { connection in
                     try await connection.close()
                     return try await connection.query("SELECT 1", logger: logger).collect().count
@@ -81,14 +62,10 @@ struct ConnectionUseTests {
         let url = try await TestDatabase.shared.newDatabase()
         let logger = logger
         try await TestDatabase.withPool(url, connections: 1, connectionWait: .seconds(1), logger: logger) { database in
-            let holding = Task {
-                // Longer than the wait: the timer never cancels a use that has its connection.
-                try await database.withConnection { connection in
-                    try await connection.query("SELECT pg_sleep(2.5)", logger: logger).collect().count
-                }
-            }
+            // Longer than the wait: the timer never cancels a use that has its connection.
+            let holding = Self.holding(database, for: 2.5, logger: logger)
             try await Task.sleep(for: .milliseconds(300))
-            let (waiting, seconds) = await Self.within(.seconds(10)) {
+            let (waiting, seconds) = await TimeLimit.within(.seconds(10)) {
                 try await database.withConnection { connection in
                     try await connection.query("SELECT 1", logger: logger).collect().count
                 }
@@ -107,11 +84,7 @@ struct ConnectionUseTests {
         let url = try await TestDatabase.shared.newDatabase()
         let logger = logger
         try await TestDatabase.withPool(url, connections: 1, connectionWait: .seconds(30), logger: logger) { database in
-            let holding = Task {
-                try await database.withConnection { connection in
-                    try await connection.query("SELECT pg_sleep(2)", logger: logger).collect().count
-                }
-            }
+            let holding = Self.holding(database, for: 2, logger: logger)
             try await Task.sleep(for: .milliseconds(300))
             let waiter = Task {
                 try await database.withConnection { connection in
@@ -120,7 +93,7 @@ struct ConnectionUseTests {
             }
             try await Task.sleep(for: .milliseconds(300))
             waiter.cancel()
-            let (outcome, seconds) = await Self.within(.seconds(10)) { try await waiter.value }
+            let (outcome, seconds) = await TimeLimit.within(.seconds(10)) { try await waiter.value }
             if case .success = outcome { Issue.record("a cancelled wait got its connection") }
             #expect(outcome != nil && seconds < 1.5, "a cancelled wait went on for \(seconds) s")
             #expect(try await holding.value == 1)
@@ -145,7 +118,7 @@ struct ConnectionUseTests {
             let start = ContinuousClock.now
             var outcomes: [Result<Int, any Error>?] = []
             while ContinuousClock.now - start < .seconds(18) {
-                outcomes.append(await Self.within(.seconds(10)) { try await query() }.outcome)
+                outcomes.append(await TimeLimit.within(.seconds(10)) { try await query() }.outcome)
                 try await Task.sleep(for: .milliseconds(500))
             }
             #expect(outcomes.allSatisfy { $0 != nil }, "a use still waiting after 10 s")

@@ -64,29 +64,12 @@ struct FaultTests {
         }
     }
 
-    final class Race: Sendable {
-        let first = Mutex<CheckedContinuation<Reply?, Never>?>(nil)
-    }
-
     /// `request`, or nil when it has not answered within `limit` (it is
     /// left running: a hang is what the test looks for).
     static func within(_ limit: Duration, _ request: @escaping @Sendable () async throws -> Reply) async -> (Reply?, Double) {
-        let start = ContinuousClock.now
-        let race = Race()
-        let reply = await withCheckedContinuation { (continuation: CheckedContinuation<Reply?, Never>) in
-            race.first.withLock { $0 = continuation }
-            Task {
-                // A request that fails outright found no server: status 0.
-                let reply = (try? await request()) ?? Reply(status: 0, json: [:])
-                race.first.withLock { $0.take() }?.resume(returning: reply)
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                race.first.withLock { $0.take() }?.resume(returning: nil)
-            }
-        }
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        return (reply, Double(seconds) + Double(attoseconds) / 1e18)
+        let (outcome, seconds) = await TimeLimit.within(limit, request)
+        // A request that fails outright found no server: status 0.
+        return (outcome.map { (try? $0.get()) ?? Reply(status: 0, json: [:]) }, seconds)
     }
 
     @Test("PostgreSQL stopped and started under a server taking sign-ups, lesson answers and game results")
