@@ -53,7 +53,7 @@ public final class Database: Sendable {
     /// written after the channel closed is lost, so its caller waits
     /// forever (found by FaultTests: about one restart in four left a
     /// request waiting on a lesson's query that PostgreSQL never received).
-    /// So while the body runs, the same guard looks every second whether
+    /// So once the wait is over, the same guard looks every second whether
     /// its connection closed; a body still running `closedConnectionGrace`
     /// after that is given up: the caller gets `databaseUnavailable`, and
     /// the body's task, which can no longer do anything, is left behind
@@ -193,11 +193,14 @@ public final class Database: Sendable {
         }
 
         func guardTask(_ guardTask: Task<Void, Never>, worker: Task<Void, Never>) {
-            let cancelled = state.withLock { state in
+            let (cancelled, done) = state.withLock { state in
                 (state.guardTask, state.worker) = (guardTask, worker)
-                return state.cancelled
+                if case .done = state.phase { return (state.cancelled, true) }
+                return (state.cancelled, false)
             }
             if cancelled { worker.cancel() }
+            // A body that ended before the guard was handed over: stop its wait now.
+            if done { guardTask.cancel() }
         }
 
         /// The lease won, unless the timer did first.
