@@ -83,50 +83,86 @@ struct ModelRead: Sendable {
     static func read(learner: LearnerID, language: Language, on connection: PostgresConnection, logger: Logger) async throws -> ModelRead {
         let row = try await connection.query(
             """
-            SELECT \(unescaped: columns(learner: "m.learner_id", language: "m.language"))
+            SELECT \(unescaped: columns)
             FROM (SELECT \(learner.uuid)::uuid AS learner_id, \(language.code)::text AS language) m
+              \(unescaped: sources(learner: "m.learner_id", language: "m.language"))
             """, logger: logger
         ).collect()[0]
-        let (abilities, cards, level) = try row.decode((String, String, String?).self)
-        return decode(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
+        return try decode(row)
     }
 
-    /// Three columns holding a model, selected beside a row that names its
-    /// learner and language (SQL expressions): abilities as JSON [skill,
-    /// theta, responses], cards as JSON [item, phase, step, stability,
-    /// difficulty, due, last review, reviews] (times in epoch seconds), and
-    /// the course's level. Read with `decode`.
-    static func columns(learner: String, language: String) -> String {
+    /// The columns holding a model, each named `model_…` so that they may
+    /// follow any others, from the `sources` joined to a row that names
+    /// its learner and language. Read them with `decode`.
+    ///
+    /// Design note: a learner's cards are read whole on every answer, and
+    /// a keen learner has thousands. They come as one binary array per
+    /// field (a card is the same index in each), which PostgreSQL builds
+    /// and PostgresNIO reads far faster than the JSON they were before. An
+    /// array element cannot be NULL here, so a card's absent step is -1
+    /// and its absent stability, difficulty and last review are NaN.
+    static let columns = """
+        model_a.skills AS model_skills, model_a.thetas AS model_thetas, model_a.responses AS model_responses,
+        model_c.items AS model_card_items, model_c.phases AS model_card_phases, model_c.steps AS model_card_steps,
+        model_c.stabilities AS model_card_stabilities, model_c.difficulties AS model_card_difficulties,
+        model_c.dues AS model_card_dues, model_c.last_reviews AS model_card_last_reviews,
+        model_c.reviews AS model_card_reviews, model_k.level AS model_course_level
         """
-        (SELECT coalesce(json_agg(json_build_array(a.skill, a.theta, a.responses)), '[]')::text
-           FROM abilities a WHERE a.learner_id = \(learner) AND a.language = \(language)),
-        (SELECT coalesce(json_agg(json_build_array(c.item_id, c.phase, c.step, c.stability, c.difficulty,
-                                                   extract(epoch FROM c.due), extract(epoch FROM c.last_review),
-                                                   c.reviews)), '[]')::text
-           FROM memory_cards c WHERE c.learner_id = \(learner) AND c.language = \(language)),
-        (SELECT level FROM courses k WHERE k.learner_id = \(learner) AND k.language = \(language))
+
+    /// The joins `columns` come from, after a FROM item that names the
+    /// learner and language (SQL expressions).
+    static func sources(learner: String, language: String) -> String {
+        """
+        CROSS JOIN LATERAL (
+          SELECT coalesce(array_agg(skill), '{}') AS skills, coalesce(array_agg(theta), '{}') AS thetas,
+                 coalesce(array_agg(responses::int8), '{}') AS responses
+          FROM abilities WHERE learner_id = \(learner) AND language = \(language)) model_a
+        CROSS JOIN LATERAL (
+          SELECT coalesce(array_agg(item_id), '{}') AS items, coalesce(array_agg(phase::int8), '{}') AS phases,
+                 coalesce(array_agg(coalesce(step, -1)::int8), '{}') AS steps,
+                 coalesce(array_agg(coalesce(stability, 'NaN')), '{}') AS stabilities,
+                 coalesce(array_agg(coalesce(difficulty, 'NaN')), '{}') AS difficulties,
+                 coalesce(array_agg(extract(epoch FROM due)::float8), '{}') AS dues,
+                 coalesce(array_agg(coalesce(extract(epoch FROM last_review)::float8, 'NaN')), '{}') AS last_reviews,
+                 coalesce(array_agg(reviews::int8), '{}') AS reviews
+          FROM memory_cards WHERE learner_id = \(learner) AND language = \(language)) model_c
+        CROSS JOIN LATERAL (
+          SELECT (SELECT level FROM courses WHERE learner_id = \(learner) AND language = \(language)) AS level) model_k
         """
     }
 
-    /// The model from the three `columns`.
-    static func decode(abilities: String, cards: String, courseLevel: CEFRLevel?) -> ModelRead {
-        var read = ModelRead(model: LearnerModel(courseLevel: courseLevel), reviews: [:])
-        for row in (try? JSONSerialization.jsonObject(with: Data(abilities.utf8))) as? [[Any]] ?? [] {
-            guard row.count == 3, let skill = (row[0] as? String).flatMap(Skill.init(rawValue:)),
-                let theta = (row[1] as? NSNumber)?.doubleValue,
-                let responses = (row[2] as? NSNumber)?.intValue
-            else { continue }
-            read.model.abilities.append(SkillAbility(skill: skill, theta: theta, responses: responses))
+    /// The model from the `columns` of `row`.
+    static func decode(_ row: PostgresRow) throws -> ModelRead {
+        let columns = row.makeRandomAccess()
+        func column<Value: PostgresDecodable>(_ name: String, _: Value.Type = Value.self) throws -> Value {
+            try columns["model_" + name].decode(Value.self)
         }
-        for row in (try? JSONSerialization.jsonObject(with: Data(cards.utf8))) as? [[Any]] ?? [] where row.count == 8 {
-            guard let item = row[0] as? String, let phase = (row[1] as? NSNumber).flatMap({ MemoryPhase(rawValue: $0.intValue) }),
-                let due = (row[5] as? NSNumber)?.doubleValue
-            else { continue }
-            read.model.cards[item] = MemoryCard(
-                phase: phase, step: (row[2] as? NSNumber)?.intValue, stability: (row[3] as? NSNumber)?.doubleValue,
-                difficulty: (row[4] as? NSNumber)?.doubleValue, due: Date(timeIntervalSince1970: due),
-                lastReview: (row[6] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) })
-            read.reviews[item] = (row[7] as? NSNumber)?.intValue ?? 0
+        let level: String? = try column("course_level")
+        var read = ModelRead(model: LearnerModel(courseLevel: level.flatMap(CEFRLevel.init(rawValue:))), reviews: [:])
+        let (skills, thetas, responses): ([String], [Double], [Int]) = (try column("skills"), try column("thetas"), try column("responses"))
+        for index in skills.indices where index < thetas.count && index < responses.count {
+            guard let skill = Skill(rawValue: skills[index]) else { continue }
+            read.model.abilities.append(SkillAbility(skill: skill, theta: thetas[index], responses: responses[index]))
+        }
+        let items: [String] = try column("card_items")
+        let phases: [Int] = try column("card_phases"), steps: [Int] = try column("card_steps")
+        let stabilities: [Double] = try column("card_stabilities"), difficulties: [Double] = try column("card_difficulties")
+        let dues: [Double] = try column("card_dues"), lastReviews: [Double] = try column("card_last_reviews")
+        let reviews: [Int] = try column("card_reviews")
+        guard
+            [phases.count, steps.count, stabilities.count, difficulties.count, dues.count, lastReviews.count, reviews.count]
+                .allSatisfy({ $0 == items.count })
+        else { throw ParlaError(.internalError) }
+        func present(_ value: Double) -> Double? { value.isNaN ? nil : value }
+        read.model.cards.reserveCapacity(items.count)
+        read.reviews.reserveCapacity(items.count)
+        for index in items.indices {
+            guard let phase = MemoryPhase(rawValue: phases[index]) else { continue }
+            read.model.cards[items[index]] = MemoryCard(
+                phase: phase, step: steps[index] < 0 ? nil : steps[index], stability: present(stabilities[index]),
+                difficulty: present(difficulties[index]), due: Date(timeIntervalSince1970: dues[index]),
+                lastReview: present(lastReviews[index]).map(Date.init(timeIntervalSince1970:)))
+            read.reviews[items[index]] = reviews[index]
         }
         return read
     }

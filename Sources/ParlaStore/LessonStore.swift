@@ -141,21 +141,20 @@ public struct LessonStore: Sendable {
             for _ in 0..<Self.conflictRetries {
                 let rows = try await connection.query(
                     """
-                    SELECT \(unescaped: Self.columns), version,
-                      \(unescaped: ModelRead.columns(learner: "lessons.learner_id", language: "lessons.language"))
-                    FROM lessons
-                    WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
+                    SELECT \(unescaped: Self.columns), version, \(unescaped: ModelRead.columns)
+                    FROM lessons \(unescaped: ModelRead.sources(learner: "lessons.learner_id", language: "lessons.language"))
+                    WHERE lessons.id = \(id.uuid) AND lessons.learner_id = \(learner.uuid)
                     """, logger: logger
                 ).collect()
                 guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
-                let (lessonID, code, state, startedAt, touchedAt, finishedAt, expired, version, abilities, cards, level) =
-                    try row.decode((UUID, String, String, Date, Date, Date?, Bool, Int, String, String, String?).self)
+                let (lessonID, code, state, startedAt, touchedAt, finishedAt, expired, version) =
+                    try row.decode((UUID, String, String, Date, Date, Date?, Bool, Int).self)
                 guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
                 var stored = Stored(
                     id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
                     touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
                 if stored.expired { throw ParlaError(.lessonExpired) }
-                var read = ModelRead.decode(abilities: abilities, cards: cards, courseLevel: level.flatMap(CEFRLevel.init(rawValue:)))
+                var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
                 let written: (Date, Date?)?
                 do {

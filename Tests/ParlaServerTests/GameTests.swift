@@ -395,6 +395,54 @@ struct GameLearningTests {
             }
         }
     }
+
+    @Test("the learner's model reads back as written: abilities, the course level, and every field of a card, absent ones included")
+    func modelReadsBack() async throws {
+        let app = try await TestApp.make()
+        let url = app.databaseURL
+        try await app.run { client in
+            let ann = try await client.signUp(email: "ann@example.com")
+            let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
+            let owned = try #require(AuthorizedLearner.resolve(learner, ownedBy: account, caller: account, for: .read))
+            try await TestDatabase.withPool(url, connections: 1, logger: Logger(label: "parla.tests.model")) { database in
+                let store = LessonStore(database: database)
+                let empty = try await store.learning(learner: owned, language: .french)
+                #expect(empty.cards.isEmpty && empty.abilities.isEmpty && empty.courseLevel == nil)
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    """
+                    INSERT INTO memory_cards (learner_id, language, item_id, phase, step, stability, difficulty, due, last_review, reviews)
+                    VALUES (\(learner.uuid), 'fr', 'word:new', 1, 0, NULL, NULL, to_timestamp(1800000000), NULL, 0),
+                           (\(learner.uuid), 'fr', 'phrase:known', 2, NULL, 12.5, 4.25, to_timestamp(1800086400.5), to_timestamp(1799000000), 7),
+                           (\(learner.uuid), 'de', 'word:other', 1, 1, NULL, NULL, now(), NULL, 1)
+                    """)
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    """
+                    INSERT INTO abilities (learner_id, language, skill, theta, responses)
+                    VALUES (\(learner.uuid), 'fr', 'vocabulary', -0.75, 12), (\(learner.uuid), 'de', 'grammar', 1, 3)
+                    """)
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    """
+                    INSERT INTO courses (learner_id, language, start, level) VALUES (\(learner.uuid), 'fr', 'beginning', 'A2')
+                    ON CONFLICT (learner_id, language) DO UPDATE SET level = 'A2'
+                    """)
+                let model = try await store.learning(learner: owned, language: .french)
+                #expect(model.courseLevel == .a2)
+                #expect(model.abilities == [SkillAbility(skill: .vocabulary, theta: -0.75, responses: 12)])
+                #expect(
+                    model.cards == [
+                        "word:new": MemoryCard(
+                            phase: .learning, step: 0, stability: nil, difficulty: nil, due: Date(timeIntervalSince1970: 1_800_000_000),
+                            lastReview: nil),
+                        "phrase:known": MemoryCard(
+                            phase: .review, step: nil, stability: 12.5, difficulty: 4.25, due: Date(timeIntervalSince1970: 1_800_086_400.5),
+                            lastReview: Date(timeIntervalSince1970: 1_799_000_000)),
+                    ])
+            }
+        }
+    }
 }
 
 @Suite("games: leaderboards")
