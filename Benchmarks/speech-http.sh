@@ -35,6 +35,9 @@ signup=$(curl -fsS -X POST "http://127.0.0.1:$PORT/v1/accounts" -H 'Content-Type
   -d '{"firstName":"Bench","lastName":"Mark","email":"speech@example.com","password":"benchmark password","acceptTerms":true}')
 token=$(echo "$signup" | python3 -c 'import json,sys; print(json.load(sys.stdin)["session"]["token"])')
 learner=$(echo "$signup" | python3 -c 'import json,sys; print(json.load(sys.stdin)["learners"][0]["id"])')
+# The free plan allows a few attempts a day: the trial has no limit.
+curl -fsS -X POST "http://127.0.0.1:$PORT/v1/me/plan/trial" -H "Authorization: Bearer $token" \
+  -H 'Content-Type: application/json' -d '{}' >/dev/null
 path="/v1/learners/$learner/speech/attempts?language=en&text=he%20was%20not%20an%20ill%20disposed%20young%20man"
 
 cat >"$work/post.lua" <<LUA
@@ -55,6 +58,9 @@ worker_cpu_before=${worker_pid:+$(cpu_seconds "$worker_pid")}
 for connections in 1 2 8; do
   figures=$(wrk -t1 -c"$connections" -d"$DURATION" --latency -s "$work/post.lua" "http://127.0.0.1:$PORT$path" | wrk_figures)
   rows+=("$(echo "$figures" | awk -F'\t' -v c="$connections" -v rss="$(rss)" '{ printf "| %s | %s | %.0f | %.0f | %s | %s |", c, $1, $2, $3, $4, rss }')")
+  refused=$(echo "$figures" | awk -F'\t' '{ print $4 + 0 }')
+  # A refused attempt (a plan's limit, say) is answered at once: the rate would not be scoring's.
+  [ "$refused" = 0 ] || { echo "$refused attempts were not scored with $connections connections: no result saved"; printf '%s\n' "${rows[@]}"; exit 1; }
 done
 
 server_cpu=$(awk -v a="$server_cpu_before" -v b="$(cpu_seconds "$server_pid")" 'BEGIN { printf "%.1f", b - a }')
