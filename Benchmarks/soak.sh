@@ -12,6 +12,12 @@
 # after WARMUP (300) s, and how the disk under the database answered an
 # fdatasync every 0.2 s meanwhile (a commit waits for one). Fails if any
 # request failed. Saves the report under Benchmarks/results/.
+#
+# COMMITS=async runs the cluster with synchronous_commit off: a commit
+# returns before its WAL reaches the disk (a crash may lose the last
+# fraction of a second; nothing is left inconsistent). Not for production:
+# it shows the server's own latency on a machine whose disk stalls an
+# fsync for seconds, where every durable commit would wait for it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,10 +28,16 @@ WARMUP=${WARMUP:-300}
 LEARNERS=${LEARNERS:-24}
 PLAYERS=${PLAYERS:-8}
 READERS=${READERS:-3}
+COMMITS=${COMMITS:-durable}
+case "$COMMITS" in durable | async) ;; *) echo "COMMITS is durable or async, not $COMMITS"; exit 2 ;; esac
 . Benchmarks/server.sh
 [ -x "$BINARY" ] || { echo "no release binary at $BINARY: swift build -c release --product parla"; exit 1; }
 start_server "$PORT"
 log_at_start=$(wc -l <"$work/server.log")
+if [ "$COMMITS" = async ]; then
+  psql -qtA -h "$work/postgres" -p 5432 -U parla -d postgres \
+    -c "ALTER SYSTEM SET synchronous_commit = off" -c "SELECT pg_reload_conf()" >/dev/null
+fi
 
 mkdir -p Benchmarks/results
 stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
@@ -34,7 +46,8 @@ commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- Sources Package.swift Package.resolved 2>/dev/null || commit="$commit (with uncommitted changes under Sources or Package.swift)"
 about="Run $stamp on $(nproc) cores ($(uname -m), $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)); \
 binary \`$BINARY\` built $(date -u -r "$BINARY" +%Y-%m-%dT%H:%MZ), tree at commit $commit. \
-DURATION=$DURATION WINDOW=$WINDOW WARMUP=$WARMUP LEARNERS=$LEARNERS PLAYERS=$PLAYERS READERS=$READERS."
+DURATION=$DURATION WINDOW=$WINDOW WARMUP=$WARMUP LEARNERS=$LEARNERS PLAYERS=$PLAYERS READERS=$READERS \
+COMMITS=$COMMITS$([ "$COMMITS" = async ] && echo " (synchronous_commit off: commits do not wait for the disk)")."
 
 started=$(date +%s)
 set +e
