@@ -97,10 +97,13 @@ struct ModelRead: Sendable {
     ///
     /// Design note: a learner's cards are read whole on every answer, and
     /// a keen learner has thousands. They come as one binary array per
-    /// field (a card is the same index in each), which PostgreSQL builds
-    /// and PostgresNIO reads far faster than the JSON they were before. An
-    /// array element cannot be NULL here, so a card's absent step is -1
-    /// and its absent stability, difficulty and last review are NaN.
+    /// field, which PostgreSQL builds and PostgresNIO reads far faster
+    /// than the JSON they were before. A card is the same index in each
+    /// array because one aggregate pass feeds every row to all of them:
+    /// an ORDER BY or DISTINCT on some but not all would break that.
+    /// PostgresNIO cannot read an array holding NULL, so a card's absent
+    /// step is -1 (a real one is never negative) and its absent
+    /// stability, difficulty and last review are NaN (never stored).
     static let columns = """
         model_a.skills AS model_skills, model_a.thetas AS model_thetas, model_a.responses AS model_responses,
         model_c.items AS model_card_items, model_c.phases AS model_card_phases, model_c.steps AS model_card_steps,
@@ -110,7 +113,9 @@ struct ModelRead: Sendable {
         """
 
     /// The joins `columns` come from, after a FROM item that names the
-    /// learner and language (SQL expressions).
+    /// learner and language (SQL expressions). They bring the names
+    /// `model_a`, `model_c`, `model_k` and their columns into the query's
+    /// scope: a caller's other columns are best qualified.
     static func sources(learner: String, language: String) -> String {
         """
         CROSS JOIN LATERAL (
@@ -140,7 +145,8 @@ struct ModelRead: Sendable {
         let level: String? = try column("course_level")
         var read = ModelRead(model: LearnerModel(courseLevel: level.flatMap(CEFRLevel.init(rawValue:))), reviews: [:])
         let (skills, thetas, responses): ([String], [Double], [Int]) = (try column("skills"), try column("thetas"), try column("responses"))
-        for index in skills.indices where index < thetas.count && index < responses.count {
+        guard thetas.count == skills.count, responses.count == skills.count else { throw ParlaError(.internalError) }
+        for index in skills.indices {
             guard let skill = Skill(rawValue: skills[index]) else { continue }
             read.model.abilities.append(SkillAbility(skill: skill, theta: thetas[index], responses: responses[index]))
         }

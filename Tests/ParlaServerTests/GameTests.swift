@@ -420,7 +420,8 @@ struct GameLearningTests {
                     in: url,
                     """
                     INSERT INTO abilities (learner_id, language, skill, theta, responses)
-                    VALUES (\(learner.uuid), 'fr', 'vocabulary', -0.75, 12), (\(learner.uuid), 'de', 'grammar', 1, 3)
+                    VALUES (\(learner.uuid), 'fr', 'vocabulary', -0.75, 12), (\(learner.uuid), 'fr', 'listening', 0.5, 4),
+                           (\(learner.uuid), 'de', 'grammar', 1, 3)
                     """)
                 try await TestDatabase.shared.execute(
                     in: url,
@@ -428,9 +429,18 @@ struct GameLearningTests {
                     INSERT INTO courses (learner_id, language, start, level) VALUES (\(learner.uuid), 'fr', 'beginning', 'A2')
                     ON CONFLICT (learner_id, language) DO UPDATE SET level = 'A2'
                     """)
-                let model = try await store.learning(learner: owned, language: .french)
+                let read = try await database.withConnection { connection in
+                    try await ModelRead.read(learner: learner, language: .french, on: connection, logger: database.logger)
+                }
+                #expect(read.reviews == ["word:new": 0, "phrase:known": 7])
+                let model = read.model
                 #expect(model.courseLevel == .a2)
-                #expect(model.abilities == [SkillAbility(skill: .vocabulary, theta: -0.75, responses: 12)])
+                #expect(
+                    Set(model.abilities)
+                        == [
+                            SkillAbility(skill: .vocabulary, theta: -0.75, responses: 12),
+                            SkillAbility(skill: .listening, theta: 0.5, responses: 4),
+                        ])
                 #expect(
                     model.cards == [
                         "word:new": MemoryCard(
