@@ -139,7 +139,7 @@ struct ModelRead: Sendable {
     /// The model from the `columns` of `row`.
     static func decode(_ row: PostgresRow) throws -> ModelRead {
         let columns = row.makeRandomAccess()
-        func column<Value: PostgresDecodable>(_ name: String, _: Value.Type = Value.self) throws -> Value {
+        func column<Value: PostgresDecodable>(_ name: String) throws -> Value {
             try columns["model_" + name].decode(Value.self)
         }
         let level: String? = try column("course_level")
