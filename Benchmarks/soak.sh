@@ -7,9 +7,9 @@
 # word-list pages, leaderboards and /v1/me once a second each. Every request
 # is recorded per kind and per WINDOW (60) s; at each window's end the
 # server's RSS and PostgreSQL's (the postmaster and its children) are
-# sampled. Reports per window p50/p99 per kind, errors and memory; then the
-# p99 of the first and the last third, and the RSS slope in MB per hour
-# after WARMUP (300) s, and how the disk under the database answered an
+# sampled. Reports per window p50/p99 per kind, errors and memory; then,
+# over the steady run after WARMUP (300) s, the p99 of its first and last
+# third (stable within 25% or 1 ms) and the RSS slope in MB per hour, and how the disk under the database answered an
 # fdatasync every 0.2 s meanwhile (a commit waits for one). Fails if any
 # request failed. Saves the report under Benchmarks/results/.
 #
@@ -44,10 +44,12 @@ stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 result="Benchmarks/results/soak-$stamp.md"
 commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- Sources Package.swift Package.resolved 2>/dev/null || commit="$commit (with uncommitted changes under Sources or Package.swift)"
+commits_note=""
+if [ "$COMMITS" = async ]; then commits_note=" (synchronous_commit off: commits do not wait for the disk)"; fi
 about="Run $stamp on $(nproc) cores ($(uname -m), $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo)); \
 binary \`$BINARY\` built $(date -u -r "$BINARY" +%Y-%m-%dT%H:%MZ), tree at commit $commit. \
 DURATION=$DURATION WINDOW=$WINDOW WARMUP=$WARMUP LEARNERS=$LEARNERS PLAYERS=$PLAYERS READERS=$READERS \
-COMMITS=$COMMITS$([ "$COMMITS" = async ] && echo " (synchronous_commit off: commits do not wait for the disk)")."
+COMMITS=$COMMITS$commits_note."
 
 started=$(date +%s)
 set +e
