@@ -578,6 +578,11 @@ def report(soak, args, setup_seconds, clock_ticks):
     steady = steady_start(args.warmup, duration, args.window)
     third = (duration - steady) / 3
     first_end, last_start = steady + third, duration - third
+
+    def thirds(timed):
+        """The latencies of (moment, latency) pairs in the steady run's first and last third."""
+        return ([elapsed for moment, elapsed in timed if steady <= moment < first_end],
+                [elapsed for moment, elapsed in timed if moment >= last_start])
     print(f"\np99 of the steady run's first third ({steady:.0f}-{first_end:.0f} s, after the warm-up) against its last "
           f"third ({last_start:.0f}-{duration:.0f} s); stable when the last is within ±{args.stable_percent:g}% of the "
           f"first, or within {args.stable_floor_ms:g} ms of it.\n")
@@ -586,8 +591,7 @@ def report(soak, args, setup_seconds, clock_ticks):
     unstable = []
     for kind in KINDS:
         latencies = [elapsed for _, k, elapsed in soak.all if k == kind]
-        first = [elapsed for moment, k, elapsed in soak.all if k == kind and steady <= moment < first_end]
-        last = [elapsed for moment, k, elapsed in soak.all if k == kind and moment >= last_start]
+        first, last = thirds([(moment, elapsed) for moment, k, elapsed in soak.all if k == kind])
         if not latencies:
             print(f"| {kind} | {KIND_PATHS[kind]} | 0 | - | - | - | - | - | - |")
             continue
@@ -606,8 +610,7 @@ def report(soak, args, setup_seconds, clock_ticks):
               f"{percentile_ms(latencies, 99):.1f} | {p99_first:.1f} ({len(first):,}) | {p99_last:.1f} ({len(last):,}) | "
               f"{ratio:.2f} | {stable} |")
     if soak.disk_all:
-        first = [elapsed for moment, elapsed in soak.disk_all if steady <= moment < first_end]
-        last = [elapsed for moment, elapsed in soak.disk_all if moment >= last_start]
+        first, last = thirds(soak.disk_all)
         p99_first, p99_last = percentile_ms(first, 99), percentile_ms(last, 99)
         ratio = p99_last / p99_first if first and last and p99_first > 0 else float("nan")
         stalls = sum(1 for _, elapsed in soak.disk_all if elapsed * 1000 > DISK_STALL_MS)
@@ -634,11 +637,10 @@ def report(soak, args, setup_seconds, clock_ticks):
                   f"with a disk stall (the disk stalled in {len(stalled)} of {soak.windows} windows).")
 
     # Memory: a straight line through the samples after the warm-up.
-    warmup = steady
-    fitted = [row for row in soak.samples if row["at"] >= warmup - 1e-6]
-    if warmup != args.warmup:
-        print(f"\n(The run is too short for a {args.warmup:g} s warm-up: the steady run starts at {warmup:g} s.)")
-    print(f"\nResident memory: a least-squares line through the {len(fitted)} samples from {warmup:g} s on "
+    fitted = [row for row in soak.samples if row["at"] >= steady - 1e-6]
+    if steady != args.warmup:
+        print(f"\n(The run is too short for a {args.warmup:g} s warm-up: the steady run starts at {steady:g} s.)")
+    print(f"\nResident memory: a least-squares line through the {len(fitted)} samples from {steady:g} s on "
           "(after the warm-up), slope ± its standard error.\n")
     print("| process | at the start MB | after the warm-up MB | at the end MB | lowest / highest after warm-up MB | slope MB/hour |")
     print("|---|---:|---:|---:|---:|---:|")
