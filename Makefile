@@ -61,8 +61,9 @@ bench: install-deps
 # Soak (issue 20, item 4): 30 minutes of steady mixed load on a release
 # server (learners taking lessons, players playing games, readers): p50/p99
 # per kind and memory per minute, errors (must be 0), p99 of the steady
-# run's first and last third and the RSS slope (Benchmarks/soak.sh; DURATION, WINDOW,
-# LEARNERS, PLAYERS as it says). Not part of bench: it takes half an hour.
+# run's first and last third and the RSS slope (Benchmarks/soak.sh;
+# DURATION, WINDOW, LEARNERS, PLAYERS as it says). Not part of bench: it
+# takes half an hour.
 soak: install-deps
 	$(SWIFT) build -c release --product parla
 	Benchmarks/soak.sh

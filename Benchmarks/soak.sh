@@ -9,9 +9,9 @@
 # server's RSS and PostgreSQL's (the postmaster and its children) are
 # sampled. Reports per window p50/p99 per kind, errors and memory; then,
 # over the steady run after WARMUP (300) s, the p99 of its first and last
-# third (stable within 25% or 1 ms) and the RSS slope in MB per hour, and how the disk under the database answered an
-# fdatasync every 0.2 s meanwhile (a commit waits for one). Fails if any
-# request failed. Saves the report under Benchmarks/results/.
+# third (stable within 25% or 1 ms) and the RSS slope in MB per hour, and
+# how the disk under the database answered an fdatasync every 0.2 s
+# meanwhile (a commit waits for one). Fails if any request failed. Saves the report under Benchmarks/results/.
 #
 # COMMITS=async runs the cluster with synchronous_commit off: a commit
 # returns before its WAL reaches the disk (a crash may lose the last
