@@ -15,11 +15,14 @@ build: install-deps
 run: build
 	$(SWIFT) run $(BUILD_FLAGS) parla serve
 
-# Builds everything once (tests and the parla binary the lifecycle test
-# starts), then runs the tests without relinking. One test at a time: on
-# two cores, dozens of servers hashing passwords at once starve each other
-# and turn time limits (readiness, shutdown) into coin tosses.
+# Checks the OpenAPI document (the 3.1 meta-schema, no stray schema key:
+# scripts/check-openapi.sh), builds everything once (tests and the parla
+# binary the lifecycle test starts), then runs the tests without
+# relinking. One test at a time: on two cores, dozens of servers hashing
+# passwords at once starve each other and turn time limits (readiness,
+# shutdown) into coin tosses.
 test: install-deps format-check
+	scripts/check-openapi.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	scripts/tour.sh

@@ -129,3 +129,19 @@ if [ "$(cat "$fuzz_dir/SCHEMATHESIS_VERSION" 2>/dev/null)" != "$schemathesis_ver
   rm -rf "$fuzz_dir"
   mv "$fuzz_dir.partial" "$fuzz_dir"
 fi
+
+# make test: scripts/check-openapi.sh checks openapi.yaml against the
+# OpenAPI 3.1 meta-schema with openapi-spec-validator, in its own venv.
+openapi_validator_version=0.9.0
+openapi_dir="$root/vendor/openapi-spec-validator"
+if [ "$(cat "$openapi_dir/OPENAPI_SPEC_VALIDATOR_VERSION" 2>/dev/null)" != "$openapi_validator_version" ] ||
+  ! "$openapi_dir/bin/python" -c 'import openapi_spec_validator, yaml' 2>/dev/null; then
+  echo "installing openapi-spec-validator $openapi_validator_version"
+  rm -rf "$openapi_dir.partial"
+  python3 -m venv "$openapi_dir.partial"
+  "$openapi_dir.partial/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "openapi-spec-validator==$openapi_validator_version"
+  echo "$openapi_validator_version" >"$openapi_dir.partial/OPENAPI_SPEC_VALIDATOR_VERSION"
+  rm -rf "$openapi_dir"
+  mv "$openapi_dir.partial" "$openapi_dir"
+fi
