@@ -307,10 +307,11 @@ public struct ClassStore: Sendable {
     // MARK: Overview
 
     /// What the class overview is built from (`ClassReport`): the class,
-    /// then six set queries whatever its size: members, their abilities in
-    /// the class's language, their overall history (the report's weeks and
-    /// the last day before them), their last activity, their completion of
-    /// each assignment; and the items they missed most in the last 30 days.
+    /// then seven set queries whatever its size: members, their abilities
+    /// and their course's level in the class's language, their overall
+    /// history (the report's weeks and the last day before them), their
+    /// last activity, their completion of each assignment; and the items
+    /// they missed most in the last 30 days.
     public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
         let schoolClass = try await schoolClass(id, of: teacher)
         let (members, missed) = try await read(schoolClass)
@@ -352,6 +353,14 @@ public struct ClassStore: Sendable {
             ).collect() {
                 let (learner, skill, theta, responses) = try row.decode((UUID, String, Double, Int).self)
                 if let skill = Skill(rawValue: skill) { members[learner]?.skills.append((skill, theta, responses)) }
+            }
+            for row in try await connection.query(
+                """
+                SELECT learner_id, level FROM courses WHERE learner_id = ANY(\(order)) AND language = \(language) AND level IS NOT NULL
+                """, logger: logger
+            ).collect() {
+                let (learner, level) = try row.decode((UUID, String).self)
+                members[learner]?.courseLevel = CEFRLevel(rawValue: level)
             }
             for row in try await connection.query(
                 """

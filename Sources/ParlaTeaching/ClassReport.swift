@@ -13,9 +13,12 @@ public struct ClassReport: Sendable, Equatable {
         public var id: LearnerID
         public var displayName: String
         public var lastActive: Date?
-        /// The overall level in the class's language, once it has one.
-        public var level: CEFRLevel?
-        public var theta: Double?
+        /// Where the learner stands overall in the class's language (level
+        /// and the proficiency bar towards the next), as its own page says
+        /// (`standing`); nil while nothing is known.
+        public var overall: ProficiencyStatus?
+        public var level: CEFRLevel? { overall?.level }
+        public var theta: Double? { overall?.theta }
         /// Overall ability now minus 7 and 30 days ago (logits); nil without history then.
         public var trend7: Double?
         public var trend30: Double?
@@ -43,7 +46,7 @@ public struct ClassReport: Sendable, Equatable {
     public static let progressWeeks = 12
 
     public var learners: [Learner]
-    /// Learners per overall level; those without a level yet are not counted.
+    /// Learners per overall level; those with nothing known yet are not counted.
     public var levels: [CEFRLevel: Int]
     /// Weekly, the last `progressWeeks` weeks up to today; days before any learner had a level are left out.
     public var progress: [Point]
@@ -61,15 +64,31 @@ public struct ClassReport: Sendable, Equatable {
         public var history: [(day: Date, theta: Double, level: CEFRLevel)]
         /// Each skill's ability and responses.
         public var skills: [(skill: Skill, theta: Double, responses: Int)]
+        /// The level of the member's course in the class's language; nil
+        /// without one, or while its placement test runs.
+        public var courseLevel: CEFRLevel?
         /// Completion of each of the class's assignments (0-1).
         public var completions: [AssignmentID: Double]
 
         public init(
             id: LearnerID, displayName: String, lastActive: Date?, history: [(day: Date, theta: Double, level: CEFRLevel)],
-            skills: [(skill: Skill, theta: Double, responses: Int)], completions: [AssignmentID: Double]
+            skills: [(skill: Skill, theta: Double, responses: Int)], courseLevel: CEFRLevel? = nil, completions: [AssignmentID: Double]
         ) {
             (self.id, self.displayName, self.lastActive, self.history) = (id, displayName, lastActive, history)
-            (self.skills, self.completions) = (skills, completions)
+            (self.skills, self.courseLevel, self.completions) = (skills, courseLevel, completions)
+        }
+
+        /// Where the member stands overall now, by the rule its own page
+        /// uses (`ProficiencyService`): every skill's ability, an unmeasured
+        /// one at the prior that the course's level gives
+        /// (`SkillAbility.everySkill`), weighed by `ProficiencyReport`. A
+        /// learner who has only started a course at A1 is at A1, not
+        /// without a level. One with neither an ability nor a course level
+        /// in the language has nothing known yet (nil), not a guess.
+        public var standing: ProficiencyStatus? {
+            guard !skills.isEmpty || courseLevel != nil else { return nil }
+            let measured = skills.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }
+            return ProficiencyReport(abilities: SkillAbility.everySkill(measured, courseLevel: courseLevel)).overall
         }
     }
 
@@ -92,7 +111,7 @@ public struct ClassReport: Sendable, Equatable {
 
     /// `history`: the member's, oldest day first.
     static func summary(_ member: Member, history: [(day: Date, theta: Double, level: CEFRLevel)], today: Date) -> Learner {
-        let latest = history.last
+        let overall = member.standing
         /// The ability on the last day with a record at least `days` before today.
         func before(_ days: Int) -> Double? {
             let cutoff = today.addingTimeInterval(-Double(days) * 86400)
@@ -100,9 +119,8 @@ public struct ClassReport: Sendable, Equatable {
         }
         let practised = member.skills.filter { $0.responses > 0 }
         return Learner(
-            id: member.id, displayName: member.displayName, lastActive: member.lastActive, level: latest?.level,
-            theta: latest?.theta, trend7: zip2(latest?.theta, before(7)).map { $0 - $1 },
-            trend30: zip2(latest?.theta, before(30)).map { $0 - $1 },
+            id: member.id, displayName: member.displayName, lastActive: member.lastActive, overall: overall,
+            trend7: zip2(overall?.theta, before(7)).map { $0 - $1 }, trend30: zip2(overall?.theta, before(30)).map { $0 - $1 },
             weakestSkill: practised.min { ($0.theta, $0.skill.rawValue) < ($1.theta, $1.skill.rawValue) }?.skill,
             assignmentCompletion: member.completions.isEmpty
                 ? nil : member.completions.values.reduce(0, +) / Double(member.completions.count))

@@ -70,5 +70,21 @@ public enum Charts {
         return parts.joined()
     }
 
+    /// The proficiency bar a learner sees in the app: how far along its
+    /// level (0-1) towards the next, drawn small enough for a table cell;
+    /// `label` says it in words (the level, the share, the next level).
+    public static func proficiency(_ progress: Double, label: String) -> String {
+        let (width, height) = (60.0, 8.0)
+        let filled = (width - 1) * min(max(progress, 0), 1)
+        return [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(label))\" class=\"meter\">",
+            "<title>\(escape(label))</title>",
+            "<rect x=\"0.5\" y=\"0.5\" width=\"\(format(width - 1))\" height=\"\(format(height - 1))\" rx=\"3.5\" class=\"track\"/>",
+            filled > 0
+                ? "<rect x=\"0.5\" y=\"0.5\" width=\"\(format(filled))\" height=\"\(format(height - 1))\" rx=\"3.5\" class=\"fill\"/>" : "",
+            "</svg>",
+        ].joined()
+    }
+
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

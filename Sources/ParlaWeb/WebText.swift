@@ -144,7 +144,10 @@ public enum WebText {
         "mismatches": .init(en: "Mismatches", fr: "Erreurs", it: "Errori", de: "Fehlgriffe", es: "Fallos"),
         "skills": .init(en: "Skills", fr: "Compétences", it: "Abilità", de: "Fertigkeiten", es: "Habilidades"),
         "skill": .init(en: "Skill", fr: "Compétence", it: "Abilità", de: "Fertigkeit", es: "Habilidad"),
-        "ability": .init(en: "Ability", fr: "Aptitude", it: "Abilità stimata", de: "Fähigkeit", es: "Capacidad"),
+        "towards": .init(en: "of the way to", fr: "du chemin vers", it: "del percorso verso", de: "des Wegs zu", es: "del camino hacia"),
+        "noAnswersYet": .init(
+            en: "No answers yet.", fr: "Pas encore de réponses.", it: "Ancora nessuna risposta.", de: "Noch keine Antworten.",
+            es: "Todavía no hay respuestas."),
         "when": .init(en: "When", fr: "Quand", it: "Quando", de: "Wann", es: "Cuándo"),
         "skipToContent": .init(
             en: "Skip to the content", fr: "Aller au contenu", it: "Vai al contenuto", de: "Zum Inhalt springen", es: "Ir al contenido"),

@@ -331,19 +331,22 @@ struct AssignmentTests {
                 _ = try await client.patch("/v1/classes/\(classID)", token: teacher.token, json: ["name": "4B"])
                 #expect((try await overview()["class"] as? JSON)?["name"] as? String == "4B")
 
-                // The learner renamed; the class's level and the learner's changed in SQL.
+                // The learner renamed; the class's level, the learner's abilities and its history changed in SQL.
                 _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["displayName": "Zoé"])
                 #expect(try await eventually { only(try await overview())?["displayName"] as? String == "Zoé" })
                 try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE classes SET level = 'B2'")
                 #expect(try await eventually { (try await overview()["class"] as? JSON)?["level"] as? String == "B2" })
+                try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE abilities SET theta = 2.0 WHERE language = 'fr'")
+                #expect(try await eventually { only(try await overview())?["level"] as? String == "C1" })
                 try await TestDatabase.shared.execute(
                     in: app.databaseURL,
                     """
                     INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
-                    SELECT learner_id, 'fr', 'overall', current_date, 2.5, 'C1' FROM class_members
-                    ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = 2.5, level = 'C1'
+                    SELECT learner_id, 'fr', 'overall', current_date, 2.5, 'C2' FROM class_members
+                    ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = 2.5, level = 'C2'
                     """)
-                #expect(try await eventually { only(try await overview())?["level"] as? String == "C1" })
+                #expect(
+                    try await eventually { ((try await overview()["progress"] as? [JSON])?.last?["ability"] as? Double) == 2.5 })
                 // A table emptied in SQL: every class's overview goes.
                 try await TestDatabase.shared.execute(in: app.databaseURL, "TRUNCATE assignments")
                 #expect(try await eventually { (try await overview()["assignments"] as? [JSON])?.isEmpty == true })

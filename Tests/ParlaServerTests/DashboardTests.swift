@@ -228,6 +228,106 @@ struct DashboardTests {
         }
     }
 
+    /// Issue 32, item 19, tried as a new teacher would: three learners join
+    /// a French class, each with a course from the beginning (A1).
+    @Test("three beginners: the class page counts them at A1, as their own pages say, with the bar they see; no empty chart")
+    func classOfBeginners() async throws {
+        try #require(Browser.isInstalled, "chromium and chromium-driver are not installed: run make install-deps")
+        try await TestApp.make().runLive { client, port in
+            let site = "http://localhost:\(port)"
+            let teacher = try await client.signUp(email: "prof@example.fr", language: "fr")
+            _ = try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"])
+            let created = try await client.post(
+                "/v1/classes", token: teacher.token, json: ["name": "6e A", "language": "fr", "level": "A1"])
+            let classID = try #require(created.json["id"] as? String)
+            let code = try #require(created.json["joinCode"] as? String)
+            var learners: [Client.SignedUp] = []
+            for name in ["Ana", "Bao", "Chloé"] {
+                let learner = try await client.signUp(firstName: name, email: "\(name.lowercased())@example.com")
+                #expect(
+                    try await client.post(
+                        "/v1/learners/\(learner.learnerID)/classes", token: learner.token,
+                        json: ["joinCode": code, "password": learner.password]
+                    ).status == 201)
+                learners.append(learner)
+            }
+            func startCourse(_ learner: Client.SignedUp) async throws {
+                let course = try await client.post(
+                    "/v1/learners/\(learner.learnerID)/courses", token: learner.token, json: ["language": "fr", "start": "beginning"])
+                #expect(course.status == 201 && course.json["level"] as? String == "A1", "\(course.text)")
+            }
+            for learner in learners.prefix(2) { try await startCourse(learner) }
+            func page() async throws -> String {
+                try await client.get("/teach/classes/\(classID)", headers: ["Cookie": "parla_teach=\(teacher.token)"]).text
+            }
+            // Seen (and kept) before the third starts its course: the course then drops the kept page.
+            #expect(try await page().contains("<td class=\"level\">–</td>"))
+            try await startCourse(learners[2])
+            for _ in 0..<50 where try await page().contains("<td class=\"level\">–</td>") { try await Task.sleep(for: .milliseconds(100)) }
+
+            for (width, height, name) in [(1280, 1800, "class-desktop"), (390, 2600, "class-phone")] {
+                let browser = try await Browser.start(width: width, height: height)
+                do {
+                    try await browser.open(site + "/teach")
+                    try await browser.type("prof@example.fr", into: "#email")
+                    try await browser.type(teacher.password, into: "#password")
+                    try await browser.click("#sign-in")
+                    try await browser.wait(for: "a.class-link")
+                    try await browser.open(site + "/teach/classes/\(classID)")
+                    try await browser.wait(for: "#learners")
+                    // Three learners at A1 in the chart and in the table, each with the bar its app shows.
+                    let levels =
+                        try await browser.evaluate("return document.querySelector('svg.chart').getAttribute('aria-label')") as? String
+                    #expect(levels == "Apprenants par niveau: A1 3, A2 0, B1 0, B2 0, C1 0, C2 0")
+                    let cells =
+                        try await browser.evaluate(
+                            "return [...document.querySelectorAll('#learners td.level')].map(c => c.innerText.trim())")
+                        as? [String]
+                    #expect(cells == ["A1", "A1", "A1"])
+                    let bars =
+                        try await browser.evaluate(
+                            "return [...document.querySelectorAll('#learners td.level svg.meter')].map(s => s.getAttribute('aria-label'))")
+                        as? [String]
+                    #expect(bars == Array(repeating: "A1, 50 % du chemin vers A2", count: 3))
+                    // No answer yet: the progress chart says so, in the teacher's language, instead of bare gridlines.
+                    #expect(try await browser.text("#progress-empty") == "Pas encore de réponses.")
+                    #expect(try await browser.evaluate("return document.querySelectorAll('svg.chart').length") as? Int == 1)
+                    #expect(try await browser.text("main").contains("-2.00") == false)
+                    #expect(try await accessibilityProblems(browser) == [])
+                    // Nothing wider than the screen: a wide table scrolls in its own box.
+                    #expect(try await browser.evaluate("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool == true)
+                    let shot = try await browser.screenshot()
+                    let shotPath = (try? Self.save(shot, name)) ?? ""
+                    #expect(Self.isNotBlank(shot), "\(shotPath)")
+
+                    // A learner's own page, in the class's language: A1, each skill as its level and bar, no raw ability.
+                    try await browser.click("a.learner-link")
+                    try await browser.wait(for: "#learner-name")
+                    #expect(try await browser.text("#learner-name") == "Ana")
+                    #expect(try await browser.text("main").contains("français · Niveau A1"))
+                    #expect(try await browser.text("#learner-level") == "A1")
+                    let skills =
+                        try await browser.evaluate("return [...document.querySelectorAll('#skills td.level')].map(c => c.innerText.trim())")
+                        as? [String]
+                    #expect(skills == Array(repeating: "A1", count: 5))
+                    #expect(try await browser.evaluate("return document.querySelectorAll('#skills svg.meter').length") as? Int == 5)
+                    #expect(try await browser.text("main").contains("-2.00") == false)
+                    #expect(try await browser.text("#history-empty") == "Pas encore de réponses.")
+                    #expect(try await accessibilityProblems(browser) == [])
+                    if width == 390 {
+                        let learnerShot = try await browser.screenshot()
+                        let learnerShotPath = (try? Self.save(learnerShot, "learner-phone")) ?? ""
+                        #expect(Self.isNotBlank(learnerShot) || learnerShot.count > 8_000, "\(learnerShotPath)")
+                    }
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+
     @Test("a class page kept in memory carries each visitor's own CSRF token, and shows the teacher's changes at once")
     func keptClassPage() async throws {
         try await TestApp.make().run { client in

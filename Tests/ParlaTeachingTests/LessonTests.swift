@@ -563,7 +563,7 @@ struct ClassReportTests {
         let steady = ClassReport.Member(
             id: .generate(), displayName: "Ana", lastActive: day(-1),
             history: [(day(-40), -1.0, .a2), (day(-30), -0.6, .a2), (day(-8), 0.0, .b1), (day(0), 0.4, .b1)],
-            skills: [(.vocabulary, 0.6, 12), (.listening, -0.2, 5), (.speaking, -3, 0)], completions: [first: 1, second: 0.5])
+            skills: [(.vocabulary, 0.6, 10), (.listening, 0.2, 10), (.speaking, -3, 0)], completions: [first: 1, second: 0.5])
         let newcomer = ClassReport.Member(
             id: .generate(), displayName: "=Bob, \"the\" new", lastActive: nil, history: [], skills: [], completions: [:])
         let report = ClassReport(
@@ -602,5 +602,38 @@ struct ClassReportTests {
         #expect(report.progress.first { $0.day == day(-7) } == .init(day: day(-7), theta: 0.5, learners: 2))
         #expect(report.progress.last == .init(day: today, theta: 1, learners: 2))
         #expect(ClassReport(members: [member([])], missed: [], today: today).progress.isEmpty)
+    }
+
+    /// Issue 32, item 19: three learners who had only started a course at
+    /// A1 were counted at no level and shown "–", while each one's own
+    /// page said A1. The class counts a learner where its own page puts it.
+    @Test("a learner with only a course at A1 is at A1, as its own page says; one with nothing known has no level")
+    func levelFromCourse() {
+        func member(_ courseLevel: CEFRLevel?, skills: [(skill: Skill, theta: Double, responses: Int)] = []) -> ClassReport.Member {
+            .init(
+                id: .generate(), displayName: "x", lastActive: nil, history: [], skills: skills, courseLevel: courseLevel,
+                completions: [:])
+        }
+        let beginners = ClassReport(members: [member(.a1), member(.a1), member(.a1)], missed: [], today: today)
+        #expect(beginners.levels == [.a1: 3])
+        for learner in beginners.learners {
+            // The bar the learner sees: the middle of A1, half way to A2.
+            #expect(learner.level == .a1 && learner.overall?.nextLevel == .a2 && learner.overall?.progress == 0.5)
+            #expect(learner.trend7 == nil && learner.weakestSkill == nil)
+        }
+        #expect(beginners.progress.isEmpty)  // no answer yet: nothing to draw
+        #expect(beginners.csv().split(separator: "\r\n")[1].contains(",A1,-2.00,,,,"))
+
+        // Measured skills and the course's prior for the others, as the learner's page weighs them.
+        let practised: [(skill: Skill, theta: Double, responses: Int)] = [(.vocabulary, 0.3, 30), (.listening, -0.4, 4)]
+        let own = ProficiencyReport(
+            abilities: SkillAbility.everySkill(
+                practised.map { SkillAbility(skill: $0.skill, theta: $0.theta, responses: $0.responses) }, courseLevel: .b1)
+        ).overall
+        let mixed = ClassReport(members: [member(.b1, skills: practised), member(nil)], missed: [], today: today)
+        #expect(mixed.learners[0].overall == own && own.level == .b1)
+        // No course level (a placement test running) and no ability: nothing known, not counted.
+        #expect(mixed.learners[1].overall == nil && mixed.learners[1].level == nil)
+        #expect(mixed.levels == [.b1: 1])
     }
 }

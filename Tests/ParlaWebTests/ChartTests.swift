@@ -26,6 +26,15 @@ struct ChartTests {
         #expect(one.contains("<circle") && !one.contains("<polyline"))
     }
 
+    @Test("the proficiency bar: filled as far as the level is done, said in words, none filled at 0")
+    func proficiency() {
+        let half = Charts.proficiency(0.5, label: "A1, 50 % <of the way> to A2")
+        #expect(half.contains("role=\"img\"") && half.contains("aria-label=\"A1, 50 % &lt;of the way&gt; to A2\""))
+        #expect(half.contains("width=\"29.5\" height=\"7.0\" rx=\"3.5\" class=\"fill\""))
+        #expect(!Charts.proficiency(0, label: "B1, 0 %").contains("class=\"fill\""))
+        #expect(Charts.proficiency(1.7, label: "C2").contains("width=\"59.0\" height=\"7.0\" rx=\"3.5\" class=\"fill\""))
+    }
+
     @Test("every word of the dashboard in every language")
     func words() {
         let english = WebText.texts(.english)

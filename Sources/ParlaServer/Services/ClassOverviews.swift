@@ -11,9 +11,10 @@ import ParlaTeaching
 ///
 /// Design note: an overview is read from thousands of rows, but changes
 /// only when its inputs do. Every table it reads announces a change as
-/// "class id" (migration 0025: the class, its members and assignments, and
-/// each member's name, answers, abilities, recordings and games; written
-/// by any server or in SQL, a truncation announcing every class), and the
+/// "class id" (migrations 0025 and 0042: the class, its members and
+/// assignments, and each member's name, answers, abilities, courses,
+/// recordings and games; written by any server or in SQL, a truncation
+/// announcing every class), and the
 /// overview is dropped; this server
 /// drops it at once when it changes the class itself, so that a teacher
 /// sees its own change. Trends and the weeks of progress move with the

@@ -331,17 +331,22 @@ struct Dashboard: Sendable {
         return [
             "title": schoolClass.name, "signedIn": true, "csrf": csrf, "id": schoolClass.id.description,
             "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
-            "language": language.nativeName, "level": schoolClass.level.rawValue,
+            "language": language.nativeName, "languageCode": language.code, "level": schoolClass.level.rawValue,
             "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
             "levelsChart": Charts.bars(
                 CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
-            "progressChart": Charts.line(
-                report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides, title: words["classProgress"] ?? ""),
+            "progressChart": Self.shown(
+                report.progress.isEmpty
+                    ? nil
+                    : Charts.line(
+                        report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides,
+                        title: words["classProgress"] ?? "")),
             "hasLearners": !report.learners.isEmpty,
             "learners": report.learners.map { learner in
                 [
                     "id": learner.id.description, "name": learner.displayName,
                     "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
+                    "levelBar": learner.overall.map { Self.levelBar($0, words: words) } ?? "",
                     "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
                     "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
                     "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
@@ -385,6 +390,14 @@ struct Dashboard: Sendable {
     /// The level bands' lower bounds, drawn as guides on ability charts.
     static let levelGuides = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map {
         (label: $0.rawValue, value: $1)
+    }
+
+    /// The proficiency bar the learner sees in the app (`ProficiencyBar`):
+    /// its level's share done, said in the teacher's `words`.
+    static func levelBar(_ status: ProficiencyStatus, words: [String: String]) -> String {
+        let done = "\(status.level.rawValue), \(percent(status.progress))"
+        let label = status.nextLevel.map { "\(done) \(words["towards"] ?? "→") \($0.rawValue)" } ?? done
+        return Charts.proficiency(status.progress, label: label)
     }
 
     /// A value a template shows in a section, or false when there is none
@@ -504,7 +517,7 @@ struct Dashboard: Sendable {
             return missing(visitor)
         }
         let profile = try await api.learners.get(learner)
-        // The language asked for among the learner's, else its first.
+        // The language asked for among the learner's (a class's link asks for the class's), else its first.
         let asked = request.uri.queryParameters.get("language").flatMap(Language.init(rawValue:))
         let language = asked.flatMap { profile.targetLanguages.contains($0) ? $0 : nil } ?? profile.targetLanguages.first ?? .english
         let proficiency = try await api.proficiency.proficiency(learner, language: language.code)
@@ -525,11 +538,13 @@ struct Dashboard: Sendable {
                 "learnerID": learner.id.description,
                 "hasLanguages": profile.targetLanguages.count > 1,
                 "level": proficiency.report.overall.level.rawValue,
-                "historyChart": Charts.line(overall, guides: Self.levelGuides, title: words["progress"] ?? ""),
+                "levelBar": Self.levelBar(proficiency.report.overall, words: words),
+                "historyChart": Self.shown(
+                    overall.isEmpty ? nil : Charts.line(overall, guides: Self.levelGuides, title: words["progress"] ?? "")),
                 "skills": proficiency.report.skills.map { status in
                     [
                         "name": status.skill.flatMap { words["skill." + $0.rawValue] } ?? "", "level": status.level.rawValue,
-                        "ability": String(format: "%.2f", status.theta), "answers": status.responses,
+                        "levelBar": Self.levelBar(status, words: words), "answers": status.responses,
                     ] as [String: Any]
                 },
                 "gaps": proficiency.gaps.prefix(5).map { gap in gap.skill.flatMap { words["skill." + $0.rawValue] } ?? gap.id },
