@@ -219,7 +219,7 @@ let package = Package(
         .target(
             name: "ParlaTestSupport",
             dependencies: [
-                "ParlaServer", "ParlaStore",
+                "ParlaServer", "ParlaStore", "ParlaIdentity",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

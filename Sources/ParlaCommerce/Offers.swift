@@ -27,10 +27,10 @@ extension Catalogue {
     public func offers(
         for ownership: Ownership, currency: String, appVersion: AppVersion?, store: Store?, at now: Date
     ) -> [Offer] {
-        products.compactMap { product -> Offer? in
-            guard product.isAvailable(at: now), let (price, promotion) = product.price(in: currency, at: now) else { return nil }
+        let onSale = productsOnSale(to: ownership, at: now)
+        return onSale.compactMap { product -> Offer? in
+            guard let (price, promotion) = product.price(in: currency, at: now) else { return nil }
             if let store, product.storeIDs[store] == nil { return nil }
-            guard !ownership.products.contains(product.id), isWorthBuying(product, for: ownership) else { return nil }
             let partsPrice = partsPrice(of: product, in: currency, at: now)
             return Offer(
                 product: product, currency: currency, price: price,
@@ -38,6 +38,31 @@ extension Catalogue {
                 partsPrice: partsPrice, savings: partsPrice.map { $0 - price }.flatMap { $0 > 0 ? $0 : nil },
                 lists: lists(of: product).sorted { listOrder[$0, default: .max] < listOrder[$1, default: .max] },
                 updateRequired: zip(appVersion, product.minAppVersion).map { $0 < $1 } ?? false)
+        }
+    }
+
+    /// The product that opens a locked `list` for the account, as its word
+    /// list shows it (seed 000: a greyed-out block's "i" offers the pair
+    /// during the promotion, the block alone after it): a bundle before the
+    /// list alone, before a pack, before a mega-pack; nil when the list is
+    /// open or nothing on sale opens it.
+    public func offer(opening list: String, for ownership: Ownership, at now: Date) -> Product? {
+        guard !ownership.mayOpen(list: list) else { return nil }
+        let rank: [Product.Kind: Int] = [.bundle: 0, .list: 1, .pack: 2, .megaPack: 3]
+        return productsOnSale(to: ownership, at: now)
+            .filter { rank[$0.kind] != nil && lists(of: $0).contains(list) }
+            .min { (rank[$0.kind]!, lists(of: $0).count) < (rank[$1.kind]!, lists(of: $1).count) }
+    }
+
+    /// Products on sale now, not owned, that give the account something:
+    /// a product that a bundle on sale holds is sold only as that bundle
+    /// while it is (seed 000 6.d: Water and Professions are the pair during
+    /// the promotion, each alone after it).
+    private func productsOnSale(to ownership: Ownership, at now: Date) -> [Product] {
+        let inBundle = Set(products.filter { $0.kind == .bundle && $0.isAvailable(at: now) }.flatMap(\.includes))
+        return products.filter { product in
+            product.isAvailable(at: now) && !inBundle.contains(product.id) && !ownership.products.contains(product.id)
+                && isWorthBuying(product, for: ownership)
         }
     }
 

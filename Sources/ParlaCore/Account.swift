@@ -55,6 +55,9 @@ public struct DeviceSession: Sendable, Equatable {
 
     /// Tokens expire this long after their last use.
     public static let slidingLifetime: TimeInterval = 30 * 24 * 3600
+    /// However much it is used, a session ends this long after sign-in
+    /// (`accounts.sessionMaxDays`): a stolen token does not live for ever.
+    public static let defaultAbsoluteLifetime: TimeInterval = 90 * 24 * 3600
 }
 
 /// One person learning under an account: a parent, a child.

@@ -39,15 +39,14 @@ public enum AccountRules {
             uiLanguage: uiLanguage, deviceName: device)
     }
 
-    /// A guest (seed 001): its language (the request's unless chosen) and
-    /// its device; nothing else is asked.
-    public static func validateGuest(uiLanguage: String?, deviceName device: String?, requestLanguage: Language) throws(ParlaError)
-        -> (Language, String?)
-    {
+    /// A guest (seed 001): skipping sign-up does not skip the terms; its
+    /// language (the request's unless chosen) and its device; nothing else
+    /// is asked.
+    public static func validateGuest(
+        acceptTerms: Bool?, uiLanguage: String?, deviceName device: String?, requestLanguage: Language
+    ) throws(ParlaError) -> (Language, String?) {
         var errors = FieldErrors()
-        var chosen = requestLanguage
-        if let raw = uiLanguage, let language = language(raw, field: "uiLanguage", into: &errors) { chosen = language }
-        let name = deviceName(device, into: &errors)
+        let (chosen, name) = consent(acceptTerms, uiLanguage, device, requestLanguage, into: &errors)
         try errors.throwIfAny()
         return (chosen, name)
     }
@@ -125,14 +124,16 @@ public enum AccountRules {
         public var firstName: String?, lastName: String?, acceptTerms: Bool?, uiLanguage: String?
         /// For linking to an account that has the token's email.
         public var password: String?
+        /// For an account with two-factor sign-in: its code.
+        public var oneTimeCode: String?
         public init(
             provider: String? = nil, idToken: String? = nil, nonce: String? = nil, deviceName: String? = nil,
             firstName: String? = nil, lastName: String? = nil, acceptTerms: Bool? = nil, uiLanguage: String? = nil,
-            password: String? = nil
+            password: String? = nil, oneTimeCode: String? = nil
         ) {
             (self.provider, self.idToken, self.nonce, self.deviceName) = (provider, idToken, nonce, deviceName)
             (self.firstName, self.lastName, self.acceptTerms, self.uiLanguage) = (firstName, lastName, acceptTerms, uiLanguage)
-            self.password = password
+            (self.password, self.oneTimeCode) = (password, oneTimeCode)
         }
     }
 
@@ -200,12 +201,21 @@ public enum AccountRules {
     public struct UpdateForm: Sendable {
         public var firstName: String?, lastName: String?, email: String?, uiLanguage: String?
         public var newPassword: String?, currentPassword: String?
+        /// True: the current terms are accepted (an account or a guest asked
+        /// again after the terms changed).
+        public var acceptTerms: Bool?
+        /// A fresh sign-in with a provider linked to the account: how an
+        /// account without a password proves it is its owner (an email
+        /// change).
+        public var reauthentication: (provider: String, idToken: String, nonce: String)?
         public init(
             firstName: String? = nil, lastName: String? = nil, email: String? = nil, uiLanguage: String? = nil,
-            newPassword: String? = nil, currentPassword: String? = nil
+            newPassword: String? = nil, currentPassword: String? = nil, acceptTerms: Bool? = nil,
+            reauthentication: (provider: String, idToken: String, nonce: String)? = nil
         ) {
             (self.firstName, self.lastName, self.email, self.uiLanguage) = (firstName, lastName, email, uiLanguage)
-            (self.newPassword, self.currentPassword) = (newPassword, currentPassword)
+            (self.newPassword, self.currentPassword, self.acceptTerms) = (newPassword, currentPassword, acceptTerms)
+            self.reauthentication = reauthentication
         }
     }
 
@@ -214,6 +224,7 @@ public enum AccountRules {
         public var firstName: String?, lastName: String?, email: String?
         public var uiLanguage: Language?
         public var newPassword: String?
+        public var acceptsTerms = false
         public init() {}
     }
 
@@ -226,6 +237,10 @@ public enum AccountRules {
         if let raw = form.lastName { update.lastName = name(raw, field: "lastName", invalid: .invalidLastName, into: &errors) }
         if let raw = form.email { update.email = emailAddress(raw, field: "email", into: &errors) }
         if let raw = form.uiLanguage { update.uiLanguage = language(raw, field: "uiLanguage", into: &errors) }
+        // Terms are accepted, never withdrawn here: that is erasing the account.
+        if let accept = form.acceptTerms {
+            if accept { update.acceptsTerms = true } else { errors.add("acceptTerms", .termsNotAccepted) }
+        }
         if let password = form.newPassword {
             for problem in PasswordPolicy.problems(password, email: update.email ?? currentEmail) { errors.add("newPassword", problem) }
             if form.currentPassword == nil { errors.add("currentPassword", .required) }

@@ -1,6 +1,8 @@
 /// A learner profile as the client sent it (creation or edit).
 public struct LearnerForm: Sendable {
     public var displayName: String?
+    /// True: the learner's own name is forgotten (seed 004 T7.7).
+    public var removeDisplayName: Bool?
     public var age: Int?
     public var removeAge: Bool?
     public var avatarID: String?
@@ -9,18 +11,22 @@ public struct LearnerForm: Sendable {
     public var keepRecordings: Bool?
     public var publicProfile: Bool?
     public init(
-        displayName: String? = nil, age: Int? = nil, removeAge: Bool? = nil, avatarID: String? = nil,
-        nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil, publicProfile: Bool? = nil
+        displayName: String? = nil, removeDisplayName: Bool? = nil, age: Int? = nil, removeAge: Bool? = nil,
+        avatarID: String? = nil, nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil,
+        publicProfile: Bool? = nil
     ) {
-        (self.displayName, self.age, self.removeAge, self.avatarID) = (displayName, age, removeAge, avatarID)
-        (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
-        self.publicProfile = publicProfile
+        (self.displayName, self.removeDisplayName, self.age, self.removeAge) = (displayName, removeDisplayName, age, removeAge)
+        (self.avatarID, self.nativeLanguage, self.targetLanguages) = (avatarID, nativeLanguage, targetLanguages)
+        (self.keepRecordings, self.publicProfile) = (keepRecordings, publicProfile)
     }
 }
 
 /// A learner profile's fields after validation; nil means "not given".
 public struct LearnerFields: Sendable, Equatable {
     public var displayName: String?
+    /// The learner's own name goes: it shows its default one again (seed
+    /// 001: a portrait labelled by default).
+    public var removeDisplayName = false
     public var age: Int?
     public var removeAge = false
     public var avatarID: String?
@@ -38,6 +44,11 @@ public enum LearnerRules {
         if let raw = form.displayName {
             fields.displayName = Label.normalized(raw, maximumLength: LearnerProfileRules.displayNameLength)
             if fields.displayName == nil { errors.add("displayName", .invalidDisplayName) }
+        }
+        if form.removeDisplayName == true {
+            // A name given and removed at once says two things.
+            if form.displayName != nil { errors.add("removeDisplayName", .invalidDisplayName) }
+            fields.removeDisplayName = true
         }
         if let age = form.age {
             if LearnerProfileRules.ages.contains(age) { fields.age = age } else { errors.add("age", .invalidAge) }

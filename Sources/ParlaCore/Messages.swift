@@ -217,6 +217,13 @@ extension ErrorCode {
                 es:
                     "Ya existe una cuenta con esta dirección de correo. Introduce una vez su contraseña para iniciar sesión así a partir de ahora."
             )
+        case .identityProviderNotConfigured:
+            LocalizedText(
+                en: "This server does not offer this way of signing in. Please sign in with your email.",
+                fr: "Ce serveur ne propose pas ce mode de connexion. Connectez-vous avec votre e-mail.",
+                it: "Questo server non offre questo modo di accedere. Accedi con la tua email.",
+                de: "Dieser Server bietet diese Anmeldeart nicht an. Bitte melden Sie sich mit Ihrer E-Mail an.",
+                es: "Este servidor no ofrece este modo de iniciar sesión. Inicia sesión con tu correo.")
         case .identityProviderUnavailable:
             LocalizedText(
                 en: "This way of signing in is not available right now. Please try again later or sign in with your email.",
@@ -252,6 +259,44 @@ extension ErrorCode {
                 it: "Un lotto contiene al massimo 100 eventi.",
                 de: "Ein Stapel enthält höchstens 100 Ereignisse.",
                 es: "Un lote contiene como máximo 100 eventos.")
+        case .twoFactorRequired:
+            LocalizedText(
+                en: "Enter the six-digit code from your authenticator app, or a recovery code.",
+                fr: "Saisissez le code à six chiffres de votre application d'authentification, ou un code de secours.",
+                it: "Inserisci il codice a sei cifre della tua app di autenticazione, o un codice di recupero.",
+                de: "Geben Sie den sechsstelligen Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.",
+                es: "Introduce el código de seis cifras de tu aplicación de autenticación o un código de recuperación.")
+        case .invalidOneTimeCode:
+            LocalizedText(
+                en: "This code is wrong, used already or out of date. Try the code your app shows now.",
+                fr: "Ce code est faux, déjà utilisé ou périmé. Essayez le code que votre application affiche maintenant.",
+                it: "Questo codice è sbagliato, già usato o scaduto. Prova il codice che la tua app mostra ora.",
+                de: "Dieser Code ist falsch, schon benutzt oder abgelaufen. Versuchen Sie den Code, den Ihre App jetzt zeigt.",
+                es: "Este código es incorrecto, ya se usó o ha caducado. Prueba el código que muestra ahora tu aplicación.")
+        case .twoFactorSetupRequired:
+            LocalizedText(
+                en: "Staff must turn on two-factor sign-in first.",
+                fr: "L'équipe doit d'abord activer la connexion à deux facteurs.",
+                it: "Il personale deve prima attivare l'accesso a due fattori.",
+                de: "Das Team muss zuerst die Zwei-Faktor-Anmeldung einschalten.",
+                es: "El equipo debe activar primero el inicio de sesión en dos pasos.")
+        case .twoFactorSessionRequired:
+            LocalizedText(
+                en: "Sign in again with your one-time code to do this.",
+                fr: "Reconnectez-vous avec votre code à usage unique pour faire cela.",
+                it: "Accedi di nuovo con il tuo codice monouso per farlo.",
+                de: "Melden Sie sich dafür erneut mit Ihrem Einmalcode an.",
+                es: "Vuelve a iniciar sesión con tu código de un solo uso para hacer esto.")
+        case .twoFactorAlreadyEnabled:
+            LocalizedText(
+                en: "Two-factor sign-in is already on.", fr: "La connexion à deux facteurs est déjà activée.",
+                it: "L'accesso a due fattori è già attivo.", de: "Die Zwei-Faktor-Anmeldung ist schon eingeschaltet.",
+                es: "El inicio de sesión en dos pasos ya está activado.")
+        case .twoFactorNotEnabled:
+            LocalizedText(
+                en: "Two-factor sign-in is not on.", fr: "La connexion à deux facteurs n'est pas activée.",
+                it: "L'accesso a due fattori non è attivo.", de: "Die Zwei-Faktor-Anmeldung ist nicht eingeschaltet.",
+                es: "El inicio de sesión en dos pasos no está activado.")
         case .staffRoleRequired:
             LocalizedText(
                 en: "Only the service's staff may do this.",
@@ -820,6 +865,13 @@ extension ErrorCode {
                 it: "Questa ricevuta non viene da un acquisto del dizionario illustrato originale.",
                 de: "Dieser Beleg stammt nicht von einem Kauf des ursprünglichen Bildwörterbuchs.",
                 es: "Este recibo no es de una compra del diccionario ilustrado original.")
+        case .storeNotConfigured:
+            LocalizedText(
+                en: "This server does not take purchases from this store.",
+                fr: "Ce serveur n'accepte pas les achats de ce magasin.",
+                it: "Questo server non accetta acquisti da questo store.",
+                de: "Dieser Server nimmt keine Käufe aus diesem Store an.",
+                es: "Este servidor no acepta compras de esta tienda.")
         case .storeUnavailable:
             LocalizedText(
                 en: "The store cannot be reached just now. Please try again shortly.",

@@ -108,6 +108,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidIdToken = "invalid_id_token"
     case linkRequired = "link_required"
     case identityProviderUnavailable = "identity_provider_unavailable"
+    /// This server takes no sign-in from that provider: no retry helps.
+    case identityProviderNotConfigured = "identity_provider_not_configured"
     // Guests
     case signUpRequired = "sign_up_required"
     // Intro tour
@@ -120,6 +122,16 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     // Analytics and staff
     case tooManyEvents = "too_many_events"
     case staffRoleRequired = "staff_role_required"
+    // Two-factor sign-in
+    /// Sign-in of an account with a second factor, without its code.
+    case twoFactorRequired = "two_factor_required"
+    case invalidOneTimeCode = "invalid_one_time_code"
+    /// A staff route, for staff without a second factor yet.
+    case twoFactorSetupRequired = "two_factor_setup_required"
+    /// A staff route, from a session not signed in with the second factor.
+    case twoFactorSessionRequired = "two_factor_session_required"
+    case twoFactorAlreadyEnabled = "two_factor_already_enabled"
+    case twoFactorNotEnabled = "two_factor_not_enabled"
     // Support
     case invalidReportText = "invalid_report_text"
     case invalidReportStatus = "invalid_report_status"
@@ -200,6 +212,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case productNotFound = "product_not_found"
     case legacyNotEligible = "legacy_not_eligible"
     case storeUnavailable = "store_unavailable"
+    /// This server takes no purchase from that store: no retry helps.
+    case storeNotConfigured = "store_not_configured"
     case invalidAppVersion = "invalid_app_version"
     case invalidCurrency = "invalid_currency"
     // Teachers and classes

@@ -54,13 +54,18 @@ public struct PracticeAnswer: Sendable, Equatable {
     public var weight: Double
     /// Whether the answer is a real recall that reviews the item's memory.
     public var remember: Bool
+    /// Wrong at the first try, then answered right: the item is resolved
+    /// and the learner's bar does not drop for it (T4.6), while the item's
+    /// difficulty and memory still take the first try's evidence.
+    public var foundAtLast: Bool
 
     public init(
         itemID: String, skill: Skill, correct: Bool, responseTime: Double?, timeLimit: Double, optionCount: Int,
-        initialDifficulty: Double, weight: Double = 1, remember: Bool = true
+        initialDifficulty: Double, weight: Double = 1, remember: Bool = true, foundAtLast: Bool = false
     ) {
         (self.itemID, self.skill, self.correct, self.responseTime, self.timeLimit) = (itemID, skill, correct, responseTime, timeLimit)
         (self.optionCount, self.initialDifficulty, self.weight, self.remember) = (optionCount, initialDifficulty, weight, remember)
+        self.foundAtLast = foundAtLast
     }
 }
 
@@ -99,7 +104,9 @@ public struct AnswerLearning: Sendable, Equatable {
     /// the practice model (`AbilityModel.update`, scaled by the answer's
     /// weight); with `remember`, the memory of the item is reviewed (FSRS,
     /// graded by correctness and by speed against a third of the time
-    /// limit); today's history takes the skill's and the overall value.
+    /// limit); today's history takes the skill's and the overall value. An
+    /// item found at last never lowers the ability: a right answer never
+    /// lowers the bar (T4.6).
     public static func learning(
         from answer: PracticeAnswer, model: LearnerModel, item learned: ItemDifficulty?, at now: Date,
         scheduler: MemoryScheduler
@@ -110,7 +117,7 @@ public struct AnswerLearning: Sendable, Equatable {
             id: answer.itemID, difficulty: learned?.difficulty ?? answer.initialDifficulty,
             responses: learned?.responses ?? 0, timeLimitSeconds: answer.timeLimit, optionCount: answer.optionCount)
         let update = AbilityModel.update(ability, item: practice, correct: answer.correct, responseTime: answer.responseTime)
-        let abilityChange = update.abilityChange * answer.weight
+        let abilityChange = answer.foundAtLast ? max(0, update.abilityChange * answer.weight) : update.abilityChange * answer.weight
         let after = SkillAbility(skill: answer.skill, theta: ability.theta + abilityChange, responses: ability.responses + 1)
         let previous = model.cards[answer.itemID]
         let rating = Rating.grade(correct: answer.correct, responseTime: answer.responseTime ?? .nan, expectedTime: answer.timeLimit / 3)

@@ -9,6 +9,9 @@ public enum Letter: Sendable, Equatable {
     case emailVerification(firstName: String, link: String)
     /// A bug report arrived: its reference, to quote.
     case reportReceived(firstName: String, reference: String)
+    /// To the old address: the account's email changed to `newAddress`
+    /// (shown masked); the link puts it back, for 7 days, once.
+    case emailChanged(firstName: String, newAddress: String, link: String)
 
     /// What the outbox records, never the link.
     public var kind: String {
@@ -16,6 +19,7 @@ public enum Letter: Sendable, Equatable {
         case .passwordReset: "password_reset"
         case .emailVerification: "email_verification"
         case .reportReceived: "report_received"
+        case .emailChanged: "email_changed"
         }
     }
 
@@ -132,6 +136,71 @@ public enum Letter: Sendable, Equatable {
                         \(link)
 
                         Si no te has registrado en Parla ni has cambiado tu dirección, ignora este correo.
+                        """)
+            )
+        case .emailChanged(let name, let address, let link):
+            (
+                LocalizedText(
+                    en: "The email address of your Parla account was changed",
+                    fr: "L'adresse e-mail de votre compte Parla a été modifiée",
+                    it: "L'indirizzo email del tuo account Parla è stato cambiato",
+                    de: "Die E-Mail-Adresse Ihres Parla-Kontos wurde geändert",
+                    es: "Se ha cambiado la dirección de correo de tu cuenta de Parla"),
+                LocalizedText(
+                    en: """
+                        Hello \(name),
+
+                        The email address of your Parla account was changed to \(address). Every other device was signed out.
+
+                        If this was not you, open this link within 7 days to put this address back and sign everyone out:
+
+                        \(link)
+
+                        Then choose a new password. If it was you, there is nothing to do.
+                        """,
+                    fr: """
+                        Bonjour \(name),
+
+                        L'adresse e-mail de votre compte Parla a été remplacée par \(address). Tous les autres appareils ont été déconnectés.
+
+                        Si ce n'est pas vous, ouvrez ce lien dans les 7 jours pour rétablir cette adresse et déconnecter tout le monde :
+
+                        \(link)
+
+                        Choisissez ensuite un nouveau mot de passe. Si c'est bien vous, il n'y a rien à faire.
+                        """,
+                    it: """
+                        Ciao \(name),
+
+                        L'indirizzo email del tuo account Parla è stato cambiato in \(address). Tutti gli altri dispositivi sono stati disconnessi.
+
+                        Se non sei stato tu, apri questo link entro 7 giorni per ripristinare questo indirizzo e disconnettere tutti:
+
+                        \(link)
+
+                        Poi scegli una nuova password. Se sei stato tu, non c'è nulla da fare.
+                        """,
+                    de: """
+                        Hallo \(name),
+
+                        Die E-Mail-Adresse Ihres Parla-Kontos wurde in \(address) geändert. Alle anderen Geräte wurden abgemeldet.
+
+                        Wenn Sie das nicht waren, öffnen Sie diesen Link innerhalb von 7 Tagen, um diese Adresse wiederherzustellen und alle abzumelden:
+
+                        \(link)
+
+                        Wählen Sie danach ein neues Passwort. Wenn Sie es waren, ist nichts zu tun.
+                        """,
+                    es: """
+                        Hola, \(name):
+
+                        La dirección de correo de tu cuenta de Parla se ha cambiado a \(address). Se ha cerrado la sesión en todos los demás dispositivos.
+
+                        Si no has sido tú, abre este enlace antes de 7 días para recuperar esta dirección y cerrar todas las sesiones:
+
+                        \(link)
+
+                        Después elige una contraseña nueva. Si has sido tú, no tienes que hacer nada.
                         """)
             )
         case .reportReceived(let name, let reference):

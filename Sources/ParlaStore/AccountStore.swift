@@ -11,11 +11,18 @@ public struct AccountStore: Sendable {
     let sessions: SessionCache?
     let profiles: AccountProfiles?
 
-    public init(database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil, profiles: AccountProfiles? = nil) {
+    /// How long a session may last from its sign-in, however much it is used.
+    let sessionMaxLifetime: TimeInterval
+
+    public init(
+        database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil, profiles: AccountProfiles? = nil,
+        sessionMaxLifetime: TimeInterval = DeviceSession.defaultAbsoluteLifetime
+    ) {
         self.database = database
         self.cipher = cipher
         self.sessions = sessions
         self.profiles = profiles
+        self.sessionMaxLifetime = sessionMaxLifetime
     }
 
     /// What sign-up writes, already validated and normalized.
@@ -80,21 +87,23 @@ public struct AccountStore: Sendable {
 
     /// A guest account for one device, with its first learner and its
     /// session, in one transaction.
-    public func createGuest(uiLanguage: Language, firstLearner: LearnerStore.NewLearner, session: NewSession) async throws
-        -> (Account, Learner, DeviceSession)
+    public func createGuest(uiLanguage: Language, termsVersion: String, firstLearner: LearnerStore.NewLearner, session: NewSession)
+        async throws -> (Account, Learner, DeviceSession)
     {
         let accountID = AccountID.generate()
         let learners = LearnerStore(database: database, cipher: cipher)
         return try await database.withTransaction { connection in
             let rows = try await connection.query(
                 """
-                INSERT INTO accounts (id, ui_language, guest) VALUES (\(accountID.uuid), \(uiLanguage.code), true)
-                RETURNING created_at
+                INSERT INTO accounts (id, ui_language, guest, terms_version, terms_accepted_at)
+                VALUES (\(accountID.uuid), \(uiLanguage.code), true, \(termsVersion), now())
+                RETURNING terms_accepted_at, created_at
                 """, logger: database.logger
             ).collect()
+            let (acceptedAt, createdAt) = try rows[0].decode((Date, Date).self)
             let account = Account(
-                id: accountID, firstName: nil, lastName: nil, email: nil, uiLanguage: uiLanguage, termsVersion: nil,
-                termsAcceptedAt: nil, createdAt: try rows[0].decode(Date.self), isGuest: true)
+                id: accountID, firstName: nil, lastName: nil, email: nil, uiLanguage: uiLanguage, termsVersion: termsVersion,
+                termsAcceptedAt: acceptedAt, createdAt: createdAt, isGuest: true)
             let learner = try await learners.insert(firstLearner, accountID: accountID, on: connection)
             return (account, learner, try await insertSession(session, accountID: accountID, on: connection))
         }
@@ -420,28 +429,35 @@ public struct AccountStore: Sendable {
         public var firstName: String?, lastName: String?, email: String?
         public var uiLanguage: Language?
         public var passwordHash: String?
+        /// The terms version just accepted, recorded with the time.
+        public var termsVersion: String?
         public init(
             firstName: String? = nil, lastName: String? = nil, email: String? = nil,
-            uiLanguage: Language? = nil, passwordHash: String? = nil
+            uiLanguage: Language? = nil, passwordHash: String? = nil, termsVersion: String? = nil
         ) {
             (self.firstName, self.lastName, self.email) = (firstName, lastName, email)
-            (self.uiLanguage, self.passwordHash) = (uiLanguage, passwordHash)
+            (self.uiLanguage, self.passwordHash, self.termsVersion) = (uiLanguage, passwordHash, termsVersion)
         }
     }
 
     /// Applies all the changes or none; `email_taken` if the new email is in use.
-    /// A password change signs out every other device. A new email is
+    /// A password or email change signs out every other device. An email
+    /// change sends `undo` to the old address (taken before the change: its
+    /// token keeps that address). A new email is
     /// unconfirmed until `verification`'s link is opened; that challenge is
     /// recorded and its email queued in the same transaction.
     public func update(
-        _ id: AccountID, _ changes: Changes, keepingSession current: SessionID, verification: EmailChallenge? = nil
+        _ id: AccountID, _ changes: Changes, keepingSession current: SessionID, verification: EmailChallenge? = nil,
+        undo: EmailChallenge? = nil
     ) async throws {
+        let endsOtherSessions = changes.passwordHash != nil || undo != nil
         let firstName = try changes.firstName.map { ByteBuffer(bytes: try cipher.seal($0, as: .firstName)) }
         let lastName = try changes.lastName.map { ByteBuffer(bytes: try cipher.seal($0, as: .lastName)) }
         let email = try changes.email.map { ByteBuffer(bytes: try cipher.seal($0, as: .email)) }
         let emailIndex = changes.email.map { ByteBuffer(bytes: cipher.blindIndex(EmailAddress.canonical($0))) }
         do {
             try await database.withTransaction { connection in
+                if let undo { try await insert(undo, accountID: id, on: connection) }
                 try await connection.query(
                     """
                     UPDATE accounts SET
@@ -451,18 +467,20 @@ public struct AccountStore: Sendable {
                         email_index = COALESCE(\(emailIndex), email_index),
                         ui_language = COALESCE(\(changes.uiLanguage?.code), ui_language),
                         password_hash = COALESCE(\(changes.passwordHash), password_hash),
+                        terms_version = COALESCE(\(changes.termsVersion), terms_version),
+                        terms_accepted_at = CASE WHEN \(changes.termsVersion)::text IS NOT NULL THEN now() ELSE terms_accepted_at END,
                         email_verified_at = CASE WHEN \(emailIndex)::bytea IS NOT NULL AND \(emailIndex) <> email_index THEN NULL
                                                  ELSE email_verified_at END,
                         updated_at = now()
                     WHERE id = \(id.uuid)
                     """, logger: database.logger)
                 if let verification { try await insert(verification, accountID: id, on: connection) }
-                if changes.passwordHash != nil {
+                if endsOtherSessions {
                     try await connection.query(
                         "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
                 }
             }
-            if changes.passwordHash != nil { sessions?.ended(account: id) }
+            if endsOtherSessions { sessions?.ended(account: id) }
             profiles?.changed(id)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
@@ -508,7 +526,7 @@ public struct AccountStore: Sendable {
     private func insertSession(_ new: NewSession, accountID: AccountID, on connection: PostgresConnection) async throws -> DeviceSession {
         let id = SessionID.generate()
         let device = try new.deviceName.map { ByteBuffer(bytes: try cipher.seal($0, as: .deviceName)) }
-        let lifetime = Int(DeviceSession.slidingLifetime)
+        let lifetime = Int(min(DeviceSession.slidingLifetime, sessionMaxLifetime))
         let rows = try await connection.query(
             """
             INSERT INTO sessions (id, account_id, token_hash, device_name, expires_at)
@@ -530,6 +548,11 @@ public struct AccountStore: Sendable {
         // From memory while it is kept there and has not expired: no query,
         // but for the once-a-minute touch.
         if let sessions, let kept = sessions.session(tokenHash), kept.expiresAt > Date() {
+            // Its absolute end, without waiting for the once-a-minute touch.
+            guard kept.createdAt.addingTimeInterval(sessionMaxLifetime) > Date() else {
+                sessions.cache.drop(tokenHash)
+                return nil
+            }
             guard kept.lastUsedAt < Date().addingTimeInterval(-60) else { return kept }
             guard let touched = try await database.withConnection({ connection in try await touch(kept, on: connection) }) else {
                 sessions.cache.drop(tokenHash)
@@ -548,14 +571,15 @@ public struct AccountStore: Sendable {
                     id: SessionID(id), accountID: AccountID(account), deviceName: nil,
                     createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
-            guard let found else { return nil }
+            guard let found, found.createdAt.addingTimeInterval(sessionMaxLifetime) > Date() else { return nil }
             return try await touch(found, on: connection)
         }
         if let found, let sessions { sessions.cache.keep([tokenHash: found], since: stamp) }
         return found
     }
 
-    /// Slides a session's expiry 30 days past now, at most once a minute:
+    /// Slides a session's expiry 30 days past now, at most once a minute,
+    /// never past its absolute end (`sessionMaxLifetime` after sign-in):
     /// the session as the database then has it, nil if it expired meanwhile
     /// (the database's clock decides).
     private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws -> DeviceSession? {
@@ -563,8 +587,11 @@ public struct AccountStore: Sendable {
         let lifetime = Int(DeviceSession.slidingLifetime)
         let rows = try await connection.query(
             """
-            UPDATE sessions SET last_used_at = now(), expires_at = now() + make_interval(secs => \(lifetime))
+            UPDATE sessions SET last_used_at = now(),
+                expires_at = least(now() + make_interval(secs => \(lifetime)),
+                                   created_at + make_interval(secs => \(Int(sessionMaxLifetime))))
             WHERE id = \(session.id.uuid) AND expires_at > now()
+              AND created_at + make_interval(secs => \(Int(sessionMaxLifetime))) > now()
             RETURNING last_used_at, expires_at
             """, logger: database.logger
         ).collect()

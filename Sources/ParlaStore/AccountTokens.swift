@@ -8,6 +8,16 @@ public struct EmailChallenge: Sendable {
     public enum Purpose: String, Sendable {
         case passwordReset = "password_reset"
         case emailVerification = "email_verification"
+        /// Sent to the old address when the email changes: puts it back.
+        case emailChangeUndo = "email_change_undo"
+
+        /// How long its token may be used.
+        public var lifetime: TimeInterval {
+            switch self {
+            case .passwordReset, .emailVerification: 3600
+            case .emailChangeUndo: 7 * 86400
+            }
+        }
     }
 
     public var purpose: Purpose
@@ -15,23 +25,22 @@ public struct EmailChallenge: Sendable {
     public var tokenHash: [UInt8]
     public var mail: OutgoingMail
 
-    /// How long a token may be used.
-    public static let lifetime: TimeInterval = 3600
-
     public init(purpose: Purpose, tokenHash: [UInt8], mail: OutgoingMail) {
         (self.purpose, self.tokenHash, self.mail) = (purpose, tokenHash, mail)
     }
 }
 
 extension AccountStore {
-    /// Records the challenge's token for the account's current email and
-    /// queues its email, on an open transaction's connection.
+    /// Records the challenge's token for the account's current email (an
+    /// undo keeps that email itself) and queues its email, on an open
+    /// transaction's connection.
     func insert(_ challenge: EmailChallenge, accountID: AccountID, on connection: PostgresConnection) async throws {
+        let keepsEmail = challenge.purpose == .emailChangeUndo
         try await connection.query(
             """
-            INSERT INTO account_tokens (token_hash, account_id, purpose, email_index, expires_at)
+            INSERT INTO account_tokens (token_hash, account_id, purpose, email_index, expires_at, previous_email)
             SELECT \(ByteBuffer(bytes: challenge.tokenHash)), id, \(challenge.purpose.rawValue), email_index,
-                   now() + make_interval(secs => \(EmailChallenge.lifetime))
+                   now() + make_interval(secs => \(challenge.purpose.lifetime)), CASE WHEN \(keepsEmail) THEN email END
             FROM accounts WHERE id = \(accountID.uuid)
             """, logger: database.logger)
         var mail = challenge.mail
@@ -112,6 +121,45 @@ extension AccountStore {
                 WHERE account_id = \(account.uuid) AND purpose = 'password_reset' AND used_at IS NULL
                 """, logger: database.logger)
             return account
+        }
+        if let account {
+            sessions?.ended(account: account)
+            profiles?.changed(account)
+        }
+        return account
+    }
+
+    /// Puts back the email an undo token was sent to (the change was not
+    /// the owner's): the address counts as confirmed (the link reached it),
+    /// every session ends, and every live token of the account with them.
+    /// Nil when the token is not live; `email_taken` if another account
+    /// took the address meanwhile.
+    public func undoEmailChange(tokenHash: [UInt8]) async throws -> AccountID? {
+        let account: AccountID?
+        do {
+            account = try await database.withTransaction { connection -> AccountID? in
+                let rows = try await connection.query(
+                    """
+                    UPDATE account_tokens SET used_at = now()
+                    WHERE token_hash = \(ByteBuffer(bytes: tokenHash)) AND purpose = 'email_change_undo'
+                      AND used_at IS NULL AND expires_at > now()
+                    RETURNING account_id, email_index, previous_email
+                    """, logger: database.logger
+                ).collect()
+                guard let row = rows.first else { return nil }
+                let (id, index, email) = try row.decode((UUID, ByteBuffer, ByteBuffer).self)
+                try await connection.query(
+                    """
+                    UPDATE accounts SET email = \(email), email_index = \(index), email_verified_at = now(), updated_at = now()
+                    WHERE id = \(id)
+                    """, logger: database.logger)
+                try await connection.query("DELETE FROM sessions WHERE account_id = \(id)", logger: database.logger)
+                try await connection.query(
+                    "UPDATE account_tokens SET used_at = now() WHERE account_id = \(id) AND used_at IS NULL", logger: database.logger)
+                return AccountID(id)
+            }
+        } catch let error as PSQLError where error.isUniqueViolation {
+            throw ParlaError(.emailTaken)
         }
         if let account {
             sessions?.ended(account: account)

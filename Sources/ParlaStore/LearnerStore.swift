@@ -146,6 +146,28 @@ public struct LearnerStore: Sendable {
         }
     }
 
+    /// "I can't speak now": no speaking question in the learner's lessons
+    /// until `until` (a later pause already set stays).
+    public func pauseSpeaking(_ learner: AuthorizedLearner, until: Date) async throws {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                UPDATE learners SET speaking_paused_until = greatest(speaking_paused_until, \(until))
+                WHERE id = \(learner.uuid)
+                """, logger: database.logger)
+        }
+    }
+
+    /// Until when the learner's speaking questions are paused, if they are.
+    public func speakingPausedUntil(_ learner: AuthorizedLearner) async throws -> Date? {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT speaking_paused_until FROM learners WHERE id = \(learner.uuid) AND speaking_paused_until > now()",
+                logger: database.logger
+            ).collect().first?.decode(Date?.self)
+        }
+    }
+
     /// Deletes a learner and everything under it; the last one stays.
     /// Returns them if they were on leaderboards.
     public func delete(_ learner: AuthorizedLearner) async throws -> [LearnerID] {

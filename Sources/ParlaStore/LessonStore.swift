@@ -98,6 +98,26 @@ public struct LessonStore: Sendable {
         }
     }
 
+    /// Leaves the learner's lesson unfinished (a learner is never stuck in
+    /// one): it ends as an idle one does, and a new one may start.
+    /// `lesson_not_found` when it is not the learner's; nothing changes
+    /// for one already over.
+    public func abandon(_ id: LessonID, learner: AuthorizedLearner) async throws {
+        try await database.withConnection { connection in
+            let rows = try await connection.query(
+                """
+                WITH found AS (SELECT id FROM lessons WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)),
+                ended AS (
+                    UPDATE lessons SET expired_at = now()
+                    WHERE id IN (SELECT id FROM found) AND finished_at IS NULL AND expired_at IS NULL
+                )
+                SELECT count(*)::int FROM found
+                """, logger: database.logger
+            ).collect()
+            guard try rows.first?.decode(Int.self) == 1 else { throw ParlaError(.lessonNotFound) }
+        }
+    }
+
     /// A lesson as it stands: `lesson_expired` once idle too long.
     public func lesson(_ id: LessonID, learner: AuthorizedLearner) async throws -> Stored {
         try await database.withConnection { connection in

@@ -26,6 +26,7 @@ public struct PersonalDataCipher: Sendable {
         case supportDevice = "support_report.device"
         case supportScreenshot = "support_screenshot.content"
         case supportNote = "support_report.note"
+        case twoFactorSecret = "account.two_factor_secret"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

@@ -57,9 +57,10 @@ public struct ChoiceQuestionMaker: Sendable {
 
     /// A question about `concept` for a learner whose language is `native`
     /// learning `target`; nil when the content has too few words to make one
-    /// with three fitting distractors.
+    /// with three fitting distractors. `openWords`: the only words its
+    /// options may show (a locked word is never shown); nil: any.
     public func question(
-        _ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language,
+        _ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language, openWords: Set<String>? = nil,
         using generator: inout some RandomNumberGenerator
     ) -> ChoiceQuestion? {
         guard let answer = Self.word(concept, target), let meaning = Self.word(concept, native) else { return nil }
@@ -72,7 +73,7 @@ public struct ChoiceQuestionMaker: Sendable {
             }
         }
         guard let answerShown = shown(concept) else { return nil }
-        let candidates = distractorPool(for: concept).filter { candidate in
+        let candidates = distractorPool(for: concept, openWords: openWords).filter { candidate in
             guard let text = shown(candidate), let candidateTarget = Self.word(candidate, target),
                 let candidateNative = Self.word(candidate, native)
             else { return false }
@@ -112,9 +113,9 @@ public struct ChoiceQuestionMaker: Sendable {
 
     /// Same list and level first; then the same list; then the same level
     /// anywhere: the nearest words that are enough.
-    func distractorPool(for concept: Concept) -> [Concept] {
+    func distractorPool(for concept: Concept, openWords: Set<String>? = nil) -> [Concept] {
         let lists = Set(listsOf[concept.key] ?? [])
-        let others = corpus.concepts.filter { $0.key != concept.key }
+        let others = corpus.concepts.filter { $0.key != concept.key && openWords?.contains($0.key) ?? true }
         let sameTopic = others.filter { !lists.isDisjoint(with: listsOf[$0.key] ?? []) }
         let sameTopicAndLevel = sameTopic.filter { $0.level == concept.level }
         if sameTopicAndLevel.count >= 6 { return sameTopicAndLevel }

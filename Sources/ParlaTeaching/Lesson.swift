@@ -171,6 +171,9 @@ public struct Lesson: Codable, Sendable, Equatable {
     public var questions: [LessonQuestion] = []
     /// Seconds spent answering, summed over first tries (the response times used).
     public var responseTimes: [String: Double] = [:]
+    /// "I can't speak now": no speaking question until then (absent in
+    /// lessons stored before it existed: none paused).
+    public var speakingPausedUntil: Date?
 
     public init(
         language: Language, native: Language, length: Int, types: Set<QuestionType>, focus: [LessonItemID],
@@ -178,6 +181,25 @@ public struct Lesson: Codable, Sendable, Equatable {
     ) {
         (self.language, self.native, self.length, self.types, self.focus) = (language, native, length, types, focus)
         (self.gapWeights, self.startAbilities) = (gapWeights, startAbilities)
+    }
+
+    /// The types the next question may have at `now`: the lesson's, less
+    /// speaking ones while they are paused.
+    public func askableTypes(at now: Date) -> Set<QuestionType> {
+        guard let until = speakingPausedUntil, now < until else { return types }
+        return types.filter { $0.skill != .speaking }
+    }
+
+    /// "I can't speak now" (never stuck on a speaking question): speaking
+    /// questions pause until `until`, and a speaking question on screen is
+    /// taken back unanswered, its tries forgotten (a skip is not wrong).
+    /// The caller then asks the next question. Returns whether one was taken back.
+    public mutating func pauseSpeaking(until: Date) -> Bool {
+        speakingPausedUntil = max(until, speakingPausedUntil ?? until)
+        guard let question = current, question.type.skill == .speaking else { return false }
+        questions.removeLast()
+        responseTimes[question.id] = nil
+        return true
     }
 
     /// The question on screen, if the lesson is not over.

@@ -43,8 +43,10 @@ public struct QuestionPlanner: Sendable {
 
     public let catalog: LessonCatalog
     public let scheduler: MemoryScheduler
-    /// The words the learner's account may be taught (its open lists' and
-    /// every free word); nil: all. Phrases and grammar are open to all.
+    /// The words the learner's account may be taught and shown (its open
+    /// lists' and every free word); nil: all. Phrases and grammar are open
+    /// to all. A locked word is never asked, reviewed, or shown as an
+    /// option, a sequence's word or a matching tile.
     public let openWords: Set<String>?
 
     public init(catalog: LessonCatalog, scheduler: MemoryScheduler = MemoryScheduler(), openWords: Set<String>? = nil) {
@@ -108,7 +110,9 @@ public struct QuestionPlanner: Sendable {
         if let question = build(focus) { return question }
 
         // 2. Due reviews.
-        let known = state.cards.compactMap { id, card in catalog.item(id).map { ($0, card) } }.sorted { $0.0.id < $1.0.id }
+        // A word learnt while its list was open (a trial) waits until it opens again.
+        let known = state.cards.compactMap { id, card in isOpen(id) ? catalog.item(id).map { ($0, card) } : nil }
+            .sorted { $0.0.id < $1.0.id }
         let due = scheduler.dueQueue(known, at: now, card: { $0.1 }).map(\.0)
         if let question = build(due) { return question }
 
@@ -190,7 +194,9 @@ public struct QuestionPlanner: Sendable {
         case (.word, .sequencing):
             // Four words of the item's ordered list, the item among them.
             guard let list = catalog.ordered.first(where: { $0.value.contains { $0.key == item.id.key } })?.value else { return nil }
-            let entries = list.compactMap { concept in ChoiceQuestionMaker.word(concept, target).map { (concept: concept.key, text: $0) } }
+            let entries = list.filter { isOpen(LessonItemID(.word, $0.key)) }.compactMap { concept in
+                ChoiceQuestionMaker.word(concept, target).map { (concept: concept.key, text: $0) }
+            }
             guard let task = SequencingTask.make(from: entries, including: item.id.key, using: &generator) else { return nil }
             var question = LessonQuestion(
                 id: id, item: item.id, type: type, prompt: nil,
@@ -207,7 +213,9 @@ public struct QuestionPlanner: Sendable {
             }.filter { $0.key != concept.key }.shuffled(using: &generator)
             let pool =
                 [concept]
-                + (mates + catalog.corpus.wordLists.flatMap(\.words)).filter { $0.key != concept.key && catalog.concept($0.key) != nil }
+                + (mates + catalog.corpus.wordLists.flatMap(\.words)).filter {
+                    $0.key != concept.key && catalog.concept($0.key) != nil && isOpen(LessonItemID(.word, $0.key))
+                }
             let candidates = pool.compactMap { concept -> MatchingCandidate? in
                 guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else {
                     return nil
@@ -234,7 +242,8 @@ public struct QuestionPlanner: Sendable {
             return question
         case (.word, _):
             guard let kind = type.choiceKind, let concept = catalog.concept(item.id.key),
-                let choice = catalog.choices.question(kind, about: concept, native: native, target: target, using: &generator)
+                let choice = catalog.choices.question(
+                    kind, about: concept, native: native, target: target, openWords: openWords, using: &generator)
             else { return nil }
             let options = choice.options.map {
                 LessonQuestion.Option(id: $0.id, text: $0.text, concept: $0.picture == nil ? nil : $0.concept)

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ParlaIdentity
 import ParlaServer
 import ParlaStore
 import Synchronization
@@ -199,6 +200,21 @@ public struct Client: Sendable {
             let account = reply.json["account"] as? [String: any Sendable], let accountID = account["id"] as? String
         else { throw TestFailure("sign-up failed: \(reply.status) \(reply.text)") }
         return SignedUp(token: token, accountID: accountID, learnerID: learnerID, email: email, password: password)
+    }
+
+    /// Turns on two-factor sign-in for the token's account, as staff must,
+    /// confirming it with the app's code: this session counts as signed in
+    /// with it. Returns the secret and the recovery codes.
+    @discardableResult
+    public func turnOnTwoFactor(token: String) async throws -> (secret: [UInt8], recoveryCodes: [String]) {
+        let enrolled = try await post("/v1/me/two-factor", token: token, json: [:])
+        guard enrolled.status == 201, let base32 = enrolled.json["secret"] as? String, let secret = OneTimeCode.secret(base32: base32),
+            let codes = enrolled.json["recoveryCodes"] as? [String]
+        else { throw TestFailure("two-factor enrolment: \(enrolled.status) \(enrolled.text)") }
+        let code = OneTimeCode.code(secret, step: OneTimeCode.step(at: Date()))
+        let confirmed = try await post("/v1/me/two-factor/confirm", token: token, json: ["code": code])
+        guard confirmed.status == 200 else { throw TestFailure("two-factor confirmation: \(confirmed.status) \(confirmed.text)") }
+        return (secret, codes)
     }
 
     public struct SignedUp: Sendable {

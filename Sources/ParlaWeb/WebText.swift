@@ -43,6 +43,45 @@ public enum WebText {
             en: "Thank you: your email address is confirmed.", fr: "Merci : votre adresse e-mail est confirmée.",
             it: "Grazie: il tuo indirizzo email è confermato.", de: "Danke: Ihre E-Mail-Adresse ist bestätigt.",
             es: "Gracias: tu dirección de correo está confirmada."),
+        "undoEmailTitle": .init(
+            en: "Put your email address back", fr: "Rétablir votre adresse e-mail", it: "Ripristina il tuo indirizzo email",
+            de: "Ihre E-Mail-Adresse wiederherstellen", es: "Recupera tu dirección de correo"),
+        "undoEmailText": .init(
+            en:
+                "If you did not change the email address of your Parla account, press the button: this address comes back, and every device is signed out.",
+            fr:
+                "Si vous n'avez pas changé l'adresse e-mail de votre compte Parla, appuyez sur le bouton : cette adresse est rétablie et tous les appareils sont déconnectés.",
+            it:
+                "Se non hai cambiato l'indirizzo email del tuo account Parla, premi il pulsante: questo indirizzo torna e tutti i dispositivi vengono disconnessi.",
+            de:
+                "Wenn Sie die E-Mail-Adresse Ihres Parla-Kontos nicht geändert haben, drücken Sie die Schaltfläche: Diese Adresse kommt zurück, und alle Geräte werden abgemeldet.",
+            es:
+                "Si no cambiaste la dirección de correo de tu cuenta de Parla, pulsa el botón: esta dirección vuelve y se cierra la sesión en todos los dispositivos."
+        ),
+        "undoEmail": .init(
+            en: "Put my address back", fr: "Rétablir mon adresse", it: "Ripristina il mio indirizzo", de: "Meine Adresse wiederherstellen",
+            es: "Recuperar mi dirección"),
+        "emailPutBack": .init(
+            en:
+                "Your email address is back and every device was signed out. Now choose a new password: use \"Forgot password\" in the app.",
+            fr:
+                "Votre adresse e-mail est rétablie et tous les appareils ont été déconnectés. Choisissez maintenant un nouveau mot de passe : « Mot de passe oublié » dans l'application.",
+            it:
+                "Il tuo indirizzo email è tornato e tutti i dispositivi sono stati disconnessi. Ora scegli una nuova password: «Password dimenticata» nell'app.",
+            de:
+                "Ihre E-Mail-Adresse ist wiederhergestellt, und alle Geräte wurden abgemeldet. Wählen Sie jetzt ein neues Passwort: „Passwort vergessen“ in der App.",
+            es:
+                "Tu dirección de correo ha vuelto y se ha cerrado la sesión en todos los dispositivos. Ahora elige una contraseña nueva: «He olvidado mi contraseña» en la aplicación."
+        ),
+        "oneTimeCode": .init(
+            en: "One-time code", fr: "Code à usage unique", it: "Codice monouso", de: "Einmalcode", es: "Código de un solo uso"),
+        "oneTimeCodeHint": .init(
+            en: "Only if you turned on two-factor sign-in: the six digits your app shows, or a recovery code.",
+            fr:
+                "Seulement si vous avez activé la connexion à deux facteurs : les six chiffres de votre application, ou un code de secours.",
+            it: "Solo se hai attivato l'accesso a due fattori: le sei cifre della tua app, o un codice di recupero.",
+            de: "Nur wenn Sie die Zwei-Faktor-Anmeldung eingeschaltet haben: die sechs Ziffern Ihrer App oder ein Wiederherstellungscode.",
+            es: "Solo si activaste el inicio de sesión en dos pasos: las seis cifras de tu aplicación o un código de recuperación."),
         "signOut": .init(en: "Sign out", fr: "Se déconnecter", it: "Esci", de: "Abmelden", es: "Cerrar sesión"),
         "email": .init(en: "Email", fr: "E-mail", it: "E-mail", de: "E-Mail", es: "Correo electrónico"),
         "password": .init(en: "Password", fr: "Mot de passe", it: "Password", de: "Passwort", es: "Contraseña"),

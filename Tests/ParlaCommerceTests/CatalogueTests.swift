@@ -15,6 +15,9 @@ let projectCatalogue: Catalogue = {
     return catalogue
 }()
 
+/// Seed 000's starter set: Home and seven lists of 35.
+let starter = ["home", "animals", "food", "body", "clothing", "transport", "weather", "family"]
+
 func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T12:00:00Z")! }
 
 @Suite("catalogue")
@@ -22,21 +25,21 @@ struct CatalogueTests {
     @Test("the project's catalogue reads without problems: lists, packs, a bundle, a mega-pack, plans, legacy")
     func projectCatalogueReads() {
         let kinds = Dictionary(grouping: projectCatalogue.products, by: \.kind).mapValues(\.count)
-        #expect(kinds[.list] == 11)
-        #expect(kinds[.pack] == 4)
+        #expect(kinds[.list] == 4)
+        #expect(kinds[.pack] == 1)
         #expect(kinds[.bundle] == 1)
         #expect(kinds[.megaPack] == 1)
         #expect(kinds[.plan] == 4)
         #expect(kinds[.legacy] == 1)
-        #expect(projectCatalogue.starterLists == ["home"])
+        #expect(projectCatalogue.starterLists == starter)
         #expect(Set(projectCatalogue.plans.keys) == Set(PlanID.allCases))
         #expect(projectCatalogue.plan(.trial).days == 7)
         #expect(projectCatalogue.plan(.free).ads && !projectCatalogue.plan(.full).ads)
         #expect(projectCatalogue.plan(.free).limit(.lessonsPerDay) == 10)
         #expect(projectCatalogue.plan(.full).limit(.lessonsPerDay) == nil)
         let all = projectCatalogue.product("all-word-lists")!
-        #expect(projectCatalogue.lists(of: all).count == 11)
-        #expect(projectCatalogue.product(store: .googlePlay, storeProduct: "pack_nature")?.id == "pack-nature")
+        #expect(projectCatalogue.lists(of: all) == ["water", "professions", "numbers", "colours"])
+        #expect(projectCatalogue.product(store: .googlePlay, storeProduct: "pack_basics")?.id == "pack-basics")
         #expect(projectCatalogue.product("full-monthly")?.name(in: .german) == "Parla Vollversion, monatlich")
     }
 
@@ -84,10 +87,12 @@ struct CatalogueTests {
 struct OwnershipTests {
     let now = day("2026-12-01")
 
-    @Test("a new account: the starter list whole, the free plan with ads")
+    @Test("a new account (seed 000 1.a): Home and seven lists whole, 280 words; the free plan with ads")
     func newAccount() {
         let ownership = projectCatalogue.ownership(of: [], at: now)
-        #expect(ownership.lists == ["home"])
+        #expect(ownership.lists == Set(starter))
+        #expect(starter.count == 8)  // 35 words each: 280
+        #expect(!ownership.mayOpen(list: "water") && !ownership.mayOpen(list: "professions"))
         #expect(ownership.plan.id == .free && ownership.plan.ads)
         #expect(!ownership.trialUsed)
     }
@@ -98,7 +103,7 @@ struct OwnershipTests {
         #expect(projectCatalogue.ownership(of: [bought], at: now).lists.count == 12)
         var refunded = bought
         refunded.revoked = day("2026-11-30")
-        #expect(projectCatalogue.ownership(of: [refunded], at: now).lists == ["home"])
+        #expect(projectCatalogue.ownership(of: [refunded], at: now).lists == Set(starter))
         #expect(refunded.status(at: now) == .revoked)
     }
 
@@ -112,7 +117,7 @@ struct OwnershipTests {
         #expect(monthly.status(at: day("2026-12-05")) == .grace)
         #expect(projectCatalogue.ownership(of: [monthly], at: day("2026-12-05")).plan.id == .full)
         let lapsed = projectCatalogue.ownership(of: [monthly], at: day("2026-12-11"))
-        #expect(lapsed.plan.id == .free && lapsed.lists == ["home"])
+        #expect(lapsed.plan.id == .free && lapsed.lists == Set(starter))
     }
 
     @Test("the trial: everything for its days, used once")
@@ -128,11 +133,13 @@ struct OwnershipTests {
         #expect(projectCatalogue.ownership(of: [lite, trial], at: day("2026-12-06")).plan.id == .lite)
     }
 
-    @Test("the legacy product opens the old 175 words' five lists")
+    @Test("an upgrader (seed 000 1.b) keeps the old 175 words and gets the same 280 as a new user, not Water and Professions")
     func legacy() {
         let legacy = Entitlement(product: "legacy-picture-dictionary-175", source: .legacy, starts: day("2020-01-01"))
-        #expect(
-            projectCatalogue.ownership(of: [legacy], at: now).lists == ["home", "water", "professions", "animals", "food"])
+        let ownership = projectCatalogue.ownership(of: [legacy], at: now)
+        #expect(projectCatalogue.lists(of: projectCatalogue.product("legacy-picture-dictionary-175")!).count == 5)
+        #expect(ownership.lists == Set(starter))
+        #expect(projectCatalogue.offer(opening: "water", for: ownership, at: now)?.id == "water-and-professions")
     }
 }
 
@@ -147,23 +154,33 @@ struct OfferTests {
         return Dictionary(uniqueKeysWithValues: offers.map { ($0.product.id, $0) })
     }
 
-    @Test("a new account sees lists, packs, the promotion with its savings, plans; never the legacy set or home")
+    @Test("a new account sees the promotion's pair with its savings, the other lists, the pack, plans; never the legacy set")
     func newAccount() throws {
         let shop = offers()
-        #expect(shop["water"]?.price == 99)
+        #expect(shop["numbers"]?.price == 99)
         let bundle = try #require(shop["water-and-professions"])
         #expect(bundle.price == 99 && bundle.partsPrice == 198 && bundle.savings == 99)
         #expect(bundle.lists == ["water", "professions"])
         let mega = try #require(shop["all-word-lists"])
-        #expect(mega.partsPrice == 199 * 3 + 149 && mega.savings == 746 - 499)
+        #expect(mega.partsPrice == 99 + 99 + 149 && mega.savings == 347 - 299)
         #expect(shop["legacy-picture-dictionary-175"] == nil)
         #expect(shop["lite"] != nil && shop["full-monthly"] != nil && shop["full-lifetime"] != nil)
     }
 
-    @Test("the promotion ends on its date; a list's price runs until then too")
-    func promotionEnds() {
-        #expect(offers(at: day("2027-01-02"))["water-and-professions"] == nil)
+    @Test("seed 000 6.d: during the promotion the pair is the offer; after it, Water and Professions are each on sale alone")
+    func promotionEnds() throws {
+        let during = offers(at: day("2026-12-01"))
+        #expect(during["water"] == nil && during["professions"] == nil && during["water-and-professions"] != nil)
+        let after = offers(at: day("2027-01-02"))
+        #expect(after["water-and-professions"] == nil)
+        #expect(after["water"]?.price == 99 && after["professions"]?.price == 99)
         #expect(offers(at: day("2026-10-30"))["water-and-professions"] == nil)
+        // The locked block's offer follows the clock too.
+        let fresh = projectCatalogue.ownership(of: [], at: day("2026-12-01"))
+        #expect(projectCatalogue.offer(opening: "professions", for: fresh, at: day("2026-12-01"))?.id == "water-and-professions")
+        #expect(projectCatalogue.offer(opening: "professions", for: fresh, at: day("2027-01-02"))?.id == "professions")
+        #expect(projectCatalogue.offer(opening: "numbers", for: fresh, at: day("2026-12-01"))?.id == "numbers")
+        #expect(projectCatalogue.offer(opening: "home", for: fresh, at: day("2026-12-01")) == nil)
     }
 
     @Test("a promotion's price runs between its dates, with the usual price beside it")
@@ -192,13 +209,15 @@ struct OfferTests {
         #expect(after.price == 99 && after.regularPrice == nil && after.promotion == nil)
     }
 
-    @Test("what is owned or opened already is hidden; a pack with a list left stays")
+    @Test("what is owned or opened already is hidden; a bundle or pack with a list left stays")
     func ownedHidden() {
-        let nature = Entitlement(product: "pack-nature", source: .purchase, starts: day("2026-11-01"))
-        let shop = offers([nature])
-        #expect(shop["pack-nature"] == nil && shop["water"] == nil && shop["animals"] == nil)
+        let water = Entitlement(product: "water", source: .purchase, starts: day("2026-11-01"))
+        let shop = offers([water])
+        #expect(shop["water"] == nil && shop["professions"] == nil)
         #expect(shop["water-and-professions"] != nil)  // professions is still closed
         #expect(shop["all-word-lists"] != nil)
+        let basics = Entitlement(product: "pack-basics", source: .purchase, starts: day("2026-11-01"))
+        #expect(offers([basics])["numbers"] == nil && offers([basics])["pack-basics"] == nil)
         let full = Entitlement(product: "full-lifetime", source: .purchase, starts: day("2026-11-01"))
         let fullShop = offers([full])
         #expect(fullShop.isEmpty, "\(fullShop.keys)")

@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// T4.6: a right answer never lowers the bar. Wrong at first, then
+    /// found: the ability stays where it stood before the item, while the
+    /// item still grows harder and its memory takes the first try's grade.
+    @Test func anItemFoundAtLastNeverLowersTheSkill() {
+        for theta in stride(from: -4.0, through: 4.0, by: 0.5) {
+            let model = LearnerModel(abilities: [SkillAbility(skill: .vocabulary, theta: theta, responses: 10)])
+            var found = answer(correct: false)
+            found.foundAtLast = true
+            let learned = AnswerLearning.learning(from: found, model: model, item: nil, at: now, scheduler: scheduler)
+            let wrong = AnswerLearning.learning(from: answer(correct: false), model: model, item: nil, at: now, scheduler: scheduler)
+            #expect(learned.ability.theta >= theta && learned.abilityChange == 0)
+            #expect(learned.ability.responses == 11)
+            #expect(learned.difficultyChange == wrong.difficultyChange && learned.difficultyChange > 0)
+            #expect(learned.card == wrong.card)
+            #expect(
+                learned.snapshots.allSatisfy { snapshot in
+                    snapshot.skill == nil || snapshot.theta >= theta
+                })
+        }
+    }
+
     @Test func weightScalesTheChangesAndAWeakAnswerLeavesMemoryAlone() {
         let model = LearnerModel(abilities: [SkillAbility(skill: .vocabulary, theta: 0, responses: 0)])
         let full = AnswerLearning.learning(from: answer(correct: false), model: model, item: nil, at: now, scheduler: scheduler)

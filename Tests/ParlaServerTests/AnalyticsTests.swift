@@ -117,6 +117,7 @@ struct AnalyticsTests {
             #expect(posted.json["accepted"] as? Int == 8)
 
             let path = "/v1/admin/analytics/most-touched?language=fr&list=animals"
+            try await client.turnOnTwoFactor(token: admin.token)
             let report = try await Self.eventually(client, path, token: admin.token) { ($0.json["items"] as? [JSON])?.count == 2 }
             let items = try #require(report.json["items"] as? [JSON], "\(report.text)")
             #expect(items.compactMap { $0["id"] as? String } == ["dog", "cat"])

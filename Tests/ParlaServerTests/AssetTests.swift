@@ -169,6 +169,33 @@ struct AssetTests {
 /// still gain timings: they are not kept, and their tags say so.
 @Suite("content answers during an asset build")
 struct BuildingAnswerTests {
+    /// Issue 32, item 17: on a first start the background build takes
+    /// minutes; a card names its picture and audio at once, and each is
+    /// made when asked for rather than refused.
+    @Test("a first start: a word card's picture and voice, asked for before the background build made them, are made at once")
+    func madeWhenAskedFor() async throws {
+        let app = try await TestApp.make {
+            $0.contentDirectory = TestApp.corporaDirectory
+            $0.buildAssets = true
+        }
+        try await app.run { client in
+            let card = try await client.get("/v1/languages/de/words/elephant").json
+            let picture = try #require(card["picture"] as? String)
+            let audio = try #require(card["audio"] as? [String: any Sendable])
+            let word = try #require(audio["word"] as? String), definition = try #require(audio["definition"] as? String)
+            let drawn = try await client.get(picture)
+            #expect(drawn.status == 200 && drawn.header("Content-Type") == "image/svg+xml" && drawn.text.contains("<svg"))
+            // Both voices at once: each is made once, for whoever asked first.
+            async let said = client.get(word)
+            async let again = client.get(word)
+            let (first, second) = try await (said, again)
+            #expect(first.status == 200 && Audio.isOggOpus(first.bytes) && first.bytes == second.bytes, "\(first.text)")
+            #expect(try await client.get(definition).status == 200)
+            // A name no content plans is still a 404.
+            #expect(try await client.get("/v1/assets/" + String(repeating: "0", count: 32) + ".opus").code == "asset_not_found")
+        }
+    }
+
     @Test("answers are kept only once the build is done")
     func notKeptWhileBuilding() async throws {
         let catalog = ContentCatalog()

@@ -30,11 +30,11 @@ struct CommerceTests {
         return try await client.post("/v1/learners/\(learnerID ?? learner.learnerID)/games", token: learner.token, json: json)
     }
 
-    @Test("a new learner opens the whole home list and plays a game from it; other lists stay locked, with their free words")
+    @Test("a new learner opens the starter's eight lists whole and plays a game from them; other lists stay locked")
     func starterSet() async throws {
         try await TestApp.make().run { client in
             let parent = try await client.signUp()
-            #expect(try await unlocked(client, parent.learnerID, parent.token) == ["home"])
+            #expect(try await unlocked(client, parent.learnerID, parent.token) == Set(starterLists))
             let home = try await client.get("/v1/languages/en/wordlists/home/pages/1?learnerId=\(parent.learnerID)", token: parent.token)
             #expect(home.json["locked"] as? Bool == false)
             #expect((home.json["words"] as? [JSON])?.count == 35)
@@ -51,13 +51,13 @@ struct CommerceTests {
             let any = try await game(client, parent, list: nil)
             #expect(any.status == 201)
 
-            // A word card: a home word and a free word open, a locked list's other word not.
+            // A word card: a home word and a starter list's word open, a locked list's word not.
             let sofa = try await client.get("/v1/languages/en/words/sofa?learnerId=\(parent.learnerID)", token: parent.token)
             #expect(sofa.status == 200, "\(sofa.text)")
             let card = try await client.get("/v1/languages/fr/words/horse?learnerId=\(parent.learnerID)", token: parent.token)
-            #expect(card.status == 200)  // a free word of animals
+            #expect(card.status == 200)  // a word of animals, a starter list
             let lockedWord = try await client.get(
-                "/v1/languages/fr/words/whale?learnerId=\(parent.learnerID)", token: parent.token, headers: ["Accept-Language": "de"])
+                "/v1/languages/fr/words/anchor?learnerId=\(parent.learnerID)", token: parent.token, headers: ["Accept-Language": "de"])
             #expect(lockedWord.status == 403 && lockedWord.code == "word_locked")
             #expect((lockedWord.json["detail"] as? String)?.contains("Wort") == true)
         }
@@ -102,11 +102,11 @@ struct CommerceTests {
             let products = try #require(shop.json["products"] as? [JSON])
             let byID = Dictionary(uniqueKeysWithValues: products.compactMap { p in (p["id"] as? String).map { ($0, p) } })
             #expect(byID["home"] == nil && byID["legacy-picture-dictionary-175"] == nil)
-            #expect(byID["water"]?["price"] as? Int == 99 && byID["water"]?["name"] as? String == "L'eau")
+            #expect(byID["numbers"]?["price"] as? Int == 99 && byID["numbers"]?["name"] as? String == "Les nombres")
             #expect(byID["pack-basics"]?["updateRequired"] as? Bool == true)
-            #expect(byID["pack-nature"]?["updateRequired"] as? Bool == false)
+            #expect(byID["numbers"]?["updateRequired"] as? Bool == false)
             let mega = try #require(byID["all-word-lists"])
-            #expect(mega["partsPrice"] as? Int == 746 && mega["savings"] as? Int == 247)
+            #expect(mega["partsPrice"] as? Int == 347 && mega["savings"] as? Int == 48)
             #expect(
                 try await client.get("/v1/catalogue", token: parent.token, headers: ["X-App-Version": "two"]).code == "invalid_app_version")
             #expect(try await client.get("/v1/catalogue?currency=euro", token: parent.token).code == "invalid_currency")
@@ -125,16 +125,16 @@ struct CommerceTests {
                 let child = try #require(
                     try await first.post("/v1/learners", token: parent.token, json: ["displayName": "Léo"]).json["id"] as? String)
                 // Both servers have read (and keep) the account's entitlements.
-                #expect(try await unlocked(other, child, parent.token) == ["home"])
-                #expect(try await unlocked(first, parent.learnerID, parent.token) == ["home"])
+                #expect(try await unlocked(other, child, parent.token) == Set(starterLists))
+                #expect(try await unlocked(first, parent.learnerID, parent.token) == Set(starterLists))
 
                 let transaction = try store.transaction(
                     id: "1000000001", product: "app.parla.list.water", accountToken: UUID(uuidString: parent.accountID))
                 let bought = try await first.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": transaction])
                 #expect(bought.status == 200, "\(bought.text)")
-                #expect((bought.json["lists"] as? [String]) == ["home", "water"])
-                #expect(try await unlocked(first, child, parent.token) == ["home", "water"])
-                #expect(try await eventually { try await unlocked(other, child, parent.token) == ["home", "water"] })
+                #expect(Set(bought.json["lists"] as? [String] ?? []) == Set(starterLists + ["water"]))
+                #expect(try await unlocked(first, child, parent.token) == Set(starterLists + ["water"]))
+                #expect(try await eventually { try await unlocked(other, child, parent.token) == Set(starterLists + ["water"]) })
                 #expect(try await game(other, parent, list: "water", learnerID: child).status == 201)
 
                 // The same transaction again changes nothing; another account may not take it.
@@ -155,14 +155,15 @@ struct CommerceTests {
                     id: "1000000001", product: "app.parla.list.water", revoked: Date(), accountToken: UUID(uuidString: parent.accountID))
                 let notice = try store.notification("REFUND", transaction: refunded)
                 #expect(try await other.post("/v1/store-notifications/app-store", json: ["signedPayload": notice]).status == 200)
-                #expect(try await unlocked(other, child, parent.token) == ["home"])
-                #expect(try await eventually { try await unlocked(first, parent.learnerID, parent.token) == ["home"] })
+                #expect(try await unlocked(other, child, parent.token) == Set(starterLists))
+                #expect(try await eventually { try await unlocked(first, parent.learnerID, parent.token) == Set(starterLists) })
                 #expect(try await game(first, parent, list: "water").code == "word_list_locked")
                 // Sent twice (Apple retries), taken once.
                 #expect(try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": notice]).status == 200)
                 let restored = try await first.post("/v1/purchases/restore", token: parent.token, json: [:])
                 #expect(
-                    (restored.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String } == ["starter"])
+                    (restored.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String }
+                        == starterLists.map { _ in "starter" })
                 #expect(
                     try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": "x.y.z"]).code == "purchase_invalid")
             }
@@ -237,18 +238,37 @@ struct CommerceTests {
                 "/v1/purchases/legacy", token: parent.token,
                 json: ["signedAppTransaction": try store.appTransaction(originalVersion: "1.3")])
             #expect(old.status == 200, "\(old.text)")
-            #expect(try await unlocked(client, parent.learnerID, parent.token) == ["home", "water", "professions", "animals", "food"])
+            // Seed 000 1.b: the same 280 words as a new user; Water and Professions stay locked.
+            #expect(try await unlocked(client, parent.learnerID, parent.token) == Set(starterLists))
             let sources = (old.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String }
-            #expect(sources == ["starter", "legacy"])
+            #expect(sources == starterLists.map { _ in "starter" } + ["legacy"])
         }
     }
 
-    @Test("without an App Store root configured, purchases are 503 store_unavailable")
+    /// Issue 32, item 18: garbage is garbage, store or no store.
+    @Test("garbage is purchase_invalid (422) whatever is configured; a signed payload with no App Store root is store_not_configured")
     func storeUnconfigured() async throws {
+        let store = try TestAppStore()
+        let garbage = ["a.b.c", "not a transaction", "eyJhbGciOiJFUzI1NiJ9..", String(repeating: "x.", count: 2) + "x"]
         try await TestApp.make().run { client in
             let parent = try await client.signUp()
-            let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": "a.b.c"])
-            #expect(reply.status == 503 && reply.code == "store_unavailable")
+            for junk in garbage {
+                let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": junk])
+                #expect(reply.status == 422 && reply.code == "purchase_invalid", "\(junk): \(reply.text)")
+            }
+            let legacy = try await client.post("/v1/purchases/legacy", token: parent.token, json: ["signedAppTransaction": "junk"])
+            #expect(legacy.status == 422 && legacy.code == "purchase_invalid")
+            let signed = try store.transaction(id: "3000000001", product: "app.parla.list.water", accountToken: nil)
+            let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": signed])
+            #expect(reply.status == 501 && reply.code == "store_not_configured", "\(reply.text)")
+            #expect(reply.header("Retry-After") == nil && (reply.json["detail"] as? String)?.contains("try again") == false)
+        }
+        try await app(store).run { client in
+            let parent = try await client.signUp()
+            for junk in garbage {
+                let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": junk])
+                #expect(reply.status == 422 && reply.code == "purchase_invalid", "\(junk): \(reply.text)")
+            }
         }
     }
 
@@ -269,16 +289,16 @@ struct CommerceTests {
         let settings = app.settings
         let logger = Logger(label: "parla.test.support")
         let granted = try await SupportDesk.with(settings, logger: logger) {
-            try await $0.grant("pack-nature", to: parent.email, until: nil, note: "ticket 42", revoke: false)
+            try await $0.grant("pack-basics", to: parent.email, until: nil, note: "ticket 42", revoke: false)
         }
-        #expect(granted.hasPrefix("granted pack-nature"))
+        #expect(granted.hasPrefix("granted pack-basics"))
         let shown = try await SupportDesk.with(settings, logger: logger) { try await $0.purchases(of: parent.learnerID) }
-        #expect(shown.contains("pack-nature  grant  active"))
-        #expect(shown.contains("lists animals home water weather"))
+        #expect(shown.contains("pack-basics  grant  active"))
+        #expect(shown.contains("lists " + (starterLists + ["colours", "numbers"]).sorted().joined(separator: " ")))
         let lists = try await app.run { client in try await unlocked(client, parent.learnerID, parent.token) }
-        #expect(lists == ["home", "water", "animals", "weather"])
+        #expect(lists == Set(starterLists + ["numbers", "colours"]))
         let revoked = try await SupportDesk.with(settings, logger: logger) {
-            try await $0.grant("pack-nature", to: parent.accountID, until: nil, note: nil, revoke: true)
+            try await $0.grant("pack-basics", to: parent.accountID, until: nil, note: nil, revoke: true)
         }
         #expect(revoked.hasPrefix("revoked 1"))
     }

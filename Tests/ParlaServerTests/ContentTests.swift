@@ -3,6 +3,10 @@ import ParlaCore
 import ParlaTestSupport
 import Testing
 
+/// Seed 000's starter set: Home and seven lists of 35, 280 words, open to
+/// every account (Corpora/products.yaml).
+let starterLists = ["home", "animals", "food", "body", "clothing", "transport", "weather", "family"]
+
 /// The content API over the project's own Corpora (imported into every
 /// test database through the template).
 @Suite("content API")
@@ -32,24 +36,36 @@ struct ContentTests {
         }
     }
 
-    @Test("twelve lists of 35; all but the starter list locked until owned; a grant unlocks only its list")
+    @Test("twelve lists of 35; the starter's eight open, the rest locked with their offer; a grant unlocks only its list")
     func wordLists() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             let anonymous = try #require(try await client.get("/v1/languages/fr/wordlists").json["wordLists"] as? [JSON])
             #expect(anonymous.count == 12)
-            #expect(anonymous.allSatisfy { $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == ($0["id"] as? String != "home") })
+            #expect(
+                anonymous.allSatisfy {
+                    $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == !starterLists.contains($0["id"] as? String ?? "")
+                })
+            // Seed 000: Water and Professions greyed out with the pair's offer while the promotion runs, alone after it.
+            let offers = Dictionary(uniqueKeysWithValues: anonymous.map { ($0["id"] as? String ?? "", $0["offer"] as? String) })
+            let pair = Date() < ISO8601DateFormatter().date(from: "2027-01-01T00:00:00Z")!
+            #expect(offers["water"] == (pair ? "water-and-professions" : "water"))
+            #expect(offers["professions"] == (pair ? "water-and-professions" : "professions"))
+            #expect(offers["numbers"] == "numbers" && offers["colours"] == "colours")
+            #expect(starterLists.allSatisfy { offers[$0] == .some(nil) })
             #expect(anonymous.first { $0["id"] as? String == "animals" }?["name"] as? String != nil)
             // DF5: every list's name in each UI language, for the app's own.
             let names = try #require(anonymous.first { $0["id"] as? String == "home" }?["names"] as? [String: any Sendable])
             #expect(names["fr"] as? String == "La maison" && names["de"] as? String == "Das Zuhause" && names.count == 5)
 
             let parent = try await client.signUp()
-            try await grant("animals", to: parent.learnerID, in: app)
+            try await grant("numbers", to: parent.learnerID, in: app)
             let mine = try #require(
                 try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
                     .json["wordLists"] as? [JSON])
-            #expect(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String } == ["animals", "home"])
+            #expect(
+                Set(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String }) == Set(starterLists + ["numbers"]))
+            #expect(mine.first { $0["id"] as? String == "numbers" }?["offer"] == nil)
 
             // Someone else's learner is not found; no token is a 401.
             let other = try await client.signUp(email: "other@example.com")
@@ -59,16 +75,15 @@ struct ContentTests {
         }
     }
 
-    @Test("a locked list shows its free words; an owned one all 35, in the language's order")
+    @Test("a locked list shows no word; an open one all 35, in the language's order")
     func pages() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let locked = try await client.get("/v1/languages/de/wordlists/animals/pages/1")
+            let locked = try await client.get("/v1/languages/de/wordlists/water/pages/1")
             #expect(locked.json["locked"] as? Bool == true)
-            #expect((locked.json["words"] as? [JSON])?.count == 7)
+            #expect((locked.json["words"] as? [JSON])?.count == 0)
 
             let parent = try await client.signUp()
-            try await grant("animals", to: parent.learnerID, in: app)
             for language in Language.allCases {
                 let page = try await client.get(
                     "/v1/languages/\(language.code)/wordlists/animals/pages/1?learnerId=\(parent.learnerID)",
@@ -93,37 +108,43 @@ struct ContentTests {
         }
     }
 
-    @Test("All Words A-Z merges two owned lists whole and the free words of locked ones, each word once")
+    @Test("seed 000: All Words A-Z holds exactly the starter's 280 words, then 350 once the pair is bought, each word once")
     func allWords() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             let parent = try await client.signUp()
-            try await grant("animals", to: parent.learnerID, in: app)
-            try await grant("food", to: parent.learnerID, in: app)
-            var ids: [String] = []
-            var page = 1
-            var pageCount = 1
-            repeat {
-                let reply = try await client.get(
-                    "/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
-                #expect(reply.status == 200)
-                pageCount = reply.json["pageCount"] as? Int ?? 0
-                let words = reply.json["words"] as? [JSON] ?? []
-                #expect(words.count == (page < pageCount ? 35 : words.count))
-                ids += words.compactMap { $0["id"] as? String }
-                page += 1
-            } while page <= pageCount
-            #expect(Set(ids).count == ids.count)
-            let expected: Int = 3 * 35 + 9 * 7  // the starter list and two owned lists, seven free words of each other list
-            #expect(ids.count == expected)
-            #expect(pageCount == 5)
-            #expect(ids.contains("elephant"))  // owned list, not free
-            #expect(ids.contains("water"))  // a locked list's free word
-            #expect(!ids.contains("anchor"))  // a locked list's other word
+            func allWords() async throws -> (ids: [String], pageCount: Int) {
+                var ids: [String] = []
+                var page = 1
+                var pageCount = 1
+                repeat {
+                    let reply = try await client.get(
+                        "/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
+                    #expect(reply.status == 200)
+                    pageCount = reply.json["pageCount"] as? Int ?? 0
+                    let words = reply.json["words"] as? [JSON] ?? []
+                    #expect(words.count == (page < pageCount ? 35 : words.count))
+                    ids += words.compactMap { $0["id"] as? String }
+                    page += 1
+                } while page <= pageCount
+                #expect(Set(ids).count == ids.count)
+                return (ids, pageCount)
+            }
+            let starter = try await allWords()
+            #expect(starter.ids.count == 280 && starter.pageCount == 8)
+            #expect(starter.ids.contains("elephant"))  // a starter list's word
+            #expect(!starter.ids.contains("water") && !starter.ids.contains("anchor"))  // a locked list's words
+            // Seed 000 1.a.v: the pair's 70 words folded in alphabetically.
+            try await grant("water-and-professions", to: parent.learnerID, in: app)
+            let bought = try await allWords()
+            #expect(bought.ids.count == 350 && bought.pageCount == 10)
+            #expect(bought.ids.contains("anchor") && bought.ids.contains("doctor"))
         }
     }
 
-    @Test("the old 175-word picture dictionary still unlocks its five lists")
+    @Test(
+        "seed 000 1.b: an upgrader from the old 175-word app gets the starter's 280 words; Water and Professions stay locked with the offer"
+    )
     func legacyOwners() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
@@ -133,9 +154,11 @@ struct ContentTests {
                 try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
                     .json["wordLists"] as? [JSON])
             let unlocked = Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
-            #expect(unlocked == ["home", "water", "professions", "animals", "food"])
+            #expect(unlocked == Set(starterLists))
             let owned = lists.filter { $0["locked"] as? Bool == false }.map { $0["wordCount"] as? Int ?? 0 }.reduce(0, +)
-            #expect(owned == 175)
+            #expect(owned == 280)
+            #expect(lists.first { $0["id"] as? String == "water" }?["offer"] as? String != nil)
+            #expect(lists.first { $0["id"] as? String == "professions" }?["offer"] as? String != nil)
         }
     }
 
@@ -181,7 +204,7 @@ struct ContentTests {
             #expect(((word.json["audio"] as? JSON)?["word"] as? String)?.hasSuffix(".opus") == true)
             #expect((word.json["lists"] as? [String]) == ["animals"])
             #expect(try await client.get("/v1/languages/fr/words/unicorn-ship").code == "word_not_found")
-            #expect(try await client.get("/v1/languages/fr/words/elephant").code == "word_locked")
+            #expect(try await client.get("/v1/languages/fr/words/anchor").code == "word_locked")
 
             let search = try await client.get("/v1/languages/fr/words?prefix=ELEP")
             #expect((search.json["words"] as? [JSON])?.contains { $0["id"] as? String == "elephant" } == true)

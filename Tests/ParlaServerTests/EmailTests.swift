@@ -133,7 +133,7 @@ struct EmailTests {
         }
     }
 
-    @Test("an email change sends a link to the new address; the old address's link confirms nothing")
+    @Test("an email change needs the password, sends a link to the new address, tells the old one and ends other sessions")
     func emailChange() async throws {
         let smtp = try await TestSMTPServer()
         defer { Task { await smtp.stop() } }
@@ -141,10 +141,31 @@ struct EmailTests {
         try await app.run { client in
             let signedUp = try await client.signUp(email: "zoe@example.com", language: "de")
             let first = try await smtp.waitFor(1)[0]
-            let changed = try await client.patch("/v1/me", token: signedUp.token, json: ["email": "zoe@example.org"])
+            let elsewhere =
+                try #require(
+                    try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
+                        .json["session"] as? [String: any Sendable])["token"] as? String
+            // Issue 32, item 11: a stolen session cannot take the address without the password.
+            let bare = try await client.patch("/v1/me", token: signedUp.token, json: ["email": "zoe@example.org"])
+            #expect(bare.status == 422 && bare.fieldErrors == ["currentPassword:required"])
+            let wrong = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["email": "zoe@example.org", "currentPassword": "not the password"])
+            #expect(wrong.code == "wrong_current_password")
+            #expect(try await account(client, signedUp.token)["email"] as? String == "zoe@example.com")
+            let changed = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["email": "zoe@example.org", "currentPassword": signedUp.password])
             #expect(changed.status == 200)
             #expect((changed.json["account"] as? [String: any Sendable])?["emailVerified"] as? Bool == false)
-            let second = try await smtp.waitFor(2)[1]
+            // Every other session ends; this one goes on.
+            #expect(try await eventually { try await client.get("/v1/me", token: elsewhere ?? "").status == 401 })
+            #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
+            // The old address is told, masked, in the account's language, with a link that undoes it for 7 days.
+            let delivered = try await smtp.waitFor(3)
+            let told = try #require(delivered.dropFirst().first { $0.recipients == ["zoe@example.com"] })
+            #expect(told.mail.header("Subject") == "Die E-Mail-Adresse Ihres Parla-Kontos wurde geändert")
+            #expect(told.mail.text.contains("z***@example.org") && !told.mail.text.contains("zoe@example.org"))
+            #expect(told.mail.link?.hasPrefix("http://127.0.0.1:8080/undo-email-change?token=") == true)
+            let second = try #require(delivered.dropFirst().first { $0.recipients == ["zoe@example.org"] })
             #expect(second.recipients == ["zoe@example.org"] && second.mail.header("Content-Language") == "de")
             #expect(second.mail.header("Subject") == "Bestätigen Sie Ihre E-Mail-Adresse für Parla")
             let stale = try await client.post("/v1/email-verifications", json: ["token": first.mail.token ?? ""])
@@ -154,6 +175,21 @@ struct EmailTests {
             // Changing only the name sends nothing and keeps the confirmation.
             _ = try await client.patch("/v1/me", token: signedUp.token, json: ["firstName": "Zoé"])
             #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == true)
+            let tokenRows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                "SELECT extract(epoch FROM expires_at - created_at)::int FROM account_tokens WHERE purpose = 'email_change_undo'")
+            #expect(try tokenRows[0].decode(Int.self) == 7 * 86400)
+
+            // The old owner takes the address back: every session ends, the link works once.
+            let undoToken = try #require(told.mail.token)
+            #expect(try await client.post("/v1/email-changes/undo", json: ["token": undoToken]).status == 204)
+            #expect(try await eventually { try await client.get("/v1/me", token: signedUp.token).status == 401 })
+            let back = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": signedUp.password])
+            #expect(back.status == 201)
+            let restored = try #require(back.json["account"] as? [String: any Sendable])
+            #expect(restored["email"] as? String == "zoe@example.com" && restored["emailVerified"] as? Bool == true)
+            #expect(try await client.post("/v1/email-changes/undo", json: ["token": undoToken]).code == "invalid_token")
+            #expect(try await client.post("/v1/email-changes/undo", json: [:]).fieldErrors == ["token:required"])
             // Resending is limited: 3 verification emails an hour.
             let unverified = try await client.signUp(email: "max@example.com")
             var statuses: [Int] = []
@@ -161,7 +197,7 @@ struct EmailTests {
                 statuses.append(try await client.post("/v1/me/email-verification", token: unverified.token, json: [:]).status)
             }
             #expect(statuses == [202, 202, 429])
-            _ = try await smtp.waitFor(5)
+            _ = try await smtp.waitFor(6)
         }
     }
 

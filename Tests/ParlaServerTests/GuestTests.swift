@@ -16,7 +16,7 @@ struct GuestTests {
     }
 
     static func startAsGuest(_ client: Client, language: String = "fr") async throws -> Guest {
-        let reply = try await client.post("/v1/guests", json: ["uiLanguage": language, "deviceName": "Pixel 8"])
+        let reply = try await client.post("/v1/guests", json: ["uiLanguage": language, "deviceName": "Pixel 8", "acceptTerms": true])
         #expect(reply.status == 201, "\(reply.text)")
         let account = try #require(reply.json["account"] as? JSON)
         let learner = try #require((reply.json["learners"] as? [JSON])?.first)
@@ -61,11 +61,42 @@ struct GuestTests {
             #expect(teach.status == 403 && teach.code == "sign_up_required")
             #expect(try await client.post("/v1/me/email-verification", token: guest.token, json: [:]).code == "sign_up_required")
             // Bad input is named.
-            let bad = try await client.post("/v1/guests", json: ["uiLanguage": "xx"])
+            let bad = try await client.post("/v1/guests", json: ["uiLanguage": "xx", "acceptTerms": true])
             #expect(bad.fieldErrors == ["uiLanguage:invalid_language"])
             // No password to give.
             #expect(try await client.delete("/v1/me", token: guest.token, json: [:]).status == 204)
             #expect(try await client.get("/v1/me", token: guest.token).status == 401)
+        }
+    }
+
+    @Test("seed 001: skipping sign-up does not skip the terms; a guest is asked again when they change, as an account is")
+    func guestTerms() async throws {
+        let app = try await TestApp.make()
+        let (guest, member) = try await app.run { client in
+            let missing = try await client.post("/v1/guests", json: ["uiLanguage": "fr"])
+            #expect(missing.status == 422 && missing.fieldErrors == ["acceptTerms:required"])
+            let refused = try await client.post("/v1/guests", json: ["acceptTerms": false], headers: ["Accept-Language": "de"])
+            #expect(refused.status == 422 && refused.fieldErrors == ["acceptTerms:terms_not_accepted"])
+            #expect((refused.json["errors"] as? [JSON])?.first?["message"] as? String != nil)
+            let guest = try await Self.startAsGuest(client)
+            let account = try #require(try await client.get("/v1/me", token: guest.token).json["account"] as? JSON)
+            #expect(account["termsVersion"] as? String == app.settings.termsVersion && account["termsAcceptedAt"] is String)
+            #expect(account["termsToAccept"] == nil)
+            return (guest, try await client.signUp())
+        }
+        // New terms: the guest and the account are both asked, and accept with PATCH /v1/me.
+        let newer = TestApp(databaseURL: app.databaseURL) { $0.termsVersion = "2027-02-01" }
+        try await newer.run { client in
+            for token in [guest.token, member.token] {
+                let before = try #require(try await client.get("/v1/me", token: token).json["account"] as? JSON)
+                #expect(
+                    before["termsToAccept"] as? String == "2027-02-01" && before["termsVersion"] as? String == app.settings.termsVersion)
+                #expect(try await client.patch("/v1/me", token: token, json: ["acceptTerms": false]).code == "validation_failed")
+                let accepted = try await client.patch("/v1/me", token: token, json: ["acceptTerms": true])
+                #expect(accepted.status == 200, "\(accepted.text)")
+                let after = try #require(accepted.json["account"] as? JSON)
+                #expect(after["termsToAccept"] == nil && after["termsVersion"] as? String == "2027-02-01")
+            }
         }
     }
 

@@ -38,6 +38,19 @@ struct LearnerTests {
             #expect(edited.json["displayName"] as? String == "Léo B.")
             #expect(edited.json["age"] == nil)
 
+            // T7.7: the name removed, the profile shows its default one (its place in the account).
+            let unnamedAgain = try await client.patch("/v1/learners/\(childID)", token: parent.token, json: ["removeDisplayName": true])
+            #expect(unnamedAgain.status == 200, "\(unnamedAgain.text)")
+            #expect(unnamedAgain.json["displayName"] as? String == "Apprenant 2")
+            let both = try await client.patch(
+                "/v1/learners/\(childID)", token: parent.token, json: ["removeDisplayName": true, "displayName": "Léo"])
+            #expect(both.status == 422 && both.fieldErrors == ["removeDisplayName:invalid_display_name"])
+            // An account holder's names stay required.
+            #expect(
+                try await client.patch("/v1/me", token: parent.token, json: ["firstName": ""]).fieldErrors == [
+                    "firstName:invalid_first_name"
+                ])
+
             #expect(try await client.delete("/v1/learners/\(childID)", token: parent.token).status == 204)
             #expect(try await client.get("/v1/learners/\(childID)", token: parent.token).status == 404)
             let third = try #require(unnamed.json["id"] as? String)

@@ -135,7 +135,8 @@ struct ProfileTests {
     func editEmail() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
-            let reply = try await client.patch("/v1/me", token: signedUp.token, json: ["email": "zoe.new@example.com"])
+            let reply = try await client.patch(
+                "/v1/me", token: signedUp.token, json: ["email": "zoe.new@example.com", "currentPassword": signedUp.password])
             #expect(reply.status == 200)
             #expect(account(reply)["email"] as? String == "zoe.new@example.com")
             #expect(
@@ -143,7 +144,8 @@ struct ProfileTests {
             #expect(try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password]).status == 401)
             // The old address is free again; a taken one is refused.
             let other = try await client.signUp(email: signedUp.email)
-            let taken = try await client.patch("/v1/me", token: other.token, json: ["email": "ZOE.NEW@example.com"])
+            let taken = try await client.patch(
+                "/v1/me", token: other.token, json: ["email": "ZOE.NEW@example.com", "currentPassword": other.password])
             #expect(taken.status == 409)
             #expect(taken.code == "email_taken")
         }

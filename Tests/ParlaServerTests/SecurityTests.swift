@@ -30,11 +30,13 @@ struct SecurityTests {
         _ = try await SupportDesk.with(app.settings, logger: Logger(label: "parla.test")) {
             try await $0.role(.support, for: signedUp.email, revoke: false)
         }
-        try await app.run { client in
+        let secret = try await app.run { client in
+            let secret = try await client.turnOnTwoFactor(token: signedUp.token).secret
             let queue = try await client.get("/v1/support/queue", token: signedUp.token)
             let id = try #require((queue.json["reports"] as? [[String: any Sendable]])?.first?["id"] as? String)
             _ = try await client.patch(
                 "/v1/support/reports/\(id)", token: signedUp.token, json: ["status": "closed", "note": "Ingrid called."])
+            return secret
         }
         let secrets = ["Ingrid", "Bergstr", "ingrid.b", "example.se", "Ingrids iPhone", "Ingrids iPad", signedUp.password, signedUp.token]
         let dump = try await TestDatabase.shared.rows(
@@ -43,6 +45,7 @@ struct SecurityTests {
             SELECT (SELECT string_agg(t::text, '|') FROM accounts t) || (SELECT string_agg(t::text, '|') FROM sessions t)
                 || (SELECT string_agg(t::text, '|') FROM learners t) || (SELECT string_agg(t::text, '|') FROM learner_pictures t)
                 || (SELECT string_agg(t::text, '|') FROM support_reports t) || (SELECT string_agg(t::text, '|') FROM support_screenshots t)
+                || (SELECT string_agg(t::text, '|') FROM two_factor t)
             """)
         let text = try #require(try dump[0].decode(String?.self))
         // bytea prints as hex; look for the secrets both as text and as hex.
@@ -52,6 +55,7 @@ struct SecurityTests {
             #expect(!text.contains(hex), "\(secret) stored in clear (bytea)")
         }
         #expect(!text.contains("89504e47"), "picture stored in clear")
+        #expect(!text.contains(secret.map { String(format: "%02x", $0) }.joined()), "two-factor secret stored in clear")
         let hashes = try await TestDatabase.shared.rows(in: app.databaseURL, "SELECT password_hash FROM accounts")
         #expect(try hashes[0].decode(String.self).hasPrefix("$2b$12$"))
     }

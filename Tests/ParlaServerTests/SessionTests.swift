@@ -298,4 +298,42 @@ struct TokenExpiryTests {
             #expect(try await client.get("/v1/sessions", token: signedUp.token).status == 401)
         }
     }
+
+    /// Issue 32, item 12: however much it is used, a session ends
+    /// `accounts.sessionMaxDays` after sign-in.
+    @Test("a session ends 90 days after sign-in however much it is used; answers with personal data are never stored")
+    func absoluteLifetime() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let signedUp = try await client.signUp()
+            let me = try await client.get("/v1/me", token: signedUp.token)
+            #expect(me.header("Cache-Control") == "no-store")
+            #expect(try await client.get("/v1/learners/\(signedUp.learnerID)", token: signedUp.token).header("Cache-Control") == "no-store")
+            // Public content still says how it may be kept.
+            #expect(try await client.get("/v1/languages").header("Cache-Control") == "public, max-age=300")
+
+            // Used every day for 89 days (its expiry a day off, as if last slid yesterday): the next slide stops at the 90th.
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
+                UPDATE sessions SET created_at = now() - interval '89 days', last_used_at = now() - interval '2 minutes',
+                    expires_at = now() + interval '1 day'
+                """)
+            #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                "SELECT extract(epoch FROM expires_at - created_at)::int, last_used_at > now() - interval '1 minute' FROM sessions")
+            let (lifetime, touched) = try rows[0].decode((Int, Bool).self)
+            #expect(touched && lifetime <= 90 * 86400 && lifetime > 89 * 86400)
+
+            // Past it, the token is refused even though its sliding expiry has not come (12 hours off).
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
+                UPDATE sessions SET created_at = now() - interval '91 days', last_used_at = now() - interval '2 minutes',
+                    expires_at = now() + interval '12 hours'
+                """)
+            #expect(try await eventually { try await client.get("/v1/me", token: signedUp.token).status == 401 })
+        }
+    }
 }

@@ -55,6 +55,32 @@ struct SocialSignInTests {
         }
     }
 
+    /// Issue 32, item 11: an account without a password proves it is its
+    /// owner by a fresh sign-in with its provider before its email changes.
+    @Test("an account made with Apple changes its email only with a fresh Apple sign-in of its own identity")
+    func socialEmailChange() async throws {
+        try await TestIdentityProvider().run { provider in
+            try await app(provider).run { client in
+                let created = try await signIn(
+                    client, try await provider.token(subject: "001234.abcd", email: "zoe@privaterelay.appleid.com"),
+                    extra: ["acceptTerms": true, "firstName": "Zoë"])
+                let token = try #require((created.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let bare = try await client.patch("/v1/me", token: token, json: ["email": "zoe@example.com"])
+                #expect(bare.status == 422 && bare.fieldErrors == ["reauthentication:required"], "\(bare.text)")
+                func proof(_ subject: String) async throws -> [String: any Sendable] {
+                    ["provider": "apple", "idToken": try await provider.token(subject: subject), "nonce": Self.nonce]
+                }
+                let someoneElse = try await client.patch(
+                    "/v1/me", token: token, json: ["email": "zoe@example.com", "reauthentication": try await proof("999.other")])
+                #expect(someoneElse.status == 401 && someoneElse.code == "invalid_id_token")
+                let changed = try await client.patch(
+                    "/v1/me", token: token, json: ["email": "zoe@example.com", "reauthentication": try await proof("001234.abcd")])
+                #expect(changed.status == 200, "\(changed.text)")
+                #expect((changed.json["account"] as? [String: any Sendable])?["email"] as? String == "zoe@example.com")
+            }
+        }
+    }
+
     @Test("a token for another app, from another issuer, expired, without our nonce, or not signed by the provider is refused")
     func refused() async throws {
         try await TestIdentityProvider().run { provider in
@@ -75,8 +101,12 @@ struct SocialSignInTests {
                 }
                 let missing = try await client.post("/v1/sessions/social", json: ["provider": "myspace"])
                 #expect(missing.fieldErrors == ["provider:invalid_provider", "idToken:required", "nonce:required"])
+                // A provider this server was not set up for says so, with no retry advice; garbage is still garbage.
                 let google = try await signIn(client, try await provider.token(subject: "s1"), provider: "google")
-                #expect(google.status == 503 && google.code == "identity_provider_unavailable")
+                #expect(google.status == 501 && google.code == "identity_provider_not_configured", "\(google.text)")
+                #expect(google.header("Retry-After") == nil)
+                let garbage = try await signIn(client, "not-a-token", provider: "google")
+                #expect(garbage.status == 401 && garbage.code == "invalid_id_token")
             }
         }
     }

@@ -35,6 +35,9 @@ struct SupportTests {
             try await $0.role(.support, for: agent.email, revoke: false)
         }
         try await app.run { client in
+            // Staff sign in with a second factor (issue 32, item 13).
+            #expect(try await client.get("/v1/support/queue", token: agent.token).code == "two_factor_setup_required")
+            try await client.turnOnTwoFactor(token: agent.token)
             var report = Self.report
             report["learnerId"] = zoe.learnerID
             let filed = try await client.post("/v1/support/reports", token: zoe.token, json: report)

@@ -523,6 +523,83 @@ struct OpenWordsTests {
     }
 }
 
+extension OpenWordsTests {
+    /// Issue 32, item 8: a free learner's lessons show only the words its
+    /// account may open: the item, every option, every sequence's word and
+    /// every matching tile, over 20 lessons of every type, in two languages.
+    /// The learner met every list's words during a trial (their cards are
+    /// due), and a locked list may open a few words as a sample (`free:`).
+    @Test(
+        "20 lessons of a free learner after a trial show no locked word, in any template or option", arguments: [Language.french, .german])
+    func noLockedWordShown(_ language: Language) throws {
+        let corpus = Content.corpus
+        let starter: Set<String> = ["home", "animals", "food", "body", "clothing", "transport", "weather", "family"]
+        let samples = corpus.wordLists.filter { !starter.contains($0.id) }.flatMap { $0.words.prefix(7).map(\.key) }
+        let open = Set(corpus.wordLists.filter { starter.contains($0.id) }.flatMap { $0.words.map(\.key) }).union(samples)
+        let locked = Set(corpus.concepts.map(\.key)).subtracting(open)
+        #expect(open.count == 280 + 4 * 7 && !locked.isEmpty)
+        let native: Language = .english
+        // What a locked word can look like on screen, and no open word does.
+        let lockedFaces = Set(
+            corpus.concepts.filter { locked.contains($0.key) }.flatMap { concept in
+                [concept.localization(language)?.word, concept.localization(native)?.word, concept.picture.description].compactMap { $0 }
+            }
+        ).subtracting(
+            corpus.concepts.filter { open.contains($0.key) }.flatMap { concept in
+                [concept.localization(language)?.word, concept.localization(native)?.word, concept.picture.description].compactMap { $0 }
+            })
+        let catalog = Content.catalog(language)
+        let planner = QuestionPlanner(catalog: catalog, openWords: open)
+        var state = LearnerState(
+            abilities: Dictionary(uniqueKeysWithValues: Skill.allCases.map { ($0, 0) }), cards: [:], difficulties: [:])
+        var generator = SimulationRandom(seed: 32)
+        let scheduler = MemoryScheduler()
+        var now = Date(timeIntervalSince1970: 1_800_000_000)
+        // The trial: a word of every list learnt, due again now.
+        for list in corpus.wordLists {
+            for word in list.words.suffix(3) {
+                state.cards[LessonItemID(.word, word.key)] = scheduler.review(
+                    MemoryCard(due: now - 86_400 * 8), rating: .good, at: now - 86_400 * 8)
+            }
+        }
+        var shown = 0
+        for _ in 1...20 {
+            var lesson = Lesson(
+                language: language, native: native, length: 12, types: Set(QuestionType.allCases), focus: [], gapWeights: [:],
+                startAbilities: [])
+            while lesson.questions.count < lesson.length,
+                let question = planner.next(for: lesson, state: state, at: now, using: &generator)
+            {
+                lesson.questions.append(question)
+                var concepts = (question.sequencing?.items.map(\.concept) ?? []) + (question.dragMatching?.items.map(\.concept) ?? [])
+                concepts += question.dragMatching?.targets.map(\.concept) ?? []
+                concepts += question.options.compactMap(\.concept)
+                if question.item.kind == .word { concepts.append(question.item.key) }
+                for concept in concepts where !open.contains(concept) { Issue.record("\(question.type): \(concept) is locked") }
+                // A word question's options and tiles are words (a gap-fill's are grammar: "un" is no number).
+                let faces =
+                    question.item.kind == .word ? question.options.compactMap(\.text) + (question.targets ?? []).compactMap(\.text) : []
+                for face in faces where lockedFaces.contains(face) { Issue.record("\(question.type): \(face) is a locked word") }
+                shown += concepts.count + faces.count
+                // Answered right at once: the item joins the learner's memory.
+                let answers: [LessonAnswer] =
+                    question.type.isTemplate
+                    ? TemplateTests.rightDrops(question)
+                    : [
+                        question.correctOptionID.map { .option($0) }
+                            ?? (question.type == .repetition
+                                ? .recording(passed: true, feedback: "good") : .text(question.accepted.first ?? ""))
+                    ]
+                for answer in answers { _ = try lesson.answer(answer, to: question.id, at: now + 3, claimedMilliseconds: nil) }
+                state.cards[question.item] = scheduler.review(state.cards[question.item] ?? MemoryCard(due: now), rating: .good, at: now)
+                now += 60
+            }
+            now += 86_400
+        }
+        #expect(shown > 500)
+    }
+}
+
 @Suite("assignments' items")
 struct AssignmentRuleTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -58,9 +58,10 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let scoring = ScoringRoute(
         scorer: scorer, jobs: SpeechJobStore(database: database, cipher: cipher), waiters: speechJobs,
         wait: .milliseconds(Int(settings.speechQueueWaitSeconds * 1000)), logger: logger)
+    let onDemand = AssetsOnDemand(store: assets)
     let assetBuild =
         settings.buildAssets && settings.contentDirectory != nil
-        ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, logger: logger) : nil
+        ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, onDemand: onDemand, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
     let googlePlay = try await googlePlayClient(settings, logger: logger)
     if let googlePlay { services.append(GooglePlayClientService(client: googlePlay)) }
@@ -75,7 +76,9 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(IdentityVerifiersService(verifiers: Array(identities.values)))
     services.append(
         GuestSweeper(
-            accounts: AccountStore(database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles),
+            accounts: AccountStore(
+                database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles,
+                sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400)),
             leaderboards: LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners),
             idleFor: Double(settings.guestIdleDays) * 86400, interval: .milliseconds(Int(settings.guestSweepSeconds * 1000)),
             schema: schema, logger: logger))
@@ -86,8 +89,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(
         RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), schema: schema, logger: logger))
     let router = try buildRouter(
-        settings, database: database, reads: replica ?? database, cipher: cipher, hasher: hasher, catalog: catalog, assets: assets,
-        scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
+        settings, database: database, reads: replica ?? database, cipher: cipher, hasher: hasher, catalog: catalog,
+        assets: onDemand, scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
         pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
@@ -421,7 +424,7 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 
 func buildRouter(
     _ settings: ServerSettings, database: Database, reads: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
-    catalog: ContentCatalog, assets: AssetStore, scoring: ScoringRoute, memory: KeptInMemory,
+    catalog: ContentCatalog, assets: AssetsOnDemand, scoring: ScoringRoute, memory: KeptInMemory,
     googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
     logger: Logger
 ) throws -> Router<ParlaRequestContext> {
@@ -439,7 +442,9 @@ func buildRouter(
             jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
             audioLimit: settings.speech.limits.maxBytes))
     router.add(middleware: TextInputMiddleware())
-    let accounts = AccountStore(database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles)
+    let accounts = AccountStore(
+        database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles,
+        sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400))
     router.add(middleware: AccountWritesMiddleware(accounts: accounts))
 
     let document = try APIDocument.yaml()
@@ -455,7 +460,7 @@ func buildRouter(
     }
 
     let learners = LearnerStore(database: database, cipher: cipher)
-    let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets)
+    let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets.store, onDemand: assets)
     let plans = EntitlementService(
         catalog: catalog, store: EntitlementStore(database: database, kept: settings.keepEntitlements ? memory.entitlements : nil))
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
@@ -466,26 +471,30 @@ func buildRouter(
     let limits = RateLimiter(
         counters: RateCounterStore(database: database), policy: settings.rateLimits, enabled: settings.rateLimitsEnabled)
     let accountMail = try AccountMail(settings: settings.mail, delivery: mail)
+    let staffRoles = StaffRoles(database: database)
+    let twoFactor = TwoFactorService(store: TwoFactorStore(database: database, cipher: cipher), accounts: accounts, roles: staffRoles)
     let accountService = AccountService(
         accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
-        mail: accountMail, identities: identities, limits: limits, logger: logger)
+        mail: accountMail, identities: identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
+    let speech = SpeechService(
+        scorer: scoring, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
+        content: content, plans: plans, limits: limits)
     let handler = APIHandler(
         database: database,
         authenticator: Authenticator(accounts: accounts),
         accounts: accountService,
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
-        speech: SpeechService(
-            scorer: scoring, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
-            content: content, plans: plans, limits: limits),
+        speech: speech,
         courses: CourseService(courses: CourseStore(database: database), content: content),
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
-            scorer: scoring, catalogs: catalogs, plans: plans, assignments: assignments),
+            speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
+            speakingPause: TimeInterval(settings.speakingPauseMinutes * 60)),
         games: GameService(
             games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),
@@ -503,7 +512,8 @@ func buildRouter(
             classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass),
         analytics: AnalyticsService(store: AnalyticsStore(database: database), reports: AnalyticsStore(database: reads), content: content),
-        staffRoles: StaffRoles(database: database),
+        staffRoles: staffRoles,
+        twoFactor: twoFactor,
         support: SupportService(reports: SupportStore(database: database, cipher: cipher), accounts: accounts, mail: accountMail),
         clients: settings.clients)
     // Compact JSON: the apps parse it, nobody reads it.

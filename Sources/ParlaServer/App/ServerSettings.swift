@@ -34,6 +34,12 @@ public struct ServerSettings: Sendable {
     public var bcryptCost = 12
     public var passwordHashingThreads = 2
     public var termsVersion = "2026-11-01"
+    /// A session ends this many days after sign-in however much it is used
+    /// (besides its sliding 30 days).
+    public var sessionMaxDays = 90
+    /// How long "I can't speak now" keeps speaking questions out of a
+    /// learner's lessons.
+    public var speakingPauseMinutes = 60
     public var jsonBodyLimit = 64 * 1024
     public var pictureBodyLimit = 2 * 1024 * 1024
     /// The bundled Corpora, imported at start when its version changed;
@@ -145,6 +151,8 @@ public struct ServerSettings: Sendable {
         bcryptCost = config.int(forKey: "security.bcryptCost", default: bcryptCost)
         passwordHashingThreads = config.int(forKey: "security.passwordHashingThreads", default: passwordHashingThreads)
         termsVersion = config.string(forKey: "accounts.termsVersion", default: termsVersion)
+        sessionMaxDays = config.int(forKey: "accounts.sessionMaxDays", default: sessionMaxDays)
+        speakingPauseMinutes = config.int(forKey: "lessons.speakingPauseMinutes", default: speakingPauseMinutes)
         jsonBodyLimit = config.int(forKey: "limits.jsonBodyBytes", default: jsonBodyLimit)
         pictureBodyLimit = config.int(forKey: "limits.pictureBytes", default: pictureBodyLimit)
         let directory = config.string(forKey: "content.directory", default: "Corpora")

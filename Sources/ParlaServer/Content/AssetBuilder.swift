@@ -7,6 +7,7 @@ import ParlaCore
 import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle
+import Synchronization
 
 /// How one asset is made.
 enum AssetRecipe: Sendable, Hashable {
@@ -245,6 +246,14 @@ struct AssetBuilder {
             .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Makes one asset now, on the shared thread pool (its tools block).
+    func makeNow(_ asset: PlannedAsset) async throws {
+        if case .speak = asset.recipe { try Self.checkTools() }
+        if case .encode = asset.recipe { try Self.checkTools() }
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
+        try await NIOThreadPool.singleton.runIfActive { try make(asset) }
+    }
+
     /// Makes one asset in a scratch folder of the store, then moves it in.
     private func make(_ asset: PlannedAsset) throws {
         let scratch = store.directory + "/.building-" + UUID().uuidString
@@ -291,6 +300,43 @@ struct AssetBuilder {
     }
 }
 
+/// Assets the content plans but the store lacks yet, made at once for the
+/// first client that asks (issue 32, item 17): a first start's background
+/// build takes minutes, and a word card names its picture and audio from
+/// the start, so a request for one of them never meets a 404 meanwhile.
+/// Two requests for one asset wait for one making. Only what a client can
+/// fetch by name is made here (timings come with the card).
+final class AssetsOnDemand: Sendable {
+    let store: AssetStore
+    private let planned = Mutex<[String: PlannedAsset]>([:])
+    private let making = Mutex<[String: Task<Void, any Error>]>([:])
+
+    init(store: AssetStore) { self.store = store }
+
+    func plan(_ assets: some Collection<PlannedAsset>) {
+        planned.withLock { planned in
+            for asset in assets where !asset.recipe.isAlignment { planned[asset.name] = asset }
+        }
+    }
+
+    /// Makes `name` if the content plans it and the store lacks it; false
+    /// when no content plans it (a name nobody made: 404).
+    func make(_ name: String) async throws -> Bool {
+        guard let asset = planned.withLock({ $0[name] }) else { return false }
+        guard !store.contains(name) else { return true }
+        let store = store
+        let task = making.withLock { making in
+            if let running = making[name] { return running }
+            let task = Task { try await AssetBuilder(store: store).makeNow(asset) }
+            making[name] = task
+            return task
+        }
+        defer { _ = making.withLock { $0.removeValue(forKey: name) } }
+        try await task.value
+        return true
+    }
+}
+
 /// `parla serve`'s background build: makes the assets the bundled content
 /// lacks (the first start synthesizes every clip, a few minutes on two
 /// cores; later starts only what changed), while the server already serves.
@@ -301,18 +347,22 @@ struct AssetBuildService: Service {
     let store: AssetStore
     let aligner: SpeechScorer
     let catalog: ContentCatalog
+    /// Meanwhile, what a client asks for is made at once.
+    let onDemand: AssetsOnDemand
     let logger: Logger
     private let planned: AsyncStream<[PlannedAsset]>
     private let handOver: AsyncStream<[PlannedAsset]>.Continuation
 
-    init(store: AssetStore, aligner: SpeechScorer, catalog: ContentCatalog, logger: Logger) {
-        (self.store, self.aligner, self.catalog, self.logger) = (store, aligner, catalog, logger)
+    init(store: AssetStore, aligner: SpeechScorer, catalog: ContentCatalog, onDemand: AssetsOnDemand, logger: Logger) {
+        (self.store, self.aligner, self.catalog, self.onDemand, self.logger) = (store, aligner, catalog, onDemand, logger)
         (planned, handOver) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Hands over what the content needs; until it is built, content
-    /// answers are not kept (see `ContentCatalog.isBuildingAssets`).
+    /// answers are not kept (see `ContentCatalog.isBuildingAssets`), and an
+    /// asset asked for is made at once (`AssetsOnDemand`).
     func build(_ assets: [PlannedAsset]) {
+        onDemand.plan(assets)
         if assets.contains(where: { !store.contains($0.name) }) { catalog.isBuildingAssets = true }
         handOver.yield(assets)
         handOver.finish()

@@ -30,6 +30,8 @@ struct APIHandler: APIProtocol {
     let analytics: AnalyticsService
     /// The staff roles of accounts (support, admin).
     let staffRoles: StaffRoles
+    /// Second factors: every staff route needs a session signed in with one.
+    let twoFactor: TwoFactorService
     let support: SupportService
     /// What the service asks of the apps, per platform.
     var clients: [AppPlatform: ClientRelease] = [:]
@@ -49,12 +51,15 @@ struct APIHandler: APIProtocol {
         return try await access.learner(id, caller: caller.accountID, for: intent)
     }
 
-    /// The caller, when its account's staff roles allow `duty`: how every
-    /// staff route is guarded (403 `staff_role_required` otherwise).
+    /// The caller, when its account's staff roles allow `duty` and this
+    /// session signed in with the account's second factor: how every staff
+    /// route is guarded (403 `staff_role_required`,
+    /// `two_factor_setup_required` or `two_factor_session_required`).
     @discardableResult
     func staff(_ duty: StaffRole.Duty) async throws -> Caller {
         let caller = try await caller()
         guard StaffRole.allows(try await staffRoles.roles(of: caller.accountID), duty) else { throw ParlaError(.staffRoleRequired) }
+        try await twoFactor.requireForStaff(caller)
         return caller
     }
 }
@@ -91,12 +96,15 @@ extension Components.Schemas.Language {
 }
 
 extension Components.Schemas.Account {
-    init(_ account: Account) {
+    /// `currentTerms`: the terms in force; an account (or guest) that
+    /// accepted an older version is asked for them (`termsToAccept`).
+    init(_ account: Account, currentTerms: String) {
         self.init(
             id: account.id.description, guest: account.isGuest, firstName: account.firstName, lastName: account.lastName,
             email: account.email, emailVerified: account.emailVerifiedAt != nil, uiLanguage: .init(account.uiLanguage),
             termsVersion: account.termsVersion,
-            termsAcceptedAt: account.termsAcceptedAt, createdAt: account.createdAt)
+            termsAcceptedAt: account.termsAcceptedAt, termsToAccept: account.termsVersion == currentTerms ? nil : currentTerms,
+            createdAt: account.createdAt)
     }
 }
 
@@ -135,9 +143,9 @@ extension Components.Schemas.Learner {
 }
 
 extension Components.Schemas.SignedIn {
-    init(_ signedIn: AccountService.SignedIn) {
+    init(_ signedIn: AccountService.SignedIn, currentTerms: String) {
         self.init(
-            account: .init(signedIn.account), learners: signedIn.learners.map { .init($0) },
+            account: .init(signedIn.account, currentTerms: currentTerms), learners: signedIn.learners.map { .init($0) },
             session: .init(token: signedIn.token, session: .init(signedIn.session, current: signedIn.session.id)))
     }
 }

@@ -9,18 +9,20 @@ extension APIHandler {
             password: body.password, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
             deviceName: body.deviceName)
         let signedIn = try await accounts.signUp(form, language: language, claiming: try await authenticator.guestCaller())
-        return .created(.init(body: .json(.init(signedIn))))
+        return .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
     }
 
     func createGuest(_ input: Operations.CreateGuest.Input) async throws -> Operations.CreateGuest.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
-        let signedIn = try await accounts.startAsGuest(uiLanguage: body.uiLanguage, deviceName: body.deviceName, language: language)
-        return .created(.init(body: .json(.init(signedIn))))
+        let signedIn = try await accounts.startAsGuest(
+            acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage, deviceName: body.deviceName, language: language)
+        return .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
         let (_, account, learners) = try await authenticator.callerProfile()
-        return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
+        return .ok(
+            .init(body: .json(.init(account: .init(account, currentTerms: accounts.termsVersion), learners: learners.map { .init($0) }))))
     }
 
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
@@ -28,9 +30,11 @@ extension APIHandler {
         let form = AccountRules.UpdateForm(
             firstName: body.firstName, lastName: body.lastName, email: body.email,
             uiLanguage: body.uiLanguage, newPassword: body.newPassword,
-            currentPassword: body.currentPassword)
+            currentPassword: body.currentPassword, acceptTerms: body.acceptTerms,
+            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
         let (account, learners) = try await accounts.update(try await caller(), form)
-        return .ok(.init(body: .json(.init(account: .init(account), learners: learners.map { .init($0) }))))
+        return .ok(
+            .init(body: .json(.init(account: .init(account, currentTerms: accounts.termsVersion), learners: learners.map { .init($0) }))))
     }
 
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output {
@@ -56,6 +60,12 @@ extension APIHandler {
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         try await accounts.verifyEmail(token: body.token)
+        return .noContent(.init())
+    }
+
+    func undoEmailChange(_ input: Operations.UndoEmailChange.Input) async throws -> Operations.UndoEmailChange.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await accounts.undoEmailChange(token: body.token)
         return .noContent(.init())
     }
 

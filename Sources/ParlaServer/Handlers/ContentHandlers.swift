@@ -1,3 +1,4 @@
+import Foundation
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaContent
@@ -34,16 +35,20 @@ extension APIHandler {
 
     func listWordLists(_ input: Operations.ListWordLists.Input) async throws -> Operations.ListWordLists.Output {
         let language = try content.language(input.path.language)
-        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
-        let tag = try content.entityTag("wordlists", language.code, open: open)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let ownership = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) })
         let snapshot = try content.snapshot()
-        let lists = try content.lists(in: language, open: open).map { view in
+        let now = Date()
+        let views = try content.lists(in: language, open: ownership.lists)
+        // A locked list's offer changes with the clock (a promotion ends), so the tag names it.
+        let offers = views.map { snapshot.catalogue.offer(opening: $0.list.id, for: ownership, at: now)?.id }
+        let tag = try content.entityTag("wordlists", language.code, offers.map { $0 ?? "-" }.joined(separator: ","), open: ownership.lists)
+        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let lists = zip(views, offers).map { view, offer in
             Components.Schemas.WordListSummary(
                 id: view.list.id, name: view.list.names[language] ?? view.list.id,
                 names: .init(additionalProperties: Dictionary(uniqueKeysWithValues: view.list.names.map { ($0.key.code, $0.value) })),
                 icon: snapshot.assetPath(.picture(view.list.icon)) ?? "",
-                wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked)
+                wordCount: view.list.words.count, freeWordCount: view.list.freeKeys.count, locked: view.locked, offer: offer)
         }
         return .ok(
             .init(

@@ -33,7 +33,8 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         let learner = try await authorized(input.path.learnerId, for: .write)
         let form = LearnerForm(
-            displayName: body.displayName, age: body.age, removeAge: body.removeAge, avatarID: body.avatarId,
+            displayName: body.displayName, removeDisplayName: body.removeDisplayName, age: body.age, removeAge: body.removeAge,
+            avatarID: body.avatarId,
             nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
             keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
         return .ok(.init(body: .json(.init(try await learners.update(learner, form)))))

@@ -27,6 +27,18 @@ extension APIHandler {
         return .ok(.init(body: .json(try .init(view, content.snapshot()))))
     }
 
+    func pauseLessonSpeaking(_ input: Operations.PauseLessonSpeaking.Input) async throws -> Operations.PauseLessonSpeaking.Output {
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        return .ok(.init(body: .json(try .init(try await lessons.pauseSpeaking(learner, lesson: lesson), content.snapshot()))))
+    }
+
+    func abandonLesson(_ input: Operations.AbandonLesson.Input) async throws -> Operations.AbandonLesson.Output {
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        try await lessons.abandon(learner, lesson: try parseID(input.path.lessonId, orElse: .lessonNotFound))
+        return .noContent(.init())
+    }
+
     func getLessonAudio(_ input: Operations.GetLessonAudio.Input) async throws -> Operations.GetLessonAudio.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
@@ -55,15 +67,16 @@ extension APIHandler {
     func recordLessonAnswer(_ input: Operations.RecordLessonAnswer.Input) async throws -> Operations.RecordLessonAnswer.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
-        let body: HTTPBody =
+        let (body, mediaType): (HTTPBody, String) =
             switch input.body {
-            case .audioWav(let body), .audioXWav(let body), .audioFlac(let body), .audioOgg(let body), .audioOpus(let body),
-                .audioMpeg(let body), .binary(let body):
-                body
+            case .audioWav(let body), .audioXWav(let body): (body, "audio/wav")
+            case .audioFlac(let body): (body, "audio/flac")
+            case .audioOgg(let body), .audioOpus(let body): (body, "audio/ogg")
+            case .audioMpeg(let body): (body, "audio/mpeg")
+            case .binary(let body): (body, "application/octet-stream")
             }
         let (view, _) = try await lessons.recording(
-            learner, lesson: lesson, question: input.query.questionId,
-            audio: try await Self.collect(body))
+            learner, lesson: lesson, question: input.query.questionId, audio: try await Self.collect(body), mediaType: mediaType)
         return .ok(.init(body: .json(try .init(view, question: input.query.questionId, snapshot: content.snapshot(), language: language))))
     }
 }

@@ -5,8 +5,9 @@ extension APIHandler {
     func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         let signedIn = try await accounts.signIn(
-            email: body.email, password: body.password, deviceName: body.deviceName, claiming: try await authenticator.guestCaller())
-        return .created(.init(body: .json(.init(signedIn))))
+            email: body.email, password: body.password, oneTimeCode: body.oneTimeCode, deviceName: body.deviceName,
+            claiming: try await authenticator.guestCaller())
+        return .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
     }
 
     func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output {
@@ -29,13 +30,44 @@ extension APIHandler {
 }
 
 extension APIHandler {
+    func getTwoFactor(_ input: Operations.GetTwoFactor.Input) async throws -> Operations.GetTwoFactor.Output {
+        .ok(.init(body: .json(.init(try await twoFactor.status(try await caller())))))
+    }
+
+    func enrolTwoFactor(_ input: Operations.EnrolTwoFactor.Input) async throws -> Operations.EnrolTwoFactor.Output {
+        let enrolment = try await twoFactor.enrol(try await caller())
+        return .created(
+            .init(body: .json(.init(secret: enrolment.secret, otpauthUri: enrolment.uri, recoveryCodes: enrolment.recoveryCodes))))
+    }
+
+    func confirmTwoFactor(_ input: Operations.ConfirmTwoFactor.Input) async throws -> Operations.ConfirmTwoFactor.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        return .ok(.init(body: .json(.init(try await twoFactor.confirm(try await caller(), code: body.code)))))
+    }
+
+    func disableTwoFactor(_ input: Operations.DisableTwoFactor.Input) async throws -> Operations.DisableTwoFactor.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        try await twoFactor.disable(try await caller(), code: body.code)
+        return .noContent(.init())
+    }
+}
+
+extension Components.Schemas.TwoFactorStatus {
+    init(_ status: TwoFactorService.Status) {
+        self.init(enabled: status.enabled, required: status.required, recoveryCodesLeft: status.recoveryCodesLeft)
+    }
+}
+
+extension APIHandler {
     func createSocialSession(_ input: Operations.CreateSocialSession.Input) async throws -> Operations.CreateSocialSession.Output {
         guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
         let form = AccountRules.SocialForm(
             provider: body.provider, idToken: body.idToken, nonce: body.nonce, deviceName: body.deviceName,
             firstName: body.firstName, lastName: body.lastName, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
-            password: body.password)
+            password: body.password, oneTimeCode: body.oneTimeCode)
         let (signedIn, created) = try await accounts.signIn(with: form, language: language, claiming: try await authenticator.guestCaller())
-        return created ? .created(.init(body: .json(.init(signedIn)))) : .ok(.init(body: .json(.init(signedIn))))
+        return created
+            ? .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
+            : .ok(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
     }
 }

@@ -114,8 +114,10 @@ extension ErrorCode {
     var status: Int {
         switch self {
         case .malformedRequest, .invalidToken: 400
-        case .invalidCredentials, .authenticationRequired, .invalidIdToken: 401
+        case .invalidCredentials, .authenticationRequired, .invalidIdToken, .twoFactorRequired, .invalidOneTimeCode: 401
         case .planLimitReached: 402
+        case .twoFactorSetupRequired, .twoFactorSessionRequired: 403
+        case .twoFactorAlreadyEnabled, .twoFactorNotEnabled: 409
         case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired,
             .signUpRequired:
             403
@@ -143,6 +145,8 @@ extension ErrorCode {
             .identityProviderUnavailable:
             503
         case .internalError: 500
+        // The server was set up without it: saying so, with no retry advice (never 503).
+        case .storeNotConfigured, .identityProviderNotConfigured: 501
         case .validationFailed, .required, .controlCharacter, .invalidFirstName, .invalidLastName, .invalidEmail,
             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,

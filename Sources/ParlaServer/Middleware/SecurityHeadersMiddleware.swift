@@ -1,7 +1,10 @@
 import HTTPTypes
 import Hummingbird
 
-/// The headers every answer carries (OWASP's for APIs), and CORS for the
+/// The headers every answer carries (OWASP's for APIs): an answer that
+/// does not say how it may be cached is never stored (`no-store`: accounts,
+/// learners, progress, tokens, recordings; only content says otherwise),
+/// and CORS for the
 /// web origins in configuration (`http.corsOrigins`). Pages set their own
 /// Content-Security-Policy (`Dashboard.htmlFields`); JSON gets the
 /// strictest, since nothing in it is meant to run or be framed. Outermost
@@ -50,6 +53,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
         }
         response.headers[.xFrameOptions] = "DENY"
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         if secure { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         return response
     }

@@ -29,11 +29,31 @@ struct AccountMail: Sendable {
             switch purpose {
             case .passwordReset: .passwordReset(firstName: firstName, link: "\(linkBase)/reset-password?token=\(token.value)")
             case .emailVerification: .emailVerification(firstName: firstName, link: "\(linkBase)/verify-email?token=\(token.value)")
+            case .emailChangeUndo: preconditionFailure("an undo names the new address: undoChallenge")
             }
         let message = letter.message(from: from, to: email, language: language)
         return EmailChallenge(
             purpose: purpose, tokenHash: token.hash,
             mail: OutgoingMail(kind: letter.kind, accountID: nil, sender: from.address, recipient: email, message: message.rendered()))
+    }
+
+    /// To the old address of an account whose email changes to `newEmail`
+    /// (shown masked, never whole: the old owner may not be its owner any
+    /// more): the link that puts it back.
+    func undoChallenge(firstName: String, oldEmail: String, newEmail: String, language: Language) -> EmailChallenge {
+        let token = SessionToken.generate()
+        let letter = Letter.emailChanged(
+            firstName: firstName, newAddress: Self.masked(newEmail), link: "\(linkBase)/undo-email-change?token=\(token.value)")
+        let message = letter.message(from: from, to: oldEmail, language: language)
+        return EmailChallenge(
+            purpose: .emailChangeUndo, tokenHash: token.hash,
+            mail: OutgoingMail(kind: letter.kind, accountID: nil, sender: from.address, recipient: oldEmail, message: message.rendered()))
+    }
+
+    /// "z***@example.com": enough to recognise an address, not to learn it.
+    static func masked(_ email: String) -> String {
+        guard let at = email.lastIndex(of: "@"), at > email.startIndex else { return email }
+        return String(email[email.startIndex]) + "***" + email[at...]
     }
 
     /// The acknowledgment of a bug report, for the outbox.

@@ -17,6 +17,8 @@ struct AccountService: Sendable {
     let identities: [IdentityProvider: IdentityVerifier]
     /// Counted first in each way in, before any bcrypt work.
     let limits: RateLimiter
+    /// An account with a second factor signs in with its code too.
+    let twoFactor: TwoFactorService
     let logger: Logger
 
     /// After this many failed sign-ins for one email within the window, the
@@ -43,15 +45,17 @@ struct AccountService: Sendable {
 
     /// Start without an account (seed 001): a guest account for this
     /// device with one learner, named as a new profile is, signed in.
-    func startAsGuest(uiLanguage: String?, deviceName: String?, language: Language) async throws -> SignedIn {
+    func startAsGuest(acceptTerms: Bool?, uiLanguage: String?, deviceName: String?, language: Language) async throws -> SignedIn {
         try await limits.admit(.guest)
-        let (uiLanguage, device) = try AccountRules.validateGuest(uiLanguage: uiLanguage, deviceName: deviceName, requestLanguage: language)
+        let (uiLanguage, device) = try AccountRules.validateGuest(
+            acceptTerms: acceptTerms, uiLanguage: uiLanguage, deviceName: deviceName, requestLanguage: language)
         let token = SessionToken.generate()
         let firstLearner = LearnerStore.NewLearner(
             displayName: Wording.defaultLearnerName(number: 1).text(in: uiLanguage), age: nil, avatarID: Avatar.defaultID,
             nativeLanguage: uiLanguage, targetLanguages: [])
         let (account, learner, session) = try await accounts.createGuest(
-            uiLanguage: uiLanguage, firstLearner: firstLearner, session: .init(tokenHash: token.hash, deviceName: device))
+            uiLanguage: uiLanguage, termsVersion: termsVersion, firstLearner: firstLearner,
+            session: .init(tokenHash: token.hash, deviceName: device))
         return SignedIn(account: account, learners: [learner], session: session, token: token.value)
     }
 
@@ -118,12 +122,23 @@ struct AccountService: Sendable {
     /// A wrong email and a wrong password look the same from outside: same
     /// status, same code, same bcrypt work.
     /// A guest signing in (`claiming`) brings its learners to the account.
-    func signIn(email: String?, password: String?, deviceName: String?, claiming guest: Caller? = nil) async throws -> SignedIn {
+    /// An account with a second factor needs `oneTimeCode` as well (a
+    /// wrong one counts as a failed sign-in).
+    func signIn(
+        email: String?, password: String?, oneTimeCode: String? = nil, deviceName: String?, claiming guest: Caller? = nil
+    ) async throws -> SignedIn {
         try await limits.admit(.signIn)
         let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
         let account = try await checkCredentials(email: email, password: password)
+        let passed: Bool
+        do {
+            passed = try await twoFactor.check(account, code: oneTimeCode)
+        } catch let error as ParlaError where error.code == .invalidOneTimeCode {
+            try await accounts.recordFailure(email: email, window: Self.failureWindow)
+            throw error
+        }
         try await merge(guest, into: account)
-        return try await openSession(account, deviceName: device)
+        return try await openSession(account, deviceName: device, secondFactor: passed)
     }
 
     /// The account the email and password belong to, throttled: after
@@ -148,9 +163,10 @@ struct AccountService: Sendable {
     }
 
     /// A new session on a device, with the account it opens.
-    private func openSession(_ accountID: AccountID, deviceName: String?) async throws -> SignedIn {
+    private func openSession(_ accountID: AccountID, deviceName: String?, secondFactor: Bool = false) async throws -> SignedIn {
         let token = SessionToken.generate()
         let session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: deviceName), accountID: accountID)
+        if secondFactor { try await twoFactor.passed(session.id) }
         let (account, learners) = try await me(accountID)
         return SignedIn(account: account, learners: learners, session: session, token: token.value)
     }
@@ -165,8 +181,11 @@ struct AccountService: Sendable {
     {
         try await limits.admit(.signIn)
         let request = try AccountRules.validateSocial(form, providers: IdentityProvider.allCases.map(\.rawValue))
+        // Garbage is garbage whatever is configured; a provider this server
+        // was not set up for says so, with no retry advice.
+        guard SignedToken.hasCompactShape(request.idToken) else { throw ParlaError(.invalidIdToken) }
         guard let provider = IdentityProvider(rawValue: request.provider), let verifier = identities[provider] else {
-            throw ParlaError(.identityProviderUnavailable)
+            throw ParlaError(.identityProviderNotConfigured)
         }
         let person: VerifiedIdentity
         do {
@@ -178,8 +197,9 @@ struct AccountService: Sendable {
         }
         let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
         if let account = try await accounts.account(of: identity) {
+            let passed = try await twoFactor.check(account, code: form.oneTimeCode)
             try await merge(guest, into: account)
-            return (try await openSession(account, deviceName: request.deviceName), false)
+            return (try await openSession(account, deviceName: request.deviceName, secondFactor: passed), false)
         }
         let email = person.email.flatMap(EmailAddress.normalized)
         if let email, try await accounts.credentials(email: email) != nil {
@@ -187,9 +207,10 @@ struct AccountService: Sendable {
             guard person.emailVerified else { throw ParlaError(.emailTaken) }
             guard let password = form.password, !password.isEmpty else { throw ParlaError(.linkRequired) }
             let account = try await checkCredentials(email: email, password: password)
+            let passed = try await twoFactor.check(account, code: form.oneTimeCode)
             try await accounts.link(identity, to: account)
             try await merge(guest, into: account)
-            return (try await openSession(account, deviceName: request.deviceName), false)
+            return (try await openSession(account, deviceName: request.deviceName, secondFactor: passed), false)
         }
         let registration = try AccountRules.validateSocialRegistration(
             form, givenName: person.givenName, familyName: person.familyName, email: email ?? person.email, requestLanguage: language)
@@ -214,28 +235,69 @@ struct AccountService: Sendable {
             throw ParlaError(.signUpRequired)
         }
         let update = try AccountRules.validate(form, currentEmail: current.email)
+        let newEmail = update.email.flatMap { EmailAddress.canonical($0) == current.email.map(EmailAddress.canonical) ? nil : $0 }
+        // Whoever holds a session must prove again that the account is
+        // theirs before taking its address (the way back in) or password.
+        if newEmail != nil { try await reauthenticate(caller.accountID, form) }
         var newHash: String?
         if let newPassword = update.newPassword {
-            try await checkPassword(form.currentPassword ?? "", of: caller.accountID)
+            if newEmail == nil { try await checkPassword(form.currentPassword ?? "", of: caller.accountID) }
             newHash = try await hasher.hash(newPassword)
         }
+        let language = update.uiLanguage ?? current.uiLanguage
+        let firstName = update.firstName ?? current.firstName ?? ""
         // A new address is confirmed by a link sent to it, in the language
-        // the account will have.
-        let verification = update.email.flatMap { email in
-            EmailAddress.canonical(email) == current.email.map(EmailAddress.canonical)
-                ? nil
-                : mail.challenge(
-                    .emailVerification, firstName: update.firstName ?? current.firstName ?? "", email: email,
-                    language: update.uiLanguage ?? current.uiLanguage)
+        // the account will have; the old one is told, with a link that
+        // puts it back.
+        let verification = newEmail.map { mail.challenge(.emailVerification, firstName: firstName, email: $0, language: language) }
+        var undo: EmailChallenge?
+        if let old = current.email, let new = newEmail {
+            undo = mail.undoChallenge(firstName: firstName, oldEmail: old, newEmail: new, language: language)
         }
         try await accounts.update(
             caller.accountID,
             AccountStore.Changes(
                 firstName: update.firstName, lastName: update.lastName, email: update.email,
-                uiLanguage: update.uiLanguage, passwordHash: newHash), keepingSession: caller.sessionID,
-            verification: verification)
+                uiLanguage: update.uiLanguage, passwordHash: newHash, termsVersion: update.acceptsTerms ? termsVersion : nil),
+            keepingSession: caller.sessionID,
+            verification: verification, undo: undo)
         if verification != nil { mail.queued() }
         return try await me(caller.accountID)
+    }
+
+    /// The owner's proof for an email change: the current password, or for
+    /// an account without one, a fresh sign-in with a provider linked to
+    /// it (`reauthentication`). 422 `required` when neither is given,
+    /// `wrong_current_password` or `invalid_id_token` when it does not hold.
+    private func reauthenticate(_ account: AccountID, _ form: AccountRules.UpdateForm) async throws {
+        if try await accounts.passwordHash(account) != nil {
+            guard let password = form.currentPassword else { throw ParlaError.validation([FieldError("currentPassword", .required)]) }
+            return try await checkPassword(password, of: account)
+        }
+        guard let (provider, idToken, nonce) = form.reauthentication else {
+            throw ParlaError.validation([FieldError("reauthentication", .required)])
+        }
+        guard SignedToken.hasCompactShape(idToken) else { throw ParlaError(.invalidIdToken) }
+        guard let provider = IdentityProvider(rawValue: provider), let verifier = identities[provider] else {
+            throw ParlaError(.identityProviderNotConfigured)
+        }
+        let person: VerifiedIdentity
+        do {
+            person = try await verifier.verify(idToken, nonce: nonce)
+        } catch {
+            logger.notice("reauthentication refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
+            if case .unavailable = error { throw ParlaError(.identityProviderUnavailable) }
+            throw ParlaError(.invalidIdToken)
+        }
+        let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
+        guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
+    }
+
+    /// The old owner takes its address back (the link of `undoChallenge`):
+    /// every session ends; `invalid_token` when the link is not live.
+    func undoEmailChange(token: String?) async throws {
+        guard let token, !token.isEmpty else { throw ParlaError.validation([FieldError("token", .required)]) }
+        guard try await accounts.undoEmailChange(tokenHash: SessionToken.hash(token)) != nil else { throw ParlaError(.invalidToken) }
     }
 
     /// Sends a reset link when an account has the email. The caller learns

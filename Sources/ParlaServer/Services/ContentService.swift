@@ -98,6 +98,8 @@ struct ContentService: Sendable {
     let catalog: ContentCatalog
     let content: ContentStore
     let assets: AssetStore
+    /// Planned assets not built yet are made when asked for (a first start).
+    var onDemand: AssetsOnDemand? = nil
 
     static let allWords = "all"
 
@@ -247,7 +249,9 @@ struct ContentService: Sendable {
     /// The bytes of a picture or a sound, or `asset_not_found`. Timings are
     /// served on the word card, not by name.
     func asset(_ name: String) async throws -> (bytes: [UInt8], kind: AssetStore.Kind) {
-        guard let kind = AssetStore.kind(of: name), kind != .json, let bytes = try await assets.bytes(of: name) else {
+        guard let kind = AssetStore.kind(of: name), kind != .json else { throw ParlaError(.assetNotFound) }
+        if let bytes = try await assets.bytes(of: name) { return (bytes, kind) }
+        guard let onDemand, try await onDemand.make(name), let bytes = try await assets.bytes(of: name) else {
             throw ParlaError(.assetNotFound)
         }
         return (bytes, kind)

@@ -33,9 +33,16 @@ struct LearnerService: Sendable {
                 publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
     }
 
+    /// An edit; a removed name becomes the default "Learner N" (N: the
+    /// profile's place in the account) in the account's language.
     func update(_ learner: AuthorizedLearner, _ form: LearnerForm) async throws -> Learner {
-        let fields = try LearnerRules.validate(form)
+        var fields = try LearnerRules.validate(form)
         guard fields != LearnerFields() else { throw ParlaError(.nothingToUpdate) }
+        if fields.removeDisplayName {
+            guard let account = try await accounts.account(learner.account) else { throw ParlaError(.authenticationRequired) }
+            let place = try await learners.learners(of: learner.account).firstIndex { $0.id == learner.id } ?? 0
+            fields.displayName = Wording.defaultLearnerName(number: place + 1).text(in: account.uiLanguage)
+        }
         let updated = try await learners.update(learner, fields)
         leaderboards.changed(learner.id)
         return updated

@@ -16,11 +16,14 @@ struct LessonService: Sendable {
     let learners: LearnerStore
     let content: ContentService
     let proficiency: ProficiencyService
-    /// Spoken answers are scored by a speech worker, or here.
-    let scorer: ScoringRoute
+    /// Spoken answers are scored and kept as attempts are, under the same
+    /// limits (a speech worker or this server scores them).
+    let speech: SpeechService
     let catalogs: LessonCatalogs
     let plans: EntitlementService
     let assignments: AssignmentStore
+    /// How long "I can't speak now" keeps speaking questions out.
+    let speakingPause: TimeInterval
     let scheduler = MemoryScheduler()
 
     /// A lesson as the learner sees it.
@@ -85,14 +88,10 @@ struct LessonService: Sendable {
         var lesson = Lesson(
             language: language, native: learner.nativeLanguage, length: length,
             types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
+        lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
-        var random = Self.random(lessonID, step: 0)
-        guard
-            let first = planner(catalog, words).next(
-                for: lesson, state: state(learning, catalog: catalog), at: Date(),
-                using: &random)
+        guard askNext(&lesson, id: lessonID, state: state(learning, catalog: catalog), catalog: catalog, words: words, at: Date())
         else { throw ParlaError(.lessonUnavailable) }
-        lesson.questions.append(first)
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
         // Another device's lesson may have come first: then it is read whole.
         let created = stored.id == lessonID
@@ -132,17 +131,21 @@ struct LessonService: Sendable {
         try await record(learner, lesson: id, question: question, answer: answer, claimed: responseTimeMilliseconds)
     }
 
-    /// A recording of the phrase on screen: scored first (outside any lock),
-    /// then taken as the answer.
-    func recording(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String, audio: [UInt8]) async throws
-        -> (View, AttemptScore)
-    {
+    /// A recording of the phrase on screen: scored first (outside any lock)
+    /// and kept as a speech attempt, under the same limits (a lesson is no
+    /// way around the plan's daily attempts), then taken as the answer.
+    func recording(
+        _ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String, audio: [UInt8], mediaType: String
+    ) async throws -> (View, AttemptScore) {
+        try await speech.admit(learner)
         let stored = try await lessons.lesson(id, learner: learner)
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
         guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
         guard let question = lesson.current, question.id == questionID else { throw ParlaError(.notCurrentQuestion) }
         guard question.type == .repetition, let text = question.accepted.first else { throw ParlaError(.answerKindMismatch) }
-        let score = try await scorer.score(audio, text: text, language: lesson.language)
+        let (_, score) = try await speech.scoreAndKeep(
+            learner, text, phraseID: question.item.kind == .phrase ? question.item.key : nil, in: lesson.language, audio: audio,
+            mediaType: mediaType)
         // A recording with no speech in it is not a try.
         guard score.feedback != .noSpeech else { throw ParlaError(.noSpeech) }
         let view = try await record(
@@ -190,15 +193,9 @@ struct LessonService: Sendable {
             }
             // The next question once this one is done (a template takes several drops).
             if lesson.current == nil, lesson.questions.count < lesson.length {
-                var random = Self.random(stored.id, step: lesson.questions.count)
                 var state = state(model, catalog: catalog)
                 state.difficulties = known.mapValues(\.difficulty)
-                if let next = planner(catalog, words).next(for: lesson, state: state, at: now, using: &random) {
-                    lesson.questions.append(next)
-                } else {
-                    // Nothing more can be asked (the content ran out for the types chosen): the lesson ends here.
-                    lesson.length = lesson.questions.count
-                }
+                askNext(&lesson, id: stored.id, state: state, catalog: catalog, words: words, at: now)
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
         }
@@ -207,6 +204,55 @@ struct LessonService: Sendable {
             abilities: learningAfter.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
+    }
+
+    /// Adds the next question, of the types askable now; false when
+    /// nothing more can be asked (the content ran out for the types chosen,
+    /// or only speaking was chosen and it is paused): the lesson ends there.
+    @discardableResult
+    private func askNext(
+        _ lesson: inout Lesson, id: LessonID, state: LearnerState, catalog: LessonCatalog, words: Set<String>, at now: Date
+    ) -> Bool {
+        var random = Self.random(id, step: lesson.questions.count)
+        var asking = lesson
+        asking.types = lesson.askableTypes(at: now)
+        guard !asking.types.isEmpty, let next = planner(catalog, words).next(for: asking, state: state, at: now, using: &random) else {
+            lesson.length = lesson.questions.count
+            return false
+        }
+        lesson.questions.append(next)
+        return true
+    }
+
+    /// "I can't speak now": speaking questions leave the learner's lessons
+    /// for `speakingPause`, this one's and those started meanwhile; a
+    /// speaking question on screen gives way to another, and the skip
+    /// counts as nothing (neither wrong nor asked).
+    func pauseSpeaking(_ learner: AuthorizedLearner, lesson id: LessonID) async throws -> View {
+        let now = Date()
+        let until = now.addingTimeInterval(speakingPause)
+        try await learners.pauseSpeaking(learner, until: until)
+        let words = try await openWords(learner)
+        let difficulties = try await catalogs.difficulties(lessons)
+        let (stored, learning, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
+            var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+            guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
+            if lesson.pauseSpeaking(until: until) {
+                let catalog = try catalogs.catalog(lesson.language, content: content)
+                var state = state(learning, catalog: catalog)
+                state.difficulties = (difficulties[lesson.language] ?? [:]).mapValues(\.difficulty)
+                askNext(&lesson, id: stored.id, state: state, catalog: catalog, words: words, at: now)
+            }
+            return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: nil), lesson)
+        }
+        return View(
+            id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
+            abilities: learning.everySkill)
+    }
+
+    /// Leaves the lesson unfinished, at any time: a new one may start.
+    func abandon(_ learner: AuthorizedLearner, lesson id: LessonID) async throws {
+        try await lessons.abandon(id, learner: learner)
     }
 
     /// What one resolved question teaches the model (`AnswerLearning`): the
@@ -219,7 +265,9 @@ struct LessonService: Sendable {
         let answer = PracticeAnswer(
             itemID: item.id.description, skill: learned.type.skill, correct: learned.correct,
             responseTime: learned.responseTime, timeLimit: learned.type.timeLimitSeconds,
-            optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty)
+            optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty,
+            // `learned` comes only with a right answer: a wrong first try was found at last.
+            foundAtLast: !learned.correct)
         return LessonStore.Record(
             questionID: question, questionType: learned.type.rawValue, areaKind: item.area.rawValue, areaID: item.areaID,
             level: item.level, correct: learned.correct, tries: learned.tries,

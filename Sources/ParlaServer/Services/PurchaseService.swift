@@ -19,8 +19,12 @@ struct PurchaseService: Sendable {
     let googlePlaySecret: String?
     let logger: Logger
 
-    private func appStoreVerifier() throws -> AppStoreVerifier {
-        guard let appStore else { throw ParlaError(.storeUnavailable) }
+    /// The verifier for `jws`: garbage is `purchase_invalid` (422) whatever
+    /// is configured; a well-formed payload with no App Store root set up
+    /// is `store_not_configured` (501), never "try again".
+    private func appStoreVerifier(for jws: String) throws -> AppStoreVerifier {
+        guard SignedToken.hasCompactShape(jws) else { throw ParlaError(.purchaseInvalid) }
+        guard let appStore else { throw ParlaError(.storeNotConfigured) }
         return appStore
     }
 
@@ -40,7 +44,7 @@ struct PurchaseService: Sendable {
     }
 
     private func googlePlayClient() throws -> GooglePlayClient {
-        guard let googlePlay else { throw ParlaError(.storeUnavailable) }
+        guard let googlePlay else { throw ParlaError(.storeNotConfigured) }
         return googlePlay
     }
 
@@ -93,7 +97,7 @@ struct PurchaseService: Sendable {
 
     /// A StoreKit 2 signed transaction from the app, for the caller's account.
     func recordAppStore(_ jws: String, for account: AccountID) async throws {
-        let verifier = try appStoreVerifier()
+        let verifier = try appStoreVerifier(for: jws)
         let catalogue = try entitlements.catalogue()
         let transaction = try await verified("transaction") { try await verifier.transaction(jws, catalogue: catalogue) }
         // The app tied the purchase to an account: it must be this one.
@@ -103,7 +107,7 @@ struct PurchaseService: Sendable {
 
     /// Seed 000: a buyer of the old app keeps its 175 words.
     func claimLegacy(_ jws: String, for account: AccountID) async throws {
-        let verifier = try appStoreVerifier()
+        let verifier = try appStoreVerifier(for: jws)
         let (eligible, version) = try await verified("app transaction") { try await verifier.isLegacyBuyer(jws) }
         guard eligible else { throw ParlaError(.legacyNotEligible) }
         try await store.grant(
@@ -112,7 +116,7 @@ struct PurchaseService: Sendable {
 
     /// An App Store Server Notification V2, taken once.
     func receiveAppStore(_ signedPayload: String) async throws {
-        let verifier = try appStoreVerifier()
+        let verifier = try appStoreVerifier(for: signedPayload)
         let catalogue = try entitlements.catalogue()
         let notification = try await verified("notification") { try await verifier.notification(signedPayload, catalogue: catalogue) }
         guard

@@ -25,10 +25,8 @@ struct SpeechService: Sendable {
         _ authorized: AuthorizedLearner, language code: String, text: String?, phraseID: String?,
         audio: [UInt8], mediaType: String
     ) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
-        try await limits.admit(.recording, account: authorized.account)
+        try await admit(authorized)
         let language = try content.language(code)
-        let learner = try await learners.learner(authorized)
-        try await plans.checkDailyLimit(.speechAttemptsPerDay, for: authorized)
         let phrase: String
         switch (text?.trimmingCharacters(in: .whitespacesAndNewlines), phraseID) {
         case (_, let phraseID?):
@@ -41,6 +39,25 @@ struct SpeechService: Sendable {
         default:
             throw ParlaError(.textOrPhraseRequired)
         }
+        return try await scoreAndKeep(authorized, phrase, phraseID: phraseID, in: language, audio: audio, mediaType: mediaType)
+    }
+
+    /// Every scored recording, a practice attempt or a lesson's, counts
+    /// first: against the recording rate limits of the account and the
+    /// address (429), then the plan's daily speech attempts (402).
+    func admit(_ authorized: AuthorizedLearner) async throws {
+        try await limits.admit(.recording, account: authorized.account)
+        try await plans.checkDailyLimit(.speechAttemptsPerDay, for: authorized)
+    }
+
+    /// Scores `audio` as `phrase` and keeps it as one of the learner's
+    /// attempts (with the audio if the learner keeps recordings): what the
+    /// daily limit counts. Call `admit` first.
+    func scoreAndKeep(
+        _ authorized: AuthorizedLearner, _ phrase: String, phraseID: String?, in language: Language, audio: [UInt8],
+        mediaType: String
+    ) async throws -> (SpeechAttemptStore.Attempt, AttemptScore) {
+        let learner = try await learners.learner(authorized)
         let score = try await scorer.score(audio, text: phrase, language: language)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -3,7 +3,7 @@ import ParlaCore
 import ParlaWeb
 
 /// The pages an emailed link opens when no app takes it: choosing a new
-/// password, confirming an email. They need no session and carry no CSRF
+/// password, confirming an email, putting back an email someone changed. They need no session and carry no CSRF
 /// token: the form's secret is the link's token itself, which a forged
 /// request from another site cannot know. A GET changes nothing (mail
 /// scanners open links); the button's POST does.
@@ -27,7 +27,20 @@ extension Dashboard {
                 try await self.api.accounts.verifyEmail(token: form.token)
             }
         }
+        router.get("/undo-email-change") { request, _ in
+            try await self.accountPage("undo-email-change", request, token: request.uri.queryParameters.get("token"))
+        }
+        router.post("/undo-email-change") { request, _ in
+            let form = try await self.form(request)
+            return try await self.accountPage("undo-email-change", request, token: form.token) {
+                try await self.api.accounts.undoEmailChange(token: form.token)
+            }
+        }
     }
+
+    static let accountPageTitles = [
+        "reset-password": "newPasswordTitle", "verify-email": "confirmEmailTitle", "undo-email-change": "undoEmailTitle",
+    ]
 
     /// The page, in the visitor's language: its form, or what `action` did
     /// (done, or why not).
@@ -36,7 +49,7 @@ extension Dashboard {
     {
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
         var values: [String: Any] = [
-            "title": WebText.texts(language)[page == "reset-password" ? "newPasswordTitle" : "confirmEmailTitle"] ?? "",
+            "title": WebText.texts(language)[Self.accountPageTitles[page] ?? "confirmEmailTitle"] ?? "",
             "token": token ?? "",
         ]
         guard let action else { return html(page, values, language: language) }

@@ -121,6 +121,7 @@ struct Dashboard: Sendable {
         /// An emailed link's token and the new password (account pages).
         var token: String?
         var newPassword: String?
+        var oneTimeCode: String?
     }
 
     /// A posted form; an unreadable one has no fields (and so no token).
@@ -167,12 +168,14 @@ struct Dashboard: Sendable {
     }
 
     /// The sign-in page, in the browser's language; `failed`: after wrong credentials.
-    func signInPage(_ request: Request, failed: Bool = false, email: String = "") -> Response {
+    /// `problem`: why the last try was refused, when not the credentials
+    /// (a one-time code missing or wrong).
+    func signInPage(_ request: Request, failed: Bool = false, email: String = "", problem: ErrorCode? = nil) -> Response {
         let nonce = SessionToken.generate().value
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
         let words = WebText.texts(language)
         var values: [String: Any] = ["title": words["signIn"] ?? "", "csrf": nonce, "email": email]
-        if failed { values["error"] = words["badCredentials"] }
+        if failed { values["error"] = problem.map { $0.message.text(in: language) } ?? words["badCredentials"] }
         var response = html("signin", values, language: language, status: failed ? .unauthorized : .ok)
         response.setCookie(cookie(Self.signInCookie, nonce, maxAge: 3600, for: request))
         return response
@@ -225,13 +228,17 @@ struct Dashboard: Sendable {
             return signInPage(request, failed: true)
         }
         do {
-            let signedIn = try await api.accounts.signIn(email: form.email, password: form.password, deviceName: "Web dashboard")
+            let signedIn = try await api.accounts.signIn(
+                email: form.email, password: form.password, oneTimeCode: form.oneTimeCode.flatMap { $0.isEmpty ? nil : $0 },
+                deviceName: "Web dashboard")
             var response = redirect("/teach")
             response.setCookie(cookie(Self.sessionCookie, signedIn.token, maxAge: nil, for: request))
             response.setCookie(cookie(Self.signInCookie, "", maxAge: 0, for: request))
             return response
         } catch let error as ParlaError where error.code == .invalidCredentials || error.code == .validationFailed {
             return signInPage(request, failed: true, email: form.email ?? "")
+        } catch let error as ParlaError where error.code == .twoFactorRequired || error.code == .invalidOneTimeCode {
+            return signInPage(request, failed: true, email: form.email ?? "", problem: error.code)
         }
     }
 
@@ -585,7 +592,8 @@ struct Dashboard: Sendable {
             let recording = try await unlessMissing({ try await api.speech.recording(learner, attempt: attempt) })
         else { return Response(status: .notFound) }
         return Response(
-            status: .ok, headers: [.contentType: recording.mediaType, .cacheControl: "private, max-age=3600"],
+            // A learner's voice is personal data: never kept by a browser or a proxy.
+            status: .ok, headers: [.contentType: recording.mediaType, .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: recording.bytes)))
     }
 }

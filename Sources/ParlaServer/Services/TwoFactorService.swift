@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+import ParlaCore
+import ParlaIdentity
+import ParlaStore
+
+/// Two-factor sign-in (issue 32, item 13): any account may turn it on;
+/// staff (support, admin) must, and their routes answer only sessions that
+/// signed in with it. Codes are TOTP (`OneTimeCode`, RFC 6238) from the
+/// authenticator app that scanned the `otpauth://` URI, or one of ten
+/// recovery codes, each good once and kept as SHA-256 hashes.
+struct TwoFactorService: Sendable {
+    let store: TwoFactorStore
+    let accounts: AccountStore
+    let roles: StaffRoles
+
+    struct Enrolment: Sendable {
+        var secret: String
+        var uri: String
+        var recoveryCodes: [String]
+    }
+
+    struct Status: Sendable {
+        var enabled: Bool
+        /// Staff must have it.
+        var required: Bool
+        var recoveryCodesLeft: Int
+    }
+
+    func status(_ caller: Caller) async throws -> Status {
+        let factor = try await store.factor(of: caller.accountID)
+        let enabled = factor?.confirmed ?? false
+        return Status(
+            enabled: enabled, required: !(try await roles.roles(of: caller.accountID)).isEmpty,
+            recoveryCodesLeft: enabled ? try await store.recoveryCodesLeft(caller.accountID) : 0)
+    }
+
+    /// A new secret, its URI for the app and the recovery codes, shown
+    /// once; on only once a first code confirms it. A guest has no account
+    /// to protect.
+    func enrol(_ caller: Caller) async throws -> Enrolment {
+        guard let account = try await accounts.account(caller.accountID), let email = account.email else {
+            throw ParlaError(.signUpRequired)
+        }
+        let secret = OneTimeCode.newSecret()
+        let codes = OneTimeCode.newRecoveryCodes()
+        guard try await store.begin(caller.accountID, secret: secret, recoveryCodeHashes: codes.map(Self.hash)) else {
+            throw ParlaError(.twoFactorAlreadyEnabled)
+        }
+        return Enrolment(
+            secret: OneTimeCode.base32(secret), uri: OneTimeCode.uri(secret: secret, label: email), recoveryCodes: codes)
+    }
+
+    /// The first code from the app turns the factor on; this session has passed it.
+    func confirm(_ caller: Caller, code: String?) async throws -> Status {
+        guard let factor = try await store.factor(of: caller.accountID) else { throw ParlaError(.twoFactorNotEnabled) }
+        guard let code, let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep),
+            try await store.use(step: step, of: caller.accountID, session: caller.sessionID)
+        else { throw ParlaError(.invalidOneTimeCode) }
+        return try await status(caller)
+    }
+
+    /// Turns it off, with a code (an app's or a recovery code).
+    func disable(_ caller: Caller, code: String?) async throws {
+        guard try await store.factor(of: caller.accountID)?.confirmed == true else { throw ParlaError(.twoFactorNotEnabled) }
+        guard try await passes(caller.accountID, code: code, session: nil) else { throw ParlaError(.invalidOneTimeCode) }
+        try await store.remove(caller.accountID)
+    }
+
+    /// At sign-in, once the first factor held: whether the account needs
+    /// its second (401 `two_factor_required` without a code,
+    /// `invalid_one_time_code` for a wrong one). True when one was passed,
+    /// to mark the new session.
+    func check(_ account: AccountID, code: String?) async throws -> Bool {
+        guard try await store.factor(of: account)?.confirmed == true else { return false }
+        guard let code, !code.isEmpty else { throw ParlaError(.twoFactorRequired) }
+        guard try await passes(account, code: code, session: nil) else { throw ParlaError(.invalidOneTimeCode) }
+        return true
+    }
+
+    /// The new session of a sign-in that passed the second factor.
+    func passed(_ session: SessionID) async throws { try await store.passed(session) }
+
+    /// Staff routes: the account has the factor, and this session signed in with it.
+    func requireForStaff(_ caller: Caller) async throws {
+        guard try await store.factor(of: caller.accountID)?.confirmed == true else { throw ParlaError(.twoFactorSetupRequired) }
+        guard try await store.hasPassed(caller.sessionID) else { throw ParlaError(.twoFactorSessionRequired) }
+    }
+
+    /// A TOTP code of a later step than the last used, or an unused recovery code.
+    private func passes(_ account: AccountID, code: String?, session: SessionID?) async throws -> Bool {
+        guard let code, let factor = try await store.factor(of: account) else { return false }
+        if let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep) {
+            return try await store.use(step: step, of: account, session: session)
+        }
+        guard let recovery = OneTimeCode.normalizedRecoveryCode(code) else { return false }
+        return try await store.useRecoveryCode(hash: Self.hash(recovery), of: account, session: session)
+    }
+
+    static func hash(_ recoveryCode: String) -> [UInt8] { Array(SHA256.hash(data: Data(recoveryCode.utf8))) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import ParlaIdentity
+import ParlaServer
+import ParlaTestSupport
+import Testing
+
+/// Issue 32, item 13: two-factor sign-in (TOTP, RFC 6238) with recovery
+/// codes, required of staff before any staff route answers.
+@Suite("two-factor sign-in")
+struct TwoFactorTests {
+    /// RFC 6238's appendix B, SHA-1: the eight-digit codes of its secret.
+    @Test("codes are RFC 6238's test vectors; a code counts once, within a step of now; base32 and URIs as apps read them")
+    func oneTimeCodes() throws {
+        let secret = Array("12345678901234567890".utf8)
+        for (seconds, code) in [
+            (59, "94287082"), (1_111_111_109, "07081804"), (1_111_111_111, "14050471"), (1_234_567_890, "89005924"),
+            (2_000_000_000, "69279037"), (20_000_000_000, "65353130"),
+        ] {
+            #expect(OneTimeCode.code(secret, step: OneTimeCode.step(at: Date(timeIntervalSince1970: Double(seconds))), digits: 8) == code)
+        }
+        #expect(OneTimeCode.base32(secret) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+        #expect(OneTimeCode.secret(base32: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ") == secret)
+        let now = Date(timeIntervalSince1970: 1_111_111_109)
+        let step = OneTimeCode.step(at: now)
+        let code = OneTimeCode.code(secret, step: step)
+        #expect(code == "081804")
+        #expect(OneTimeCode.matchingStep("081 804", secret: secret, at: now, after: 0) == step)
+        #expect(OneTimeCode.matchingStep(code, secret: secret, at: now, after: step) == nil)  // used once
+        #expect(OneTimeCode.matchingStep(code, secret: secret, at: now + 15, after: 0) == step)  // a step late
+        #expect(OneTimeCode.matchingStep(code, secret: secret, at: now + 45, after: 0) == nil)  // two steps late
+        #expect(OneTimeCode.matchingStep("12345", secret: secret, at: now, after: 0) == nil)
+        let uri = OneTimeCode.uri(secret: secret, label: "zoe@example.com")
+        #expect(
+            uri
+                == "otpauth://totp/Parla:zoe@example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Parla&algorithm=SHA1&digits=6&period=30"
+        )
+        let codes = OneTimeCode.newRecoveryCodes()
+        #expect(codes.count == 10 && Set(codes).count == 10 && codes.allSatisfy { $0.count == 14 })
+        #expect(OneTimeCode.normalizedRecoveryCode(codes[0].uppercased().replacingOccurrences(of: "-", with: " ")) == codes[0])
+    }
+
+    @Test("staff routes answer only a session signed in with the second factor; sign-in asks for it; recovery codes work once")
+    func staff() async throws {
+        let app = try await TestApp.make()
+        let agent = try await app.run { client in try await client.signUp(email: "agent@example.com") }
+        _ = try await SupportDesk.with(app.settings, logger: Logger(label: "parla.test.two-factor")) {
+            try await $0.role(.support, for: agent.email, revoke: false)
+        }
+        try await app.run { client in
+            let before = try await client.get("/v1/support/queue", token: agent.token)
+            #expect(before.status == 403 && before.code == "two_factor_setup_required")
+            #expect(try await client.get("/v1/me/two-factor", token: agent.token).json["required"] as? Bool == true)
+            // Another device, signed in before the factor was on.
+            let olderSession = try await client.post("/v1/sessions", json: ["email": agent.email, "password": agent.password])
+            let older = try #require((olderSession.json["session"] as? [String: any Sendable])?["token"] as? String)
+
+            // Enrolment: the secret, the URI an app scans, ten codes; on with a first code.
+            let enrolled = try await client.post("/v1/me/two-factor", token: agent.token, json: [:])
+            #expect(enrolled.status == 201)
+            #expect((enrolled.json["otpauthUri"] as? String)?.hasPrefix("otpauth://totp/Parla:agent@example.com?secret=") == true)
+            let base32 = try #require(enrolled.json["secret"] as? String)
+            let secret = try #require(OneTimeCode.secret(base32: base32))
+            let codes = try #require(enrolled.json["recoveryCodes"] as? [String])
+            #expect(codes.count == 10)
+            #expect(
+                try await client.post("/v1/me/two-factor/confirm", token: agent.token, json: ["code": "000000"]).code
+                    == "invalid_one_time_code")
+            let step = OneTimeCode.step(at: Date())
+            let first = OneTimeCode.code(secret, step: step)
+            let confirmed = try await client.post("/v1/me/two-factor/confirm", token: agent.token, json: ["code": first])
+            #expect(confirmed.status == 200 && confirmed.json["enabled"] as? Bool == true, "\(confirmed.text)")
+            #expect(try await client.post("/v1/me/two-factor", token: agent.token, json: [:]).code == "two_factor_already_enabled")
+            // This session passed it; the older one did not.
+            #expect(try await client.get("/v1/support/queue", token: agent.token).status == 200)
+            #expect(try await client.get("/v1/support/queue", token: older).code == "two_factor_session_required")
+
+            // Signing in now asks for a code; a used or wrong one is refused.
+            func signIn(_ code: String?) async throws -> Client.Reply {
+                var json: [String: any Sendable] = ["email": agent.email, "password": agent.password]
+                if let code { json["oneTimeCode"] = code }
+                return try await client.post("/v1/sessions", json: json)
+            }
+            let bare = try await signIn(nil)
+            #expect(bare.status == 401 && bare.code == "two_factor_required")
+            #expect(try await signIn(first).code == "invalid_one_time_code")  // used already
+            #expect(try await signIn("123456").code == "invalid_one_time_code" || OneTimeCode.code(secret, step: step + 1) == "123456")
+            let next = try await signIn(OneTimeCode.code(secret, step: step + 1))
+            #expect(next.status == 201, "\(next.text)")
+            let fresh = try #require((next.json["session"] as? [String: any Sendable])?["token"] as? String)
+            #expect(try await client.get("/v1/support/queue", token: fresh).status == 200)
+            // A recovery code, once.
+            let recovered = try await signIn(codes[3].uppercased())
+            #expect(recovered.status == 201)
+            #expect(try await signIn(codes[3]).code == "invalid_one_time_code")
+            #expect(try await client.get("/v1/me/two-factor", token: fresh).json["recoveryCodesLeft"] as? Int == 9)
+
+            // Off with a code: staff routes refuse again.
+            #expect(try await client.delete("/v1/me/two-factor", token: fresh, json: ["code": "000000"]).code == "invalid_one_time_code")
+            #expect(try await client.delete("/v1/me/two-factor", token: fresh, json: ["code": codes[0]]).status == 204)
+            #expect(try await client.get("/v1/support/queue", token: fresh).code == "two_factor_setup_required")
+            #expect(try await signIn(nil).status == 201)
+        }
+    }
+}
