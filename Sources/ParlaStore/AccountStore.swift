@@ -448,9 +448,9 @@ public struct AccountStore: Sendable {
     /// recorded and its email queued in the same transaction.
     public func update(
         _ id: AccountID, _ changes: Changes, keepingSession current: SessionID, verification: EmailChallenge? = nil,
-        undo: EmailChallenge? = nil
+        undo: EmailChallenge? = nil, emailChanged: Bool = false
     ) async throws {
-        let endsOtherSessions = changes.passwordHash != nil || undo != nil
+        let endsOtherSessions = changes.passwordHash != nil || emailChanged
         let firstName = try changes.firstName.map { ByteBuffer(bytes: try cipher.seal($0, as: .firstName)) }
         let lastName = try changes.lastName.map { ByteBuffer(bytes: try cipher.seal($0, as: .lastName)) }
         let email = try changes.email.map { ByteBuffer(bytes: try cipher.seal($0, as: .email)) }
@@ -485,6 +485,16 @@ public struct AccountStore: Sendable {
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
+    }
+
+    /// Signs out every session of the account but `current` (a second
+    /// factor turned on: the others signed in without it).
+    public func endOtherSessions(of id: AccountID, keeping current: SessionID) async throws {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
+        }
+        sessions?.ended(account: id)
     }
 
     /// Erases the account; its sessions, learners and everything under them
@@ -548,11 +558,6 @@ public struct AccountStore: Sendable {
         // From memory while it is kept there and has not expired: no query,
         // but for the once-a-minute touch.
         if let sessions, let kept = sessions.session(tokenHash), kept.expiresAt > Date() {
-            // Its absolute end, without waiting for the once-a-minute touch.
-            guard kept.createdAt.addingTimeInterval(sessionMaxLifetime) > Date() else {
-                sessions.cache.drop(tokenHash)
-                return nil
-            }
             guard kept.lastUsedAt < Date().addingTimeInterval(-60) else { return kept }
             guard let touched = try await database.withConnection({ connection in try await touch(kept, on: connection) }) else {
                 sessions.cache.drop(tokenHash)
@@ -571,7 +576,7 @@ public struct AccountStore: Sendable {
                     id: SessionID(id), accountID: AccountID(account), deviceName: nil,
                     createdAt: created, lastUsedAt: used, expiresAt: expires)
             }
-            guard let found, found.createdAt.addingTimeInterval(sessionMaxLifetime) > Date() else { return nil }
+            guard let found else { return nil }
             return try await touch(found, on: connection)
         }
         if let found, let sessions { sessions.cache.keep([tokenHash: found], since: stamp) }
@@ -579,7 +584,8 @@ public struct AccountStore: Sendable {
     }
 
     /// Slides a session's expiry 30 days past now, at most once a minute,
-    /// never past its absolute end (`sessionMaxLifetime` after sign-in):
+    /// never past its absolute end (`sessionMaxLifetime` after sign-in; a
+    /// guest's session is its only way in, so it has none):
     /// the session as the database then has it, nil if it expired meanwhile
     /// (the database's clock decides).
     private func touch(_ session: DeviceSession, on connection: PostgresConnection) async throws -> DeviceSession? {
@@ -587,12 +593,14 @@ public struct AccountStore: Sendable {
         let lifetime = Int(DeviceSession.slidingLifetime)
         let rows = try await connection.query(
             """
-            UPDATE sessions SET last_used_at = now(),
-                expires_at = least(now() + make_interval(secs => \(lifetime)),
-                                   created_at + make_interval(secs => \(Int(sessionMaxLifetime))))
-            WHERE id = \(session.id.uuid) AND expires_at > now()
-              AND created_at + make_interval(secs => \(Int(sessionMaxLifetime))) > now()
-            RETURNING last_used_at, expires_at
+            UPDATE sessions s SET last_used_at = now(),
+                expires_at = CASE WHEN a.guest THEN now() + make_interval(secs => \(lifetime))
+                                  ELSE least(now() + make_interval(secs => \(lifetime)),
+                                             s.created_at + make_interval(secs => \(Int(sessionMaxLifetime)))) END
+            FROM accounts a
+            WHERE s.id = \(session.id.uuid) AND a.id = s.account_id AND s.expires_at > now()
+              AND (a.guest OR s.created_at + make_interval(secs => \(Int(sessionMaxLifetime))) > now())
+            RETURNING s.last_used_at, s.expires_at
             """, logger: database.logger
         ).collect()
         guard let row = rows.first else { return nil }

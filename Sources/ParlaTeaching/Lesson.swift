@@ -174,6 +174,13 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// "I can't speak now": no speaking question until then (absent in
     /// lessons stored before it existed: none paused).
     public var speakingPausedUntil: Date?
+    /// Questions taken back unanswered: ids are never given twice, so a
+    /// late answer or a kept audio of a skipped question never meets the
+    /// one that replaced it.
+    public var skippedQuestions: Int?
+
+    /// The id the next question gets.
+    public var nextQuestionID: String { "q\(questions.count + (skippedQuestions ?? 0) + 1)" }
 
     public init(
         language: Language, native: Language, length: Int, types: Set<QuestionType>, focus: [LessonItemID],
@@ -199,6 +206,7 @@ public struct Lesson: Codable, Sendable, Equatable {
         guard let question = current, question.type.skill == .speaking else { return false }
         questions.removeLast()
         responseTimes[question.id] = nil
+        skippedQuestions = (skippedQuestions ?? 0) + 1
         return true
     }
 

@@ -180,7 +180,7 @@ public struct QuestionPlanner: Sendable {
         _ type: QuestionType, about item: LessonItem, in lesson: Lesson, isNew: Bool, at now: Date,
         using generator: inout some RandomNumberGenerator
     ) -> LessonQuestion? {
-        let id = "q\(lesson.questions.count + 1)"
+        let id = lesson.nextQuestionID
         let target = lesson.language, native = lesson.native
         switch (item.id.kind, type) {
         case (.word, .typedTranslation):

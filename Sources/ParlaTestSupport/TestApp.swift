@@ -206,8 +206,10 @@ public struct Client: Sendable {
     /// confirming it with the app's code: this session counts as signed in
     /// with it. Returns the secret and the recovery codes.
     @discardableResult
-    public func turnOnTwoFactor(token: String) async throws -> (secret: [UInt8], recoveryCodes: [String]) {
-        let enrolled = try await post("/v1/me/two-factor", token: token, json: [:])
+    public func turnOnTwoFactor(token: String, password: String = "correct horse battery") async throws -> (
+        secret: [UInt8], recoveryCodes: [String]
+    ) {
+        let enrolled = try await post("/v1/me/two-factor", token: token, json: ["currentPassword": password])
         guard enrolled.status == 201, let base32 = enrolled.json["secret"] as? String, let secret = OneTimeCode.secret(base32: base32),
             let codes = enrolled.json["recoveryCodes"] as? [String]
         else { throw TestFailure("two-factor enrolment: \(enrolled.status) \(enrolled.text)") }

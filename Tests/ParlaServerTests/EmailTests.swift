@@ -141,6 +141,8 @@ struct EmailTests {
         try await app.run { client in
             let signedUp = try await client.signUp(email: "zoe@example.com", language: "de")
             let first = try await smtp.waitFor(1)[0]
+            // The address is confirmed: only a confirmed address gets the way back.
+            #expect(try await client.post("/v1/email-verifications", json: ["token": first.mail.token ?? ""]).status == 204)
             let elsewhere =
                 try #require(
                     try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])

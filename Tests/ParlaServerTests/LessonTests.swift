@@ -351,7 +351,8 @@ struct TeacherModeTests {
             let paused = try await client.post("\(base)/speaking-pause", token: learner.token, json: [:])
             #expect(paused.status == 200, "\(paused.text)")
             var current = try #require(paused.json["question"] as? JSON)
-            #expect(current["type"] as? String != "repetition" && current["id"] as? String == "q1")
+            // A new id: a late answer to the skipped question, or its kept audio, never meets this one.
+            #expect(current["type"] as? String != "repetition" && current["id"] as? String == "q2")
             // The lesson goes on without speaking to its end; the skip is no answer.
             var view = paused.json
             while let question = view["question"] as? JSON {

@@ -55,8 +55,13 @@ struct TwoFactorTests {
             let olderSession = try await client.post("/v1/sessions", json: ["email": agent.email, "password": agent.password])
             let older = try #require((olderSession.json["session"] as? [String: any Sendable])?["token"] as? String)
 
-            // Enrolment: the secret, the URI an app scans, ten codes; on with a first code.
-            let enrolled = try await client.post("/v1/me/two-factor", token: agent.token, json: [:])
+            // Enrolment needs the password (a stolen session must not lock the owner out):
+            // the secret, the URI an app scans, ten codes; on with a first code.
+            #expect(try await client.post("/v1/me/two-factor", token: agent.token, json: [:]).fieldErrors == ["currentPassword:required"])
+            #expect(
+                try await client.post("/v1/me/two-factor", token: agent.token, json: ["currentPassword": "nope nope nope"]).code
+                    == "wrong_current_password")
+            let enrolled = try await client.post("/v1/me/two-factor", token: agent.token, json: ["currentPassword": agent.password])
             #expect(enrolled.status == 201)
             #expect((enrolled.json["otpauthUri"] as? String)?.hasPrefix("otpauth://totp/Parla:agent@example.com?secret=") == true)
             let base32 = try #require(enrolled.json["secret"] as? String)
@@ -70,10 +75,20 @@ struct TwoFactorTests {
             let first = OneTimeCode.code(secret, step: step)
             let confirmed = try await client.post("/v1/me/two-factor/confirm", token: agent.token, json: ["code": first])
             #expect(confirmed.status == 200 && confirmed.json["enabled"] as? Bool == true, "\(confirmed.text)")
-            #expect(try await client.post("/v1/me/two-factor", token: agent.token, json: [:]).code == "two_factor_already_enabled")
-            // This session passed it; the older one did not.
+            #expect(
+                try await client.post("/v1/me/two-factor", token: agent.token, json: ["currentPassword": agent.password]).code
+                    == "two_factor_already_enabled")
+            // This session passed it; the older one, signed in without it, is signed out.
             #expect(try await client.get("/v1/support/queue", token: agent.token).status == 200)
-            #expect(try await client.get("/v1/support/queue", token: older).code == "two_factor_session_required")
+            #expect(try await eventually { try await client.get("/v1/support/queue", token: older).status == 401 })
+            // A session that did not pass it (as before the factor was on) reads no staff route, reports included.
+            try await TestDatabase.shared.execute(in: app.databaseURL, "UPDATE sessions SET second_factor_at = NULL")
+            #expect(try await client.get("/v1/support/queue", token: agent.token).code == "two_factor_session_required")
+            let report = try await client.post("/v1/support/reports", token: agent.token, json: SupportTests.report)
+            #expect(report.status == 201, "\(report.text)")
+            let reportID = try #require(report.json["id"] as? String)
+            #expect(
+                try await client.get("/v1/support/reports/\(reportID)", token: agent.token).code == "two_factor_session_required")
 
             // Signing in now asks for a code; a used or wrong one is refused.
             func signIn(_ code: String?) async throws -> Client.Reply {
@@ -89,6 +104,7 @@ struct TwoFactorTests {
             #expect(next.status == 201, "\(next.text)")
             let fresh = try #require((next.json["session"] as? [String: any Sendable])?["token"] as? String)
             #expect(try await client.get("/v1/support/queue", token: fresh).status == 200)
+            #expect(try await client.get("/v1/support/queue", token: agent.token).code == "two_factor_session_required")
             // A recovery code, once.
             let recovered = try await signIn(codes[3].uppercased())
             #expect(recovered.status == 201)
@@ -100,6 +116,24 @@ struct TwoFactorTests {
             #expect(try await client.delete("/v1/me/two-factor", token: fresh, json: ["code": codes[0]]).status == 204)
             #expect(try await client.get("/v1/support/queue", token: fresh).code == "two_factor_setup_required")
             #expect(try await signIn(nil).status == 201)
+        }
+    }
+
+    /// Guesses at codes count as failed sign-ins: a right password does not
+    /// reset them, so the tenth wrong code locks the email for a while.
+    @Test("with the password known, guessing codes is stopped after ten tries")
+    func guessing() async throws {
+        try await TestApp.make { $0.rateLimitsEnabled = false }.run { client in
+            let zoe = try await client.signUp()
+            try await client.turnOnTwoFactor(token: zoe.token)
+            var statuses: [Int] = []
+            for guess in 0..<11 {
+                let reply = try await client.post(
+                    "/v1/sessions",
+                    json: ["email": zoe.email, "password": zoe.password, "oneTimeCode": String(format: "%06d", 100_000 + guess)])
+                statuses.append(reply.status)
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == 401 } && statuses.last == 429, "\(statuses)")
         }
     }
 }

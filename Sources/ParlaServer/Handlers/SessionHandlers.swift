@@ -35,7 +35,12 @@ extension APIHandler {
     }
 
     func enrolTwoFactor(_ input: Operations.EnrolTwoFactor.Input) async throws -> Operations.EnrolTwoFactor.Output {
-        let enrolment = try await twoFactor.enrol(try await caller())
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let caller = try await caller()
+        try await accounts.reauthenticate(
+            caller.accountID, currentPassword: body.currentPassword,
+            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+        let enrolment = try await twoFactor.enrol(caller)
         return .created(
             .init(body: .json(.init(secret: enrolment.secret, otpauthUri: enrolment.uri, recoveryCodes: enrolment.recoveryCodes))))
     }

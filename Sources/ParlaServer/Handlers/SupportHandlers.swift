@@ -60,12 +60,15 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(report))))
     }
 
-    /// Whose reports the caller may read: support's role reads them all,
-    /// anyone else only its own (another's is `report_not_found`).
+    /// Whose reports the caller may read: support's role reads them all
+    /// from a session signed in with its second factor (as every staff
+    /// route), anyone else only its own (another's is `report_not_found`).
     private func reportViewer() async throws -> SupportStore.Viewer {
         let caller = try await caller()
         let roles = try await staffRoles.roles(of: caller.accountID)
-        return StaffRole.allows(roles, .supportReports) ? .support : .reporter(caller.accountID)
+        guard StaffRole.allows(roles, .supportReports) else { return .reporter(caller.accountID) }
+        try await twoFactor.requireForStaff(caller)
+        return .support
     }
 }
 

@@ -53,7 +53,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
         }
         response.headers[.xFrameOptions] = "DENY"
-        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        // A 304 refreshes a kept copy's headers: it must not turn it into no-store.
+        if response.headers[.cacheControl] == nil, response.status != .notModified { response.headers[.cacheControl] = "no-store" }
         if secure { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         return response
     }

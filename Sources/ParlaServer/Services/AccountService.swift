@@ -130,13 +130,10 @@ struct AccountService: Sendable {
         try await limits.admit(.signIn)
         let (email, password, device) = try AccountRules.validateSignIn(email: email, password: password, deviceName: deviceName)
         let account = try await checkCredentials(email: email, password: password)
-        let passed: Bool
-        do {
-            passed = try await twoFactor.check(account, code: oneTimeCode)
-        } catch let error as ParlaError where error.code == .invalidOneTimeCode {
-            try await accounts.recordFailure(email: email, window: Self.failureWindow)
-            throw error
-        }
+        let passed = try await twoFactor.check(account, code: oneTimeCode)
+        // Only a whole sign-in clears the failures: a right password with
+        // wrong codes must not reset the count of guesses.
+        try await accounts.clearFailures(email: email)
         try await merge(guest, into: account)
         return try await openSession(account, deviceName: device, secondFactor: passed)
     }
@@ -158,7 +155,6 @@ struct AccountService: Sendable {
             try await accounts.recordFailure(email: email, window: Self.failureWindow)
             throw ParlaError(.invalidCredentials)
         }
-        try await accounts.clearFailures(email: email)
         return accountID
     }
 
@@ -208,6 +204,7 @@ struct AccountService: Sendable {
             guard let password = form.password, !password.isEmpty else { throw ParlaError(.linkRequired) }
             let account = try await checkCredentials(email: email, password: password)
             let passed = try await twoFactor.check(account, code: form.oneTimeCode)
+            try await accounts.clearFailures(email: email)
             try await accounts.link(identity, to: account)
             try await merge(guest, into: account)
             return (try await openSession(account, deviceName: request.deviceName, secondFactor: passed), false)
@@ -238,7 +235,9 @@ struct AccountService: Sendable {
         let newEmail = update.email.flatMap { EmailAddress.canonical($0) == current.email.map(EmailAddress.canonical) ? nil : $0 }
         // Whoever holds a session must prove again that the account is
         // theirs before taking its address (the way back in) or password.
-        if newEmail != nil { try await reauthenticate(caller.accountID, form) }
+        if newEmail != nil {
+            try await reauthenticate(caller.accountID, currentPassword: form.currentPassword, reauthentication: form.reauthentication)
+        }
         var newHash: String?
         if let newPassword = update.newPassword {
             if newEmail == nil { try await checkPassword(form.currentPassword ?? "", of: caller.accountID) }
@@ -250,8 +249,10 @@ struct AccountService: Sendable {
         // the account will have; the old one is told, with a link that
         // puts it back.
         let verification = newEmail.map { mail.challenge(.emailVerification, firstName: firstName, email: $0, language: language) }
+        // Only an address that was confirmed gets the way back: an
+        // unconfirmed one (a typo) may be a stranger's.
         var undo: EmailChallenge?
-        if let old = current.email, let new = newEmail {
+        if let old = current.email, current.emailVerifiedAt != nil, let new = newEmail {
             undo = mail.undoChallenge(firstName: firstName, oldEmail: old, newEmail: new, language: language)
         }
         try await accounts.update(
@@ -260,7 +261,7 @@ struct AccountService: Sendable {
                 firstName: update.firstName, lastName: update.lastName, email: update.email,
                 uiLanguage: update.uiLanguage, passwordHash: newHash, termsVersion: update.acceptsTerms ? termsVersion : nil),
             keepingSession: caller.sessionID,
-            verification: verification, undo: undo)
+            verification: verification, undo: undo, emailChanged: newEmail != nil)
         if verification != nil { mail.queued() }
         return try await me(caller.accountID)
     }
@@ -269,12 +270,14 @@ struct AccountService: Sendable {
     /// an account without one, a fresh sign-in with a provider linked to
     /// it (`reauthentication`). 422 `required` when neither is given,
     /// `wrong_current_password` or `invalid_id_token` when it does not hold.
-    private func reauthenticate(_ account: AccountID, _ form: AccountRules.UpdateForm) async throws {
+    func reauthenticate(
+        _ account: AccountID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?
+    ) async throws {
         if try await accounts.passwordHash(account) != nil {
-            guard let password = form.currentPassword else { throw ParlaError.validation([FieldError("currentPassword", .required)]) }
+            guard let password = currentPassword else { throw ParlaError.validation([FieldError("currentPassword", .required)]) }
             return try await checkPassword(password, of: account)
         }
-        guard let (provider, idToken, nonce) = form.reauthentication else {
+        guard let (provider, idToken, nonce) = reauthentication else {
             throw ParlaError.validation([FieldError("reauthentication", .required)])
         }
         guard SignedToken.hasCompactShape(idToken) else { throw ParlaError(.invalidIdToken) }

@@ -44,26 +44,34 @@ struct TwoFactorService: Sendable {
         }
         let secret = OneTimeCode.newSecret()
         let codes = OneTimeCode.newRecoveryCodes()
-        guard try await store.begin(caller.accountID, secret: secret, recoveryCodeHashes: codes.map(Self.hash)) else {
+        let hashes = codes.map { Self.hash($0, of: caller.accountID) }
+        guard try await store.begin(caller.accountID, secret: secret, recoveryCodeHashes: hashes) else {
             throw ParlaError(.twoFactorAlreadyEnabled)
         }
         return Enrolment(
             secret: OneTimeCode.base32(secret), uri: OneTimeCode.uri(secret: secret, label: email), recoveryCodes: codes)
     }
 
-    /// The first code from the app turns the factor on; this session has passed it.
+    /// The first code from the app turns the factor on: this session has
+    /// passed it, and every other session ends (signed in without it).
     func confirm(_ caller: Caller, code: String?) async throws -> Status {
-        guard let factor = try await store.factor(of: caller.accountID) else { throw ParlaError(.twoFactorNotEnabled) }
-        guard let code, let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep),
-            try await store.use(step: step, of: caller.accountID, session: caller.sessionID)
-        else { throw ParlaError(.invalidOneTimeCode) }
+        guard let factor = try await store.factor(of: caller.accountID), !factor.confirmed else {
+            throw ParlaError(.twoFactorNotEnabled)
+        }
+        try await throttled(caller.accountID) {
+            guard let code, let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep) else {
+                return false
+            }
+            return try await store.use(step: step, of: caller.accountID, session: caller.sessionID)
+        }
+        try await accounts.endOtherSessions(of: caller.accountID, keeping: caller.sessionID)
         return try await status(caller)
     }
 
     /// Turns it off, with a code (an app's or a recovery code).
     func disable(_ caller: Caller, code: String?) async throws {
         guard try await store.factor(of: caller.accountID)?.confirmed == true else { throw ParlaError(.twoFactorNotEnabled) }
-        guard try await passes(caller.accountID, code: code, session: nil) else { throw ParlaError(.invalidOneTimeCode) }
+        try await throttled(caller.accountID) { try await passes(caller.accountID, code: code) }
         try await store.remove(caller.accountID)
     }
 
@@ -74,8 +82,24 @@ struct TwoFactorService: Sendable {
     func check(_ account: AccountID, code: String?) async throws -> Bool {
         guard try await store.factor(of: account)?.confirmed == true else { return false }
         guard let code, !code.isEmpty else { throw ParlaError(.twoFactorRequired) }
-        guard try await passes(account, code: code, session: nil) else { throw ParlaError(.invalidOneTimeCode) }
+        try await throttled(account) { try await passes(account, code: code) }
         return true
+    }
+
+    /// Guesses at codes count as failed sign-ins of the account's email
+    /// (`AccountService.maximumFailures` within its window, then 429), on
+    /// every path: a right password does not reset them, only a whole
+    /// sign-in does. Throws `invalid_one_time_code` when `guess` fails.
+    private func throttled(_ account: AccountID, _ guess: () async throws -> Bool) async throws {
+        guard let email = try await accounts.account(account)?.email else { throw ParlaError(.invalidOneTimeCode) }
+        let failures = try await accounts.recentFailures(email: email, within: AccountService.failureWindow)
+        if failures.count >= AccountService.maximumFailures {
+            throw ParlaError(.tooManyAttempts, retryAfter: max(1, failures.secondsUntilOldestExpires))
+        }
+        guard try await guess() else {
+            try await accounts.recordFailure(email: email, window: AccountService.failureWindow)
+            throw ParlaError(.invalidOneTimeCode)
+        }
     }
 
     /// The new session of a sign-in that passed the second factor.
@@ -88,14 +112,18 @@ struct TwoFactorService: Sendable {
     }
 
     /// A TOTP code of a later step than the last used, or an unused recovery code.
-    private func passes(_ account: AccountID, code: String?, session: SessionID?) async throws -> Bool {
+    private func passes(_ account: AccountID, code: String?) async throws -> Bool {
         guard let code, let factor = try await store.factor(of: account) else { return false }
         if let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep) {
-            return try await store.use(step: step, of: account, session: session)
+            return try await store.use(step: step, of: account, session: nil)
         }
         guard let recovery = OneTimeCode.normalizedRecoveryCode(code) else { return false }
-        return try await store.useRecoveryCode(hash: Self.hash(recovery), of: account, session: session)
+        return try await store.useRecoveryCode(hash: Self.hash(recovery, of: account), of: account, session: nil)
     }
 
-    static func hash(_ recoveryCode: String) -> [UInt8] { Array(SHA256.hash(data: Data(recoveryCode.utf8))) }
+    /// A recovery code's hash, salted with its account: one brute-force
+    /// run over a stolen table cannot test every account's codes at once.
+    static func hash(_ recoveryCode: String, of account: AccountID) -> [UInt8] {
+        Array(SHA256.hash(data: Data((account.description + ":" + recoveryCode).utf8)))
+    }
 }
