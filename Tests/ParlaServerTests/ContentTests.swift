@@ -285,7 +285,7 @@ struct ContentAnswerCacheTests {
     func kept() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let path = "/v1/languages/es/wordlists/animals/pages/1"
+            let path = "/v1/languages/es/wordlists/water/pages/1"
             let first = try await client.get(path), second = try await client.get(path)
             #expect(first.status == 200 && second.status == 200)
             #expect(first.bytes == second.bytes)
@@ -300,7 +300,7 @@ struct ContentAnswerCacheTests {
             try await TestDatabase.shared.execute(
                 in: app.databaseURL,
                 """
-                INSERT INTO account_entitlements (account_id, product, source) VALUES (\(UUID(uuidString: parent.accountID)!), 'animals', 'grant')
+                INSERT INTO account_entitlements (account_id, product, source) VALUES (\(UUID(uuidString: parent.accountID)!), 'water', 'grant')
                 """)
             // As soon as the entitlements' notification reaches the server.
             #expect(try await eventually { try await client.get(mine, token: parent.token).json["locked"] as? Bool == false })
