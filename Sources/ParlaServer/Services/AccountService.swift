@@ -179,19 +179,7 @@ struct AccountService: Sendable {
         let request = try AccountRules.validateSocial(form, providers: IdentityProvider.allCases.map(\.rawValue))
         // Garbage is garbage whatever is configured; a provider this server
         // was not set up for says so, with no retry advice.
-        guard SignedToken.hasCompactShape(request.idToken) else { throw ParlaError(.invalidIdToken) }
-        guard let provider = IdentityProvider(rawValue: request.provider), let verifier = identities[provider] else {
-            throw ParlaError(.identityProviderNotConfigured)
-        }
-        let person: VerifiedIdentity
-        do {
-            person = try await verifier.verify(request.idToken, nonce: request.nonce)
-        } catch {
-            logger.notice("social sign-in refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
-            if case .unavailable = error { throw ParlaError(.identityProviderUnavailable) }
-            throw ParlaError(.invalidIdToken)
-        }
-        let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
+        let (person, identity) = try await verified(request.idToken, from: request.provider, nonce: request.nonce, for: "social sign-in")
         if let account = try await accounts.account(of: identity) {
             let passed = try await twoFactor.check(account, code: form.oneTimeCode)
             try await merge(guest, into: account)
@@ -280,20 +268,29 @@ struct AccountService: Sendable {
         guard let (provider, idToken, nonce) = reauthentication else {
             throw ParlaError.validation([FieldError("reauthentication", .required)])
         }
+        let identity = try await verified(idToken, from: provider, nonce: nonce, for: "reauthentication").identity
+        guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
+    }
+
+    /// The person an id_token is about, checked by its provider's verifier:
+    /// garbage is `invalid_id_token` whatever is configured; a provider not
+    /// set up here `identity_provider_not_configured`; keys out of reach
+    /// `identity_provider_unavailable`. One check for sign-in and proof alike.
+    private func verified(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
+        -> (person: VerifiedIdentity, identity: ProviderIdentity)
+    {
         guard SignedToken.hasCompactShape(idToken) else { throw ParlaError(.invalidIdToken) }
         guard let provider = IdentityProvider(rawValue: provider), let verifier = identities[provider] else {
             throw ParlaError(.identityProviderNotConfigured)
         }
-        let person: VerifiedIdentity
         do {
-            person = try await verifier.verify(idToken, nonce: nonce)
+            let person = try await verifier.verify(idToken, nonce: nonce)
+            return (person, ProviderIdentity(provider: provider.rawValue, subject: person.subject))
         } catch {
-            logger.notice("reauthentication refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
+            logger.notice("\(purpose) refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
             if case .unavailable = error { throw ParlaError(.identityProviderUnavailable) }
             throw ParlaError(.invalidIdToken)
         }
-        let identity = ProviderIdentity(provider: provider.rawValue, subject: person.subject)
-        guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
     }
 
     /// The old owner takes its address back (the link of `undoChallenge`):

@@ -70,8 +70,8 @@ struct TwoFactorService: Sendable {
 
     /// Turns it off, with a code (an app's or a recovery code).
     func disable(_ caller: Caller, code: String?) async throws {
-        guard try await store.factor(of: caller.accountID)?.confirmed == true else { throw ParlaError(.twoFactorNotEnabled) }
-        try await throttled(caller.accountID) { try await passes(caller.accountID, code: code) }
+        guard let factor = try await store.factor(of: caller.accountID), factor.confirmed else { throw ParlaError(.twoFactorNotEnabled) }
+        try await throttled(caller.accountID) { try await passes(code, factor, of: caller.accountID) }
         try await store.remove(caller.accountID)
     }
 
@@ -80,9 +80,9 @@ struct TwoFactorService: Sendable {
     /// `invalid_one_time_code` for a wrong one). True when one was passed,
     /// to mark the new session.
     func check(_ account: AccountID, code: String?) async throws -> Bool {
-        guard try await store.factor(of: account)?.confirmed == true else { return false }
+        guard let factor = try await store.factor(of: account), factor.confirmed else { return false }
         guard let code, !code.isEmpty else { throw ParlaError(.twoFactorRequired) }
-        try await throttled(account) { try await passes(account, code: code) }
+        try await throttled(account) { try await passes(code, factor, of: account) }
         return true
     }
 
@@ -112,8 +112,8 @@ struct TwoFactorService: Sendable {
     }
 
     /// A TOTP code of a later step than the last used, or an unused recovery code.
-    private func passes(_ account: AccountID, code: String?) async throws -> Bool {
-        guard let code, let factor = try await store.factor(of: account) else { return false }
+    private func passes(_ code: String?, _ factor: TwoFactorStore.Factor, of account: AccountID) async throws -> Bool {
+        guard let code else { return false }
         if let step = OneTimeCode.matchingStep(code, secret: factor.secret, at: Date(), after: factor.lastStep) {
             return try await store.use(step: step, of: account, session: nil)
         }
