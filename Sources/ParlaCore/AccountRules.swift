@@ -228,9 +228,17 @@ public enum AccountRules {
         public init() {}
     }
 
+    /// An account's ways in are its password and its linked identities
+    /// (Apple, Google, Facebook). One may go only while another stays: an
+    /// account nobody can open is lost to its owner.
+    public static func mayUnlinkIdentity(hasPassword: Bool, linkedIdentities: Int) -> Bool {
+        hasPassword || linkedIdentities > 1
+    }
+
     /// `currentEmail` is the account's: the new password may not equal it
-    /// (nor the new email, when both change).
-    public static func validate(_ form: UpdateForm, currentEmail: String?) throws(ParlaError) -> Update {
+    /// (nor the new email, when both change). `hasPassword`: whether the
+    /// account has one, which says what proves its owner for a new one.
+    public static func validate(_ form: UpdateForm, currentEmail: String?, hasPassword: Bool = true) throws(ParlaError) -> Update {
         var errors = FieldErrors()
         var update = Update()
         if let raw = form.firstName { update.firstName = name(raw, field: "firstName", invalid: .invalidFirstName, into: &errors) }
@@ -243,7 +251,11 @@ public enum AccountRules {
         }
         if let password = form.newPassword {
             for problem in PasswordPolicy.problems(password, email: update.email ?? currentEmail) { errors.add("newPassword", problem) }
-            if form.currentPassword == nil { errors.add("currentPassword", .required) }
+            // The owner's proof: the password, or for an account without
+            // one (made with a provider), a fresh sign-in there.
+            if form.currentPassword == nil, form.reauthentication == nil || hasPassword {
+                errors.add(hasPassword ? "currentPassword" : "reauthentication", .required)
+            }
             update.newPassword = password
         }
         try errors.throwIfAny()

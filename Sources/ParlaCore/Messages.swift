@@ -381,6 +381,28 @@ extension ErrorCode {
                 it: "La password attuale non è corretta.",
                 de: "Ihr aktuelles Passwort ist falsch.",
                 es: "Tu contraseña actual no es correcta.")
+        case .identityLinkedElsewhere:
+            LocalizedText(
+                en: "This sign-in is already linked to another Parla account.",
+                fr: "Cette connexion est déjà liée à un autre compte Parla.",
+                it: "Questo accesso è già collegato a un altro account Parla.",
+                de: "Diese Anmeldung ist bereits mit einem anderen Parla-Konto verknüpft.",
+                es: "Este inicio de sesión ya está vinculado a otra cuenta de Parla.")
+        case .identityNotFound:
+            LocalizedText(
+                en: "This sign-in is not linked to your account.",
+                fr: "Cette connexion n'est pas liée à votre compte.",
+                it: "Questo accesso non è collegato al tuo account.",
+                de: "Diese Anmeldung ist nicht mit Ihrem Konto verknüpft.",
+                es: "Este inicio de sesión no está vinculado a tu cuenta.")
+        case .lastWayIn:
+            LocalizedText(
+                en: "This is the only way into your account: set a password or link another sign-in first.",
+                fr: "C'est le seul moyen d'accéder à votre compte : définissez d'abord un mot de passe ou liez une autre connexion.",
+                it: "È l'unico modo per accedere al tuo account: imposta prima una password o collega un altro accesso.",
+                de:
+                    "Das ist der einzige Zugang zu Ihrem Konto: Legen Sie zuerst ein Passwort fest oder verknüpfen Sie eine andere Anmeldung.",
+                es: "Es la única forma de entrar en tu cuenta: primero crea una contraseña o vincula otro inicio de sesión.")
         case .sessionNotFound:
             LocalizedText(
                 en: "This session does not exist or has already ended.",

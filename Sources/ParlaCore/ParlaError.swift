@@ -107,6 +107,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case invalidProvider = "invalid_provider"
     case invalidIdToken = "invalid_id_token"
     case linkRequired = "link_required"
+    /// The identity is linked to another account.
+    case identityLinkedElsewhere = "identity_linked_elsewhere"
+    case identityNotFound = "identity_not_found"
+    /// Unlinking it would leave the account no way in.
+    case lastWayIn = "last_way_in"
     case identityProviderUnavailable = "identity_provider_unavailable"
     /// This server takes no sign-in from that provider: no retry helps.
     case identityProviderNotConfigured = "identity_provider_not_configured"

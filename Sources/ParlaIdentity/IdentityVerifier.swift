@@ -6,9 +6,10 @@ import Logging
 import NIOCore
 import NIOSSL
 
-/// Who signs people in for us: Sign in with Apple, Google Sign-In.
+/// Who signs people in for us: Sign in with Apple, Google Sign-In,
+/// Facebook Login (its Limited Login's OpenID Connect token).
 public enum IdentityProvider: String, Sendable, CaseIterable {
-    case apple, google
+    case apple, google, facebook
 }
 
 /// One provider's OpenID Connect facts: the issuers its tokens name, the
@@ -37,6 +38,16 @@ public struct IdentityProviderSettings: Sendable {
         Self(
             provider: .google, issuers: ["https://accounts.google.com", "accounts.google.com"], audiences: audiences,
             jwksURL: "https://www.googleapis.com/oauth2/v3/certs")
+    }
+
+    /// Facebook Limited Login: an id_token signed with the keys of
+    /// `limited.facebook.com`, for the app's id, carrying the nonce the app
+    /// gave the SDK as it was given. Facebook says nothing about whether
+    /// the email was checked, so it is taken as unverified.
+    public static func facebook(audiences: Set<String>) -> Self {
+        Self(
+            provider: .facebook, issuers: ["https://www.facebook.com", "https://limited.facebook.com"], audiences: audiences,
+            jwksURL: "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
     }
 }
 

@@ -24,32 +24,45 @@ public struct AssignmentStore: Sendable {
     /// What a learner did of an assignment: items answered right at least
     /// once, answers, and answers right at the first try.
     public struct Progress: Sendable, Equatable {
-        public var itemsRight: Int
+        public var rightItems: Set<String>
         public var answers: Int
         public var firstTriesRight: Int
         public var lastAnswer: Date?
 
-        /// The share of the assignment's `items` answered right (0-1).
-        public func completion(of items: Int) -> Double { AssignmentRules.completion(itemsRight: itemsRight, of: items) }
+        /// The share of the assignment's `items` the learner may open
+        /// (`openWords`: its account's) answered right (0-1).
+        public func completion(of items: [String], openWords: Set<String>) -> Double {
+            AssignmentRules.completion(rightItems: rightItems, of: items, openWords: openWords)
+        }
         /// Answers right at the first try over answers; nil before any.
         public var accuracy: Double? { answers == 0 ? nil : Double(firstTriesRight) / Double(answers) }
+    }
+
+    /// A member's answers right of one of its class's assignments, with
+    /// its account (whose entitlements say which items it may open).
+    public struct AssignmentWork: Sendable, Equatable {
+        public var learner: LearnerID
+        public var account: AccountID
+        public var assignment: AssignmentID
+        public var items: [String]
+        public var rightItems: Set<String>
     }
 
     static let columns = "s.id, s.class_id, s.kind, s.targets, s.items, s.due_at, s.created_at"
     /// A learner's progress on the assignment `s` (`learner`: a column of
     /// the tables before it), read once from its answers as the columns
-    /// `p.items_right`, `p.answers`, `p.first_tries_right`, `p.last_answer`.
+    /// `p.right_items`, `p.answers`, `p.first_tries_right`, `p.last_answer`.
     static func progress(of learner: String) -> String {
         """
         CROSS JOIN LATERAL (
-            SELECT count(DISTINCT a.item_id) FILTER (WHERE a.correct)::int AS items_right, count(*)::int AS answers,
+            SELECT coalesce(array_agg(DISTINCT a.item_id) FILTER (WHERE a.correct), '{}') AS right_items, count(*)::int AS answers,
                    count(*) FILTER (WHERE a.correct AND a.tries = 1)::int AS first_tries_right, max(a.answered_at) AS last_answer
             FROM lesson_answers a
             WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at
         ) p
         """
     }
-    static let progressColumns = "p.items_right, p.answers, p.first_tries_right, p.last_answer"
+    static let progressColumns = "p.right_items, p.answers, p.first_tries_right, p.last_answer"
 
     func decode(_ columns: PostgresRandomAccessRow, from start: Int = 0) throws -> Assignment {
         Assignment(
@@ -61,7 +74,7 @@ public struct AssignmentStore: Sendable {
 
     func decodeProgress(_ columns: PostgresRandomAccessRow, from start: Int) throws -> Progress {
         Progress(
-            itemsRight: try columns[start].decode(Int.self), answers: try columns[start + 1].decode(Int.self),
+            rightItems: Set(try columns[start].decode([String].self)), answers: try columns[start + 1].decode(Int.self),
             firstTriesRight: try columns[start + 2].decode(Int.self), lastAnswer: try columns[start + 3].decode(Date?.self))
     }
 
@@ -95,9 +108,10 @@ public struct AssignmentStore: Sendable {
         }
     }
 
-    /// One of the teacher's assignments with every member's progress on it.
+    /// One of the teacher's assignments with every member (and its
+    /// account, whose entitlements say what it may open) and its progress.
     public func assignment(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws
-        -> (Assignment, [(learner: LearnerID, displayName: String, progress: Progress)])
+        -> (Assignment, [(learner: LearnerID, account: AccountID, displayName: String, progress: Progress)])
     {
         try await database.withConnection { connection in
             let logger = database.logger
@@ -111,7 +125,7 @@ public struct AssignmentStore: Sendable {
             else { throw ParlaError(.assignmentNotFound) }
             let members = try await connection.query(
                 """
-                SELECT l.id, l.display_name, \(unescaped: Self.progressColumns)
+                SELECT l.id, l.account_id, l.display_name, \(unescaped: Self.progressColumns)
                 FROM assignments s JOIN class_members m ON m.class_id = s.class_id JOIN learners l ON l.id = m.learner_id
                 \(unescaped: Self.progress(of: "m.learner_id"))
                 WHERE s.id = \(id.uuid) ORDER BY m.joined_at, l.id
@@ -119,9 +133,9 @@ public struct AssignmentStore: Sendable {
             ).collect().map { row in
                 let columns = row.makeRandomAccess()
                 return (
-                    learner: LearnerID(try columns[0].decode(UUID.self)),
-                    displayName: try cipher.openText(Array(buffer: try columns[1].decode(ByteBuffer.self)), as: .displayName),
-                    progress: try decodeProgress(columns, from: 2)
+                    learner: LearnerID(try columns[0].decode(UUID.self)), account: AccountID(try columns[1].decode(UUID.self)),
+                    displayName: try cipher.openText(Array(buffer: try columns[2].decode(ByteBuffer.self)), as: .displayName),
+                    progress: try decodeProgress(columns, from: 3)
                 )
             }
             return (assignment, members)

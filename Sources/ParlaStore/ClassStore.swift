@@ -217,6 +217,22 @@ public struct ClassStore: Sendable {
         }
     }
 
+    /// The members of a class already found as its teacher's, with their
+    /// accounts (whose entitlements say what they may open).
+    public func memberAccounts(of id: ClassID) async throws -> [(learner: LearnerID, account: AccountID, displayName: String)] {
+        try await database.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT l.id, l.account_id, l.display_name FROM class_members m JOIN learners l ON l.id = m.learner_id
+                WHERE m.class_id = \(id.uuid) ORDER BY m.joined_at, l.id
+                """, logger: database.logger
+            ).collect().map { row in
+                let (learner, account, name) = try row.decode((UUID, UUID, ByteBuffer).self)
+                return (LearnerID(learner), AccountID(account), try cipher.openText(Array(buffer: name), as: .displayName))
+            }
+        }
+    }
+
     /// The learner joins the open class with `code` (its account consented),
     /// unless the class has `limit` members.
     public func join(_ learner: AuthorizedLearner, code: String, sharesRecordings: Bool, limit: Int) async throws -> SchoolClass {
@@ -310,12 +326,15 @@ public struct ClassStore: Sendable {
     /// then seven set queries whatever its size: members, their abilities
     /// and their course's level in the class's language, their overall
     /// history (the report's weeks and the last day before them), their
-    /// last activity, their completion of each assignment; and the items
-    /// they missed most in the last 30 days.
-    public func overview(_ id: ClassID, teacher: AccountID) async throws -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed]) {
+    /// last activity, what they answered right of each assignment (with
+    /// their account, whose entitlements say what of it they may open);
+    /// and the items they missed most in the last 30 days.
+    public func overview(_ id: ClassID, teacher: AccountID) async throws
+        -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed], [AssignmentStore.AssignmentWork])
+    {
         let schoolClass = try await schoolClass(id, of: teacher)
-        let (members, missed) = try await read(schoolClass)
-        return (schoolClass, members, missed)
+        let (members, missed, work) = try await read(schoolClass)
+        return (schoolClass, members, missed, work)
     }
 
     /// Today in UTC, as the overview counts days (histories are written by
@@ -324,7 +343,7 @@ public struct ClassStore: Sendable {
     static let utcToday = "(now() AT TIME ZONE 'UTC')::date"
 
     /// The overview's rows for `schoolClass`.
-    func read(_ schoolClass: SchoolClass) async throws -> ([ClassReport.Member], [ClassReport.Missed]) {
+    func read(_ schoolClass: SchoolClass) async throws -> ([ClassReport.Member], [ClassReport.Missed], [AssignmentStore.AssignmentWork]) {
         let id = schoolClass.id
         let language = schoolClass.language.code
         let days = ClassReport.progressWeeks * 7
@@ -332,6 +351,7 @@ public struct ClassStore: Sendable {
             let logger = database.logger
             var members: [UUID: ClassReport.Member] = [:]
             var order: [UUID] = []
+            var work: [AssignmentStore.AssignmentWork] = []
             for row in try await connection.query(
                 """
                 SELECT l.id, l.display_name FROM class_members m JOIN learners l ON l.id = m.learner_id
@@ -344,7 +364,7 @@ public struct ClassStore: Sendable {
                     id: LearnerID(learner), displayName: try cipher.openText(Array(buffer: name), as: .displayName), lastActive: nil,
                     history: [], skills: [], completions: [:])
             }
-            guard !order.isEmpty else { return ([], []) }
+            guard !order.isEmpty else { return ([], [], []) }
             for row in try await connection.query(
                 """
                 SELECT learner_id, skill, theta, responses FROM abilities
@@ -391,14 +411,17 @@ public struct ClassStore: Sendable {
             }
             for row in try await connection.query(
                 """
-                SELECT m.learner_id, s.id, cardinality(s.items), p.items_right
-                FROM assignments s JOIN class_members m ON m.class_id = s.class_id
+                SELECT m.learner_id, l.account_id, s.id, s.items, p.right_items
+                FROM assignments s JOIN class_members m ON m.class_id = s.class_id JOIN learners l ON l.id = m.learner_id
                 \(unescaped: AssignmentStore.progress(of: "m.learner_id"))
                 WHERE s.class_id = \(id.uuid)
                 """, logger: logger
             ).collect() {
-                let (learner, assignment, items, right) = try row.decode((UUID, UUID, Int, Int).self)
-                members[learner]?.completions[AssignmentID(assignment)] = AssignmentRules.completion(itemsRight: right, of: items)
+                let (learner, account, assignment, items, right) = try row.decode((UUID, UUID, UUID, [String], [String]).self)
+                work.append(
+                    AssignmentStore.AssignmentWork(
+                        learner: LearnerID(learner), account: AccountID(account), assignment: AssignmentID(assignment), items: items,
+                        rightItems: Set(right)))
             }
             let missed = try await connection.query(
                 """
@@ -412,7 +435,7 @@ public struct ClassStore: Sendable {
                 let (item, misses, answers) = try row.decode((String, Int, Int).self)
                 return ClassReport.Missed(item: item, misses: misses, answers: answers)
             }
-            return (order.compactMap { members[$0] }, missed)
+            return (order.compactMap { members[$0] }, missed, work)
         }
     }
 }

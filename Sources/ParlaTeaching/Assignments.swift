@@ -14,9 +14,25 @@ public enum AssignmentKind: String, Sendable, CaseIterable, Codable {
 public enum AssignmentRules {
     public static let maximumPhrases = 50
 
-    /// A learner's completion of an assignment of `items` items: the share answered right (0-1).
-    public static func completion(itemsRight: Int, of items: Int) -> Double {
-        items == 0 ? 0 : Double(itemsRight) / Double(items)
+    /// The items of an assignment a learner cannot open: words its
+    /// account may not open (`openWords`, what lessons draw from). Phrases
+    /// and grammar exercises are never locked.
+    public static func lockedItems(_ items: [String], openWords: Set<String>) -> [String] {
+        items.filter { item in
+            guard let id = LessonItemID(item), id.kind == .word else { return false }
+            return !openWords.contains(id.key)
+        }
+    }
+
+    /// A learner's completion of an assignment (0-1): the share of the
+    /// items it may open that it has answered right. Locked items are left
+    /// out, so a pupil without the list's purchase can still finish: one
+    /// who may open none of them has nothing left to do (1), and its
+    /// teacher sees the items locked beside it.
+    public static func completion(rightItems: Set<String>, of items: [String], openWords: Set<String>) -> Double {
+        guard !items.isEmpty else { return 0 }
+        let open = Set(items).subtracting(lockedItems(items, openWords: openWords))
+        return open.isEmpty ? 1 : Double(open.intersection(rightItems).count) / Double(open.count)
     }
     /// How far ahead a due date may be.
     public static let longestNotice: TimeInterval = 366 * 86400

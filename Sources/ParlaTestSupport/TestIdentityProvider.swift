@@ -53,8 +53,9 @@ public final class TestIdentityProvider: Sendable {
 
     /// An `id_token` about `subject`, signed with the newest key unless told
     /// otherwise; every claim can be changed to make a bad one.
+    /// `emailVerified` nil leaves the claim out, as Facebook does.
     public func token(
-        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String? = "n-0S6_WzA2Mj",
+        subject: String, email: String? = nil, emailVerified: Bool? = true, nonce: String? = "n-0S6_WzA2Mj",
         givenName: String? = nil, familyName: String? = nil, issuer: String? = nil, audience: String? = nil,
         expiresIn: TimeInterval = 600, kid: String? = nil, signingKey: JWTKit.Insecure.RSA.PrivateKey? = nil
     ) async throws -> String {
@@ -64,7 +65,7 @@ public final class TestIdentityProvider: Sendable {
             iss: IssuerClaim(value: issuer ?? self.issuer), sub: SubjectClaim(value: subject),
             aud: AudienceClaim(value: [audience ?? self.audience]), exp: ExpirationClaim(value: Date().addingTimeInterval(expiresIn)),
             iat: IssuedAtClaim(value: Date()), nonce: nonce, email: email,
-            email_verified: email == nil ? nil : (emailVerified ? "true" : "false"),
+            email_verified: email == nil ? nil : emailVerified.map { $0 ? "true" : "false" },
             given_name: givenName, family_name: familyName)
         let keys = JWTKeyCollection()
         await keys.add(rsa: signingKey ?? chosen.key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid ?? chosen.kid))

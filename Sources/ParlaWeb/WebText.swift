@@ -170,6 +170,8 @@ public enum WebText {
         "items": .init(en: "Items", fr: "Éléments", it: "Elementi", de: "Einträge", es: "Elementos"),
         "answers": .init(en: "Answers", fr: "Réponses", it: "Risposte", de: "Antworten", es: "Respuestas"),
         "completion": .init(en: "Done", fr: "Fait", it: "Completato", de: "Erledigt", es: "Hecho"),
+        "lockedItems": .init(
+            en: "Locked for them", fr: "Verrouillés pour eux", it: "Bloccati per loro", de: "Für sie gesperrt", es: "Bloqueados para ellos"),
         "accuracy": .init(
             en: "Right at the first try", fr: "Juste du premier coup", it: "Giuste al primo tentativo", de: "Beim ersten Versuch richtig",
             es: "Bien a la primera"),

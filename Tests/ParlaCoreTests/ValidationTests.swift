@@ -95,6 +95,10 @@ struct AccountRulesTests {
         #expect(throws: ParlaError.validation([FieldError("newPassword", .passwordIsEmail), FieldError("currentPassword", .required)])) {
             try AccountRules.validate(AccountRules.UpdateForm(newPassword: "ZOE@Example.com"), currentEmail: "zoe@example.com")
         }
+        // An account made with a provider proves it is its owner there.
+        #expect(throws: ParlaError.validation([FieldError("reauthentication", .required)])) {
+            try AccountRules.validate(AccountRules.UpdateForm(newPassword: "a long new secret"), currentEmail: nil, hasPassword: false)
+        }
         let update = try AccountRules.validate(AccountRules.UpdateForm(lastName: "Núñez", uiLanguage: "es"), currentEmail: "a@b.cd")
         #expect(update.lastName == "Núñez")
         #expect(update.uiLanguage == .spanish)
@@ -180,5 +184,15 @@ struct SecretTests {
     func matching() {
         #expect(secretsMatch("a1b2", "a1b2"))
         #expect(!secretsMatch("a1b2", "a1b3") && !secretsMatch("a1b2", "a1b") && !secretsMatch("", "x"))
+    }
+}
+
+@Suite("ways into an account")
+struct WaysInTests {
+    @Test("a linked sign-in may go while a password or another sign-in stays")
+    func unlinking() {
+        #expect(AccountRules.mayUnlinkIdentity(hasPassword: true, linkedIdentities: 1))
+        #expect(AccountRules.mayUnlinkIdentity(hasPassword: false, linkedIdentities: 2))
+        #expect(!AccountRules.mayUnlinkIdentity(hasPassword: false, linkedIdentities: 1))
     }
 }

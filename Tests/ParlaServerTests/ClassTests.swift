@@ -357,4 +357,84 @@ struct AssignmentTests {
             }
         }
     }
+
+    /// Issue 32, item 9: a list some pupils have not bought.
+    @Test(
+        "assigning a list some pupils cannot open names them; theirs shows it locked with its offer; completion counts what they may open")
+    func lockedForSome() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let free = try await client.signUp(firstName: "Free", email: "free@example.com")
+            let paid = try await client.signUp(firstName: "Paid", email: "paid@example.com")
+            func grant(_ product: String, to learner: String) async throws {
+                try await TestDatabase.shared.execute(
+                    in: app.databaseURL,
+                    """
+                    INSERT INTO account_entitlements (account_id, product, source, note)
+                    SELECT account_id, \(product), 'grant', 'test' FROM learners WHERE id = \(UUID(uuidString: learner)!)
+                    """)
+            }
+            try await grant("water-and-professions", to: paid.learnerID)
+            for pupil in [free, paid] {
+                let joined = try await client.post(
+                    "/v1/learners/\(pupil.learnerID)/classes", token: pupil.token, json: ["joinCode": code, "password": pupil.password])
+                #expect(joined.status == 201, "\(joined.text)")
+            }
+            func overview() async throws -> [String: Double] {
+                let learners =
+                    try await client.get("/v1/classes/\(classID)/overview", token: teacher.token).json["learners"] as? [JSON] ?? []
+                return Dictionary(
+                    uniqueKeysWithValues: learners.compactMap { row in
+                        (row["learnerId"] as? String).map { ($0, row["assignmentCompletion"] as? Double ?? -1) }
+                    })
+            }
+            _ = try await overview()  // kept from here on
+
+            let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86400))
+            let created = try await client.post(
+                "/v1/classes/\(classID)/assignments", token: teacher.token, json: ["kind": "wordList", "targets": ["water"], "dueAt": due])
+            #expect(created.status == 201, "\(created.text)")
+            let lockedFor = try #require(created.json["lockedFor"] as? [JSON])
+            #expect(lockedFor.count == 1 && lockedFor.first?["learnerId"] as? String == free.learnerID, "\(created.text)")
+            #expect(lockedFor.first?["lockedItems"] as? Int == 35 && lockedFor.first?["displayName"] as? String == "Free")
+            let assignmentID = try #require(created.json["id"] as? String)
+
+            // The free pupil sees the list locked, with what opens it; nothing it may open is left to do.
+            let freeView = try #require(
+                (try await client.get("/v1/learners/\(free.learnerID)/assignments", token: free.token).json["assignments"] as? [JSON])?
+                    .first)
+            let freeProgress = try #require(freeView["progress"] as? JSON)
+            #expect((freeProgress["lockedItems"] as? [String])?.count == 35)
+            #expect((freeProgress["lockedItems"] as? [String])?.allSatisfy { $0.hasPrefix("word:") } == true)
+            #expect(["water-and-professions", "water"].contains(freeView["offer"] as? String ?? ""), "\(freeView)")
+            #expect(freeProgress["completion"] as? Double == 1)
+            // The paying pupil has all of it to do, nothing locked, nothing offered.
+            let paidView = try #require(
+                (try await client.get("/v1/learners/\(paid.learnerID)/assignments", token: paid.token).json["assignments"] as? [JSON])?
+                    .first)
+            #expect(((paidView["progress"] as? JSON)?["lockedItems"] as? [String])?.isEmpty == true && paidView["offer"] == nil)
+            #expect((paidView["progress"] as? JSON)?["completion"] as? Double == 0)
+
+            // The teacher's view of the assignment says the same, pupil by pupil.
+            let rows = try #require(
+                try await client.get("/v1/classes/\(classID)/assignments/\(assignmentID)", token: teacher.token).json["learners"] as? [JSON]
+            )
+            let byLearner = Dictionary(uniqueKeysWithValues: rows.map { ($0["learnerId"] as? String ?? "", $0) })
+            #expect((byLearner[free.learnerID]?["lockedItems"] as? [String])?.count == 35)
+            #expect((byLearner[paid.learnerID]?["lockedItems"] as? [String])?.isEmpty == true)
+            var completions = try await overview()
+            #expect(completions[free.learnerID] == 1 && completions[paid.learnerID] == 0, "\(completions)")
+
+            // Once the free pupil's family buys the pair, the list is its to do: the kept overview follows.
+            try await grant("water-and-professions", to: free.learnerID)
+            #expect(try await eventually { try await overview()[free.learnerID] == 0 })
+            let opened = try #require(
+                (try await client.get("/v1/learners/\(free.learnerID)/assignments", token: free.token).json["assignments"] as? [JSON])?
+                    .first)
+            #expect(((opened["progress"] as? JSON)?["lockedItems"] as? [String])?.isEmpty == true && opened["offer"] == nil)
+            completions = try await overview()
+            #expect(completions[paid.learnerID] == 0)
+        }
+    }
 }

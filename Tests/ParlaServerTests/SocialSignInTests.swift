@@ -161,7 +161,7 @@ struct SocialSignInTests {
             try await app.run { client in
                 let token = try await provider.token(subject: "s3", email: "ana@example.com", emailVerified: false)
                 let refused = try await signIn(client, token)
-                #expect(refused.status == 422 && refused.fieldErrors == ["firstName:required", "acceptTerms:required"])
+                #expect(refused.status == 422 && refused.fieldErrors == ["firstName:required", "acceptTerms:required"], "\(refused.text)")
                 let created = try await signIn(client, token, extra: ["acceptTerms": true, "firstName": "Ana"])
                 #expect(created.status == 201)
                 #expect((created.json["account"] as? [String: any Sendable])?["emailVerified"] as? Bool == false)

@@ -714,3 +714,28 @@ struct ClassReportTests {
         #expect(mixed.levels == [.b1: 1])
     }
 }
+
+@Suite("assignments and locks")
+struct AssignmentLockTests {
+    let items = ["word:cat", "word:dog", "word:whale", "phrase:hello"]
+
+    @Test("locked items are the words the account may not open; phrases never are")
+    func locked() {
+        #expect(AssignmentRules.lockedItems(items, openWords: ["cat", "dog"]) == ["word:whale"])
+        #expect(AssignmentRules.lockedItems(items, openWords: ["cat", "dog", "whale"]).isEmpty)
+        #expect(AssignmentRules.lockedItems(items, openWords: []) == ["word:cat", "word:dog", "word:whale"])
+    }
+
+    @Test("completion counts only what the learner may open: a free learner reaches 1")
+    func completion() {
+        // Whale is locked: cat, dog and the phrase right are all of it.
+        #expect(
+            AssignmentRules.completion(rightItems: ["word:cat", "word:dog", "phrase:hello"], of: items, openWords: ["cat", "dog"]) == 1)
+        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog"]) == 1.0 / 3)
+        // Once opened, whale counts; an answer right while locked does not count for more than the items.
+        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog", "whale"]) == 0.25)
+        // All locked: nothing left to do; no items: nothing done.
+        #expect(AssignmentRules.completion(rightItems: [], of: ["word:whale"], openWords: []) == 1)
+        #expect(AssignmentRules.completion(rightItems: [], of: [], openWords: []) == 0)
+    }
+}

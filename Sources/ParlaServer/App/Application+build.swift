@@ -508,7 +508,7 @@ func buildRouter(
             googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
         classes: ClassService(
             classes: classStore, reports: ClassStore(database: reads, cipher: cipher), assignments: assignments,
-            accounts: accountService, content: content, overviews: memory.classes,
+            accounts: accountService, content: content, plans: plans, overviews: memory.classes,
             classesPerTeacher: settings.classesPerTeacher,
             membersPerClass: settings.membersPerClass),
         analytics: AnalyticsService(store: AnalyticsStore(database: database), reports: AnalyticsStore(database: reads), content: content),

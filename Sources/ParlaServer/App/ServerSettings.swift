@@ -126,7 +126,7 @@ public struct ServerSettings: Sendable {
     /// Sign in with Apple and Google (`auth.<provider>.*`); a provider
     /// without audiences is off.
     public var identityProviders: [IdentityProvider: IdentityProviderSettings] = [
-        .apple: .apple(audiences: []), .google: .google(audiences: []),
+        .apple: .apple(audiences: []), .google: .google(audiences: []), .facebook: .facebook(audiences: []),
     ]
 
     public enum LogFormat: String, Sendable { case json, text }

@@ -90,7 +90,8 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
         let shares = body.shareRecordings ?? false
         let (joined, teacher) = try await classes.join(
-            caller, learner, code: body.joinCode, password: body.password, sharesRecordings: shares)
+            caller, learner, code: body.joinCode, password: body.password,
+            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) }, sharesRecordings: shares)
         return .created(.init(body: .json(.init(joined, teacher, shares))))
     }
 
@@ -110,10 +111,14 @@ extension APIHandler {
     func createAssignment(_ input: Operations.CreateAssignment.Input) async throws -> Operations.CreateAssignment.Output {
         let caller = try await caller()
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
-        let created = try await classes.assign(
+        let (created, lockedFor) = try await classes.assign(
             caller, try parseID(input.path.classId, orElse: .classNotFound), kind: body.kind.rawValue, targets: body.targets,
             due: body.dueAt)
-        return .created(.init(body: .json(.init(created))))
+        var answer = Components.Schemas.Assignment(created)
+        answer.lockedFor = lockedFor.map {
+            .init(learnerId: $0.learner.description, displayName: $0.displayName, lockedItems: $0.lockedItems.count)
+        }
+        return .created(.init(body: .json(answer)))
     }
 
     func getAssignment(_ input: Operations.GetAssignment.Input) async throws -> Operations.GetAssignment.Output {
@@ -125,7 +130,9 @@ extension APIHandler {
                 body: .json(
                     .init(
                         assignment: .init(assignment),
-                        learners: learners.map { .init($0.learner, $0.displayName, $0.progress, of: assignment) }))))
+                        learners: learners.map {
+                            .init($0.learner, $0.displayName, $0.progress, completion: $0.completion, lockedItems: $0.lockedItems)
+                        }))))
     }
 
     func deleteAssignment(_ input: Operations.DeleteAssignment.Input) async throws -> Operations.DeleteAssignment.Output {
@@ -139,10 +146,11 @@ extension APIHandler {
         -> Operations.ListLearnerAssignments.Output
     {
         let learner = try await authorized(input.path.learnerId, for: .actAs)
-        let found = try await classes.assignments(of: learner).map { assignment, className, progress in
+        let found = try await classes.assignments(of: learner).map { pupil in
             Components.Schemas.LearnerAssignment(
-                assignment: .init(assignment), className: className,
-                progress: .init(learner.id, "", progress, of: assignment))
+                assignment: .init(pupil.assignment), className: pupil.className,
+                progress: .init(learner.id, "", pupil.progress, completion: pupil.completion, lockedItems: pupil.lockedItems),
+                offer: pupil.offer)
         }
         return .ok(.init(body: .json(.init(assignments: found))))
     }
@@ -191,11 +199,10 @@ extension Components.Schemas.Assignment {
 }
 
 extension Components.Schemas.AssignmentProgress {
-    init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, of assignment: AssignmentStore.Assignment) {
+    init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, completion: Double, lockedItems: [String]) {
         self.init(
-            learnerId: learner.description, displayName: name,
-            completion: progress.completion(of: assignment.items.count), accuracy: progress.accuracy,
-            answers: progress.answers, lastAnsweredAt: progress.lastAnswer)
+            learnerId: learner.description, displayName: name, completion: completion, lockedItems: lockedItems,
+            accuracy: progress.accuracy, answers: progress.answers, lastAnsweredAt: progress.lastAnswer)
     }
 }
 

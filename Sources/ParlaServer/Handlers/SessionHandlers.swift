@@ -1,5 +1,7 @@
+import Foundation
 import ParlaAPI
 import ParlaCore
+import ParlaStore
 
 extension APIHandler {
     func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
@@ -74,5 +76,39 @@ extension APIHandler {
         return created
             ? .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
             : .ok(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))
+    }
+}
+
+extension APIHandler {
+    func listIdentities(_ input: Operations.ListIdentities.Input) async throws -> Operations.ListIdentities.Output {
+        let (hasPassword, identities) = try await accounts.waysIn(try await caller())
+        return .ok(
+            .init(body: .json(.init(hasPassword: hasPassword, identities: try identities.map(Components.Schemas.LinkedIdentity.init)))))
+    }
+
+    func linkIdentity(_ input: Operations.LinkIdentity.Input) async throws -> Operations.LinkIdentity.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let linked = try await accounts.linkIdentity(
+            try await caller(), provider: body.provider.rawValue, idToken: body.idToken, nonce: body.nonce,
+            currentPassword: body.currentPassword,
+            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+        return .ok(.init(body: .json(try .init(linked))))
+    }
+
+    func unlinkIdentity(_ input: Operations.UnlinkIdentity.Input) async throws -> Operations.UnlinkIdentity.Output {
+        guard case .json(let body) = input.body else { throw ParlaError(.unsupportedMediaType) }
+        let caller = try await caller()
+        guard let id = UUID(uuidString: input.path.identityId) else { throw ParlaError(.identityNotFound) }
+        try await accounts.unlinkIdentity(
+            caller, id: id, currentPassword: body.currentPassword,
+            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+        return .noContent(.init())
+    }
+}
+
+extension Components.Schemas.LinkedIdentity {
+    init(_ linked: ParlaStore.LinkedIdentity) throws {
+        guard let provider = ProviderPayload(rawValue: linked.provider) else { throw ParlaError(.internalError) }
+        self.init(id: linked.id.uuidString, provider: provider, linkedAt: linked.linkedAt, lastUsedAt: linked.lastUsedAt)
     }
 }

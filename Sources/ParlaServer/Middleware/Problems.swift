@@ -117,7 +117,7 @@ extension ErrorCode {
         case .invalidCredentials, .authenticationRequired, .invalidIdToken, .twoFactorRequired, .invalidOneTimeCode: 401
         case .planLimitReached: 402
         case .twoFactorSetupRequired, .twoFactorSessionRequired: 403
-        case .twoFactorAlreadyEnabled, .twoFactorNotEnabled: 409
+        case .twoFactorAlreadyEnabled, .twoFactorNotEnabled, .identityLinkedElsewhere, .lastWayIn: 409
         case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired,
             .signUpRequired:
             403
@@ -125,7 +125,8 @@ extension ErrorCode {
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
             .placementNotFound, .lessonNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
-            .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound:
+            .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound,
+            .identityNotFound:
             404
         case .methodNotAllowed: 405
         case .notAcceptable: 406

@@ -159,7 +159,7 @@ struct AccountService: Sendable {
     }
 
     /// A new session on a device, with the account it opens.
-    private func openSession(_ accountID: AccountID, deviceName: String?, secondFactor: Bool = false) async throws -> SignedIn {
+    func openSession(_ accountID: AccountID, deviceName: String?, secondFactor: Bool = false) async throws -> SignedIn {
         let token = SessionToken.generate()
         let session = try await accounts.createSession(.init(tokenHash: token.hash, deviceName: deviceName), accountID: accountID)
         if secondFactor { try await twoFactor.passed(session.id) }
@@ -219,7 +219,10 @@ struct AccountService: Sendable {
         if current.isGuest, form.firstName != nil || form.lastName != nil || form.email != nil || form.newPassword != nil {
             throw ParlaError(.signUpRequired)
         }
-        let update = try AccountRules.validate(form, currentEmail: current.email)
+        // Only a new password asks whether there is an old one.
+        var hasPassword = true
+        if form.newPassword != nil { hasPassword = try await accounts.passwordHash(caller.accountID) != nil }
+        let update = try AccountRules.validate(form, currentEmail: current.email, hasPassword: hasPassword)
         let newEmail = update.email.flatMap { EmailAddress.canonical($0) == current.email.map(EmailAddress.canonical) ? nil : $0 }
         // Whoever holds a session must prove again that the account is
         // theirs before taking its address (the way back in) or password.
@@ -228,7 +231,11 @@ struct AccountService: Sendable {
         }
         var newHash: String?
         if let newPassword = update.newPassword {
-            if newEmail == nil { try await checkPassword(form.currentPassword ?? "", of: caller.accountID) }
+            // The same proof: an account made with a provider sets its
+            // first password with a fresh sign-in there.
+            if newEmail == nil {
+                try await reauthenticate(caller.accountID, currentPassword: form.currentPassword, reauthentication: form.reauthentication)
+            }
             newHash = try await hasher.hash(newPassword)
         }
         let language = update.uiLanguage ?? current.uiLanguage
@@ -259,10 +266,11 @@ struct AccountService: Sendable {
     /// it (`reauthentication`). 422 `required` when neither is given,
     /// `wrong_current_password` or `invalid_id_token` when it does not hold.
     func reauthenticate(
-        _ account: AccountID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?
+        _ account: AccountID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?,
+        passwordField: String = "currentPassword"
     ) async throws {
         if try await accounts.passwordHash(account) != nil {
-            guard let password = currentPassword else { throw ParlaError.validation([FieldError("currentPassword", .required)]) }
+            guard let password = currentPassword else { throw ParlaError.validation([FieldError(passwordField, .required)]) }
             return try await checkPassword(password, of: account)
         }
         guard let (provider, idToken, nonce) = reauthentication else {
@@ -272,11 +280,46 @@ struct AccountService: Sendable {
         guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
     }
 
+    /// The account's ways in: whether it has a password, and its linked
+    /// identities. A guest has neither.
+    func waysIn(_ caller: Caller) async throws -> (hasPassword: Bool, identities: [LinkedIdentity]) {
+        (try await accounts.passwordHash(caller.accountID) != nil, try await accounts.identities(of: caller.accountID))
+    }
+
+    /// Links another provider's identity (its fresh `id_token`) to the
+    /// signed-in account, once the owner proved it is theirs as for an
+    /// email change. Linking one already linked here changes nothing; one
+    /// linked to another account is 409 `identity_linked_elsewhere`.
+    func linkIdentity(
+        _ caller: Caller, provider: String, idToken: String, nonce: String, currentPassword: String?,
+        reauthentication: (provider: String, idToken: String, nonce: String)?
+    ) async throws -> LinkedIdentity {
+        guard let account = try await accounts.account(caller.accountID), !account.isGuest else { throw ParlaError(.signUpRequired) }
+        try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
+        let identity = try await verified(idToken, from: provider, nonce: nonce, for: "linking").identity
+        let (owner, linked) = try await accounts.link(identity, to: caller.accountID)
+        guard owner == caller.accountID else { throw ParlaError(.identityLinkedElsewhere) }
+        return linked
+    }
+
+    /// Unlinks one identity, with the owner's proof; never the last way
+    /// in (409 `last_way_in`).
+    func unlinkIdentity(
+        _ caller: Caller, id: UUID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?
+    ) async throws {
+        try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
+        switch try await accounts.unlink(id, from: caller.accountID, mayUnlink: AccountRules.mayUnlinkIdentity) {
+        case .unlinked: return
+        case .notFound: throw ParlaError(.identityNotFound)
+        case .lastWayIn: throw ParlaError(.lastWayIn)
+        }
+    }
+
     /// The person an id_token is about, checked by its provider's verifier:
     /// garbage is `invalid_id_token` whatever is configured; a provider not
     /// set up here `identity_provider_not_configured`; keys out of reach
     /// `identity_provider_unavailable`. One check for sign-in and proof alike.
-    private func verified(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
+    func verified(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
         -> (person: VerifiedIdentity, identity: ProviderIdentity)
     {
         guard SignedToken.hasCompactShape(idToken) else { throw ParlaError(.invalidIdToken) }

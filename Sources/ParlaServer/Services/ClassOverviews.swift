@@ -11,14 +11,16 @@ import ParlaTeaching
 ///
 /// Design note: an overview is read from thousands of rows, but changes
 /// only when its inputs do. Every table it reads announces a change as
-/// "class id" (migrations 0025 and 0042: the class, its members and
+/// "class id" (migrations 0025, 0042 and 0047: the class, its members and
 /// assignments, and each member's name, answers, abilities, courses,
-/// recordings and games; written by any server or in SQL, a truncation
-/// announcing every class), and the
-/// overview is dropped; this server
+/// recordings, games and its account's entitlements, which say what of an
+/// assignment it may open; written by any server or in SQL, a truncation
+/// announcing every class), and the overview is dropped; this server
 /// drops it at once when it changes the class itself, so that a teacher
 /// sees its own change. Trends and the weeks of progress move with the
-/// day (UTC): an overview is kept for the day it was made on.
+/// day (UTC): an overview is kept for the day it was made on. (An
+/// entitlement that lapses by its date mid-day changes no row: completions
+/// follow it at the next change or the next day.)
 final class ClassOverviews: ChangeSubscriber, Sendable {
     struct Overview: Sendable {
         var schoolClass: ClassStore.SchoolClass

@@ -14,6 +14,8 @@ struct ClassService: Sendable {
     let assignments: AssignmentStore
     let accounts: AccountService
     let content: ContentService
+    /// What each member's account may open: an assignment counts only that.
+    let plans: EntitlementService
     /// Overviews kept in memory (nil: each is read afresh).
     let overviews: ClassOverviews?
     let classesPerTeacher: Int
@@ -96,14 +98,17 @@ struct ClassService: Sendable {
     }
 
     /// The learner joins with the code its teacher gave; the account's
-    /// password is its consent (a parent's, for a child's profile).
+    /// password is its consent (a parent's, for a child's profile), or for
+    /// an account made with a provider, a fresh sign-in there.
     func join(
-        _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?, sharesRecordings: Bool
+        _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?,
+        reauthentication: (provider: String, idToken: String, nonce: String)?, sharesRecordings: Bool
     ) async throws -> (ClassStore.SchoolClass, teacher: ClassStore.Teacher) {
         guard let code = JoinCode.normalized(typed) else { throw ParlaError(.joinCodeNotFound) }
         try await accounts.requireSignedUp(caller)
-        guard let password, !password.isEmpty else { throw ParlaError.validation([FieldError("password", .required)]) }
-        try await accounts.checkPassword(password, of: caller.accountID)
+        try await accounts.reauthenticate(
+            caller.accountID, currentPassword: password?.isEmpty == true ? nil : password, reauthentication: reauthentication,
+            passwordField: "password")
         let joined = try await classes.join(learner, code: code, sharesRecordings: sharesRecordings, limit: membersPerClass)
         guard let teacher = try await classes.teacher(joined.teacher) else { throw ParlaError(.classNotFound) }
         return (joined, teacher)
@@ -129,7 +134,18 @@ struct ClassService: Sendable {
             return (kept.schoolClass, kept.report)
         }
         let stamp = overviews?.stamp
-        let (schoolClass, members, missed) = try await reports.overview(id, teacher: caller.accountID)
+        let (schoolClass, read, missed, work) = try await reports.overview(id, teacher: caller.accountID)
+        let open = try await openWords(of: Set(work.map(\.account)))
+        var completions: [LearnerID: [AssignmentID: Double]] = [:]
+        for done in work {
+            completions[done.learner, default: [:]][done.assignment] = AssignmentRules.completion(
+                rightItems: done.rightItems, of: done.items, openWords: open[done.account] ?? [])
+        }
+        let members = read.map { member in
+            var member = member
+            member.completions = completions[member.id] ?? [:]
+            return member
+        }
         let report = ClassReport(members: members, missed: missed, today: today)
         overviews?.keep(.init(schoolClass: schoolClass, report: report, day: ClassOverviews.day(today)), since: stamp)
         return (schoolClass, report)
@@ -169,15 +185,44 @@ struct ClassService: Sendable {
 
     // MARK: Assignments
 
+    /// The words each account may open (the same set lessons draw from),
+    /// read once per account.
+    func openWords(of accounts: Set<AccountID>) async throws -> [AccountID: Set<String>] {
+        var open: [AccountID: Set<String>] = [:]
+        for account in accounts { open[account] = try content.openWords(try await plans.ownership(of: account).lists) }
+        return open
+    }
+
+    /// A member who cannot open some of an assignment's items, and which.
+    struct LockedFor: Sendable {
+        var learner: LearnerID
+        var displayName: String
+        var lockedItems: [String]
+    }
+
+    /// A new assignment, and the members who cannot open all of it (the
+    /// teacher is told which: their completion counts only what they may
+    /// open, and their app offers what opens the rest).
     func assign(_ caller: Caller, _ id: ClassID, kind: String, targets: [String], due: Date?) async throws
-        -> AssignmentStore.Assignment
+        -> (AssignmentStore.Assignment, lockedFor: [LockedFor])
     {
         let schoolClass = try await classes.schoolClass(id, of: caller.accountID)
         let (kind, items) = try AssignmentRules.items(
             kind, targets: targets, due: due, in: schoolClass.language, corpus: try content.snapshot().corpus, now: Date())
         defer { overviews?.changed(id) }
-        return try await assignments.create(
+        let created = try await assignments.create(
             for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
+        return (created, try await lockedFor(created))
+    }
+
+    /// The members who cannot open every item of `assignment`.
+    func lockedFor(_ assignment: AssignmentStore.Assignment) async throws -> [LockedFor] {
+        let members = try await classes.memberAccounts(of: assignment.classID)
+        let open = try await openWords(of: Set(members.map(\.account)))
+        return members.compactMap { member in
+            let locked = AssignmentRules.lockedItems(assignment.items, openWords: open[member.account] ?? [])
+            return locked.isEmpty ? nil : LockedFor(learner: member.learner, displayName: member.displayName, lockedItems: locked)
+        }
     }
 
     func assignments(_ caller: Caller, _ id: ClassID) async throws -> [AssignmentStore.Assignment] {
@@ -189,10 +234,30 @@ struct ClassService: Sendable {
         try await assignments.assignments(of: schoolClass.id, teacher: schoolClass.teacher)
     }
 
+    /// A member's progress on an assignment, counted over what it may open.
+    struct MemberProgress: Sendable {
+        var learner: LearnerID
+        var displayName: String
+        var progress: AssignmentStore.Progress
+        var completion: Double
+        var lockedItems: [String]
+    }
+
     func assignment(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws
-        -> (AssignmentStore.Assignment, [(learner: LearnerID, displayName: String, progress: AssignmentStore.Progress)])
+        -> (AssignmentStore.Assignment, [MemberProgress])
     {
-        try await assignments.assignment(id, of: classID, teacher: caller.accountID)
+        let (assignment, members) = try await assignments.assignment(id, of: classID, teacher: caller.accountID)
+        let open = try await openWords(of: Set(members.map(\.account)))
+        return (
+            assignment,
+            members.map { member in
+                let words = open[member.account] ?? []
+                return MemberProgress(
+                    learner: member.learner, displayName: member.displayName, progress: member.progress,
+                    completion: member.progress.completion(of: assignment.items, openWords: words),
+                    lockedItems: AssignmentRules.lockedItems(assignment.items, openWords: words))
+            }
+        )
     }
 
     func withdraw(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws {
@@ -200,9 +265,31 @@ struct ClassService: Sendable {
         try await assignments.delete(id, of: classID, teacher: caller.accountID)
     }
 
-    func assignments(of learner: AuthorizedLearner) async throws
-        -> [(AssignmentStore.Assignment, className: String, progress: AssignmentStore.Progress)]
-    {
-        try await assignments.assignments(of: learner)
+    /// A pupil's assignment as it sees it: its completion over what it may
+    /// open, the items it may not, and what would open them.
+    struct PupilAssignment: Sendable {
+        var assignment: AssignmentStore.Assignment
+        var className: String
+        var progress: AssignmentStore.Progress
+        var completion: Double
+        var lockedItems: [String]
+        var offer: String?
+    }
+
+    func assignments(of learner: AuthorizedLearner) async throws -> [PupilAssignment] {
+        let found = try await assignments.assignments(of: learner)
+        guard !found.isEmpty else { return [] }
+        let now = Date()
+        let ownership = try await plans.ownership(of: learner.account, at: now)
+        let words = try content.openWords(ownership.lists)
+        let catalogue = try plans.catalogue()
+        return found.map { assignment, className, progress in
+            let locked = AssignmentRules.lockedItems(assignment.items, openWords: words)
+            let list = assignment.kind == AssignmentKind.wordList.rawValue ? assignment.targets.first : nil
+            return PupilAssignment(
+                assignment: assignment, className: className, progress: progress,
+                completion: progress.completion(of: assignment.items, openWords: words), lockedItems: locked,
+                offer: locked.isEmpty ? nil : list.flatMap { catalogue.offer(opening: $0, for: ownership, at: now)?.id })
+        }
     }
 }
