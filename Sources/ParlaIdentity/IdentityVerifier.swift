@@ -22,6 +22,9 @@ public struct IdentityProviderSettings: Sendable {
     public var jwksURL: String
     /// PEM roots for the JWKS host's TLS; empty: the system's.
     public var rootCertificates: [String]
+    /// Sign-in on the web dashboard (`AuthorizationCodeFlow`); nil: the
+    /// dashboard does not offer this provider.
+    public var web: WebSignInSettings?
 
     public init(
         provider: IdentityProvider, issuers: Set<String>, audiences: Set<String>, jwksURL: String, rootCertificates: [String] = []

@@ -17,6 +17,8 @@ public final class TestIdentityProvider: Sendable {
     public let issuer: String
     public let audience: String
     public let certificates: TestCertificates
+    /// The web sign-in's endpoints (`/authorize`, `/token`) and what they do.
+    public let codeFlow = TestCodeFlow()
 
     struct SigningKey: Sendable {
         var kid: String
@@ -94,6 +96,7 @@ public final class TestIdentityProvider: Sendable {
             let data = try JSONSerialization.data(withJSONObject: ["keys": jwks])
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
+        codeFlow.register(on: router, provider: self)
         return try await serve(
             router, certificates: certificates.serverConfiguration, label: "parla.test.identity",
             listening: { port in self.state.withLock { $0.port = port } }

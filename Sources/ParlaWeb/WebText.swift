@@ -89,6 +89,61 @@ public enum WebText {
             en: "The email or the password is wrong.", fr: "L'e-mail ou le mot de passe est incorrect.",
             it: "L'e-mail o la password non sono corrette.", de: "E-Mail oder Passwort ist falsch.",
             es: "El correo o la contraseña no son correctos."),
+        "orSignInWith": .init(
+            en: "Or, for an account made in the app with Apple or Google",
+            fr: "Ou, pour un compte créé dans l'application avec Apple ou Google",
+            it: "Oppure, per un account creato nell'app con Apple o Google",
+            de: "Oder, für ein in der App mit Apple oder Google erstelltes Konto",
+            es: "O, para una cuenta creada en la aplicación con Apple o Google"),
+        "signInWith.google": .init(
+            en: "Sign in with Google", fr: "Se connecter avec Google", it: "Accedi con Google", de: "Mit Google anmelden",
+            es: "Iniciar sesión con Google"),
+        "signInWith.apple": .init(
+            en: "Sign in with Apple", fr: "Se connecter avec Apple", it: "Accedi con Apple", de: "Mit Apple anmelden",
+            es: "Iniciar sesión con Apple"),
+        "webSignIn.notOffered": .init(
+            en: "This way of signing in is not available here.", fr: "Ce moyen de connexion n'est pas disponible ici.",
+            it: "Questo modo di accedere non è disponibile qui.", de: "Diese Anmeldeart ist hier nicht verfügbar.",
+            es: "Esta forma de iniciar sesión no está disponible aquí."),
+        "webSignIn.attemptUnknown": .init(
+            en: "This sign-in has expired or was already used. Please start again.",
+            fr: "Cette connexion a expiré ou a déjà été utilisée. Veuillez recommencer.",
+            it: "Questo accesso è scaduto o è già stato usato. Ricomincia, per favore.",
+            de: "Diese Anmeldung ist abgelaufen oder wurde schon verwendet. Bitte beginnen Sie von vorn.",
+            es: "Este inicio de sesión ha caducado o ya se usó. Vuelve a empezar."),
+        "webSignIn.cancelled": .init(
+            en: "The sign-in was cancelled.", fr: "La connexion a été annulée.", it: "L'accesso è stato annullato.",
+            de: "Die Anmeldung wurde abgebrochen.", es: "Se canceló el inicio de sesión."),
+        "webSignIn.providerRefused": .init(
+            en: "The provider could not confirm who you are. Please try again.",
+            fr: "Le fournisseur n'a pas pu confirmer votre identité. Veuillez réessayer.",
+            it: "Il fornitore non ha potuto confermare chi sei. Riprova, per favore.",
+            de: "Der Anbieter konnte nicht bestätigen, wer Sie sind. Bitte versuchen Sie es noch einmal.",
+            es: "El proveedor no pudo confirmar quién eres. Inténtalo de nuevo."),
+        "webSignIn.providerUnavailable": .init(
+            en: "The provider cannot be reached just now. Please try again in a moment.",
+            fr: "Le fournisseur est injoignable pour le moment. Veuillez réessayer dans un instant.",
+            it: "Il fornitore non è raggiungibile in questo momento. Riprova tra poco.",
+            de: "Der Anbieter ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
+            es: "No se puede contactar con el proveedor ahora mismo. Inténtalo de nuevo en un momento."),
+        "webSignIn.notLinked": .init(
+            en: "No Parla account is linked to this identity. Create your account in the Parla app first.",
+            fr: "Aucun compte Parla n'est lié à cette identité. Créez d'abord votre compte dans l'application Parla.",
+            it: "Nessun account Parla è collegato a questa identità. Crea prima il tuo account nell'app Parla.",
+            de: "Mit dieser Identität ist kein Parla-Konto verknüpft. Erstellen Sie Ihr Konto zuerst in der Parla-App.",
+            es: "Ninguna cuenta de Parla está vinculada a esta identidad. Crea primero tu cuenta en la aplicación Parla."),
+        "twoFactorTitle": .init(
+            en: "Enter your code", fr: "Saisissez votre code", it: "Inserisci il tuo codice", de: "Geben Sie Ihren Code ein",
+            es: "Introduce tu código"),
+        "twoFactorText": .init(
+            en: "Your account uses two-factor sign-in: enter the six digits from your app, or a recovery code.",
+            fr:
+                "Votre compte utilise la connexion à deux facteurs : saisissez les six chiffres de votre application, ou un code de secours.",
+            it: "Il tuo account usa l'accesso a due fattori: inserisci le sei cifre della tua app, o un codice di recupero.",
+            de: "Ihr Konto nutzt die Zwei-Faktor-Anmeldung: Geben Sie die sechs Ziffern Ihrer App oder einen Wiederherstellungscode ein.",
+            es: "Tu cuenta usa el inicio de sesión en dos pasos: introduce las seis cifras de tu aplicación o un código de recuperación."),
+        "signedInTitle": .init(en: "Signed in", fr: "Connecté", it: "Accesso effettuato", de: "Angemeldet", es: "Sesión iniciada"),
+        "continue": .init(en: "Continue", fr: "Continuer", it: "Continua", de: "Weiter", es: "Continuar"),
         "classes": .init(en: "Your classes", fr: "Vos classes", it: "Le tue classi", de: "Deine Klassen", es: "Tus clases"),
         "noClasses": .init(
             en: "No class yet. Create one below.", fr: "Aucune classe pour l'instant. Créez-en une ci-dessous.",

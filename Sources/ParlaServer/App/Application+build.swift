@@ -74,6 +74,8 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         identities[provider] = try IdentityVerifier(settings: providerSettings, logger: logger)
     }
     services.append(IdentityVerifiersService(verifiers: Array(identities.values)))
+    let webSignIn = try webSignInClients(settings, verifying: identities, logger: logger)
+    services.append(WebSignInClientsService(clients: Array(webSignIn.values)))
     services.append(
         GuestSweeper(
             accounts: AccountStore(
@@ -91,7 +93,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     let router = try buildRouter(
         settings, database: database, reads: replica ?? database, cipher: cipher, hasher: hasher, catalog: catalog,
         assets: onDemand, scoring: scoring, memory: memory, googlePlay: googlePlay, mail: mail, identities: identities,
-        pages: try await DashboardPages(), logger: logger)
+        webSignIn: webSignIn, pages: try await DashboardPages(), logger: logger)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
@@ -425,8 +427,8 @@ public func migrateDatabase(_ settings: ServerSettings, logger: Logger) async th
 func buildRouter(
     _ settings: ServerSettings, database: Database, reads: Database, cipher: PersonalDataCipher, hasher: PasswordHasher,
     catalog: ContentCatalog, assets: AssetsOnDemand, scoring: ScoringRoute, memory: KeptInMemory,
-    googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier], pages: DashboardPages,
-    logger: Logger
+    googlePlay: GooglePlayClient?, mail: MailDelivery, identities: [IdentityProvider: IdentityVerifier],
+    webSignIn: [IdentityProvider: AuthorizationCodeClient], pages: DashboardPages, logger: Logger
 ) throws -> Router<ParlaRequestContext> {
     let router = Router(context: ParlaRequestContext.self)
     // Outermost, so that the request's span holds everything else. Secrets
@@ -527,7 +529,10 @@ func buildRouter(
     try handler.registerHandlers(
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: middlewares)
-    Dashboard(api: handler, accounts: accounts, pages: pages, secure: settings.secureCookies).register(on: router)
+    let signIns = WebSignInService(
+        clients: webSignIn, store: WebSignInStore(database: database), accounts: accountService, publicBase: settings.mail.linkBase,
+        logger: logger)
+    Dashboard(api: handler, accounts: accounts, pages: pages, secure: settings.secureCookies, webSignIn: signIns).register(on: router)
     return router
 }
 

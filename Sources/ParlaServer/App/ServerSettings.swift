@@ -223,6 +223,9 @@ public struct ServerSettings: Sendable {
             if let issuers = value("issuers") { settings.issuers = Set(issuers) }
             if let url = value("jwksUrl")?.first { settings.jwksURL = url }
             settings.rootCertificates = value("rootCertificates") ?? []
+            // The web client's id_tokens are for us too: it is an audience.
+            settings.web = Self.webSignIn(provider, config: config, roots: settings.rootCertificates)
+            if let web = settings.web { settings.audiences.insert(web.clientID) }
             identityProviders[provider] = settings
         }
         googlePlayPackage = config.string(forKey: "purchases.googlePlay.packageName", default: googlePlayPackage)

@@ -25,12 +25,15 @@ struct Dashboard: Sendable {
     let pages: DashboardPages
     /// Whether the dashboard is served over TLS (cookies are then Secure).
     let secure: Bool
+    /// Sign-in with Apple or Google for accounts made with them (`WebSignIn.swift`).
+    let webSignIn: WebSignInService
 
     static let sessionCookie = "parla_teach"
     static let signInCookie = "parla_teach_signin"
 
     func register(on router: Router<ParlaRequestContext>) {
         registerAccountPages(on: router)
+        registerWebSignIn(on: router)
         router.get("/teach") { request, _ in try await self.home(request) }
         router.post("/teach/sign-in") { request, _ in try await self.signIn(request) }
         router.post("/teach/sign-out") { request, _ in try await self.signOut(request) }
@@ -169,13 +172,19 @@ struct Dashboard: Sendable {
 
     /// The sign-in page, in the browser's language; `failed`: after wrong credentials.
     /// `problem`: why the last try was refused, when not the credentials
-    /// (a one-time code missing or wrong).
-    func signInPage(_ request: Request, failed: Bool = false, email: String = "", problem: ErrorCode? = nil) -> Response {
+    /// (a one-time code missing or wrong); `message`: said instead (a
+    /// provider's sign-in refused). The providers set up for the web are
+    /// offered as links.
+    func signInPage(_ request: Request, failed: Bool = false, email: String = "", problem: ErrorCode? = nil, message: String? = nil)
+        -> Response
+    {
         let nonce = SessionToken.generate().value
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
         let words = WebText.texts(language)
         var values: [String: Any] = ["title": words["signIn"] ?? "", "csrf": nonce, "email": email]
-        if failed { values["error"] = problem.map { $0.message.text(in: language) } ?? words["badCredentials"] }
+        if failed { values["error"] = message ?? problem.map { $0.message.text(in: language) } ?? words["badCredentials"] }
+        values["hasProviders"] = !webSignIn.offered.isEmpty
+        values["providers"] = webSignIn.offered.map { ["id": $0.rawValue, "label": words["signInWith." + $0.rawValue] ?? $0.rawValue] }
         var response = html("signin", values, language: language, status: failed ? .unauthorized : .ok)
         response.setCookie(cookie(Self.signInCookie, nonce, maxAge: 3600, for: request))
         return response
