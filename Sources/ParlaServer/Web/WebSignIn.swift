@@ -75,10 +75,12 @@ extension Dashboard {
 
     /// The second factor's form after a provider's sign-in; its CSRF token
     /// is derived from the wait's token as a session's is from the session's.
-    func codePage(_ language: Language, token: String, error: String? = nil) -> Response {
+    /// `error`: why the last code was refused (its status: 401 for a wrong
+    /// code, 429 once too many were).
+    func codePage(_ language: Language, token: String, error: ParlaError? = nil) -> Response {
         var values: [String: Any] = ["title": WebText.texts(language)["twoFactorTitle"] ?? "", "csrf": Self.csrf(for: token)]
-        if let error { values["error"] = error }
-        return html("signin-code", values, language: language, status: error == nil ? .ok : .unauthorized)
+        if let error { values["error"] = error.code.message.text(in: language) }
+        return html("signin-code", values, language: language, status: error.map(status) ?? .ok)
     }
 
     func enterCode(_ request: Request) async throws -> Response {
@@ -98,7 +100,7 @@ extension Dashboard {
         } catch let error as ParlaError
             where [.invalidOneTimeCode, .twoFactorRequired, .tooManyAttempts, .tooManyRequests].contains(error.code)
         {
-            return codePage(language, token: token, error: error.code.message.text(in: language))
+            return codePage(language, token: token, error: error)
         }
     }
 
