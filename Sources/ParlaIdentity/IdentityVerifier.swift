@@ -63,6 +63,10 @@ public struct VerifiedIdentity: Sendable, Equatable {
     public var emailVerified: Bool
     public var givenName: String?
     public var familyName: String?
+    /// When the provider issued the token (nil: it did not say), and when
+    /// it ends: a proof of a fresh sign-in reads both.
+    public var issuedAt: Date?
+    public var expiresAt: Date
 }
 
 public enum IdentityFailure: Error, Equatable, CustomStringConvertible {
@@ -156,7 +160,8 @@ public final class IdentityVerifier: Sendable {
         guard claims.nonce == nonce || claims.nonce == hashed else { throw .invalidToken("nonce") }
         return VerifiedIdentity(
             provider: settings.provider, subject: claims.subject.value, email: claims.email,
-            emailVerified: claims.emailVerified?.value ?? false, givenName: claims.givenName, familyName: claims.familyName)
+            emailVerified: claims.emailVerified?.value ?? false, givenName: claims.givenName, familyName: claims.familyName,
+            issuedAt: claims.issuedAt?.value, expiresAt: claims.expires.value)
     }
 
     /// The token's header, read (by jwt-kit's parser) before any key is chosen.

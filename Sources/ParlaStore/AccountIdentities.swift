@@ -68,9 +68,26 @@ extension AccountStore {
             ON CONFLICT (identity_index) DO UPDATE SET last_used_at = account_identities.last_used_at
             RETURNING account_id, id, provider, created_at, last_used_at
             """, logger: database.logger
-        ).collect().first!
+        ).collect().first
+        // ON CONFLICT DO UPDATE always returns the row.
+        guard let row else { throw ParlaError(.internalError) }
         let (owner, id, provider, linked, used) = try row.decode((UUID, UUID, String, Date, Date).self)
         return (AccountID(owner), LinkedIdentity(id: id, provider: provider, linkedAt: linked, lastUsedAt: used))
+    }
+
+    /// Takes a provider's token as a proof once (by its hash, kept until
+    /// it ends): false when it was taken before. Ended ones go as new ones
+    /// come.
+    public func spendProof(_ tokenHash: [UInt8], until expiry: Date) async throws -> Bool {
+        try await database.withConnection { connection in
+            try await connection.query("DELETE FROM spent_id_tokens WHERE expires_at < now()", logger: database.logger)
+            return try await !connection.query(
+                """
+                INSERT INTO spent_id_tokens (token_hash, expires_at) VALUES (\(ByteBuffer(bytes: tokenHash)), \(expiry))
+                ON CONFLICT (token_hash) DO NOTHING RETURNING 1
+                """, logger: database.logger
+            ).collect().isEmpty
+        }
     }
 
     /// The account's linked identities, oldest first.

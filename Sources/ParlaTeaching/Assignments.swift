@@ -26,13 +26,13 @@ public enum AssignmentRules {
 
     /// A learner's completion of an assignment (0-1): the share of the
     /// items it may open that it has answered right. Locked items are left
-    /// out, so a pupil without the list's purchase can still finish: one
-    /// who may open none of them has nothing left to do (1), and its
-    /// teacher sees the items locked beside it.
-    public static func completion(rightItems: Set<String>, of items: [String], openWords: Set<String>) -> Double {
-        guard !items.isEmpty else { return 0 }
+    /// out, so a pupil without the list's purchase can still finish. One
+    /// who may open none of them has no completion (nil): it is not done,
+    /// nor behind, and class averages leave it out; its teacher sees the
+    /// items locked instead.
+    public static func completion(rightItems: Set<String>, of items: [String], openWords: Set<String>) -> Double? {
         let open = Set(items).subtracting(lockedItems(items, openWords: openWords))
-        return open.isEmpty ? 1 : Double(open.intersection(rightItems).count) / Double(open.count)
+        return open.isEmpty ? nil : Double(open.intersection(rightItems).count) / Double(open.count)
     }
     /// How far ahead a due date may be.
     public static let longestNotice: TimeInterval = 366 * 86400

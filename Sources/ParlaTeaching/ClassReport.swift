@@ -67,7 +67,8 @@ public struct ClassReport: Sendable, Equatable {
         /// The level of the member's course in the class's language; nil
         /// without one, or while its placement test runs.
         public var courseLevel: CEFRLevel?
-        /// Completion of each of the class's assignments (0-1).
+        /// Completion of each of the class's assignments (0-1), but those it
+        /// may open nothing of.
         public var completions: [AssignmentID: Double]
 
         public init(
@@ -99,9 +100,15 @@ public struct ClassReport: Sendable, Equatable {
             if let level = learner.level { counts[level, default: 0] += 1 }
         }
         mostMissed = missed.sorted { ($0.misses, $1.item) > ($1.misses, $0.item) }
-        var sums: [AssignmentID: Double] = [:]
-        for member in members { sums.merge(member.completions, uniquingKeysWith: +) }
-        assignments = sums.mapValues { $0 / Double(max(members.count, 1)) }
+        // Each assignment's mean over the members it counts for.
+        var sums: [AssignmentID: (total: Double, members: Int)] = [:]
+        for member in members {
+            for (assignment, completion) in member.completions {
+                sums[assignment, default: (0, 0)].total += completion
+                sums[assignment, default: (0, 0)].members += 1
+            }
+        }
+        assignments = sums.mapValues { $0.total / Double($0.members) }
         progress = (0...Self.progressWeeks).reversed().compactMap { weeks in
             let day = today.addingTimeInterval(-Double(weeks * 7) * 86400)
             let known = histories.compactMap { history in history.last { $0.day <= day }?.theta }

@@ -59,14 +59,14 @@ public final class TestIdentityProvider: Sendable {
     public func token(
         subject: String, email: String? = nil, emailVerified: Bool? = true, nonce: String? = "n-0S6_WzA2Mj",
         givenName: String? = nil, familyName: String? = nil, issuer: String? = nil, audience: String? = nil,
-        expiresIn: TimeInterval = 600, kid: String? = nil, signingKey: JWTKit.Insecure.RSA.PrivateKey? = nil
+        expiresIn: TimeInterval = 600, issuedAgo: TimeInterval = 0, kid: String? = nil, signingKey: JWTKit.Insecure.RSA.PrivateKey? = nil
     ) async throws -> String {
         let newest = state.withLock { $0.keys.last! }
         let chosen = kid.flatMap { kid in state.withLock { $0.keys.first { $0.kid == kid } } } ?? newest
         let claims = Claims(
             iss: IssuerClaim(value: issuer ?? self.issuer), sub: SubjectClaim(value: subject),
             aud: AudienceClaim(value: [audience ?? self.audience]), exp: ExpirationClaim(value: Date().addingTimeInterval(expiresIn)),
-            iat: IssuedAtClaim(value: Date()), nonce: nonce, email: email,
+            iat: IssuedAtClaim(value: Date().addingTimeInterval(-issuedAgo)), jti: UUID().uuidString, nonce: nonce, email: email,
             email_verified: email == nil ? nil : emailVerified.map { $0 ? "true" : "false" },
             given_name: givenName, family_name: familyName)
         let keys = JWTKeyCollection()
@@ -77,6 +77,8 @@ public final class TestIdentityProvider: Sendable {
     /// Apple sends `email_verified` as a string.
     struct Claims: JWTPayload {
         var iss: IssuerClaim, sub: SubjectClaim, aud: AudienceClaim, exp: ExpirationClaim, iat: IssuedAtClaim
+        /// Each token its own, as a provider's are (two in one second differ).
+        var jti: String
         var nonce: String?, email: String?, email_verified: String?, given_name: String?, family_name: String?
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }

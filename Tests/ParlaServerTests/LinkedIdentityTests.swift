@@ -76,18 +76,38 @@ struct LinkedIdentityTests {
                 "/v1/me/identities/\(appleID)", token: token, json: ["reauthentication": try await proof(apple, "apple", "001.zoe")])
             #expect(last.status == 409 && last.code == "last_way_in", "\(last.text)")
 
-            // Linking Google needs the owner's proof: a fresh Apple sign-in.
+            // The same person on a tablet: its session ends when a way in is added.
+            let tablet = try sessionToken(try await signIn(client, "apple", try await apple.token(subject: "001.zoe")))
+
+            // Linking Google needs the owner's proof: a fresh Apple sign-in,
+            // taken once; an old one proves nothing.
             let googleToken = try await google.token(subject: "g-42")
-            let unproven = try await client.post(
-                "/v1/me/identities", token: token, json: ["provider": "google", "idToken": googleToken, "nonce": Self.nonce])
-            #expect(unproven.status == 422 && unproven.fieldErrors == ["reauthentication:required"], "\(unproven.text)")
-            let linked = try await client.post(
+            let stale = try await client.post(
                 "/v1/me/identities", token: token,
                 json: [
                     "provider": "google", "idToken": googleToken, "nonce": Self.nonce,
-                    "reauthentication": try await proof(apple, "apple", "001.zoe"),
+                    "reauthentication": [
+                        "provider": "apple", "idToken": try await apple.token(subject: "001.zoe", issuedAgo: 1200), "nonce": Self.nonce,
+                    ] as JSON,
                 ])
+            #expect(stale.status == 401 && stale.code == "invalid_id_token", "\(stale.text)")
+            let unproven = try await client.post(
+                "/v1/me/identities", token: token, json: ["provider": "google", "idToken": googleToken, "nonce": Self.nonce])
+            #expect(unproven.status == 422 && unproven.fieldErrors == ["reauthentication:required"], "\(unproven.text)")
+            let appleProof = try await proof(apple, "apple", "001.zoe")
+            let linked = try await client.post(
+                "/v1/me/identities", token: token,
+                json: ["provider": "google", "idToken": googleToken, "nonce": Self.nonce, "reauthentication": appleProof])
             #expect(linked.status == 200 && linked.json["provider"] as? String == "google", "\(linked.text)")
+            #expect(try await client.get("/v1/me/identities", token: tablet).status == 401)
+            // The same proof, again: spent.
+            let replayed = try await client.post(
+                "/v1/me/identities", token: token,
+                json: [
+                    "provider": "google", "idToken": try await google.token(subject: "g-42"), "nonce": Self.nonce,
+                    "reauthentication": appleProof,
+                ])
+            #expect(replayed.status == 401 && replayed.code == "invalid_id_token", "\(replayed.text)")
             // Again: nothing changes.
             let again = try await client.post(
                 "/v1/me/identities", token: token,

@@ -306,12 +306,11 @@ struct WebSignInTests {
                 var throttled = Cookies()
                 let next = try await signIn(client, provider, &throttled)
                 let nextCSRF = String(try #require(next.text.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
-                // One wrong code above (a right one does not reset the count):
-                // nine more are refused as wrong, ten in the window, then no
-                // code is even tried.
+                // The whole sign-in above cleared the count: ten wrong codes are
+                // refused as wrong, then no code is even tried.
                 var statuses: [Int] = []
-                for _ in 0..<9 { statuses.append(try await enter("000000", csrf: nextCSRF, throttled).status) }
-                #expect(statuses == Array(repeating: 401, count: 9), "\(statuses)")
+                for _ in 0..<10 { statuses.append(try await enter("000000", csrf: nextCSRF, throttled).status) }
+                #expect(statuses == Array(repeating: 401, count: 10), "\(statuses)")
                 let last = try await enter("000000", csrf: nextCSRF, throttled)
                 #expect(last.status == 429 && last.text.contains("Too many"), "\(last.status) \(last.text)")
             }

@@ -656,7 +656,8 @@ struct ClassReportTests {
         #expect(report.levels == [.b1: 1])
         #expect(report.mostMissed.map(\.item) == ["word:door", "word:house"])
         // Per assignment, over the whole class (Bob did none of either).
-        #expect(report.assignments == [first: 0.5, second: 0.25])
+        // Bob has no completion of either (he may open none of them): the means leave him out.
+        #expect(report.assignments == [first: 1, second: 0.5])
         let csv = report.csv().split(separator: "\r\n")
         #expect(csv.count == 3)
         #expect(csv[1].hasSuffix(",B1,0.40,0.40,1.00,listening,0.75"))
@@ -734,8 +735,8 @@ struct AssignmentLockTests {
         #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog"]) == 1.0 / 3)
         // Once opened, whale counts; an answer right while locked does not count for more than the items.
         #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog", "whale"]) == 0.25)
-        // All locked: nothing left to do; no items: nothing done.
-        #expect(AssignmentRules.completion(rightItems: [], of: ["word:whale"], openWords: []) == 1)
-        #expect(AssignmentRules.completion(rightItems: [], of: [], openWords: []) == 0)
+        // All locked, or no items: no completion at all.
+        #expect(AssignmentRules.completion(rightItems: [], of: ["word:whale"], openWords: []) == nil)
+        #expect(AssignmentRules.completion(rightItems: [], of: [], openWords: []) == nil)
     }
 }

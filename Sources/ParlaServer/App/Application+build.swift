@@ -433,7 +433,11 @@ func buildRouter(
     let router = Router(context: ParlaRequestContext.self)
     // Outermost, so that the request's span holds everything else. Secrets
     // and learners' words stay out of it.
-    if Telemetry.isOn { router.add(middleware: TracingMiddleware(redactingQueryParameters: ["token", "secret", "text"])) }
+    if Telemetry.isOn {
+        // Secrets in query strings: links' tokens, the push secret, OAuth callbacks' code and state.
+        let secrets = ["token", "secret", "text", "code", "state", "error_description"]
+        router.add(middleware: TracingMiddleware(redactingQueryParameters: Set(secrets)))
+    }
     router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.trustedProxies))
     router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.corsOrigins, secure: settings.secureCookies))
     router.add(middleware: MetricsMiddleware())

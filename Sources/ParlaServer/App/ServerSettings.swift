@@ -123,7 +123,7 @@ public struct ServerSettings: Sendable {
     public var analyticsKeepDays = 90
     /// Email: who sends it, where its links lead, and how it leaves.
     public var mail = MailSettings()
-    /// Sign in with Apple and Google (`auth.<provider>.*`); a provider
+    /// Sign in with Apple, Google and Facebook (`auth.<provider>.*`); a provider
     /// without audiences is off.
     public var identityProviders: [IdentityProvider: IdentityProviderSettings] = [
         .apple: .apple(audiences: []), .google: .google(audiences: []), .facebook: .facebook(audiences: []),

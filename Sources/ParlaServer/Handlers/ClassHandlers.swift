@@ -116,7 +116,7 @@ extension APIHandler {
             due: body.dueAt)
         var answer = Components.Schemas.Assignment(created)
         answer.lockedFor = lockedFor.map {
-            .init(learnerId: $0.learner.description, displayName: $0.displayName, lockedItems: $0.lockedItems.count)
+            .init(learnerId: $0.learner.description, displayName: $0.displayName, lockedItemCount: $0.lockedItems.count)
         }
         return .created(.init(body: .json(answer)))
     }
@@ -199,7 +199,7 @@ extension Components.Schemas.Assignment {
 }
 
 extension Components.Schemas.AssignmentProgress {
-    init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, completion: Double, lockedItems: [String]) {
+    init(_ learner: LearnerID, _ name: String, _ progress: AssignmentStore.Progress, completion: Double?, lockedItems: [String]) {
         self.init(
             learnerId: learner.description, displayName: name, completion: completion, lockedItems: lockedItems,
             accuracy: progress.accuracy, answers: progress.answers, lastAnsweredAt: progress.lastAnswer)

@@ -276,8 +276,30 @@ struct AccountService: Sendable {
         guard let (provider, idToken, nonce) = reauthentication else {
             throw ParlaError.validation([FieldError("reauthentication", .required)])
         }
-        let identity = try await verified(idToken, from: provider, nonce: nonce, for: "reauthentication").identity
+        let identity = try await freshProof(idToken, from: provider, nonce: nonce, for: "reauthentication")
         guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
+    }
+
+    /// How old a provider's token may be to prove a fresh sign-in.
+    static let freshProofSeconds: TimeInterval = 600
+
+    /// An id_token that proves something now (the owner's proof, a sign-in
+    /// to link): issued in the last ten minutes and taken once, so a token
+    /// seen before (a sign-in's, in a log or a stolen request) proves
+    /// nothing again. `invalid_id_token` otherwise.
+    private func freshProof(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
+        -> ProviderIdentity
+    {
+        let (person, identity) = try await verified(idToken, from: provider, nonce: nonce, for: purpose)
+        guard let issued = person.issuedAt, issued.timeIntervalSinceNow > -Self.freshProofSeconds else {
+            logger.notice("\(purpose) refused", metadata: ["provider": "\(provider)", "why": "not a fresh sign-in"])
+            throw ParlaError(.invalidIdToken)
+        }
+        guard try await accounts.spendProof(SessionToken.hash(idToken), until: person.expiresAt) else {
+            logger.notice("\(purpose) refused", metadata: ["provider": "\(provider)", "why": "token used before"])
+            throw ParlaError(.invalidIdToken)
+        }
+        return identity
     }
 
     /// The account's ways in: whether it has a password, and its linked
@@ -294,11 +316,14 @@ struct AccountService: Sendable {
         _ caller: Caller, provider: String, idToken: String, nonce: String, currentPassword: String?,
         reauthentication: (provider: String, idToken: String, nonce: String)?
     ) async throws -> LinkedIdentity {
-        guard let account = try await accounts.account(caller.accountID), !account.isGuest else { throw ParlaError(.signUpRequired) }
+        guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        guard !account.isGuest else { throw ParlaError(.signUpRequired) }
         try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
-        let identity = try await verified(idToken, from: provider, nonce: nonce, for: "linking").identity
+        let identity = try await freshProof(idToken, from: provider, nonce: nonce, for: "linking")
         let (owner, linked) = try await accounts.link(identity, to: caller.accountID)
         guard owner == caller.accountID else { throw ParlaError(.identityLinkedElsewhere) }
+        // A new way in: whoever else holds a session signs in again.
+        try await accounts.endOtherSessions(of: caller.accountID, keeping: caller.sessionID)
         return linked
     }
 
@@ -309,7 +334,9 @@ struct AccountService: Sendable {
     ) async throws {
         try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
         switch try await accounts.unlink(id, from: caller.accountID, mayUnlink: AccountRules.mayUnlinkIdentity) {
-        case .unlinked: return
+        case .unlinked:
+            // Sessions opened with the unlinked sign-in end with it.
+            try await accounts.endOtherSessions(of: caller.accountID, keeping: caller.sessionID)
         case .notFound: throw ParlaError(.identityNotFound)
         case .lastWayIn: throw ParlaError(.lastWayIn)
         }
@@ -400,11 +427,23 @@ struct AccountService: Sendable {
         if account.isGuest { throw ParlaError(.signUpRequired) }
     }
 
+    /// The account's password, asked again behind a session: wrong ones
+    /// count as failed sign-ins of its email (429 past the limit), so a
+    /// stolen session cannot guess it without end.
     func checkPassword(_ password: String, of accountID: AccountID) async throws {
+        let email = try await accounts.account(accountID)?.email
+        if let email {
+            let failures = try await accounts.recentFailures(email: email, within: Self.failureWindow)
+            if failures.count >= Self.maximumFailures {
+                throw ParlaError(.tooManyAttempts, retryAfter: max(1, failures.secondsUntilOldestExpires))
+            }
+        }
         // An account made by social sign-in has no password to give (a
         // reset sets one).
-        guard let hash = try await accounts.passwordHash(accountID) else { throw ParlaError(.wrongCurrentPassword) }
-        guard try await hasher.verify(password, against: hash) else { throw ParlaError(.wrongCurrentPassword) }
+        guard let hash = try await accounts.passwordHash(accountID), try await hasher.verify(password, against: hash) else {
+            if let email { try await accounts.recordFailure(email: email, window: Self.failureWindow) }
+            throw ParlaError(.wrongCurrentPassword)
+        }
     }
 
     func sessions(_ caller: Caller) async throws -> [DeviceSession] {

@@ -138,6 +138,7 @@ struct ClassService: Sendable {
         let open = try await openWords(of: Set(work.map(\.account)))
         var completions: [LearnerID: [AssignmentID: Double]] = [:]
         for done in work {
+            // An assignment a member may open none of has no completion for it.
             completions[done.learner, default: [:]][done.assignment] = AssignmentRules.completion(
                 rightItems: done.rightItems, of: done.items, openWords: open[done.account] ?? [])
         }
@@ -209,18 +210,21 @@ struct ClassService: Sendable {
         let schoolClass = try await classes.schoolClass(id, of: caller.accountID)
         let (kind, items) = try AssignmentRules.items(
             kind, targets: targets, due: due, in: schoolClass.language, corpus: try content.snapshot().corpus, now: Date())
+        // Read before the assignment is made, so that a failure here never
+        // answers an error for an assignment that exists.
+        let locked = try await lockedFor(items.map(\.description), in: id)
         defer { overviews?.changed(id) }
         let created = try await assignments.create(
             for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
-        return (created, try await lockedFor(created))
+        return (created, locked)
     }
 
-    /// The members who cannot open every item of `assignment`.
-    func lockedFor(_ assignment: AssignmentStore.Assignment) async throws -> [LockedFor] {
-        let members = try await classes.memberAccounts(of: assignment.classID)
+    /// The members of a class who cannot open every one of `items`.
+    func lockedFor(_ items: [String], in classID: ClassID) async throws -> [LockedFor] {
+        let members = try await classes.memberAccounts(of: classID)
         let open = try await openWords(of: Set(members.map(\.account)))
         return members.compactMap { member in
-            let locked = AssignmentRules.lockedItems(assignment.items, openWords: open[member.account] ?? [])
+            let locked = AssignmentRules.lockedItems(items, openWords: open[member.account] ?? [])
             return locked.isEmpty ? nil : LockedFor(learner: member.learner, displayName: member.displayName, lockedItems: locked)
         }
     }
@@ -239,7 +243,7 @@ struct ClassService: Sendable {
         var learner: LearnerID
         var displayName: String
         var progress: AssignmentStore.Progress
-        var completion: Double
+        var completion: Double?
         var lockedItems: [String]
     }
 
@@ -271,7 +275,7 @@ struct ClassService: Sendable {
         var assignment: AssignmentStore.Assignment
         var className: String
         var progress: AssignmentStore.Progress
-        var completion: Double
+        var completion: Double?
         var lockedItems: [String]
         var offer: String?
     }

@@ -146,6 +146,8 @@ struct WebSignInService: Sendable {
         }
         let passed = try await accounts.twoFactor.check(account, code: code)
         guard try await store.endWait(tokenHash: SessionToken.hash(token)) else { throw WebSignInProblem.attemptUnknown }
+        // A whole sign-in clears the failures, as the password's does.
+        if let email = try await accounts.accounts.account(account)?.email { try await accounts.accounts.clearFailures(email: email) }
         return try await accounts.openSession(account, deviceName: Self.deviceName, secondFactor: passed)
     }
 

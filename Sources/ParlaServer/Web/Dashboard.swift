@@ -476,7 +476,7 @@ struct Dashboard: Sendable {
                 "learners": learners.map { learner in
                     [
                         "id": learner.learner.description, "name": learner.displayName, "answers": learner.progress.answers,
-                        "completion": Self.percent(learner.completion), "locked": learner.lockedItems.count,
+                        "completion": learner.completion.map(Self.percent) ?? "–", "locked": learner.lockedItems.count,
                         "accuracy": learner.progress.accuracy.map(Self.percent) ?? "–",
                         "last": learner.progress.lastAnswer.map(dates.string(from:)) ?? "–",
                     ] as [String: Any]
