@@ -103,10 +103,19 @@ extension AccountStore {
 
     /// Sets a new password with a reset token: every session of the account
     /// ends, every other reset token with them, and the email counts as
-    /// confirmed (the link reached it). Nil when the token is not live.
+    /// confirmed (the link reached it). An account whose email nobody had
+    /// confirmed was made by someone who merely named the address (a
+    /// provider that does not check emails, Facebook): the address's owner
+    /// takes it, and the sign-ins linked to it go. Nil when the token is
+    /// not live.
     public func resetPassword(tokenHash: [UInt8], passwordHash: String) async throws -> AccountID? {
         let account = try await database.withTransaction { connection -> AccountID? in
             guard let (account, emailIndex) = try await use(.passwordReset, tokenHash: tokenHash, on: connection) else { return nil }
+            try await connection.query(
+                """
+                DELETE FROM account_identities i USING accounts a
+                WHERE i.account_id = a.id AND a.id = \(account.uuid) AND a.email_index = \(emailIndex) AND a.email_verified_at IS NULL
+                """, logger: database.logger)
             try await connection.query(
                 """
                 UPDATE accounts SET password_hash = \(passwordHash), updated_at = now(),

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCore
 import ParlaIdentity
+import ParlaMail
 import ParlaServer
 import ParlaTestSupport
 import Testing
@@ -236,6 +237,43 @@ struct LinkedIdentityTests {
                 // Apple is not set up here.
                 let apple = try await signIn(client, "apple", try await facebook.token(subject: "10158"))
                 #expect(apple.status == 501 && apple.code == "identity_provider_not_configured")
+            }
+        }
+    }
+
+    @Test("an account made by naming someone else's address is theirs once they reset its password: the sign-in that made it goes")
+    func unverifiedAddressTakenBack() async throws {
+        let smtp = try await TestSMTPServer()
+        defer { Task { await smtp.stop() } }
+        try await TestIdentityProvider(issuer: "https://www.facebook.com", audience: "1234567890").run { facebook in
+            let app = try await TestApp.make {
+                $0.identityProviders[.facebook] = settings(facebook, as: .facebook)
+                $0.mail.smtp = SMTPSettings(
+                    host: "localhost", port: smtp.port, security: .startTLS, username: smtp.options.username,
+                    password: smtp.options.password, rootCertificates: smtp.certificates.map { [$0.caFile] } ?? [],
+                    timeout: .seconds(10))
+                $0.mail.retrySeconds = 0.2
+                $0.mail.pollSeconds = 0.2
+            }
+            try await app.run { client in
+                // Someone's Facebook names the address; Facebook does not say it was checked.
+                let made = try await signIn(
+                    client, "facebook", try await facebook.token(subject: "666", email: "lea@example.com", emailVerified: nil),
+                    extra: ["acceptTerms": true, "firstName": "Léa"])
+                #expect(made.status == 201, "\(made.text)")
+                // The address's owner resets the password with the link that reached her.
+                #expect(try await client.post("/v1/password-resets", json: ["email": "lea@example.com"]).status == 202)
+                let reset = try #require(try await smtp.waitFor(2).first { $0.mail.link?.contains("reset-password") == true })
+                let confirmed = try await client.post(
+                    "/v1/password-resets/confirm", json: ["token": try #require(reset.mail.token), "newPassword": "my own long secret"])
+                #expect(confirmed.status == 204, "\(confirmed.text)")
+                // The Facebook sign-in that made the account no longer opens it.
+                let again = try await signIn(
+                    client, "facebook", try await facebook.token(subject: "666", email: "lea@example.com", emailVerified: nil))
+                #expect(again.status == 409 && again.code == "email_taken", "\(again.text)")
+                let owner = try await client.post("/v1/sessions", json: ["email": "lea@example.com", "password": "my own long secret"])
+                #expect(owner.status == 201)
+                #expect(try await identities(client, try sessionToken(owner)).providers.isEmpty)
             }
         }
     }
