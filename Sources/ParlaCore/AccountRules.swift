@@ -126,14 +126,18 @@ public enum AccountRules {
         public var password: String?
         /// For an account with two-factor sign-in: its code.
         public var oneTimeCode: String?
+        /// For a new account whose token names no email (Facebook without
+        /// the email permission, or registered by phone): the address the
+        /// person types, confirmed by a link.
+        public var email: String?
         public init(
             provider: String? = nil, idToken: String? = nil, nonce: String? = nil, deviceName: String? = nil,
             firstName: String? = nil, lastName: String? = nil, acceptTerms: Bool? = nil, uiLanguage: String? = nil,
-            password: String? = nil, oneTimeCode: String? = nil
+            password: String? = nil, oneTimeCode: String? = nil, email: String? = nil
         ) {
             (self.provider, self.idToken, self.nonce, self.deviceName) = (provider, idToken, nonce, deviceName)
             (self.firstName, self.lastName, self.acceptTerms, self.uiLanguage) = (firstName, lastName, acceptTerms, uiLanguage)
-            (self.password, self.oneTimeCode) = (password, oneTimeCode)
+            (self.password, self.oneTimeCode, self.email) = (password, oneTimeCode, email)
         }
     }
 
@@ -156,7 +160,8 @@ public enum AccountRules {
     }
 
     /// A new account from a social sign-in: names from the form, else from
-    /// the token; the email from the token; the terms accepted.
+    /// the token; the email from the token, else from the form; the terms
+    /// accepted.
     public static func validateSocialRegistration(
         _ form: SocialForm, givenName: String?, familyName: String?, email: String?, requestLanguage: Language
     ) throws(ParlaError) -> Registration {
@@ -166,7 +171,7 @@ public enum AccountRules {
         let rawLastName = form.lastName ?? familyName
         let lastName =
             rawLastName.map { name($0, field: "lastName", invalid: .invalidLastName, into: &errors) } ?? ""
-        let address = emailAddress(email, field: "email", into: &errors)
+        let address = emailAddress(email ?? form.email, field: "email", into: &errors)
         let (uiLanguage, device) = consent(form.acceptTerms, form.uiLanguage, form.deviceName, requestLanguage, into: &errors)
         try errors.throwIfAny()
         return Registration(

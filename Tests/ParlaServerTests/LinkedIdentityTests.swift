@@ -225,6 +225,22 @@ struct LinkedIdentityTests {
                     extra: ["password": "correct horse battery", "acceptTerms": true])
                 #expect(claimed.status == 409 && claimed.code == "email_taken", "\(claimed.text)")
 
+                // Without the email permission the token names no address: the app asks for one.
+                let noEmail = try await facebook.token(subject: "3141")
+                let asked = try await signIn(client, "facebook", noEmail, extra: ["acceptTerms": true, "firstName": "Ana"])
+                #expect(asked.status == 422 && asked.fieldErrors == ["email:required"], "\(asked.text)")
+                let typed = try await signIn(
+                    client, "facebook", try await facebook.token(subject: "3141"),
+                    extra: ["acceptTerms": true, "firstName": "Ana", "email": "ana@example.com"])
+                #expect(typed.status == 201, "\(typed.text)")
+                #expect((typed.json["account"] as? JSON)?["email"] as? String == "ana@example.com")
+                #expect((typed.json["account"] as? JSON)?["emailVerified"] as? Bool == false)
+                // An address that has an account is not taken that way.
+                let taken = try await signIn(
+                    client, "facebook", try await facebook.token(subject: "2718"),
+                    extra: ["acceptTerms": true, "firstName": "Max", "email": "max@example.com"])
+                #expect(taken.status == 409 && taken.code == "email_taken", "\(taken.text)")
+
                 // Another app's token, another issuer, another nonce.
                 for bad in [
                     try await facebook.token(subject: "10158", audience: "999"),

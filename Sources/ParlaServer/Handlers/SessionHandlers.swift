@@ -71,7 +71,7 @@ extension APIHandler {
         let form = AccountRules.SocialForm(
             provider: body.provider, idToken: body.idToken, nonce: body.nonce, deviceName: body.deviceName,
             firstName: body.firstName, lastName: body.lastName, acceptTerms: body.acceptTerms, uiLanguage: body.uiLanguage,
-            password: body.password, oneTimeCode: body.oneTimeCode)
+            password: body.password, oneTimeCode: body.oneTimeCode, email: body.email)
         let (signedIn, created) = try await accounts.signIn(with: form, language: language, claiming: try await authenticator.guestCaller())
         return created
             ? .created(.init(body: .json(.init(signedIn, currentTerms: accounts.termsVersion))))

@@ -199,12 +199,14 @@ struct AccountService: Sendable {
         }
         let registration = try AccountRules.validateSocialRegistration(
             form, givenName: person.givenName, familyName: person.familyName, email: email ?? person.email, requestLanguage: language)
+        // Only the provider's word confirms an address; one typed in the
+        // app is confirmed by its link.
+        let verified = person.email != nil && person.emailVerified
         if let guest {
-            let signedIn = try await claim(
-                guest.accountID, registration, passwordHash: nil, identity: identity, emailVerified: person.emailVerified)
+            let signedIn = try await claim(guest.accountID, registration, passwordHash: nil, identity: identity, emailVerified: verified)
             return (signedIn, true)
         }
-        return (try await create(registration, passwordHash: nil, identity: identity, emailVerified: person.emailVerified), true)
+        return (try await create(registration, passwordHash: nil, identity: identity, emailVerified: verified), true)
     }
 
     func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {
