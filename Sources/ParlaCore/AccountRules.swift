@@ -116,6 +116,16 @@ public enum AccountRules {
         return (address!, password!, device)
     }
 
+    /// The owner's proof for an account without a password: a fresh
+    /// sign-in with a provider linked to it, its id_token and the nonce the
+    /// app sent.
+    public struct Reauthentication: Sendable {
+        public var provider: String, idToken: String, nonce: String
+        public init(provider: String, idToken: String, nonce: String) {
+            (self.provider, self.idToken, self.nonce) = (provider, idToken, nonce)
+        }
+    }
+
     /// Social sign-in as the client sent it.
     public struct SocialForm: Sendable {
         public var provider: String?, idToken: String?, nonce: String?, deviceName: String?
@@ -212,11 +222,11 @@ public enum AccountRules {
         /// A fresh sign-in with a provider linked to the account: how an
         /// account without a password proves it is its owner (an email
         /// change).
-        public var reauthentication: (provider: String, idToken: String, nonce: String)?
+        public var reauthentication: Reauthentication?
         public init(
             firstName: String? = nil, lastName: String? = nil, email: String? = nil, uiLanguage: String? = nil,
             newPassword: String? = nil, currentPassword: String? = nil, acceptTerms: Bool? = nil,
-            reauthentication: (provider: String, idToken: String, nonce: String)? = nil
+            reauthentication: Reauthentication? = nil
         ) {
             (self.firstName, self.lastName, self.email, self.uiLanguage) = (firstName, lastName, email, uiLanguage)
             (self.newPassword, self.currentPassword, self.acceptTerms) = (newPassword, currentPassword, acceptTerms)

@@ -31,7 +31,7 @@ extension APIHandler {
             firstName: body.firstName, lastName: body.lastName, email: body.email,
             uiLanguage: body.uiLanguage, newPassword: body.newPassword,
             currentPassword: body.currentPassword, acceptTerms: body.acceptTerms,
-            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+            reauthentication: body.reauthentication.map(AccountRules.Reauthentication.init))
         let (account, learners) = try await accounts.update(try await caller(), form)
         return .ok(
             .init(body: .json(.init(account: .init(account, currentTerms: accounts.termsVersion), learners: learners.map { .init($0) }))))

@@ -91,7 +91,7 @@ extension APIHandler {
         let shares = body.shareRecordings ?? false
         let (joined, teacher) = try await classes.join(
             caller, learner, code: body.joinCode, password: body.password,
-            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) }, sharesRecordings: shares)
+            reauthentication: body.reauthentication.map(AccountRules.Reauthentication.init), sharesRecordings: shares)
         return .created(.init(body: .json(.init(joined, teacher, shares))))
     }
 

@@ -41,7 +41,7 @@ extension APIHandler {
         let caller = try await caller()
         try await accounts.reauthenticate(
             caller.accountID, currentPassword: body.currentPassword,
-            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+            reauthentication: body.reauthentication.map(AccountRules.Reauthentication.init))
         let enrolment = try await twoFactor.enrol(caller)
         return .created(
             .init(body: .json(.init(secret: enrolment.secret, otpauthUri: enrolment.uri, recoveryCodes: enrolment.recoveryCodes))))
@@ -91,7 +91,7 @@ extension APIHandler {
         let linked = try await accounts.linkIdentity(
             try await caller(), provider: body.provider.rawValue, idToken: body.idToken, nonce: body.nonce,
             currentPassword: body.currentPassword,
-            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+            reauthentication: body.reauthentication.map(AccountRules.Reauthentication.init))
         return .ok(.init(body: .json(try .init(linked))))
     }
 
@@ -101,7 +101,7 @@ extension APIHandler {
         guard let id = UUID(uuidString: input.path.identityId) else { throw ParlaError(.identityNotFound) }
         try await accounts.unlinkIdentity(
             caller, id: id, currentPassword: body.currentPassword,
-            reauthentication: body.reauthentication.map { ($0.provider.rawValue, $0.idToken, $0.nonce) })
+            reauthentication: body.reauthentication.map(AccountRules.Reauthentication.init))
         return .noContent(.init())
     }
 }
@@ -110,5 +110,11 @@ extension Components.Schemas.LinkedIdentity {
     init(_ linked: ParlaStore.LinkedIdentity) throws {
         guard let provider = ProviderPayload(rawValue: linked.provider) else { throw ParlaError(.internalError) }
         self.init(id: linked.id.uuidString, provider: provider, linkedAt: linked.linkedAt, lastUsedAt: linked.lastUsedAt)
+    }
+}
+
+extension AccountRules.Reauthentication {
+    init(_ proof: Components.Schemas.Reauthentication) {
+        self.init(provider: proof.provider.rawValue, idToken: proof.idToken, nonce: proof.nonce)
     }
 }

@@ -268,17 +268,15 @@ struct AccountService: Sendable {
     /// it (`reauthentication`). 422 `required` when neither is given,
     /// `wrong_current_password` or `invalid_id_token` when it does not hold.
     func reauthenticate(
-        _ account: AccountID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?,
+        _ account: AccountID, currentPassword: String?, reauthentication: AccountRules.Reauthentication?,
         passwordField: String = "currentPassword"
     ) async throws {
         if try await accounts.passwordHash(account) != nil {
             guard let password = currentPassword else { throw ParlaError.validation([FieldError(passwordField, .required)]) }
             return try await checkPassword(password, of: account)
         }
-        guard let (provider, idToken, nonce) = reauthentication else {
-            throw ParlaError.validation([FieldError("reauthentication", .required)])
-        }
-        let identity = try await freshProof(idToken, from: provider, nonce: nonce, for: "reauthentication")
+        guard let proof = reauthentication else { throw ParlaError.validation([FieldError("reauthentication", .required)]) }
+        let identity = try await freshProof(proof.idToken, from: proof.provider, nonce: proof.nonce, for: "reauthentication")
         guard try await accounts.account(of: identity) == account else { throw ParlaError(.invalidIdToken) }
     }
 
@@ -316,7 +314,7 @@ struct AccountService: Sendable {
     /// linked to another account is 409 `identity_linked_elsewhere`.
     func linkIdentity(
         _ caller: Caller, provider: String, idToken: String, nonce: String, currentPassword: String?,
-        reauthentication: (provider: String, idToken: String, nonce: String)?
+        reauthentication: AccountRules.Reauthentication?
     ) async throws -> LinkedIdentity {
         guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
         guard !account.isGuest else { throw ParlaError(.signUpRequired) }
@@ -332,7 +330,7 @@ struct AccountService: Sendable {
     /// Unlinks one identity, with the owner's proof; never the last way
     /// in (409 `last_way_in`).
     func unlinkIdentity(
-        _ caller: Caller, id: UUID, currentPassword: String?, reauthentication: (provider: String, idToken: String, nonce: String)?
+        _ caller: Caller, id: UUID, currentPassword: String?, reauthentication: AccountRules.Reauthentication?
     ) async throws {
         try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
         switch try await accounts.unlink(id, from: caller.accountID, mayUnlink: AccountRules.mayUnlinkIdentity) {

@@ -102,7 +102,7 @@ struct ClassService: Sendable {
     /// an account made with a provider, a fresh sign-in there.
     func join(
         _ caller: Caller, _ learner: AuthorizedLearner, code typed: String, password: String?,
-        reauthentication: (provider: String, idToken: String, nonce: String)?, sharesRecordings: Bool
+        reauthentication: AccountRules.Reauthentication?, sharesRecordings: Bool
     ) async throws -> (ClassStore.SchoolClass, teacher: ClassStore.Teacher) {
         guard let code = JoinCode.normalized(typed) else { throw ParlaError(.joinCodeNotFound) }
         try await accounts.requireSignedUp(caller)
