@@ -29,12 +29,6 @@ public struct AssignmentStore: Sendable {
         public var firstTriesRight: Int
         public var lastAnswer: Date?
 
-        /// The share of the assignment's `items` the learner may open
-        /// (`openWords`: its account's) answered right (0-1); nil when it
-        /// may open none.
-        public func completion(of items: [String], openWords: Set<String>) -> Double? {
-            AssignmentRules.completion(rightItems: rightItems, of: items, openWords: openWords)
-        }
         /// Answers right at the first try over answers; nil before any.
         public var accuracy: Double? { answers == 0 ? nil : Double(firstTriesRight) / Double(answers) }
     }

@@ -258,7 +258,7 @@ struct ClassService: Sendable {
                 let words = open[member.account] ?? []
                 return MemberProgress(
                     learner: member.learner, displayName: member.displayName, progress: member.progress,
-                    completion: member.progress.completion(of: assignment.items, openWords: words),
+                    completion: AssignmentRules.completion(rightItems: member.progress.rightItems, of: assignment.items, openWords: words),
                     lockedItems: AssignmentRules.lockedItems(assignment.items, openWords: words))
             }
         )
@@ -292,7 +292,8 @@ struct ClassService: Sendable {
             let list = assignment.kind == AssignmentKind.wordList.rawValue ? assignment.targets.first : nil
             return PupilAssignment(
                 assignment: assignment, className: className, progress: progress,
-                completion: progress.completion(of: assignment.items, openWords: words), lockedItems: locked,
+                completion: AssignmentRules.completion(rightItems: progress.rightItems, of: assignment.items, openWords: words),
+                lockedItems: locked,
                 offer: locked.isEmpty ? nil : list.flatMap { catalogue.offer(opening: $0, for: ownership, at: now)?.id })
         }
     }
