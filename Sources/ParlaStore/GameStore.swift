@@ -55,8 +55,8 @@ public struct GameStore: Sendable {
 
     /// Lets `step` decide the game's next state (and its result once
     /// finished) from the game and the learner's model as they are now, and
-    /// writes it unless another flip came first, then reads both again and
-    /// tries again. Returns the game and what `step` said.
+    /// writes it unless another flip came first (`OptimisticWrite`).
+    /// Returns the game and what `step` said.
     public func update<Outcome: Sendable>(
         _ id: GameID, learner authorized: AuthorizedLearner,
         _ step:
@@ -68,31 +68,24 @@ public struct GameStore: Sendable {
         try await database.withConnection { connection in
             let logger = database.logger
             let learner = authorized.id
-            for _ in 0..<5 {
+            // Another flip, or a lesson reviewing the same card, came first: read again.
+            return try await OptimisticWrite.write(exhausted: ParlaError(.gameBusy)) { () -> (Stored, Outcome)? in
                 var (stored, version) = try await Self.game(id, learner: learner, on: connection, logger: logger)
                 let read = try await ModelRead.read(learner: learner, language: stored.language, on: connection, logger: logger)
                 let (state, finish, learning, outcome) = try await step(stored, read.model)
-                let written: Written
-                do {
-                    written = try await write(
-                        id, version: version, state: state, finish: finish, learning: learning, read: read,
-                        learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
-                } catch  where isDeadlock(error) {
-                    // The same learner's lesson or other game took the rows in another order: read again.
-                    continue
+                let written = try await write(
+                    id, version: version, state: state, finish: finish, learning: learning, read: read,
+                    learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
+                guard case .written(let finishedAt) = written else { return nil }
+                if let finish, let finishedAt {
+                    leaderboards.recorded(
+                        learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
+                        seconds: finish.seconds, at: finishedAt)
                 }
-                if case .written(let finishedAt) = written {
-                    if let finish, let finishedAt {
-                        leaderboards.recorded(
-                            learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
-                            seconds: finish.seconds, at: finishedAt)
-                    }
-                    stored.state = state
-                    stored.finishedAt = finishedAt
-                    return (stored, outcome)
-                }
+                stored.state = state
+                stored.finishedAt = finishedAt
+                return (stored, outcome)
             }
-            throw ParlaError(.gameBusy)
         }
     }
 

@@ -146,10 +146,9 @@ public struct LessonStore: Sendable {
     /// `step` decide, and writes the lesson, the answer's record, the memory
     /// card, the ability and its history, and the item's difficulty in one
     /// statement, on the condition that the lesson is still the version read
-    /// (else it reads again and `step` decides again: two answers to one
-    /// question never both count). Two round trips in all, without holding a
-    /// lock while Swift decides. Returns the lesson and what the model knows
-    /// after the change.
+    /// (else it reads again and `step` decides again, `OptimisticWrite`: two
+    /// answers to one question never both count). Returns the lesson and
+    /// what the model knows after the change.
     public func update<Outcome: Sendable>(
         _ id: LessonID, learner: AuthorizedLearner,
         _ step: @escaping @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome)
@@ -158,7 +157,10 @@ public struct LessonStore: Sendable {
     {
         try await database.withConnection { connection in
             let logger = database.logger
-            for _ in 0..<Self.conflictRetries {
+            // Another answer to this lesson, or another review of its card
+            // (a game at the same moment), came first: read again.
+            return try await OptimisticWrite.write(exhausted: ParlaError(.notCurrentQuestion)) {
+                () -> (Stored, LearnerModel, Outcome)? in
                 let rows = try await connection.query(
                     """
                     SELECT \(unescaped: Self.columns), version, \(unescaped: ModelRead.columns)
@@ -176,29 +178,18 @@ public struct LessonStore: Sendable {
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
-                let written: (Date, Date?)?
-                do {
-                    written = try await write(
+                guard
+                    let (touchedAt, finishedAt) = try await write(
                         change, lesson: id, version: version, learner: learner.id, language: language,
                         cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
                         on: connection, logger: logger)
-                } catch  where isDeadlock(error) {
-                    // A game of the same learner took the rows in another order: read again.
-                    continue
-                }
-                // Nil: another answer to this lesson, or another review of
-                // this card (a game at the same moment), came first.
-                guard let (touchedAt, finishedAt) = written else { continue }
+                else { return nil }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record { read.apply(record.learning) }
                 return (stored, read.model, outcome)
             }
-            throw ParlaError(.notCurrentQuestion)
         }
     }
-
-    /// Tries at an answer that another one, at the same moment, overtook.
-    static let conflictRetries = 5
 
     /// The learned difficulties of every language's items, by language and item id.
     public func difficulties() async throws -> [Language: [String: ItemDifficulty]] {
