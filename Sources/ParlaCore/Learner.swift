@@ -52,11 +52,7 @@ public enum DefaultPicture {
 
     /// The same learner always gets the same default picture.
     public static func number(for learner: LearnerID) -> Int {
-        // FNV-1a over the id's bytes: stable across processes, unlike Hasher.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        withUnsafeBytes(of: learner.uuid.uuid) { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
+        let hash = withUnsafeBytes(of: learner.uuid.uuid) { StableHash.of($0) }
         return Int(hash % UInt64(count)) + 1
     }
 }

@@ -324,7 +324,7 @@ struct LessonService: Sendable {
     /// The generator for the question after `step` questions: a retried
     /// request makes the same choice.
     static func random(_ lesson: LessonID, step: Int) -> SimulationRandom {
-        SimulationRandom(seed: PlacementService.stableHash("\(lesson)#\(step)"))
+        SimulationRandom(seed: StableHash.of("\(lesson)#\(step)"))
     }
 
     /// Lesson states as JSON: written and read on every answer, so without

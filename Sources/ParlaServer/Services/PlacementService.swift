@@ -157,7 +157,7 @@ struct PlacementService: Sendable {
     /// The question's options in an order fixed for this test (so a reload
     /// shows the same order), ids a-d by position.
     static func options(_ question: PlacementQuestion, placement: PlacementID) -> [(id: String, text: String)] {
-        var random = SimulationRandom(seed: stableHash("\(placement)|\(question.id)"))
+        var random = SimulationRandom(seed: StableHash.of("\(placement)|\(question.id)"))
         let texts = ([question.correct] + question.distractors).shuffled(using: &random)
         return zip(["a", "b", "c", "d", "e", "f"], texts).map { ($0, $1) }
     }
@@ -165,12 +165,7 @@ struct PlacementService: Sendable {
     /// The generator that picks the item after `step` answers: the same
     /// test always makes the same choices, so a retried request agrees.
     static func random(_ placement: PlacementID, step: Int) -> SimulationRandom {
-        SimulationRandom(seed: stableHash("\(placement)#\(step)"))
-    }
-
-    /// FNV-1a: stable across processes, unlike `Hasher`.
-    static func stableHash(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        SimulationRandom(seed: StableHash.of("\(placement)#\(step)"))
     }
 
     /// Re-estimates a language's item parameters from every stored answer
