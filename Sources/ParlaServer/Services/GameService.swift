@@ -112,17 +112,12 @@ struct GameService: Sendable {
         try await games.finished(learner: learner, language: language, limit: limit, before: before)
     }
 
-    /// Turns a card over, timed by the server from the game's start. A pair
-    /// found is a right answer about its word for the learning model (its
-    /// memory, the vocabulary ability, or listening for word-and-audio
-    /// decks); a mismatch of two words the learner has met before is half a
-    /// wrong answer about the first, and leaves memory alone (a slip of
-    /// place, not of meaning, as often as not).
+    /// Turns a card over, timed by the server from the game's start; what
+    /// the flip teaches is `MatchingLearning`'s to say.
     func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
         let (stored, outcome) = try await games.update(id, learner: learner) { stored, learning in
-            let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             var state = try JSONDecoder().decode(State.self, from: stored.state)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let outcome: FlipOutcome
@@ -131,26 +126,9 @@ struct GameService: Sendable {
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            let turn = state.game.flips.suffix(2).map(\.at)
-            let seconds = turn.count == 2 ? turn[1] - turn[0] : nil
-            let skill: Skill = state.game.deal.faces == .wordAudio ? .listening : .vocabulary
-            func write(_ concept: String, correct: Bool, weight: Double, remember: Bool) -> [AnswerLearning] {
-                guard let item = catalog.item(LessonItemID(.word, concept)) else { return [] }
-                let answer = PracticeAnswer(
-                    itemID: item.id.description, skill: skill, correct: correct, responseTime: seconds,
-                    timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty,
-                    weight: weight, remember: remember)
-                return [AnswerLearning.learning(from: answer, model: learning, item: difficulties[item.id], at: now, scheduler: scheduler)]
-            }
-            let learned: [AnswerLearning] =
-                switch outcome {
-                case .revealed: []
-                case .match(let card, _): write(card.concept, correct: true, weight: 1, remember: true)
-                case .mismatch(let first, let second)
-                where learning.cards["word:\(first.concept)"] != nil && learning.cards["word:\(second.concept)"] != nil:
-                    write(first.concept, correct: false, weight: MatchingRules.mismatchWeight, remember: false)
-                case .mismatch: []
-                }
+            let deck = try words(of: state.game.deal, in: stored.language, known: known)
+            let learned = MatchingLearning.learning(
+                from: outcome, in: state.game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
         return (try view(stored, learner: learner.id), outcome)
@@ -167,7 +145,6 @@ struct GameService: Sendable {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
         let (stored, _) = try await games.update(id, learner: learner) { stored, learning in
-            let (catalog, difficulties) = (try catalogs.catalog(stored.language, content: content), known[stored.language] ?? [:])
             let state = try JSONDecoder().decode(State.self, from: stored.state)
             // Already finished: the same submission again counts once.
             if state.game.isFinished { return (stored.state, nil, [], ()) }
@@ -178,37 +155,25 @@ struct GameService: Sendable {
                 throw Self.rejection(error)
             }
             game.offline = state.game.offline
-            // Each pair found teaches as in a live game (turns are consecutive
-            // flips), each from the model as the pairs before left it.
-            let skill: Skill = game.deal.faces == .wordAudio ? .listening : .vocabulary
-            var model = learning
-            var learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> AnswerLearning? in
-                let (first, second) = (game.flips[index], game.flips[index + 1])
-                let concept = game.deal.cards[first.position].concept
-                guard concept == game.deal.cards[second.position].concept,
-                    let item = catalog.item(LessonItemID(.word, concept))
-                else { return nil }
-                let answer = PracticeAnswer(
-                    itemID: item.id.description, skill: skill, correct: true, responseTime: second.at - first.at,
-                    timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: item.initialDifficulty)
-                let write = AnswerLearning.learning(from: answer, model: model, item: difficulties[item.id], at: now, scheduler: scheduler)
-                model.apply(write)
-                return write
-            }
-            // The writes go in item order (for their locks), so what each
-            // would insert for a learner with no stored ability must not
-            // depend on the pairs before it: the ability before the game plus
-            // its own change. Today's history is where the last pair left it.
-            let before = learning.everySkill
-            for index in learned.indices {
-                let base = before.first { $0.skill == learned[index].skill } ?? SkillAbility(skill: learned[index].skill)
-                learned[index].ability = .init(
-                    skill: base.skill, theta: base.theta + learned[index].abilityChange, responses: base.responses + 1)
-                if index < learned.count - 1 { learned[index].snapshots = [] }
-            }
+            let deck = try words(of: game.deal, in: stored.language, known: known)
+            let learned = MatchingLearning.learning(fromReplayed: game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
         return try view(stored, learner: learner.id)
+    }
+
+    /// The deck's words as the practice model knows them: those of the
+    /// lessons' catalogue, with their learned difficulties.
+    private func words(of deal: MatchingDeal, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
+        -> [String: MatchingWord]
+    {
+        let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
+        var words: [String: MatchingWord] = [:]
+        for card in deal.cards where words[card.concept] == nil {
+            guard let item = catalog.item(LessonItemID(.word, card.concept)) else { continue }
+            words[card.concept] = MatchingWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
+        }
+        return words
     }
 
     private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
