@@ -215,6 +215,17 @@ public struct Lesson: Codable, Sendable, Equatable {
     public var isFinished: Bool { questions.count >= length && current == nil }
     public var answeredCount: Int { questions.filter(\.isResolved).count }
 
+    /// The audio a question plays, as a content asset: a word heard,
+    /// pictured or translated from is spoken; a phrase to repeat is heard
+    /// first. Nil when it has none.
+    public func audioSlot(of question: LessonQuestion) -> AssetSlot? {
+        switch (question.type, question.item.kind) {
+        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): .word(concept: question.item.key, language)
+        case (.repetition, .phrase): .phrase(id: question.item.key, language)
+        default: nil
+        }
+    }
+
     /// Takes an answer to the current question at `now`; `claimedMilliseconds`
     /// is the client's measure, held within the server's.
     public mutating func answer(_ answer: LessonAnswer, to questionID: String, at now: Date, claimedMilliseconds: Int?)

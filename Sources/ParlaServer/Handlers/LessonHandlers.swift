@@ -117,7 +117,7 @@ extension Components.Schemas.LessonQuestion {
         }
         // A listening question's audio is served under the lesson: the
         // asset's own name would say which word it is.
-        let audio: String? = LessonService.audioSlot(question, lesson).flatMap { slot in
+        let audio: String? = lesson.audioSlot(of: question).flatMap { slot in
             guard let path = snapshot.assetPath(slot) else { return nil }
             return question.type == .listening ? "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio" : path
         }

@@ -103,19 +103,11 @@ struct LessonService: Sendable {
     func audio(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {
         let stored = try await lessons.lesson(id, learner: learner)
         let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
-        guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = Self.audioSlot(question, lesson) else {
+        guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = lesson.audioSlot(of: question) else {
             throw ParlaError(.assetNotFound)
         }
         guard let name = try content.snapshot().assets[slot.description] else { throw ParlaError(.assetNotFound) }
         return try await content.asset(name).bytes
-    }
-
-    static func audioSlot(_ question: LessonQuestion, _ lesson: Lesson) -> AssetSlot? {
-        switch (question.type, question.item.kind) {
-        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): .word(concept: question.item.key, lesson.language)
-        case (.repetition, .phrase): .phrase(id: question.item.key, lesson.language)
-        default: nil
-        }
     }
 
     func get(_ learner: AuthorizedLearner, lesson id: LessonID) async throws -> View {
