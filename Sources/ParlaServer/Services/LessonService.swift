@@ -90,8 +90,9 @@ struct LessonService: Sendable {
             types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
-        guard askNext(&lesson, id: lessonID, state: state(learning, catalog: catalog), catalog: catalog, words: words, at: Date())
-        else { throw ParlaError(.lessonUnavailable) }
+        guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
+            throw ParlaError(.lessonUnavailable)
+        }
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
         // Another device's lesson may have come first: then it is read whole.
         let created = stored.id == lessonID
@@ -147,6 +148,8 @@ struct LessonService: Sendable {
         return (view, score)
     }
 
+    /// Reads the lesson and the model, lets `Lesson.record` decide, and
+    /// writes what it says, unless another answer came first.
     private func record(
         _ learner: AuthorizedLearner, lesson id: LessonID, question: String, answer: LessonAnswer, claimed: Int?,
         wordsToPractise: [String]? = nil, score: Double? = nil
@@ -156,64 +159,22 @@ struct LessonService: Sendable {
         let words = try await openWords(learner)
         let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
-            let catalog = try catalogs.catalog(lesson.language, content: content)
-            let outcome: AnswerOutcome
+            let planner = self.planner(try catalogs.catalog(lesson.language, content: content), words)
+            let taught: LessonLearning?
             do throws(LessonAnswerError) {
-                outcome = try lesson.answer(answer, to: question, at: now, claimedMilliseconds: claimed)
+                taught = try lesson.record(
+                    answer, to: question, of: stored.id, at: now, claimedMilliseconds: claimed, wordsToPractise: wordsToPractise,
+                    score: score, planner: planner, model: learning, difficulties: difficulties[lesson.language] ?? [:])
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            lesson.annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
-            // A wrong try, or a template's item still to place: the same question again.
-            guard outcome.learned != nil || lesson.current == nil else {
-                return (.init(state: try Self.encode(lesson), finished: false, record: nil), lesson)
-            }
-            var model = learning
-            var record: LessonStore.Record?
-            var known = difficulties[lesson.language] ?? [:]
-            // An item gone from the content since it was asked teaches nothing, but the lesson goes on;
-            // so does a template's last item, which could go only one place.
-            if let learned = outcome.learned, let item = catalog.item(learned.item) {
-                // A template teaches each of its words: one answer row per item placed.
-                let answerID = learned.type.isTemplate ? "\(question)/\(item.id.key)" : question
-                let update = learn(learned, item: item, question: answerID, model: model, learned: known[item.id], at: now)
-                record = update
-                model.apply(update.learning)
-                known[item.id] = .init(
-                    difficulty: (known[item.id]?.difficulty ?? item.initialDifficulty) + update.learning.difficultyChange,
-                    responses: (known[item.id]?.responses ?? 0) + 1)
-            }
-            // The next question once this one is done (a template takes several drops).
-            if lesson.current == nil, lesson.questions.count < lesson.length {
-                var state = state(model, catalog: catalog)
-                state.difficulties = known.mapValues(\.difficulty)
-                askNext(&lesson, id: stored.id, state: state, catalog: catalog, words: words, at: now)
-            }
-            return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: record), lesson)
+            return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: taught.map(Self.record)), lesson)
         }
         var view = View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
             abilities: learningAfter.everySkill)
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
-    }
-
-    /// Adds the next question, of the types askable now; false when
-    /// nothing more can be asked (the content ran out for the types chosen,
-    /// or only speaking was chosen and it is paused): the lesson ends there.
-    @discardableResult
-    private func askNext(
-        _ lesson: inout Lesson, id: LessonID, state: LearnerState, catalog: LessonCatalog, words: Set<String>, at now: Date
-    ) -> Bool {
-        var random = Self.random(id, step: lesson.questions.count)
-        var asking = lesson
-        asking.types = lesson.askableTypes(at: now)
-        guard !asking.types.isEmpty, let next = planner(catalog, words).next(for: asking, state: state, at: now, using: &random) else {
-            lesson.length = lesson.questions.count
-            return false
-        }
-        lesson.questions.append(next)
-        return true
     }
 
     /// "I can't speak now": speaking questions leave the learner's lessons
@@ -230,10 +191,9 @@ struct LessonService: Sendable {
             var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
             guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
             if lesson.pauseSpeaking(until: until) {
-                let catalog = try catalogs.catalog(lesson.language, content: content)
-                var state = state(learning, catalog: catalog)
-                state.difficulties = (difficulties[lesson.language] ?? [:]).mapValues(\.difficulty)
-                askNext(&lesson, id: stored.id, state: state, catalog: catalog, words: words, at: now)
+                let planner = self.planner(try catalogs.catalog(lesson.language, content: content), words)
+                lesson.askNext(
+                    stored.id, planner: planner, state: LearnerState(learning, difficulties: difficulties[lesson.language] ?? [:]), at: now)
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: nil), lesson)
         }
@@ -247,24 +207,12 @@ struct LessonService: Sendable {
         try await lessons.abandon(id, learner: learner)
     }
 
-    /// What one resolved question teaches the model (`AnswerLearning`): the
-    /// first try's result moves the ability of the question's skill, the
-    /// item's difficulty and the learner's memory of the item.
-    private func learn(
-        _ learned: AnswerOutcome.Learned, item: LessonItem, question: String, model: LearnerModel,
-        learned stored: ItemDifficulty?, at now: Date
-    ) -> LessonStore.Record {
-        let answer = PracticeAnswer(
-            itemID: item.id.description, skill: learned.type.skill, correct: learned.correct,
-            responseTime: learned.responseTime, timeLimit: learned.type.timeLimitSeconds,
-            optionCount: learned.optionCount, initialDifficulty: item.initialDifficulty,
-            // `learned` comes only with a right answer: a wrong first try was found at last.
-            foundAtLast: !learned.correct)
-        return LessonStore.Record(
-            questionID: question, questionType: learned.type.rawValue, areaKind: item.area.rawValue, areaID: item.areaID,
-            level: item.level, correct: learned.correct, tries: learned.tries,
-            responseMilliseconds: Int((learned.responseTime * 1000).rounded()),
-            learning: AnswerLearning.learning(from: answer, model: model, item: stored, at: now, scheduler: scheduler))
+    /// The row a resolved question leaves, with what it teaches.
+    private static func record(_ taught: LessonLearning) -> LessonStore.Record {
+        LessonStore.Record(
+            questionID: taught.answerID, questionType: taught.learned.type.rawValue, areaKind: taught.item.area.rawValue,
+            areaID: taught.item.areaID, level: taught.item.level, correct: taught.learned.correct, tries: taught.learned.tries,
+            responseMilliseconds: taught.responseMilliseconds, learning: taught.learning)
     }
 
     /// The lesson as the learner sees it; `model` when it was just read.
@@ -294,14 +242,6 @@ struct LessonService: Sendable {
         try content.openWords(try await plans.ownership(for: learner).lists)
     }
 
-    private func state(_ model: LearnerModel, catalog: LessonCatalog) -> LearnerState {
-        var cards: [LessonItemID: MemoryCard] = [:]
-        for (key, card) in model.cards { if let item = LessonItemID(key) { cards[item] = card } }
-        return LearnerState(
-            abilities: Dictionary(model.everySkill.map { ($0.skill, $0.theta) }, uniquingKeysWith: { first, _ in first }),
-            cards: cards, difficulties: [:])
-    }
-
     static func code(for error: LessonAnswerError) -> ErrorCode {
         switch error {
         case .finished: .lessonFinished
@@ -311,12 +251,6 @@ struct LessonService: Sendable {
         case .targetNotFound: .targetNotFound
         case .wrongAnswerKind: .answerKindMismatch
         }
-    }
-
-    /// The generator for the question after `step` questions: a retried
-    /// request makes the same choice.
-    static func random(_ lesson: LessonID, step: Int) -> SimulationRandom {
-        SimulationRandom(seed: StableHash.of("\(lesson)#\(step)"))
     }
 
     /// Lesson states as JSON: written and read on every answer, so without
