@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "parla-purchase-bench", targets: ["ParlaPurchaseBench"]),
         .executable(name: "parla-fuzz-audio", targets: ["ParlaFuzzAudio"]),
         .executable(name: "parla-fuzz-picture", targets: ["ParlaFuzzPicture"]),
+        // The apps' client of the API, generated from the same spec.
+        .library(name: "ParlaClient", targets: ["ParlaClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -30,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
@@ -130,6 +133,19 @@ let package = Package(
             // The generated files import with explicit access levels; the
             // resource accessor's plain import must then default to internal.
             swiftSettings: swiftSettings + [.enableUpcomingFeature("InternalImportsByDefault")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // The apps' client: ParlaAPI's spec (openapi.yaml links to it), its
+        // types and a client generated public, over AsyncHTTPClient.
+        .target(
+            name: "ParlaClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // System libraries for speech, from Debian (scripts/install-deps.sh).
@@ -242,6 +258,8 @@ let package = Package(
         .testTarget(
             name: "ParlaCoreTests", dependencies: ["ParlaCore", "ParlaTestSupport", "ParlaFuzzPicture"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaWebTests", dependencies: ["ParlaWeb", "ParlaCore"], swiftSettings: swiftSettings),
+        // README.md's tour, walked with ParlaClient against a live server.
+        .testTarget(name: "ParlaClientTests", dependencies: ["ParlaClient", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaMailTests", dependencies: ["ParlaMail", "ParlaCore", "ParlaTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ParlaCommerceTests", dependencies: ["ParlaCommerce", "ParlaCore"], swiftSettings: swiftSettings),
         .testTarget(
