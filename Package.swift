@@ -181,11 +181,26 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
+        // What a server keeps in memory, in step with the tables by their
+        // notifications: the change feed, the read models, the access rules
+        // that read them, and the registry of all of it (Kept.swift).
+        .target(
+            name: "ParlaKept",
+            dependencies: [
+                "ParlaCore", "ParlaStore", "ParlaCommerce", "ParlaTeaching",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching", "ParlaGames",
-                "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
+                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
+                "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -208,7 +223,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
+                "ParlaServer", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -280,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [
-                "ParlaStore", "ParlaLearning",
+                "ParlaStore", "ParlaKept", "ParlaLearning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -305,8 +320,8 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaAPI", "ParlaStore", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech", "ParlaLearning",
-                "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
+                "ParlaServer", "ParlaAPI", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech",
+                "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

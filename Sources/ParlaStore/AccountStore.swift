@@ -7,21 +7,15 @@ import PostgresNIO
 public struct AccountStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
-    /// Sessions and profiles kept in memory, when this server keeps them.
-    let sessions: SessionCache?
-    let profiles: AccountProfiles?
 
     /// How long a session may last from its sign-in, however much it is used.
     let sessionMaxLifetime: TimeInterval
 
     public init(
-        database: Database, cipher: PersonalDataCipher, sessions: SessionCache? = nil, profiles: AccountProfiles? = nil,
-        sessionMaxLifetime: TimeInterval = DeviceSession.defaultAbsoluteLifetime
+        database: Database, cipher: PersonalDataCipher, sessionMaxLifetime: TimeInterval = DeviceSession.defaultAbsoluteLifetime
     ) {
         self.database = database
         self.cipher = cipher
-        self.sessions = sessions
-        self.profiles = profiles
         self.sessionMaxLifetime = sessionMaxLifetime
     }
 
@@ -126,10 +120,6 @@ public struct AccountStore: Sendable {
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
-        if claimed != nil {
-            sessions?.ended(account: guest)
-            profiles?.changed(guest)
-        }
         return claimed
     }
 
@@ -213,9 +203,6 @@ public struct AccountStore: Sendable {
             return learners
         }
         guard let moved else { throw ParlaError(.authenticationRequired) }
-        sessions?.ended(account: guest)
-        profiles?.changed(guest)
-        profiles?.changed(account)
         return moved
     }
 
@@ -242,10 +229,6 @@ public struct AccountStore: Sendable {
                 ofLearners: "SELECT id FROM learners WHERE account_id = ANY(\(ids))", on: connection, logger: database.logger)
             try await connection.query("DELETE FROM accounts WHERE id = ANY(\(ids))", logger: database.logger)
             return (guests, ranked)
-        }
-        for guest in guests {
-            sessions?.ended(account: guest)
-            profiles?.changed(guest)
         }
         return (guests, ranked)
     }
@@ -283,30 +266,19 @@ public struct AccountStore: Sendable {
 
     /// The account with its learner profiles, in one round trip.
     public func profile(_ id: AccountID) async throws -> (Account, [Learner])? {
-        if let kept = profiles?.profile(id) { return (kept.account, kept.learners) }
-        let stamp = profiles?.cache.stamp
-        let found = try await database.withConnection { connection in
+        try await database.withConnection { connection in
             var rows: [PostgresRandomAccessRow] = []
             for try await row in try await connection.execute(ProfileByID(key: id.uuid), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
             }
             return try profile(rows, accountID: id)
         }
-        if let found { profiles?.cache.keep([id.uuid: AccountProfile(account: found.0, learners: found.1)], since: stamp) }
-        return found
     }
 
-    /// A session's account with its learners, from the token: what the apps
-    /// ask for on every launch. From memory when both are kept there, else
-    /// in one round trip (then kept). Nil when the token is unknown or expired.
+    /// A session's account with its learners, from the token, in one round
+    /// trip (the session touched). Nil when the token is unknown or expired.
     public func profile(tokenHash: [UInt8]) async throws -> (DeviceSession, Account, [Learner])? {
-        if let sessions, sessions.session(tokenHash) != nil, profiles != nil {
-            guard let session = try await session(tokenHash: tokenHash), let (account, learners) = try await profile(session.accountID)
-            else { return nil }
-            return (session, account, learners)
-        }
-        let (sessionStamp, profileStamp) = (sessions?.cache.stamp, profiles?.cache.stamp)
-        let found = try await database.withConnection { connection -> (DeviceSession, Account, [Learner])? in
+        try await database.withConnection { connection -> (DeviceSession, Account, [Learner])? in
             var rows: [PostgresRandomAccessRow] = []
             for try await row in try await connection.execute(ProfileByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger) {
                 rows.append(row.makeRandomAccess())
@@ -321,22 +293,6 @@ public struct AccountStore: Sendable {
             guard let (account, learners) = try profile(rows, accountID: session.accountID) else { return nil }
             return (session, account, learners)
         }
-        if let (session, account, learners) = found {
-            sessions?.cache.keep([tokenHash: session], since: sessionStamp)
-            profiles?.cache.keep([session.accountID.uuid: AccountProfile(account: account, learners: learners)], since: profileStamp)
-        }
-        return found
-    }
-
-    /// The account of a session this server keeps in memory, if it keeps it.
-    public func keptAccount(tokenHash: [UInt8]) -> AccountID? {
-        sessions?.cache.value(tokenHash)?.accountID
-    }
-
-    /// The account's profile may have changed here: dropped from memory at
-    /// once, before its notification arrives.
-    public func profileChanged(_ account: AccountID) {
-        profiles?.changed(account)
     }
 
     /// The columns of an account and its learners, as the profile queries
@@ -480,8 +436,6 @@ public struct AccountStore: Sendable {
                         "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
                 }
             }
-            if endsOtherSessions { sessions?.ended(account: id) }
-            profiles?.changed(id)
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
@@ -490,11 +444,10 @@ public struct AccountStore: Sendable {
     /// Signs out every session of the account but `current` (a second
     /// factor turned on: the others signed in without it).
     public func endOtherSessions(of id: AccountID, keeping current: SessionID) async throws {
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE account_id = \(id.uuid) AND id <> \(current.uuid)", logger: database.logger)
         }
-        sessions?.ended(account: id)
     }
 
     /// Erases the account; its sessions, learners and everything under them
@@ -513,8 +466,6 @@ public struct AccountStore: Sendable {
             ).collect()
             return ranked
         }
-        sessions?.ended(account: id)
-        profiles?.changed(id)
         return ranked
     }
 
@@ -551,23 +502,9 @@ public struct AccountStore: Sendable {
     }
 
     /// The live session a token hash belongs to. Using a session pushes its
-    /// expiry 30 days ahead; that write happens at most once a minute per
-    /// session, and once this server keeps the session in memory the hot
-    /// path reads nothing.
+    /// expiry 30 days ahead (`touch`), at most once a minute per session.
     public func session(tokenHash: [UInt8]) async throws -> DeviceSession? {
-        // From memory while it is kept there and has not expired: no query,
-        // but for the once-a-minute touch.
-        if let sessions, let kept = sessions.session(tokenHash), kept.expiresAt > Date() {
-            guard kept.lastUsedAt < Date().addingTimeInterval(-60) else { return kept }
-            guard let touched = try await database.withConnection({ connection in try await touch(kept, on: connection) }) else {
-                sessions.cache.drop(tokenHash)
-                return nil
-            }
-            sessions.cache.update(tokenHash) { $0 = touched }
-            return touched
-        }
-        let stamp = sessions?.cache.stamp
-        let found = try await database.withConnection { connection -> DeviceSession? in
+        try await database.withConnection { connection -> DeviceSession? in
             var found: DeviceSession?
             for try await (id, account, created, used, expires)
                 in try await connection.execute(SessionByToken(key: ByteBuffer(bytes: tokenHash)), logger: database.logger)
@@ -579,8 +516,12 @@ public struct AccountStore: Sendable {
             guard let found else { return nil }
             return try await touch(found, on: connection)
         }
-        if let found, let sessions { sessions.cache.keep([tokenHash: found], since: stamp) }
-        return found
+    }
+
+    /// A session in use, its expiry slid (`touch(_:on:)`); nil if it expired.
+    public func touch(_ session: DeviceSession) async throws -> DeviceSession? {
+        guard session.lastUsedAt < Date().addingTimeInterval(-60) else { return session }
+        return try await database.withConnection { connection in try await touch(session, on: connection) }
     }
 
     /// Slides a session's expiry 30 days past now, at most once a minute,
@@ -640,14 +581,12 @@ public struct AccountStore: Sendable {
 
     /// Ends one of the account's sessions; false when there is no such session.
     public func deleteSession(_ id: SessionID, accountID: AccountID) async throws -> Bool {
-        let deleted = try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE id = \(id.uuid) AND account_id = \(accountID.uuid) RETURNING id",
                 logger: database.logger
             ).collect().count == 1
         }
-        if deleted { sessions?.ended([id.uuid]) }
-        return deleted
     }
 
     // MARK: Throttling

@@ -131,10 +131,6 @@ extension AccountStore {
                 """, logger: database.logger)
             return account
         }
-        if let account {
-            sessions?.ended(account: account)
-            profiles?.changed(account)
-        }
         return account
     }
 
@@ -170,10 +166,6 @@ extension AccountStore {
         } catch let error as PSQLError where error.isUniqueViolation {
             throw ParlaError(.emailTaken)
         }
-        if let account {
-            sessions?.ended(account: account)
-            profiles?.changed(account)
-        }
         return account
     }
 
@@ -190,7 +182,6 @@ extension AccountStore {
             ).collect()
             return rows.isEmpty ? nil : account
         }
-        if let account { profiles?.changed(account) }
         return account
     }
 }

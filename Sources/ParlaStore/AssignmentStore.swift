@@ -78,7 +78,7 @@ public struct AssignmentStore: Sendable {
         for classID: ClassID, teacher: AccountID, kind: String, targets: [String], items: [String], due: Date
     ) async throws -> Assignment {
         let id = AssignmentID.generate()
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 INSERT INTO assignments (id, class_id, kind, targets, items, due_at)
@@ -138,7 +138,7 @@ public struct AssignmentStore: Sendable {
     }
 
     public func delete(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 DELETE FROM assignments s USING classes c

@@ -74,21 +74,25 @@ struct BucketCounts: Sendable {
 /// neighbours). A change is either "the learner's best is now this"
 /// (`set`, from the table, in commit order) or "at least this" (`improve`:
 /// applying one twice, or two in either order, leaves the same board).
-struct BoardRanks: Sendable {
+public struct BoardRanks: Sendable {
     /// A learner's best score and best time, with when each was set (in
     /// microseconds since 2000, as PostgreSQL keeps instants: ties go to
     /// the earlier, in the table's order exactly).
-    struct Best: Sendable, Equatable {
-        var score: Int32
+    public struct Best: Sendable, Equatable {
+        public var score: Int32
         /// The time's bucket, in tenths of a second.
-        var tenths: Int32
-        var seconds: Double
-        var scoreAt: Int64
-        var secondsAt: Int64
+        public var tenths: Int32
+        public var seconds: Double
+        public var scoreAt: Int64
+        public var secondsAt: Int64
+
+        public init(score: Int32, tenths: Int32, seconds: Double, scoreAt: Int64, secondsAt: Int64) {
+            (self.score, self.tenths, self.seconds, self.scoreAt, self.secondsAt) = (score, tenths, seconds, scoreAt, secondsAt)
+        }
 
         /// The best of both: the higher score, the shorter time, each with
         /// its own instant (as recording a result keeps them).
-        func improved(by other: Best) -> Best {
+        public func improved(by other: Best) -> Best {
             var best = self
             if other.score > score { (best.score, best.scoreAt) = (other.score, other.scoreAt) }
             if other.seconds < seconds { (best.seconds, best.tenths, best.secondsAt) = (other.seconds, other.tenths, other.secondsAt) }
@@ -102,10 +106,10 @@ struct BoardRanks: Sendable {
     private var scoreOrder = BoardOrder()
     private var timeOrder = BoardOrder()
 
-    init(capacity: Int = 0) { learners.reserveCapacity(capacity) }
+    public init(capacity: Int = 0) { learners.reserveCapacity(capacity) }
 
     /// A board read whole: ordered once at the end, not entry by entry.
-    init(entries: [(UUID, Best)]) {
+    public init(entries: [(UUID, Best)]) {
         learners.reserveCapacity(entries.count)
         var scoreMembers: [Int32: [BoardOrder.Member]] = [:], timeMembers: [Int32: [BoardOrder.Member]] = [:]
         for (learner, best) in entries where learners.updateValue(best, forKey: learner) == nil {
@@ -118,16 +122,16 @@ struct BoardRanks: Sendable {
         timeOrder = BoardOrder(unsorted: timeMembers)
     }
 
-    var total: Int { learners.count }
+    public var total: Int { learners.count }
 
     /// The learner's best improves to `best` where it is better (a higher
     /// score, a shorter time), or is set if they had none.
-    mutating func improve(_ learner: UUID, to best: Best) {
+    public mutating func improve(_ learner: UUID, to best: Best) {
         set(learner, to: learners[learner].map { $0.improved(by: best) } ?? best)
     }
 
     /// The learner's best is `new`, better or worse than before.
-    mutating func set(_ learner: UUID, to new: Best) {
+    public mutating func set(_ learner: UUID, to new: Best) {
         let old = learners[learner]
         guard new != old else { return }
         if let old { leave(learner, old) }
@@ -138,7 +142,7 @@ struct BoardRanks: Sendable {
         learners[learner] = new
     }
 
-    mutating func remove(_ learner: UUID) {
+    public mutating func remove(_ learner: UUID) {
         guard let old = learners.removeValue(forKey: learner) else { return }
         leave(learner, old)
     }
@@ -157,7 +161,7 @@ struct BoardRanks: Sendable {
 
     /// The rank of a row in `bucket` (its score, or its tenth of a second):
     /// 1 + the learners strictly better, so that ties share a rank.
-    func rank(_ metric: LeaderboardStore.Metric, bucket: Int) -> Int {
+    public func rank(_ metric: LeaderboardStore.Metric, bucket: Int) -> Int {
         switch metric {
         case .score: 1 + scores.total - scores.atMost(bucket)
         case .time: 1 + times.atMost(bucket - 1)
@@ -165,20 +169,20 @@ struct BoardRanks: Sendable {
     }
 
     /// `learner`'s rank, or nil when they have no entry.
-    func rank(_ metric: LeaderboardStore.Metric, of learner: UUID) -> Int? {
+    public func rank(_ metric: LeaderboardStore.Metric, of learner: UUID) -> Int? {
         learners[learner].map { rank(metric, bucket: Int(metric == .score ? $0.score : $0.tenths)) }
     }
 
     /// A learner on the board with their best and rank.
-    struct Placed: Sendable, Equatable {
-        var learner: UUID
-        var best: Best
-        var rank: Int
+    public struct Placed: Sendable, Equatable {
+        public var learner: UUID
+        public var best: Best
+        public var rank: Int
     }
 
     /// The board's first `limit` learners, `learner`'s own place and up to
     /// two either side of it: a page, in the table's order.
-    func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?, neighbours: Int = 2)
+    public func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?, neighbours: Int = 2)
         -> (top: [Placed], own: Placed?, neighbours: [Placed])
     {
         let order = metric == .score ? scoreOrder : timeOrder
@@ -195,12 +199,12 @@ struct BoardRanks: Sendable {
 
     /// Microseconds since 2000 as PostgreSQL keeps an instant, and back,
     /// both as PostgresNIO converts them (so a date read back is equal).
-    static let epoch = Date(timeIntervalSince1970: 946_684_800)
-    static func microseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince(epoch) * 1_000_000) }
+    public static let epoch = Date(timeIntervalSince1970: 946_684_800)
+    public static func microseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince(epoch) * 1_000_000) }
     /// The microseconds a date read from PostgreSQL was made from (rounded,
     /// not cut: the read divided them by a million).
-    static func microseconds(read date: Date) -> Int64 { Int64((date.timeIntervalSince(epoch) * 1_000_000).rounded()) }
-    static func date(_ microseconds: Int64) -> Date { Date(timeInterval: Double(microseconds) / 1_000_000, since: epoch) }
+    public static func microseconds(read date: Date) -> Int64 { Int64((date.timeIntervalSince(epoch) * 1_000_000).rounded()) }
+    public static func date(_ microseconds: Int64) -> Date { Date(timeInterval: Double(microseconds) / 1_000_000, since: epoch) }
 }
 
 /// A board in one metric's order: its non-empty buckets sorted, each with

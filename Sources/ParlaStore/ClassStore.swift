@@ -158,7 +158,7 @@ public struct ClassStore: Sendable {
 
     public func update(_ id: ClassID, of teacher: AccountID, _ fields: ClassFields) async throws -> SchoolClass {
         let sealed = try fields.name.map { ByteBuffer(bytes: try cipher.seal($0, as: .className)) }
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 UPDATE classes SET name = coalesce(\(sealed), name), language = coalesce(\(fields.language?.code), language),
@@ -175,7 +175,7 @@ public struct ClassStore: Sendable {
     public func setJoinCode(_ id: ClassID, of teacher: AccountID, to code: String?) async throws -> SchoolClass {
         let rows: [PostgresRow]
         do {
-            rows = try await database.withConnection { connection in
+            rows = try await database.withTransaction { connection in
                 try await connection.query(
                     "UPDATE classes SET join_code = \(code) WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1",
                     logger: database.logger
@@ -189,7 +189,7 @@ public struct ClassStore: Sendable {
     }
 
     public func delete(_ id: ClassID, of teacher: AccountID) async throws {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 "DELETE FROM classes WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1", logger: database.logger
             ).collect()
@@ -293,7 +293,7 @@ public struct ClassStore: Sendable {
 
     /// Takes a learner out of a class: the teacher's (`teacher`) or the learner's own doing.
     public func removeMember(_ learner: LearnerID, from id: ClassID, teacher: AccountID?) async throws {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 DELETE FROM class_members m USING classes c

@@ -10,7 +10,7 @@ public struct CourseStore: Sendable {
 
     /// Starts a course; `course_exists` when the language is already studied.
     public func create(_ course: Course, learner: AuthorizedLearner) async throws -> Course {
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             let rows = try await connection.query(
                 """
                 INSERT INTO courses (learner_id, language, start, level)

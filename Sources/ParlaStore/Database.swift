@@ -156,19 +156,58 @@ public final class Database: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction: all of its writes or none.
+    /// Runs `body` in one transaction: all of its writes or none. What the
+    /// transaction announced (`announce`, migration 0049) is heard by this
+    /// server at its commit (`hearOwnAnnouncements`), before its notification
+    /// arrives, so that what this server keeps drops its own change at once.
     public func withTransaction<Result: Sendable>(
         function: String = #function, fileID: String = #fileID,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await withConnection(function: function, fileID: fileID) { connection in
+        let own = ownAnnouncements.withLock { $0 }
+        let (result, announced) = try await withConnection(function: function, fileID: fileID) { connection in
             do {
-                return try await connection.withTransaction(logger: self.logger) { try await body($0) }
+                return try await connection.withTransaction(logger: self.logger) { connection in
+                    let result = try await body(connection)
+                    return (result, try await own?.read(on: connection, logger: self.logger) ?? [])
+                }
             } catch let error as PostgresTransactionError {
                 // The transaction was rolled back; what matters to callers is
                 // why (a domain error, a constraint violation).
                 throw error.closureError ?? error.commitError ?? error.beginError ?? error
             }
+        }
+        if let own { for (topic, keys) in announced { own.heard(topic, keys) } }
+        return result
+    }
+
+    /// Who hears what this server's transactions announce, and of which topics.
+    struct OwnAnnouncements: Sendable {
+        var topics: [String]
+        var query: String
+        var heard: @Sendable (_ topic: String, _ keys: [Substring]) -> Void
+
+        /// What the transaction announced so far, per topic: the keys, or "*".
+        func read(on connection: PostgresConnection, logger: Logger) async throws -> [(String, [Substring])] {
+            guard let row = try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger).collect().first else { return [] }
+            let columns = row.makeRandomAccess()
+            var announced: [(String, [Substring])] = []
+            for (index, topic) in topics.enumerated() {
+                guard let said = try columns[index].decode(String?.self), !said.isEmpty else { continue }
+                announced.append((topic, said.split(separator: "\n")))
+            }
+            return announced
+        }
+    }
+
+    private let ownAnnouncements = Mutex<OwnAnnouncements?>(nil)
+
+    /// `heard` is told, at each commit of `withTransaction`, the keys the
+    /// transaction announced of each of `topics` ("*" for all of a topic).
+    public func hearOwnAnnouncements(topics: [String], _ heard: @escaping @Sendable (_ topic: String, _ keys: [Substring]) -> Void) {
+        let settings = topics.map { "current_setting('parla.announced_\($0)', true)" }.joined(separator: ", ")
+        ownAnnouncements.withLock {
+            $0 = topics.isEmpty ? nil : OwnAnnouncements(topics: topics, query: "SELECT " + settings, heard: heard)
         }
     }
 

@@ -9,11 +9,8 @@ import PostgresNIO
 /// catalogue's rule (`Catalogue.ownership`), not this store's.
 public struct EntitlementStore: Sendable {
     let database: Database
-    let kept: AccountEntitlements?
 
-    public init(database: Database, kept: AccountEntitlements? = nil) {
-        (self.database, self.kept) = (database, kept)
-    }
+    public init(database: Database) { self.database = database }
 
     static let columns = "product, source, starts_at, ends_at, grace_ends_at, revoked_at, renews"
 
@@ -26,22 +23,15 @@ public struct EntitlementStore: Sendable {
     }
 
     /// Every entitlement the account ever had, lapsed and revoked ones too
-    /// (the rule needs them: a trial counts once used). From memory when kept.
+    /// (the rule needs them: a trial counts once used).
     public func entitlements(of account: AccountID) async throws -> [Entitlement] {
-        if let entitlements = kept?.entitlements(account) { return entitlements }
-        let stamp = kept?.cache.stamp
-        let entitlements = try await database.withConnection { connection in
+        try await database.withConnection { connection in
             try await connection.query(
                 "SELECT \(unescaped: Self.columns) FROM account_entitlements WHERE account_id = \(account.uuid) ORDER BY created_at, id",
                 logger: database.logger
             ).collect().compactMap(Self.decode)
         }
-        kept?.cache.keep([account.uuid: entitlements], since: stamp)
-        return entitlements
     }
-
-    /// This server reads its own write at once; others on its notification.
-    private func changed(_ account: AccountID) { kept?.cache.drop(account.uuid) }
 
     /// Gives an account a product, for good or `until`: support's grant, or
     /// an old app's buyer's claim (`.legacy`). False when it holds that
@@ -52,7 +42,7 @@ public struct EntitlementStore: Sendable {
         note: String? = nil
     ) async throws -> Bool {
         precondition(source == .grant || source == .legacy)
-        let inserted = try await database.withConnection { connection in
+        let inserted = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 INSERT INTO account_entitlements (account_id, product, source, ends_at, note)
@@ -62,14 +52,13 @@ public struct EntitlementStore: Sendable {
                 """, logger: database.logger
             ).collect()
         }
-        changed(account)
         return !inserted.isEmpty
     }
 
     /// Ends support's grants of `product` now; how many there were.
     @discardableResult
     public func revokeGrant(_ product: String, from account: AccountID) async throws -> Int {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 UPDATE account_entitlements SET revoked_at = now()
@@ -78,13 +67,12 @@ public struct EntitlementStore: Sendable {
                 """, logger: database.logger
             ).collect()
         }
-        changed(account)
         return rows.count
     }
 
     /// Starts the account's one trial, for `days` from now.
     public func startTrial(for account: AccountID, days: Int) async throws -> Entitlement {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 INSERT INTO account_entitlements (account_id, product, source, ends_at)
@@ -94,7 +82,6 @@ public struct EntitlementStore: Sendable {
                 """, logger: database.logger
             ).collect()
         }
-        changed(account)
         guard let row = rows.first, let trial = try Self.decode(row) else { throw ParlaError(.trialAlreadyUsed) }
         return trial
     }
@@ -170,7 +157,6 @@ public struct EntitlementStore: Sendable {
                 """, logger: logger)
             return owner
         }
-        if let owner { changed(owner) }
         return owner
     }
 
@@ -178,7 +164,7 @@ public struct EntitlementStore: Sendable {
     /// subscription); its account, if anyone holds it.
     @discardableResult
     public func revoke(storeKey: String, at date: Date) async throws -> AccountID? {
-        let rows = try await database.withConnection { connection in
+        let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 UPDATE account_entitlements SET revoked_at = coalesce(revoked_at, \(date))
@@ -187,7 +173,6 @@ public struct EntitlementStore: Sendable {
             ).collect()
         }
         let account = try rows.first.map { AccountID(try $0.decode(UUID.self)) }
-        if let account { changed(account) }
         return account
     }
 

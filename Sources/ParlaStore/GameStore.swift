@@ -8,9 +8,8 @@ import PostgresNIO
 /// and writes it back only if no other flip came first.
 public struct GameStore: Sendable {
     let database: Database
-    let leaderboards: LeaderboardStore
 
-    public init(database: Database, leaderboards: LeaderboardStore) { (self.database, self.leaderboards) = (database, leaderboards) }
+    public init(database: Database) { self.database = database }
 
     public struct Stored: Sendable {
         public var id: GameID
@@ -56,20 +55,21 @@ public struct GameStore: Sendable {
     /// Lets `step` decide the game's next state (and its result once
     /// finished) from the game and the learner's model as they are now, and
     /// writes it unless another flip came first (`OptimisticWrite`).
-    /// Returns the game and what `step` said.
+    /// Returns the game, what `step` said, and the result this write put on
+    /// the leaderboards (when it finished the game).
     public func update<Outcome: Sendable>(
         _ id: GameID, learner authorized: AuthorizedLearner,
         _ step:
             @escaping @Sendable (Stored, LearnerModel) async throws
             -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome)
     )
-        async throws -> (Stored, Outcome)
+        async throws -> (Stored, Outcome, LeaderboardStore.Result?)
     {
         try await database.withConnection { connection in
             let logger = database.logger
             let learner = authorized.id
             // Another flip, or a lesson reviewing the same card, came first: read again.
-            return try await OptimisticWrite.write(exhausted: ParlaError(.gameBusy)) { () -> (Stored, Outcome)? in
+            return try await OptimisticWrite.write(exhausted: ParlaError(.gameBusy)) { () -> (Stored, Outcome, LeaderboardStore.Result?)? in
                 var (stored, version) = try await Self.game(id, learner: learner, on: connection, logger: logger)
                 let read = try await ModelRead.read(learner: learner, language: stored.language, on: connection, logger: logger)
                 let (state, finish, learning, outcome) = try await step(stored, read.model)
@@ -77,14 +77,16 @@ public struct GameStore: Sendable {
                     id, version: version, state: state, finish: finish, learning: learning, read: read,
                     learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
                 guard case .written(let finishedAt) = written else { return nil }
-                if let finish, let finishedAt {
-                    leaderboards.recorded(
-                        learner: learner, language: stored.language, kind: stored.kind, score: finish.score,
-                        seconds: finish.seconds, at: finishedAt)
+                let result = finish.flatMap { finish in
+                    finishedAt.map {
+                        LeaderboardStore.Result(
+                            learner: learner, language: stored.language, kind: stored.kind, score: finish.score, seconds: finish.seconds,
+                            at: $0)
+                    }
                 }
                 stored.state = state
                 stored.finishedAt = finishedAt
-                return (stored, outcome)
+                return (stored, outcome, result)
             }
         }
     }

@@ -69,7 +69,7 @@ extension LeaderboardStore.Metric {
     }
 
     /// The bucket a time ranks in: its tenth of a second, cut.
-    static func tenths(_ seconds: Double) -> Int32 { Int32(clamping: Int((min(seconds, 1e15) * 10).rounded(.down))) }
+    public static func tenths(_ seconds: Double) -> Int32 { Int32(clamping: Int((min(seconds, 1e15) * 10).rounded(.down))) }
 
     /// The order of `BoardPlace` over entries `e`, as SQL sorts it.
     var order: String { self == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }

@@ -3,20 +3,22 @@ import Logging
 import ParlaCore
 import PostgresNIO
 
+/// A board: one language, game kind and period.
+public struct LeaderboardBoard: Hashable, Sendable {
+    public var language: String, kind: String, period: String
+
+    public init(language: String, kind: String, period: String) { (self.language, self.kind, self.period) = (language, kind, period) }
+}
+
 /// Leaderboards: best score and best time per learner, language, game kind
-/// and period, with ranks that never scan the entries: from this server's
-/// memory (`LeaderboardRanks`) once a board is loaded there, and from the
-/// counts in SQL until then (migrations 0013, 0016 and 0018).
+/// and period, with ranks that never scan the entries: summed from the
+/// counts (migrations 0013 and 0016). Boards kept in memory
+/// (`LeaderboardRanks`) are read whole from here (`entries(of:)`).
 public struct LeaderboardStore: Sendable {
     let database: Database
     let cipher: PersonalDataCipher
-    let ranks: LeaderboardRanks?
-    /// Learners' names and avatars in memory: with the ranks, a page needs no query.
-    let directory: LearnerDirectory?
 
-    public init(database: Database, cipher: PersonalDataCipher, ranks: LeaderboardRanks? = nil, directory: LearnerDirectory? = nil) {
-        (self.database, self.cipher, self.ranks, self.directory) = (database, cipher, ranks, directory)
-    }
+    public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
 
     public enum Metric: String, Sendable, CaseIterable {
         /// Higher is better.
@@ -48,6 +50,14 @@ public struct LeaderboardStore: Sendable {
         /// When the best score and the best time were set (ties go to the earlier).
         public var scoreAt: Date
         public var secondsAt: Date
+
+        public init(
+            rank: Int, learner: LearnerID, displayName: String, avatarID: String, score: Int, seconds: Double, scoreAt: Date,
+            secondsAt: Date
+        ) {
+            (self.rank, self.learner, self.displayName, self.avatarID) = (rank, learner, displayName, avatarID)
+            (self.score, self.seconds, self.scoreAt, self.secondsAt) = (score, seconds, scoreAt, secondsAt)
+        }
     }
 
     public struct Page: Sendable {
@@ -57,6 +67,19 @@ public struct LeaderboardStore: Sendable {
         /// Up to two rows either side of the learner's own.
         public var neighbours: [Row]
         public var total: Int
+
+        public init(top: [Row], own: Row?, neighbours: [Row], total: Int) {
+            (self.top, self.own, self.neighbours, self.total) = (top, own, neighbours, total)
+        }
+    }
+
+    /// A finished game's result, as it goes on its boards.
+    public struct Result: Sendable {
+        public var learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at: Date
+
+        public init(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at: Date) {
+            (self.learner, self.language, self.kind, self.score, self.seconds, self.at) = (learner, language, kind, score, seconds, at)
+        }
     }
 
     /// The all-time period and the ISO week (UTC) of `date`, as stored.
@@ -74,29 +97,11 @@ public struct LeaderboardStore: Sendable {
     /// Keeps a finished game's result in every period it belongs to, on
     /// `connection` inside the game's transaction: the learner's best score
     /// and best time improve or stay, and the counts follow.
-    public func record(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) async throws {
+    public func record(_ result: Result) async throws {
         try await database.withTransaction { connection in
             try await Self.record(
-                learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date,
-                on: connection, logger: database.logger)
-        }
-        recorded(learner: learner, language: language, kind: kind, score: score, seconds: seconds, at: date)
-    }
-
-    /// A result this server committed (`record(..., on:)`), into its ranks
-    /// in memory at once, so that its caller reads it back at once; the
-    /// notification of the same change follows and changes nothing.
-    public func recorded(learner: LearnerID, language: Language, kind: String, score: Int, seconds: Double, at date: Date) {
-        guard let ranks else { return }
-        let at = BoardRanks.microseconds(date)
-        let best = BoardRanks.Best(
-            score: Int32(clamping: score), tenths: Metric.tenths(seconds), seconds: seconds,
-            scoreAt: at, secondsAt: at)
-        for period in Self.periods(of: date) {
-            ranks.apply(
-                .init(
-                    board: .init(language: language.code, kind: kind, period: period), learner: learner.uuid, best: best,
-                    improvesOnly: true))
+                learner: result.learner, language: result.language, kind: result.kind, score: result.score, seconds: result.seconds,
+                at: result.at, on: connection, logger: database.logger)
         }
     }
 
@@ -155,19 +160,6 @@ public struct LeaderboardStore: Sendable {
         return learners.map(LearnerID.init)
     }
 
-    /// Learners this server removed (`removeEntries`, committed): out of
-    /// its ranks in memory at once.
-    public func removed(_ learners: [LearnerID]) {
-        if !learners.isEmpty { ranks?.remove(learners.map(\.uuid)) }
-        for learner in learners { directory?.cache.drop(learner.uuid) }
-    }
-
-    /// A learner this server renamed or gave another avatar: their card
-    /// is read again (its notification follows).
-    public func changed(_ learner: LearnerID) {
-        directory?.cache.drop(learner.uuid)
-    }
-
     struct RecordResult: PostgresPreparedStatement {
         static let sql = """
             INSERT INTO leaderboard_entries AS e (language, kind, period, learner_id, best_score, score_at, best_seconds, seconds_at)
@@ -200,18 +192,15 @@ public struct LeaderboardStore: Sendable {
     // MARK: Reading
 
     /// The top `limit` of a board with their ranks (ties share one), the
-    /// total, and `learner`'s own row with its neighbours: from memory once
-    /// the board is loaded there (the fast path: names not yet kept are read
-    /// in one query), else one statement ranked from the counts (the
-    /// fallback, until the board loads or while notifications are lost);
-    /// `learner_not_found` if `learner` was deleted since it was authorized.
+    /// total, and `learner`'s own row with its neighbours, in one statement
+    /// ranked from the counts; `learner_not_found` if `learner` was deleted
+    /// since it was authorized.
     public func page(
         language: Language, kind: String, period: String, metric: Metric, limit: Int,
         learner authorized: AuthorizedLearner?
     ) async throws -> Page {
         let learner = authorized?.id
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: limit, learner: learner?.uuid)
-        if let page = try await pageInMemory(board.id, metric: metric, limit: limit, learner: learner) { return page }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScorePage(board: board), on: connection)
@@ -222,44 +211,12 @@ public struct LeaderboardStore: Sendable {
         return ranked(try assemble(rows), metric: metric)
     }
 
-    /// A page from memory alone, the board and the learners' cards both
-    /// kept there; nil when either is not (the learner checked as the
-    /// statement would: `learner_not_found` once deleted).
-    func pageInMemory(_ board: BoardID, metric: Metric, limit: Int, learner: LearnerID?, neighbours: Int = 2) async throws -> Page? {
-        guard let ranks, let directory,
-            let (placed, total) = ranks.withBoard(
-                board, { ($0.page(metric, limit: limit, learner: learner?.uuid, neighbours: neighbours), $0.total) })
-        else { return nil }
-        var shown = Set((placed.top + placed.neighbours).map(\.learner))
-        if let learner { shown.insert(learner.uuid) }
-        let cards = try await directory.cards(shown)
-        if let learner, cards[learner.uuid] == nil { throw ParlaError(.learnerNotFound) }
-        // A learner shown but gone meanwhile: the statement decides.
-        func row(_ placed: BoardRanks.Placed) -> Row? {
-            guard let card = cards[placed.learner] else { return nil }
-            return Row(
-                rank: placed.rank, learner: LearnerID(placed.learner), displayName: card.displayName, avatarID: card.avatarID,
-                score: Int(placed.best.score), seconds: placed.best.seconds, scoreAt: BoardRanks.date(placed.best.scoreAt),
-                secondsAt: BoardRanks.date(placed.best.secondsAt))
-        }
-        let top = placed.top.compactMap(row), neighbours = placed.neighbours.compactMap(row), own = placed.own.flatMap(row)
-        guard top.count == placed.top.count, neighbours.count == placed.neighbours.count, (own == nil) == (placed.own == nil) else {
-            return nil
-        }
-        // The neighbours come in the board's order.
-        return Page(top: top, own: own, neighbours: neighbours, total: total)
-    }
-
     /// `learner`'s own row with its rank, and the board's total: what a
-    /// profile shows. From memory when the board is kept there, else one
-    /// statement.
+    /// profile shows, in one statement.
     public func standing(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
         -> (own: Row?, total: Int)
     {
         let board = BoardKey(language: language.code, kind: kind, period: period, limit: nil, learner: learner.uuid)
-        if let page = try await pageInMemory(board.id, metric: metric, limit: 0, learner: learner, neighbours: 0) {
-            return (page.own, page.total)
-        }
         let rows = try await database.withConnection { connection in
             switch metric {
             case .score: try await collect(ScoreStanding(board: board), on: connection)
@@ -270,17 +227,40 @@ public struct LeaderboardStore: Sendable {
         return (page.own, page.total)
     }
 
-    /// `learner`'s rank and the board's total, nil when they have no entry:
-    /// from memory, without a query, once the board is loaded there.
-    public func rank(language: Language, kind: String, period: String, metric: Metric, learner: LearnerID) async throws
-        -> (rank: Int, total: Int)?
-    {
-        let board = BoardID(language: language.code, kind: kind, period: period)
-        if let ranks, let found = ranks.withBoard(board, { board in (board.rank(metric, of: learner.uuid), board.total) }) {
-            return found.0.map { ($0, found.1) }
+    /// Every entry of `board`, as it stands now: a board to keep in memory.
+    public func entries(of board: LeaderboardBoard) async throws -> BoardRanks {
+        try await database.withConnection { connection in
+            let total =
+                try await connection.query(
+                    """
+                    SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
+                    WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
+                    """, logger: database.logger
+                ).collect().first?.decode(Int.self) ?? 0
+            let rows = try await connection.query(
+                """
+                SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds, score_at, seconds_at
+                FROM leaderboard_entries
+                WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
+                """, logger: database.logger)
+            var entries: [(UUID, BoardRanks.Best)] = []
+            entries.reserveCapacity(total)
+            // The instants come in binary and are made microseconds again
+            // here: half the read's time, against converting them in SQL.
+            for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode(
+                (UUID, Int32, Int32, Double, Date, Date).self)
+            {
+                entries.append(
+                    (
+                        learner,
+                        BoardRanks.Best(
+                            score: score, tenths: tenths, seconds: seconds,
+                            scoreAt: BoardRanks.microseconds(read: scoreAt),
+                            secondsAt: BoardRanks.microseconds(read: secondsAt))
+                    ))
+            }
+            return BoardRanks(entries: entries)
         }
-        let standing = try await standing(language: language, kind: kind, period: period, metric: metric, learner: learner)
-        return standing.own.map { ($0.rank, standing.total) }
     }
 
     /// A board among a few learners (a learner and their friends): read
@@ -346,7 +326,7 @@ public struct LeaderboardStore: Sendable {
         return page
     }
 
-    typealias BoardID = LeaderboardRanks.BoardID
+    typealias BoardID = LeaderboardBoard
 
     /// The values every board statement binds: $1 language, $2 kind,
     /// $3 period, then $4 the limit (pages only) and the learner.

@@ -149,7 +149,7 @@ public struct LearnerStore: Sendable {
     /// "I can't speak now": no speaking question in the learner's lessons
     /// until `until` (a later pause already set stays).
     public func pauseSpeaking(_ learner: AuthorizedLearner, until: Date) async throws {
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             try await connection.query(
                 """
                 UPDATE learners SET speaking_paused_until = greatest(speaking_paused_until, \(until))
@@ -193,11 +193,29 @@ public struct LearnerStore: Sendable {
         }
     }
 
+    /// What a leaderboard shows of each of `learners`, and whose they are,
+    /// in one query; learners that do not exist are missing.
+    public func cards(_ learners: Set<UUID>) async throws -> [UUID: LearnerCard] {
+        let rows = try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT id, account_id, display_name, avatar_id FROM learners WHERE id = ANY(\(Array(learners)))",
+                logger: database.logger
+            ).collect()
+        }
+        var cards: [UUID: LearnerCard] = [:]
+        for row in rows {
+            let (id, account, name, avatar) = try row.decode((UUID, UUID, ByteBuffer, String).self)
+            cards[id] = LearnerCard(
+                account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName), avatarID: avatar)
+        }
+        return cards
+    }
+
     // MARK: Pictures
 
     public func setPicture(_ learner: AuthorizedLearner, info: PictureInfo, bytes: [UInt8]) async throws {
         let sealed = ByteBuffer(bytes: try cipher.seal(bytes, as: .picture))
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             let stored = try await connection.query(
                 """
                 INSERT INTO learner_pictures (learner_id, media_type, width, height, content)
@@ -230,7 +248,7 @@ public struct LearnerStore: Sendable {
     }
 
     public func deletePicture(_ learner: AuthorizedLearner) async throws {
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
             let owned = try await connection.query(
                 """
                 WITH owned AS (SELECT id FROM learners WHERE id = \(learner.uuid)),
@@ -307,4 +325,11 @@ public struct LearnerStore: Sendable {
             createdAt: try row[offset + 8].decode(Date.self), keepRecordings: try row[offset + 6].decode(Bool.self),
             publicProfile: try row[offset + 7].decode(Bool.self), courses: courses)
     }
+}
+
+/// What a leaderboard shows of a learner, and whose they are.
+public struct LearnerCard: Sendable, Equatable {
+    public var account: AccountID
+    public var displayName: String
+    public var avatarID: String
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaKept
 import ParlaServer
 import ParlaStore
 import PostgresNIO
@@ -48,8 +49,9 @@ struct LeaderboardBenchmark: Sendable {
             }
             // The ranks in memory, as a server keeps them, loaded before the clock starts.
             let feed = ChangeFeed(database: database, logger: logger)
-            let ranks = LeaderboardRanks(database: database, feed: feed, logger: logger)
-            let directory = LearnerDirectory(database: database, cipher: cipher, feed: feed)
+            let boards = LeaderboardStore(database: database, cipher: cipher)
+            let ranks = LeaderboardRanks(store: boards, feed: feed, logger: logger)
+            let directory = LearnerDirectory(store: LearnerStore(database: database, cipher: cipher), feed: feed)
             let listening = Task { try await ranks.run() }, feeding = Task { try await feed.run() }
             defer {
                 listening.cancel()
@@ -60,14 +62,15 @@ struct LeaderboardBenchmark: Sendable {
                 throw Failed(description: "the board's ranks did not load into memory within 120 s")
             }
             let loaded = ContinuousClock.now - loadStart
-            let store = LeaderboardStore(database: database, cipher: cipher, ranks: ranks, directory: directory)
-            let fromCounts = LeaderboardStore(database: database, cipher: cipher)
+            let friends = FriendStore(database: database, cipher: cipher)
+            let store = LeaderboardService(store: boards, friends: friends, ranks: ranks, directory: directory)
+            let fromCounts = LeaderboardService(store: boards, friends: friends, ranks: nil, directory: directory)
             @Sendable func player(_ random: inout SystemRandomNumberGenerator) -> AuthorizedLearner {
                 players[Int(random.next() % UInt64(players.count))]
             }
             @Sendable func learner(_ random: inout SystemRandomNumberGenerator) -> LearnerID { player(&random).id }
             /// A page with `learner`'s own rank: the top 10 and 4 neighbours.
-            @Sendable func page(_ store: LeaderboardStore, _ learner: AuthorizedLearner) async throws {
+            @Sendable func page(_ store: LeaderboardService, _ learner: AuthorizedLearner) async throws {
                 _ = try await store.page(language: language, kind: kind, period: "all", metric: .score, limit: 10, learner: learner)
             }
             let rank = try await measure("rank alone (one learner's place, from memory)", callers: callers, seconds: seconds) { random in
@@ -95,9 +98,11 @@ struct LeaderboardBenchmark: Sendable {
                 "submit a result (all time and this week; counts and memory follow)", callers: callers,
                 seconds: seconds
             ) { random in
-                try await store.record(
+                let result = LeaderboardStore.Result(
                     learner: learner(&random), language: language, kind: kind, score: Int(random.next() % 800),
                     seconds: 20 + Double(random.next() % 2800) / 10, at: Date())
+                try await boards.record(result)
+                store.recorded(result)
             }
             return (
                 seeded, Double(loaded.components.seconds) + Double(loaded.components.attoseconds) / 1e18,

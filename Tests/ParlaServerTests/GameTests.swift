@@ -351,12 +351,12 @@ struct GameLearningTests {
             try await Self.seedCard(url, learner)
             let logger = Logger(label: "parla.tests.games")
             try await TestDatabase.withPool(url, connections: 2, logger: logger) { database in
-                let store = GameStore(database: database, leaderboards: LeaderboardStore(database: database, cipher: try TestApp.cipher()))
+                let store = GameStore(database: database)
                 let calls = Calls()
                 // Between the first read and its write, another review of the
                 // card commits: the pair is decided again from the card as it is then.
                 let owned = try #require(AuthorizedLearner.resolve(learner, ownedBy: account, caller: account, for: .write))
-                let (_, decidedFrom) = try await store.update(game, learner: owned) { stored, model in
+                let (_, decidedFrom, _) = try await store.update(game, learner: owned) { stored, model in
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
                     let read = model.cards["w.test"]
                     return (stored.state, nil, [Self.answer(from: read)], read?.stability)

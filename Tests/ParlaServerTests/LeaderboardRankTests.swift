@@ -5,6 +5,8 @@ import ParlaTestSupport
 import PostgresNIO
 import Testing
 
+@testable import ParlaKept
+@testable import ParlaServer
 @testable import ParlaStore
 
 /// The ranks each server keeps in memory, against real PostgreSQL: two
@@ -12,27 +14,36 @@ import Testing
 /// through the store, through plain SQL and by learners leaving.
 @Suite("games: leaderboard ranks in memory")
 struct LeaderboardRankTests {
-    static let board = LeaderboardRanks.BoardID(language: "fr", kind: "matching", period: "all")
+    static let board = LeaderboardBoard(language: "fr", kind: "matching", period: "all")
     let logger = Logger(label: "parla.tests.ranks")
 
     /// A server's leaderboard part on the database at `url`: its pool and
     /// its ranks, running for the length of `body`.
     func withServer<Value: Sendable>(
         _ url: String, idleLimit: Duration = .seconds(600), heartbeat: Duration = .seconds(10),
-        _ body: (LeaderboardStore, LeaderboardRanks) async throws -> Value
+        _ body: (LeaderboardService, LeaderboardRanks) async throws -> Value
     ) async throws -> Value {
         try await TestDatabase.withPool(url, connections: 4, logger: logger) { database in
             let feed = ChangeFeed(database: database, logger: logger, heartbeatInterval: heartbeat)
-            let ranks = LeaderboardRanks(database: database, feed: feed, logger: logger, idleLimit: idleLimit)
             let cipher = try TestApp.cipher()
-            let directory = LearnerDirectory(database: database, cipher: cipher, feed: feed)
+            let store = LeaderboardStore(database: database, cipher: cipher)
+            let ranks = LeaderboardRanks(store: store, feed: feed, logger: logger, idleLimit: idleLimit)
+            let directory = LearnerDirectory(store: LearnerStore(database: database, cipher: cipher), feed: feed)
             let listening = Task { try await ranks.run() }, feeding = Task { try await feed.run() }
             defer {
                 listening.cancel()
                 feeding.cancel()
             }
-            return try await body(LeaderboardStore(database: database, cipher: cipher, ranks: ranks, directory: directory), ranks)
+            let service = LeaderboardService(
+                store: store, friends: FriendStore(database: database, cipher: cipher), ranks: ranks, directory: directory)
+            return try await body(service, ranks)
         }
+    }
+
+    /// A game's result as a server records it: committed, then into its own ranks at once.
+    func record(_ server: LeaderboardService, _ result: LeaderboardStore.Result) async throws {
+        try await server.store.record(result)
+        server.recorded(result)
     }
 
     /// Every learner's rank by score and by time, and the total, from a
@@ -89,17 +100,19 @@ struct LeaderboardRankTests {
 
                     // Through the store on one server: its own ranks have it at once.
                     let learners = try await expected(url).ranks.keys.sorted { $0.uuidString < $1.uuidString }
-                    try await one.record(
-                        learner: LearnerID(learners[0]), language: .french, kind: "matching", score: 5000, seconds: 0.05,
-                        at: Date())
+                    try await record(
+                        one,
+                        .init(learner: LearnerID(learners[0]), language: .french, kind: "matching", score: 5000, seconds: 0.05, at: Date()))
                     let first = try await one.rank(
                         language: .french, kind: "matching", period: "all", metric: .score,
                         learner: LearnerID(learners[0]))
                     #expect(first?.rank == 1)
                     for (index, learner) in learners[1..<40].enumerated() {
-                        try await one.record(
-                            learner: LearnerID(learner), language: .french, kind: "matching", score: index * 25,
-                            seconds: Double(index) * 3.05, at: Date())
+                        try await record(
+                            one,
+                            .init(
+                                learner: LearnerID(learner), language: .french, kind: "matching", score: index * 25,
+                                seconds: Double(index) * 3.05, at: Date()))
                     }
                     // Plain SQL: improvements, corrections for the worse, departures, newcomers.
                     try await TestDatabase.shared.execute(
@@ -129,7 +142,7 @@ struct LeaderboardRankTests {
                     // A page from memory (ranks, order and names) is the page
                     // the statement reads and ranks from the counts, row for row.
                     let account = try #require(AccountID(owner.accountID))
-                    let fromCounts = LeaderboardStore(database: two.database, cipher: two.cipher)
+                    let fromCounts = two.store
                     func owned(_ learner: UUID) -> AuthorizedLearner? {
                         AuthorizedLearner.resolve(LearnerID(learner), ownedBy: account, caller: account, for: .read)
                     }
@@ -173,7 +186,7 @@ struct LeaderboardRankTests {
                                 learner: LearnerID(renamed))?.own?.displayName == "Renamed"
                         })
                     // Not the asking account's learner: refused by the access rule, from the same directory.
-                    let access = LearnerAccess(directory: try #require(two.directory))
+                    let access = LearnerAccess(directory: two.directory)
                     await #expect(throws: ParlaError(.learnerNotFound)) {
                         try await access.learner(LearnerID(renamed), caller: AccountID.generate(), for: .read)
                     }

@@ -9,6 +9,7 @@ import ParlaAPI
 import ParlaCommerce
 import ParlaCore
 import ParlaIdentity
+import ParlaKept
 import ParlaPurchases
 import ParlaSpeech
 import ParlaStore
@@ -36,16 +37,14 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let replica { services.append(replica.client) }
     // What this server keeps in memory in step with the tables, told of
     // their changes by one listening connection.
-    let feed = ChangeFeed(database: database, logger: logger)
     let memory = KeptInMemory(
-        ranks: LeaderboardRanks(database: database, feed: feed, logger: logger),
-        sessions: SessionCache(feed: feed),
-        profiles: AccountProfiles(feed: feed),
-        learners: LearnerDirectory(database: database, cipher: cipher, feed: feed),
-        entitlements: AccountEntitlements(feed: feed),
+        database: database, accounts: accountStore(database, cipher, settings), learners: LearnerStore(database: database, cipher: cipher),
+        entitlements: EntitlementStore(database: database), leaderboards: LeaderboardStore(database: database, cipher: cipher),
+        keepsEntitlements: settings.keepEntitlements,
         // Overviews read from a replica may lag the notifications that keep
         // them: with a replica, each is read afresh from it instead.
-        classes: settings.keepClassOverviews && settings.databaseReadURL == nil ? ClassOverviews(feed: feed) : nil)
+        keepsClassOverviews: settings.keepClassOverviews && settings.databaseReadURL == nil, logger: logger)
+    let feed = memory.feed
     services.append(feed)
     services.append(memory.ranks)
 
@@ -78,10 +77,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(WebSignInClientsService(clients: Array(webSignIn.values)))
     services.append(
         GuestSweeper(
-            accounts: AccountStore(
-                database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles,
-                sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400)),
-            leaderboards: LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners),
+            accounts: accountStore(database, cipher, settings), leaderboards: leaderboardService(database, cipher, memory),
             idleFor: Double(settings.guestIdleDays) * 86400, interval: .milliseconds(Int(settings.guestSweepSeconds * 1000)),
             schema: schema, logger: logger))
     services.append(
@@ -128,15 +124,14 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     return app
 }
 
-/// What a server keeps in memory in step with the tables (`ChangeFeed`).
-struct KeptInMemory: Sendable {
-    var ranks: LeaderboardRanks
-    var sessions: SessionCache
-    var profiles: AccountProfiles
-    var learners: LearnerDirectory
-    var entitlements: AccountEntitlements
-    /// Nil when every class overview is read afresh (`teaching.keepOverviews`).
-    var classes: ClassOverviews?
+func accountStore(_ database: Database, _ cipher: PersonalDataCipher, _ settings: ServerSettings) -> AccountStore {
+    AccountStore(database: database, cipher: cipher, sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400))
+}
+
+func leaderboardService(_ database: Database, _ cipher: PersonalDataCipher, _ memory: KeptInMemory) -> LeaderboardService {
+    LeaderboardService(
+        store: LeaderboardStore(database: database, cipher: cipher), friends: FriendStore(database: database, cipher: cipher),
+        ranks: memory.ranks, directory: memory.learners)
 }
 
 /// Who opens the database: the server keeps an embedded cluster up and
@@ -448,10 +443,7 @@ func buildRouter(
             jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
             audioLimit: settings.speech.limits.maxBytes))
     router.add(middleware: TextInputMiddleware())
-    let accounts = AccountStore(
-        database: database, cipher: cipher, sessions: memory.sessions, profiles: memory.profiles,
-        sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400))
-    router.add(middleware: AccountWritesMiddleware(accounts: accounts))
+    let accounts = accountStore(database, cipher, settings)
 
     let document = try APIDocument.yaml()
     router.get("/openapi.yaml") { _, _ in
@@ -467,20 +459,19 @@ func buildRouter(
 
     let learners = LearnerStore(database: database, cipher: cipher)
     let content = ContentService(catalog: catalog, content: ContentStore(database: database), assets: assets.store, onDemand: assets)
-    let plans = EntitlementService(
-        catalog: catalog, store: EntitlementStore(database: database, kept: settings.keepEntitlements ? memory.entitlements : nil))
+    let plans = EntitlementService(catalog: catalog, kept: memory.entitlements)
     let proficiency = ProficiencyService(abilities: AbilityStore(database: database), content: content)
     let catalogs = LessonCatalogs()
     let lessons = LessonStore(database: database)
     let friends = FriendStore(database: database, cipher: cipher)
-    let leaderboards = LeaderboardStore(database: database, cipher: cipher, ranks: memory.ranks, directory: memory.learners)
+    let leaderboards = leaderboardService(database, cipher, memory)
     let limits = RateLimiter(
         counters: RateCounterStore(database: database), policy: settings.rateLimits, enabled: settings.rateLimitsEnabled)
     let accountMail = try AccountMail(settings: settings.mail, delivery: mail)
     let staffRoles = StaffRoles(database: database)
     let twoFactor = TwoFactorService(store: TwoFactorStore(database: database, cipher: cipher), accounts: accounts, roles: staffRoles)
     let accountService = AccountService(
-        accounts: accounts, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
+        accounts: accounts, profiles: memory.profiles, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
         mail: accountMail, identities: identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
@@ -489,7 +480,7 @@ func buildRouter(
         content: content, plans: plans, limits: limits)
     let handler = APIHandler(
         database: database,
-        authenticator: Authenticator(accounts: accounts),
+        authenticator: Authenticator(sessions: memory.sessions, profiles: memory.profiles),
         accounts: accountService,
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
@@ -502,7 +493,7 @@ func buildRouter(
             speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
             speakingPause: TimeInterval(settings.speakingPauseMinutes * 60)),
         games: GameService(
-            games: GameStore(database: database, leaderboards: leaderboards), lessons: lessons, learners: learners,
+            games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),
         leaderboards: leaderboards,
         friends: friends,

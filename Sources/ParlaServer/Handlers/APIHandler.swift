@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaKept
 import ParlaStore
 
 /// Implements the generated `APIProtocol`, one file per feature: each
@@ -19,7 +20,7 @@ struct APIHandler: APIProtocol {
     let proficiency: ProficiencyService
     let lessons: LessonService
     let games: GameService
-    let leaderboards: LeaderboardStore
+    let leaderboards: LeaderboardService
     let friends: FriendStore
     let profiles: ProfileService
     let access: LearnerAccess

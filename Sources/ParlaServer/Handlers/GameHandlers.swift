@@ -154,9 +154,9 @@ extension APIHandler {
             guard let learner else { throw ParlaError.validation([FieldError("learnerId", .required)]) }
             return (
                 language, period,
-                try await leaderboards.page(
+                try await leaderboards.friendsPage(
                     language: language, kind: query.kind, period: period, metric: query.metric, limit: query.limit,
-                    learner: learner.id, among: try await friends.friends(of: learner.id))
+                    learner: learner.id)
             )
         }
         return (

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaKept
 import ParlaStore
 
 /// The account and device behind a request's bearer token.
@@ -14,12 +15,13 @@ struct Caller: Sendable {
 /// notification reaches them (at that commit; while notifications may be
 /// missed, nothing is kept and every request reads the table).
 struct Authenticator: Sendable {
-    let accounts: AccountStore
+    let sessions: SessionCache
+    let profiles: AccountProfiles
 
     func caller() async throws -> Caller {
         guard let header = RequestScope.here.authorization,
             let token = Self.bearerToken(header),
-            let session = try await accounts.session(tokenHash: SessionToken.hash(token))
+            let session = try await sessions.session(tokenHash: SessionToken.hash(token))
         else { throw ParlaError(.authenticationRequired) }
         return Caller(accountID: session.accountID, sessionID: session.id)
     }
@@ -29,7 +31,7 @@ struct Authenticator: Sendable {
     func callerProfile() async throws -> (Caller, Account, [Learner]) {
         guard let header = RequestScope.here.authorization,
             let token = Self.bearerToken(header),
-            let (session, account, learners) = try await accounts.profile(tokenHash: SessionToken.hash(token))
+            let (session, account, learners) = try await profiles.profile(tokenHash: SessionToken.hash(token))
         else { throw ParlaError(.authenticationRequired) }
         return (Caller(accountID: session.accountID, sessionID: session.id), account, learners)
     }
@@ -40,7 +42,7 @@ struct Authenticator: Sendable {
     /// keep it from signing in).
     func guestCaller() async throws -> Caller? {
         guard let header = RequestScope.here.authorization, let token = Self.bearerToken(header),
-            let (session, account, _) = try await accounts.profile(tokenHash: SessionToken.hash(token)), account.isGuest
+            let (session, account, _) = try await profiles.profile(tokenHash: SessionToken.hash(token)), account.isGuest
         else { return nil }
         return Caller(accountID: session.accountID, sessionID: session.id)
     }

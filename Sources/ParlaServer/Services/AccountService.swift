@@ -2,16 +2,19 @@ import Foundation
 import Logging
 import ParlaCore
 import ParlaIdentity
+import ParlaKept
 import ParlaStore
 import ServiceLifecycle
 
 /// Sign-up, sign-in, devices and the account itself.
 struct AccountService: Sendable {
     let accounts: AccountStore
+    /// Profiles as kept in memory: `GET /v1/me` and who is signed in.
+    let profiles: AccountProfiles
     let learners: LearnerStore
     let hasher: PasswordHasher
     let termsVersion: String
-    let leaderboards: LeaderboardStore
+    let leaderboards: LeaderboardService
     let mail: AccountMail
     /// The identity providers configured (`auth.<provider>.audiences`).
     let identities: [IdentityProvider: IdentityVerifier]
@@ -80,7 +83,7 @@ struct AccountService: Sendable {
     /// the account and the guest is erased.
     private func merge(_ guest: Caller?, into account: AccountID) async throws {
         guard let guest, guest.accountID != account else { return }
-        for learner in try await accounts.merge(guest.accountID, into: account) { leaderboards.changed(learner) }
+        _ = try await accounts.merge(guest.accountID, into: account)
     }
 
     /// What a sign-up writes, and the link that confirms an email nobody
@@ -210,7 +213,7 @@ struct AccountService: Sendable {
     }
 
     func me(_ accountID: AccountID) async throws -> (Account, [Learner]) {
-        guard let profile = try await accounts.profile(accountID) else { throw ParlaError(.authenticationRequired) }
+        guard let profile = try await profiles.profile(accountID) else { throw ParlaError(.authenticationRequired) }
         return profile
     }
 
@@ -423,7 +426,7 @@ struct AccountService: Sendable {
 
     /// What a guest may not do (teach, join a class): 403 `sign_up_required`.
     func requireSignedUp(_ caller: Caller) async throws {
-        guard let (account, _) = try await accounts.profile(caller.accountID) else { throw ParlaError(.authenticationRequired) }
+        guard let (account, _) = try await profiles.profile(caller.accountID) else { throw ParlaError(.authenticationRequired) }
         if account.isGuest { throw ParlaError(.signUpRequired) }
     }
 
@@ -462,7 +465,7 @@ struct AccountService: Sendable {
 /// server's sweep is skipped).
 struct GuestSweeper: Service {
     let accounts: AccountStore
-    let leaderboards: LeaderboardStore
+    let leaderboards: LeaderboardService
     let idleFor: TimeInterval
     let interval: Duration
     let schema: SchemaReady

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaKept
 import ParlaStore
 import ParlaTeaching
 
@@ -69,13 +70,11 @@ struct ClassService: Sendable {
     }
 
     func update(_ caller: Caller, _ id: ClassID, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
-        defer { overviews?.changed(id) }
         return try await classes.update(id, of: caller.accountID, try ClassRules.validate(form, creating: false))
     }
 
     /// A new code (the old one stops working), or none: nobody else joins.
     func rotateCode(_ caller: Caller, _ id: ClassID, close: Bool) async throws -> ClassStore.SchoolClass {
-        defer { overviews?.changed(id) }
         for _ in 0..<5 {
             var generator = SystemRandomNumberGenerator()
             do {
@@ -88,12 +87,10 @@ struct ClassService: Sendable {
     }
 
     func delete(_ caller: Caller, _ id: ClassID) async throws {
-        defer { overviews?.changed(id) }
         try await classes.delete(id, of: caller.accountID)
     }
 
     func remove(_ caller: Caller, learner: LearnerID, from id: ClassID) async throws {
-        defer { overviews?.changed(id) }
         try await classes.removeMember(learner, from: id, teacher: caller.accountID)
     }
 
@@ -213,7 +210,6 @@ struct ClassService: Sendable {
         // Read before the assignment is made, so that a failure here never
         // answers an error for an assignment that exists.
         let locked = try await lockedFor(items.map(\.description), in: id)
-        defer { overviews?.changed(id) }
         let created = try await assignments.create(
             for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
         return (created, locked)
@@ -265,7 +261,6 @@ struct ClassService: Sendable {
     }
 
     func withdraw(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws {
-        defer { overviews?.changed(classID) }
         try await assignments.delete(id, of: classID, teacher: caller.accountID)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCommerce
 import ParlaCore
+import ParlaKept
 import ParlaStore
 
 /// What an account may use now, asked by content, lessons and games: the
@@ -9,7 +10,9 @@ import ParlaStore
 /// changes (T6.2: the trial; purchases go through `PurchaseService`).
 struct EntitlementService: Sendable {
     let catalog: ContentCatalog
-    let store: EntitlementStore
+    /// The accounts' entitlements as kept in memory, read through to their store.
+    let kept: AccountEntitlements
+    var store: EntitlementStore { kept.store }
 
     func catalogue() throws -> Catalogue {
         guard let snapshot = catalog.snapshot else { throw ParlaError(.contentUnavailable) }
@@ -17,7 +20,7 @@ struct EntitlementService: Sendable {
     }
 
     func ownership(of account: AccountID, at now: Date = Date()) async throws -> Ownership {
-        try catalogue().ownership(of: try await store.entitlements(of: account), at: now)
+        try catalogue().ownership(of: try await kept.entitlements(of: account), at: now)
     }
 
     /// The learner's account's, or what anyone may use when no learner is named.
@@ -46,7 +49,7 @@ struct EntitlementService: Sendable {
 
     /// What the account may use now, and the entitlements in force that give it.
     func holdings(of account: AccountID, at now: Date = Date()) async throws -> (ownership: Ownership, held: [Entitlement]) {
-        let all = try await store.entitlements(of: account)
+        let all = try await kept.entitlements(of: account)
         return (try catalogue().ownership(of: all, at: now), all.filter { $0.isActive(at: now) })
     }
 

@@ -11,6 +11,8 @@ import ParlaTeaching
 /// from the flip log, live or submitted whole after an offline game.
 struct GameService: Sendable {
     let games: GameStore
+    /// A finished game's result goes into this server's ranks at once.
+    let leaderboards: LeaderboardService
     let lessons: LessonStore
     let learners: LearnerStore
     let content: ContentService
@@ -117,7 +119,7 @@ struct GameService: Sendable {
     func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
-        let (stored, outcome) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, learning in
             var state = try JSONDecoder().decode(State.self, from: stored.state)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let outcome: FlipOutcome
@@ -131,6 +133,7 @@ struct GameService: Sendable {
                 from: outcome, in: state.game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
+        if let result { leaderboards.recorded(result) }
         return (try view(stored, learner: learner.id), outcome)
     }
 
@@ -144,7 +147,7 @@ struct GameService: Sendable {
         }
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
-        let (stored, _) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
             let state = try JSONDecoder().decode(State.self, from: stored.state)
             // Already finished: the same submission again counts once.
             if state.game.isFinished { return (stored.state, nil, [], ()) }
@@ -159,6 +162,7 @@ struct GameService: Sendable {
             let learned = MatchingLearning.learning(fromReplayed: game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
+        if let result { leaderboards.recorded(result) }
         return try view(stored, learner: learner.id)
     }
 

@@ -6,7 +6,7 @@ import ParlaStore
 struct LearnerService: Sendable {
     let learners: LearnerStore
     let accounts: AccountStore
-    let leaderboards: LeaderboardStore
+    let leaderboards: LeaderboardService
 
     func list(_ caller: Caller) async throws -> [Learner] {
         try await learners.learners(of: caller.accountID)
@@ -43,14 +43,11 @@ struct LearnerService: Sendable {
             let place = try await learners.learners(of: learner.account).firstIndex { $0.id == learner.id } ?? 0
             fields.displayName = Wording.defaultLearnerName(number: place + 1).text(in: account.uiLanguage)
         }
-        let updated = try await learners.update(learner, fields)
-        leaderboards.changed(learner.id)
-        return updated
+        return try await learners.update(learner, fields)
     }
 
     func delete(_ learner: AuthorizedLearner) async throws {
         leaderboards.removed(try await learners.delete(learner))
-        leaderboards.changed(learner.id)
     }
 
     /// The learner's picture, or its built-in default (the same one every time).

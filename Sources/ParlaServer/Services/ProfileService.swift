@@ -7,7 +7,7 @@ import ParlaStore
 /// anyone when the profile is public.
 struct ProfileService: Sendable {
     let friends: FriendStore
-    let leaderboards: LeaderboardStore
+    let leaderboards: LeaderboardService
 
     struct Best: Sendable {
         var language: Language

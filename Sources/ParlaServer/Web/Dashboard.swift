@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import ParlaContent
 import ParlaCore
+import ParlaKept
 import ParlaLearning
 import ParlaSpeech
 import ParlaStore
@@ -100,8 +101,8 @@ struct Dashboard: Sendable {
     /// (`SessionCache`, `AccountProfiles`), so a page asks no query for them.
     func visitor(_ request: Request) async throws -> Visitor? {
         guard let token = request.cookies[Self.sessionCookie]?.value,
-            let session = try await accounts.session(tokenHash: SessionToken.hash(token)),
-            let (account, _) = try await accounts.profile(session.accountID)
+            let session = try await api.authenticator.sessions.session(tokenHash: SessionToken.hash(token)),
+            let (account, _) = try await api.authenticator.profiles.profile(session.accountID)
         else { return nil }
         return Visitor(caller: Caller(accountID: session.accountID, sessionID: session.id), token: token, account: account)
     }

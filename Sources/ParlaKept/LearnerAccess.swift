@@ -1,15 +1,15 @@
 import Foundation
 import ParlaCore
+import ParlaStore
 
 /// Who may touch which learner, decided once per request: the caller's
 /// account and a learner id become an `AuthorizedLearner` by the access
 /// rule (`AuthorizedLearner.resolve`), whose account comes from the learner
 /// directory this server keeps in memory (one query when not kept), and
-/// whose teachers from the classes. This is
-/// the only place a learner's account is compared with the caller's. A
-/// learner deleted here leaves the directory at once
-/// (`LeaderboardStore.removed`), on other servers with its notification;
-/// its account's sessions end with it.
+/// whose teachers from the classes. This is the only place a learner's
+/// account is compared with the caller's. A learner deleted leaves the
+/// directory at its commit ("learner id", `Kept`); its account's sessions
+/// end with it.
 public struct LearnerAccess: Sendable {
     let directory: LearnerDirectory
     /// Whether a caller teaches a learner; nil: nobody teaches.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import ParlaCore
+import ParlaKept
 
 /// A class overview is the same for its teacher until one of its inputs
 /// changes (`ClassOverviews`), and `JSONEncoder` took most of its time once

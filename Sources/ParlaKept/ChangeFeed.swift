@@ -1,15 +1,22 @@
 import Foundation
 import Logging
+import ParlaStore
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
 /// What a server keeps in memory in step with a table: told of each change
-/// the table announces (migration 0019), and when changes may have been
-/// missed, so that it forgets what it holds.
+/// the table announces (`announce`, migration 0049), and when changes may
+/// have been missed, so that it forgets what it holds.
 public protocol ChangeSubscriber: AnyObject, Sendable {
-    /// The first field of the notifications it reads ("entry", "session").
+    /// The first field of the notifications it reads ("entry", "session"):
+    /// the topic of `announce`.
     var changeKind: String { get }
+    /// Whether it is also told, at once, what this server's own
+    /// transactions announce (`Database.withTransaction`), before their
+    /// notifications arrive: what only drops rows, so that a client reads
+    /// its own change on its next request.
+    var hearsOwnWrites: Bool { get }
     /// Notifications flow from now on: what is read from the tables now is
     /// kept in step.
     func startedListening()
@@ -28,6 +35,10 @@ public protocol ChangeSubscriber: AnyObject, Sendable {
 /// heartbeat does not come back within three intervals, a notification
 /// cannot be read), every subscriber is told to forget, and told again
 /// when listening resumes.
+extension ChangeSubscriber {
+    public var hearsOwnWrites: Bool { false }
+}
+
 public final class ChangeFeed: Service, Sendable {
     static let channel = "parla_changes"
     /// What each server sends on the channel every `heartbeatInterval`: a
@@ -53,7 +64,18 @@ public final class ChangeFeed: Service, Sendable {
 
     /// Adds a subscriber, before `run`.
     public func subscribe(_ subscriber: any ChangeSubscriber) {
-        subscribers.withLock { $0[subscriber.changeKind] = subscriber }
+        let hearing = subscribers.withLock { subscribers in
+            subscribers[subscriber.changeKind] = subscriber
+            return subscribers.values.filter(\.hearsOwnWrites).map(\.changeKind).sorted()
+        }
+        database.hearOwnAnnouncements(topics: hearing) { [weak self] topic, keys in self?.heardHere(topic, keys) }
+    }
+
+    /// What a transaction of this server announced, at its commit: told
+    /// now as its notifications will tell it again (dropping twice is harmless).
+    func heardHere(_ topic: String, _ keys: [Substring]) {
+        guard let subscriber = subscribers.withLock({ $0[topic] }) else { return }
+        for key in keys { _ = subscriber.received([key]) }
     }
 
     private var everyone: [any ChangeSubscriber] { subscribers.withLock { Array($0.values) } }

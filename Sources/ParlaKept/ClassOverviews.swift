@@ -11,35 +11,40 @@ import ParlaTeaching
 ///
 /// Design note: an overview is read from thousands of rows, but changes
 /// only when its inputs do. Every table it reads announces a change as
-/// "class id" (migrations 0025, 0042 and 0047: the class, its members and
-/// assignments, and each member's name, answers, abilities, courses,
-/// recordings, games and its account's entitlements, which say what of an
-/// assignment it may open; written by any server or in SQL, a truncation
-/// announcing every class), and the overview is dropped; this server
-/// drops it at once when it changes the class itself, so that a teacher
-/// sees its own change. Trends and the weeks of progress move with the
+/// "class id" (`Kept`: the class, its members and assignments, and each
+/// member's name, answers, abilities, courses, recordings, games and its
+/// account's entitlements, which say what of an assignment it may open;
+/// written by any server or in SQL, a truncation announcing every class),
+/// and the overview is dropped, on this server at the commit of its own
+/// change (`ChangeFeed`), so that a teacher sees its own change. Trends and the weeks of progress move with the
 /// day (UTC): an overview is kept for the day it was made on. (An
 /// entitlement that lapses by its date mid-day changes no row: completions
 /// follow it at the next change or the next day.)
-final class ClassOverviews: ChangeSubscriber, Sendable {
-    struct Overview: Sendable {
-        var schoolClass: ClassStore.SchoolClass
-        var report: ClassReport
+public final class ClassOverviews: ChangeSubscriber, Sendable {
+    public struct Overview: Sendable {
+        public var schoolClass: ClassStore.SchoolClass
+        public var report: ClassReport
         /// Days since 1970 (UTC) when it was made.
-        var day: Int
+        public var day: Int
         /// What was made of it, by name (which says what the bytes depend on),
         /// for one version of the content (`answersVersion`).
-        var answers: [String: Answer] = [:]
-        var answersVersion = ""
+        public var answers: [String: Answer] = [:]
+        public var answersVersion = ""
+
+        public init(schoolClass: ClassStore.SchoolClass, report: ClassReport, day: Int) {
+            (self.schoolClass, self.report, self.day) = (schoolClass, report, day)
+        }
     }
 
     /// An answer's header fields and body, in parts between which each
     /// visitor's own CSRF token goes (a single part: none).
-    struct Answer: Sendable {
-        var fields: HTTPFields
-        var parts: [[UInt8]]
+    public struct Answer: Sendable {
+        public var fields: HTTPFields
+        public var parts: [[UInt8]]
 
-        func body(token: String = "") -> [UInt8] {
+        public init(fields: HTTPFields, parts: [[UInt8]]) { (self.fields, self.parts) = (fields, parts) }
+
+        public func body(token: String = "") -> [UInt8] {
             guard parts.count > 1 else { return parts.first ?? [] }
             var body: [UInt8] = []
             body.reserveCapacity(parts.reduce(0) { $0 + $1.count } + (parts.count - 1) * token.utf8.count)
@@ -56,40 +61,41 @@ final class ClassOverviews: ChangeSubscriber, Sendable {
 
     /// `limit`: classes kept (a class of 40 takes about 100 kB with its
     /// JSON and a page: most of it the assignment forms' choices).
-    init(feed: ChangeFeed, limit: Int = 1_000) {
+    public init(feed: ChangeFeed, limit: Int = 1_000) {
         self.feed = feed
         cache = MemoryCache(limit: limit)
         feed.subscribe(self)
     }
 
-    var changeKind: String { "class" }
-    func startedListening() { cache.startedListening() }
-    func stoppedListening() { cache.stoppedListening() }
+    public var changeKind: String { "class" }
+    public var hearsOwnWrites: Bool { true }
+    public func startedListening() { cache.startedListening() }
+    public func stoppedListening() { cache.stoppedListening() }
 
     /// "class id": its overview's inputs changed; "class *": many classes' did.
-    func received(_ fields: [Substring]) -> Bool { cache.drop(notified: fields) }
+    public func received(_ fields: [Substring]) -> Bool { cache.drop(notified: fields) }
 
-    static func day(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 86400).rounded(.down)) }
+    public static func day(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 86400).rounded(.down)) }
 
     /// The class's overview made on `today`'s day, while the feed has heard
     /// from the database lately (a change must not be missed behind a
     /// half-open connection).
-    func overview(_ id: ClassID, on today: Date) -> Overview? {
+    public func overview(_ id: ClassID, on today: Date) -> Overview? {
         guard feed.isHearing, let kept = cache.value(id.uuid), kept.day == Self.day(today) else { return nil }
         return kept
     }
 
     /// Taken before reading an overview or making an answer to keep.
-    var stamp: MemoryCache<UUID, Overview>.Stamp? { cache.stamp }
+    public var stamp: MemoryCache<UUID, Overview>.Stamp? { cache.stamp }
 
-    func keep(_ overview: Overview, since stamp: MemoryCache<UUID, Overview>.Stamp?) {
+    public func keep(_ overview: Overview, since stamp: MemoryCache<UUID, Overview>.Stamp?) {
         cache.keep([overview.schoolClass.id.uuid: overview], since: stamp)
     }
 
     /// Keeps an answer made since `stamp` from the overview of `day` and
     /// the content's `version`, if that overview is still the one kept.
     /// Answers made from another version of the content go.
-    func keep(
+    public func keep(
         _ answer: Answer, named name: String, for id: ClassID, day: Int, version: String, since stamp: MemoryCache<UUID, Overview>.Stamp?
     ) {
         cache.update(id.uuid, since: stamp) { overview in
@@ -98,7 +104,4 @@ final class ClassOverviews: ChangeSubscriber, Sendable {
             overview.answers[name] = answer
         }
     }
-
-    /// This server changed the class.
-    func changed(_ id: ClassID) { cache.drop(id.uuid) }
 }

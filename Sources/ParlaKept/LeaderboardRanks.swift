@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ParlaCore
-import PostgresNIO
+import ParlaStore
 import ServiceLifecycle
 import Synchronization
 
@@ -25,12 +25,10 @@ import Synchronization
 public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
 
     /// A board: one language, game kind and period.
-    struct BoardID: Hashable, Sendable {
-        var language: String, kind: String, period: String
-    }
+    public typealias BoardID = LeaderboardBoard
 
     /// One notification: a learner's best on a board, or their leaving it.
-    struct Change: Sendable, Equatable {
+    public struct Change: Sendable, Equatable {
         var board: BoardID
         var learner: UUID
         var best: BoardRanks.Best?
@@ -56,7 +54,7 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
             best = BoardRanks.Best(score: score, tenths: tenths, seconds: seconds, scoreAt: scoreAt, secondsAt: secondsAt)
         }
 
-        init(board: BoardID, learner: UUID, best: BoardRanks.Best?, improvesOnly: Bool = false) {
+        public init(board: BoardID, learner: UUID, best: BoardRanks.Best?, improvesOnly: Bool = false) {
             (self.board, self.learner, self.best, self.improvesOnly) = (board, learner, best, improvesOnly)
         }
     }
@@ -87,7 +85,7 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
         var departed: Set<UUID> = []
     }
 
-    let database: Database
+    let store: LeaderboardStore
     let logger: Logger
     let idleLimit: Duration
     private let state = Mutex(State())
@@ -98,8 +96,8 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
     private let requestLoad: AsyncStream<(BoardID, Int)>.Continuation
 
     /// Subscribes to `feed`, which must run beside it.
-    public init(database: Database, feed: ChangeFeed, logger: Logger, idleLimit: Duration = .seconds(30 * 60)) {
-        self.database = database
+    public init(store: LeaderboardStore, feed: ChangeFeed, logger: Logger, idleLimit: Duration = .seconds(30 * 60)) {
+        self.store = store
         self.logger = logger
         self.idleLimit = idleLimit
         (loads, requestLoad) = AsyncStream.makeStream(of: (BoardID, Int).self)
@@ -110,7 +108,7 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
 
     /// `body` with the board's ranks, or nil (and the board is asked for)
     /// when they are not in memory.
-    func withBoard<Value>(_ board: BoardID, _ body: (BoardRanks) -> Value) -> Value? {
+    public func withBoard<Value>(_ board: BoardID, _ body: (BoardRanks) -> Value) -> Value? {
         let (value, load): (Value?, Int?) = state.withLock { state in
             switch state.boards[board] {
             case .ready(let loaded)?:
@@ -153,13 +151,13 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
 
     /// A change this server committed itself: applied now, so that its
     /// caller reads its own result at once (the notification follows).
-    func apply(_ change: Change) {
+    public func apply(_ change: Change) {
         state.withLock { Self.apply(change, to: &$0) }
     }
 
     /// Learners this server removed (with their entries): gone from every
     /// board now, as their notifications will say.
-    func remove(_ learners: [UUID]) {
+    public func remove(_ learners: [UUID]) {
         state.withLock { state in
             for learner in learners {
                 state.departed.insert(learner)
@@ -216,7 +214,18 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
         }
     }
 
+    /// One entry's change, or "*": too many changed to name (every board
+    /// is read again).
     public func received(_ fields: [Substring]) -> Bool {
+        if fields == ["*"] {
+            state.withLock { state in
+                state.generation += 1
+                state.boards = [:]
+                state.departed = []
+            }
+            boardsGauge.record(0)
+            return true
+        }
         guard let change = Change(fields: fields) else { return false }
         apply(change)
         return true
@@ -259,7 +268,7 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
             guard state.withLock({ current($0) }) else { continue }
             let started = ContinuousClock.now
             do {
-                let loaded = Loaded(try await read(board))
+                let loaded = Loaded(try await store.entries(of: board))
                 let learners = loaded.ranks.total
                 let kept = state.withLock { state -> Bool in
                     guard current(state), case .loading(_, let waiting)? = state.boards[board] else { return false }
@@ -280,42 +289,6 @@ public final class LeaderboardRanks: Service, ChangeSubscriber, Sendable {
                     if current(state) { state.boards[board] = nil }
                 }
             }
-        }
-    }
-
-    /// Every entry of `board`, as it stands now.
-    private func read(_ board: BoardID) async throws -> BoardRanks {
-        try await database.withConnection { connection in
-            let total =
-                try await connection.query(
-                    """
-                    SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                    WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
-                    """, logger: self.logger
-                ).collect().first?.decode(Int.self) ?? 0
-            let rows = try await connection.query(
-                """
-                SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds, score_at, seconds_at
-                FROM leaderboard_entries
-                WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
-                """, logger: self.logger)
-            var entries: [(UUID, BoardRanks.Best)] = []
-            entries.reserveCapacity(total)
-            // The instants come in binary and are made microseconds again
-            // here: half the read's time, against converting them in SQL.
-            for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode(
-                (UUID, Int32, Int32, Double, Date, Date).self)
-            {
-                entries.append(
-                    (
-                        learner,
-                        BoardRanks.Best(
-                            score: score, tenths: tenths, seconds: seconds,
-                            scoreAt: BoardRanks.microseconds(read: scoreAt),
-                            secondsAt: BoardRanks.microseconds(read: secondsAt))
-                    ))
-            }
-            return BoardRanks(entries: entries)
         }
     }
 }

@@ -1,0 +1,112 @@
+/// Everything a server keeps in memory, one row each: what it is kept by,
+/// what reads it from the database, the tables whose changes drop it, the
+/// setting that turns it off, and what keeping it was measured to gain.
+///
+/// Design note: each table listed under a topic has a trigger that calls
+/// `announce(topic, key)` (migration 0049); every server hears it at the
+/// commit (`ChangeFeed`), and the server that wrote it at once
+/// (`Database.withTransaction`), and drops what it keeps under that key. A
+/// loader that reads a table not listed here would serve stale data:
+/// `KeptTests` compares this registry with the triggers of a migrated
+/// database (`pg_trigger`). Answers kept byte for byte (the answer caches,
+/// in ParlaServer/Kept) live beside a read model and go with it, or are
+/// dropped by the content's version.
+public struct KeptThing: Sendable {
+    public enum Kind: Sendable {
+        /// Rows read from the database, dropped by their topic's announcements.
+        case readModel
+        /// A whole HTTP answer, kept byte for byte.
+        case answer
+    }
+
+    public var name: String
+    public var kind: Kind
+    /// The first field of its announcements (`announce`'s topic); nil when
+    /// no table announces its changes (then `droppedBy` says what drops it).
+    public var topic: String?
+    /// What it is kept by.
+    public var key: String
+    /// What reads it on a miss.
+    public var loader: String
+    /// The tables whose changes drop it (each with an `announce` trigger).
+    public var tables: Set<String>
+    /// What drops it besides its topic.
+    public var droppedBy: String
+    /// The setting that turns it off, if any.
+    public var setting: String?
+    /// What keeping it gains, with the benchmark result that shows it.
+    public var gain: String
+}
+
+public enum Kept {
+    /// The tables one class overview reads (and `ClassOverviewAnswers` with it).
+    static let classTables: Set<String> = [
+        "classes", "class_members", "assignments", "learners", "lesson_answers", "abilities", "ability_history", "speech_attempts",
+        "games", "courses", "account_entitlements",
+    ]
+
+    public static let all: [KeptThing] = [
+        KeptThing(
+            name: "SessionCache", kind: .readModel, topic: "session", key: "a session's token hash",
+            loader: "AccountStore.session(tokenHash:)", tables: ["sessions"],
+            droppedBy: "a deaf feed (nothing kept until it hears again)", setting: nil,
+            gain:
+                "GET /v1/me at 59% of /health, from 25% (Benchmarks/results/platform-2026-11-24T214337Z.md, platform-2026-11-22T191849Z.md)"
+        ),
+        KeptThing(
+            name: "AccountProfiles", kind: .readModel, topic: "account", key: "an account id",
+            loader: "AccountStore.profile(_:), AccountStore.profile(tokenHash:)",
+            tables: ["accounts", "learners", "learner_pictures", "courses", "ability_history", "abilities"],
+            droppedBy: "a deaf feed", setting: nil,
+            gain: "GET /v1/me with no query (with SessionCache; Benchmarks/results/platform-2026-11-24T214337Z.md)"),
+        KeptThing(
+            name: "LearnerDirectory", kind: .readModel, topic: "learner", key: "a learner id",
+            loader: "LearnerStore.cards(_:)", tables: ["learners"], droppedBy: "a deaf feed", setting: nil,
+            gain: "a leaderboard page from memory with the names kept: 276,476 pages/s against 2,239 from SQL "
+                + "(Benchmarks/results/leaderboards-2026-11-24T171631Z.md)"),
+        KeptThing(
+            name: "AccountEntitlements", kind: .readModel, topic: "entitlements", key: "an account id",
+            loader: "EntitlementStore.entitlements(of:)", tables: ["account_entitlements"], droppedBy: "a deaf feed",
+            setting: "entitlements.keepInMemory",
+            gain: "a learner's own content page at 185% of the same page reading them per request "
+                + "(Benchmarks/results/platform-2026-11-24T214337Z.md)"),
+        KeptThing(
+            name: "LeaderboardRanks", kind: .readModel, topic: "entry", key: "a board (language, kind, period), kept in step",
+            loader: "LeaderboardStore.entries(of:)", tables: ["leaderboard_entries"],
+            droppedBy: "a board nobody asked for in 30 minutes; a deaf feed", setting: nil,
+            gain: "a rank in 0.001 ms against 4.6 ms from the SQL counts (Benchmarks/results/leaderboards-2026-11-24T171631Z.md)"),
+        KeptThing(
+            name: "ClassOverviews", kind: .readModel, topic: "class", key: "a class id, for the day (UTC) it was made",
+            loader: "ClassService.overview (ClassStore's report reads)", tables: classTables,
+            droppedBy: "the next day; a deaf feed", setting: "teaching.keepOverviews (and none with a read replica)",
+            gain: "the overview at 77% of /health against 0% read afresh (Benchmarks/results/school-2026-11-25T015520Z.md)"),
+        KeptThing(
+            name: "ClassOverviewAnswers", kind: .answer, topic: "class", key: "a class id and the answer's name (JSON, a page's language)",
+            loader: "the generated handler or the dashboard's page, once", tables: classTables,
+            droppedBy: "its overview (kept inside it); another content version", setting: "teaching.keepOverviews",
+            gain: "no encoding nor rendering on a reload: the API's overview at 77% of /health "
+                + "(Benchmarks/results/school-2026-11-25T015520Z.md)"),
+        KeptThing(
+            name: "ContentAnswerCache", kind: .answer, topic: nil, key: "an anonymous content request's path (and language)",
+            loader: "the generated handler, once", tables: [],
+            droppedBy: "another content version; 5,000 answers kept at most", setting: nil,
+            gain: "a word-list page at 96% of /health, from 35% (Benchmarks/results/platform-2026-11-24T214337Z.md, "
+                + "platform-2026-11-22T191849Z.md)"),
+        KeptThing(
+            name: "LeaderboardFastPath", kind: .answer, topic: "entry", key: "none: a page made from LeaderboardRanks and LearnerDirectory",
+            loader: "LeaderboardService, before the generated handler", tables: ["leaderboard_entries"],
+            droppedBy: "what changes LeaderboardRanks; its names drop with LearnerDirectory", setting: "leaderboards.fastPath",
+            gain: "a page from memory: 4,093 pages/s with every name read against 2,239 from SQL "
+                + "(Benchmarks/results/leaderboards-2026-11-24T171631Z.md)"),
+    ]
+
+    /// The tables each topic's announcements come from, as the registry says.
+    public static var tablesByTopic: [String: Set<String>] {
+        var tables: [String: Set<String>] = [:]
+        for thing in all {
+            guard let topic = thing.topic else { continue }
+            tables[topic, default: []].formUnion(thing.tables)
+        }
+        return tables
+    }
+}
