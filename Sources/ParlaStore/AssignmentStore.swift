@@ -73,9 +73,9 @@ public struct AssignmentStore: Sendable {
             firstTriesRight: try columns[start + 2].decode(Int.self), lastAnswer: try columns[start + 3].decode(Date?.self))
     }
 
-    /// A new assignment for the teacher's own class; `class_not_found` otherwise.
+    /// A new assignment for the class; `class_not_found` once it is gone.
     public func create(
-        for classID: ClassID, teacher: AccountID, kind: String, targets: [String], items: [String], due: Date
+        for authorized: AuthorizedClass, kind: String, targets: [String], items: [String], due: Date
     ) async throws -> Assignment {
         let id = AssignmentID.generate()
         let rows = try await database.withTransaction { connection in
@@ -83,29 +83,29 @@ public struct AssignmentStore: Sendable {
                 """
                 INSERT INTO assignments (id, class_id, kind, targets, items, due_at)
                 SELECT \(id.uuid), c.id, \(kind), \(targets), \(items), \(due) FROM classes c
-                WHERE c.id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
+                WHERE c.id = \(authorized.uuid)
                 RETURNING created_at
                 """, logger: database.logger
             ).collect()
         }
         guard let created = try rows.first?.decode(Date.self) else { throw ParlaError(.classNotFound) }
-        return Assignment(id: id, classID: classID, kind: kind, targets: targets, items: items, due: due, created: created)
+        return Assignment(id: id, classID: authorized.id, kind: kind, targets: targets, items: items, due: due, created: created)
     }
 
-    public func assignments(of classID: ClassID, teacher: AccountID) async throws -> [Assignment] {
+    public func assignments(of authorized: AuthorizedClass) async throws -> [Assignment] {
         try await database.withConnection { connection in
             try await connection.query(
                 """
-                SELECT \(unescaped: Self.columns) FROM assignments s JOIN classes c ON c.id = s.class_id
-                WHERE s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid) ORDER BY s.due_at, s.id
+                SELECT \(unescaped: Self.columns) FROM assignments s
+                WHERE s.class_id = \(authorized.uuid) ORDER BY s.due_at, s.id
                 """, logger: database.logger
             ).collect().map { try decode($0.makeRandomAccess()) }
         }
     }
 
-    /// One of the teacher's assignments with every member (and its
+    /// One of the class's assignments with every member (and its
     /// account, whose entitlements say what it may open) and its progress.
-    public func assignment(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws
+    public func assignment(_ id: AssignmentID, of authorized: AuthorizedClass) async throws
         -> (Assignment, [(learner: LearnerID, account: AccountID, displayName: String, progress: Progress)])
     {
         try await database.withConnection { connection in
@@ -113,8 +113,7 @@ public struct AssignmentStore: Sendable {
             guard
                 let assignment = try await connection.query(
                     """
-                    SELECT \(unescaped: Self.columns) FROM assignments s JOIN classes c ON c.id = s.class_id
-                    WHERE s.id = \(id.uuid) AND s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
+                    SELECT \(unescaped: Self.columns) FROM assignments s WHERE s.id = \(id.uuid) AND s.class_id = \(authorized.uuid)
                     """, logger: logger
                 ).collect().first.map({ try decode($0.makeRandomAccess()) })
             else { throw ParlaError(.assignmentNotFound) }
@@ -137,14 +136,10 @@ public struct AssignmentStore: Sendable {
         }
     }
 
-    public func delete(_ id: AssignmentID, of classID: ClassID, teacher: AccountID) async throws {
+    public func delete(_ id: AssignmentID, of authorized: AuthorizedClass) async throws {
         let rows = try await database.withTransaction { connection in
             try await connection.query(
-                """
-                DELETE FROM assignments s USING classes c
-                WHERE s.class_id = c.id AND s.id = \(id.uuid) AND s.class_id = \(classID.uuid) AND c.teacher_id = \(teacher.uuid)
-                RETURNING 1
-                """, logger: database.logger
+                "DELETE FROM assignments WHERE id = \(id.uuid) AND class_id = \(authorized.uuid) RETURNING 1", logger: database.logger
             ).collect()
         }
         guard !rows.isEmpty else { throw ParlaError(.assignmentNotFound) }

@@ -143,41 +143,47 @@ public struct ClassStore: Sendable {
         }
     }
 
-    /// The teacher's own class; `class_not_found` for anyone else's.
-    public func schoolClass(_ id: ClassID, of teacher: AccountID) async throws -> SchoolClass {
+    /// Who teaches class `id`, if there is one: what the access rule needs (`ClassAccess`).
+    public func teacher(of id: ClassID) async throws -> AccountID? {
+        try await database.withConnection { connection in
+            try await connection.query("SELECT teacher_id FROM classes WHERE id = \(id.uuid)", logger: database.logger)
+                .collect().first.map { AccountID(try $0.decode(UUID.self)) }
+        }
+    }
+
+    /// The class; `class_not_found` once it is gone.
+    public func schoolClass(_ authorized: AuthorizedClass) async throws -> SchoolClass {
         let found = try await database.withConnection { connection in
             try await connection.query(
-                """
-                SELECT \(unescaped: Self.classColumns) FROM classes c WHERE c.id = \(id.uuid) AND c.teacher_id = \(teacher.uuid)
-                """, logger: database.logger
+                "SELECT \(unescaped: Self.classColumns) FROM classes c WHERE c.id = \(authorized.uuid)", logger: database.logger
             ).collect().first.map(decodeClass)
         }
         guard let found else { throw ParlaError(.classNotFound) }
         return found
     }
 
-    public func update(_ id: ClassID, of teacher: AccountID, _ fields: ClassFields) async throws -> SchoolClass {
+    public func update(_ authorized: AuthorizedClass, _ fields: ClassFields) async throws -> SchoolClass {
         let sealed = try fields.name.map { ByteBuffer(bytes: try cipher.seal($0, as: .className)) }
         let rows = try await database.withTransaction { connection in
             try await connection.query(
                 """
                 UPDATE classes SET name = coalesce(\(sealed), name), language = coalesce(\(fields.language?.code), language),
                     level = coalesce(\(fields.level?.rawValue), level)
-                WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1
+                WHERE id = \(authorized.uuid) RETURNING 1
                 """, logger: database.logger
             ).collect()
         }
         guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
-        return try await schoolClass(id, of: teacher)
+        return try await schoolClass(authorized)
     }
 
     /// A new join code (`code`), or none (closed); members stay.
-    public func setJoinCode(_ id: ClassID, of teacher: AccountID, to code: String?) async throws -> SchoolClass {
+    public func setJoinCode(_ authorized: AuthorizedClass, to code: String?) async throws -> SchoolClass {
         let rows: [PostgresRow]
         do {
             rows = try await database.withTransaction { connection in
                 try await connection.query(
-                    "UPDATE classes SET join_code = \(code) WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1",
+                    "UPDATE classes SET join_code = \(code) WHERE id = \(authorized.uuid) RETURNING 1",
                     logger: database.logger
                 ).collect()
             }
@@ -185,28 +191,25 @@ public struct ClassStore: Sendable {
             throw JoinCodeTaken()
         }
         guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
-        return try await schoolClass(id, of: teacher)
+        return try await schoolClass(authorized)
     }
 
-    public func delete(_ id: ClassID, of teacher: AccountID) async throws {
+    public func delete(_ authorized: AuthorizedClass) async throws {
         let rows = try await database.withTransaction { connection in
-            try await connection.query(
-                "DELETE FROM classes WHERE id = \(id.uuid) AND teacher_id = \(teacher.uuid) RETURNING 1", logger: database.logger
-            ).collect()
+            try await connection.query("DELETE FROM classes WHERE id = \(authorized.uuid) RETURNING 1", logger: database.logger).collect()
         }
         guard !rows.isEmpty else { throw ParlaError(.classNotFound) }
     }
 
     // MARK: Members
 
-    public func members(of id: ClassID, teacher: AccountID) async throws -> [Member] {
-        _ = try await schoolClass(id, of: teacher)
-        return try await database.withConnection { connection in
+    public func members(of authorized: AuthorizedClass) async throws -> [Member] {
+        try await database.withConnection { connection in
             try await connection.query(
                 """
                 SELECT l.id, l.display_name, l.avatar_id, m.shares_recordings, m.joined_at
                 FROM class_members m JOIN learners l ON l.id = m.learner_id
-                WHERE m.class_id = \(id.uuid) ORDER BY m.joined_at, l.id
+                WHERE m.class_id = \(authorized.uuid) ORDER BY m.joined_at, l.id
                 """, logger: database.logger
             ).collect().map { row in
                 let (learner, name, avatar, shares, joined) = try row.decode((UUID, ByteBuffer, String, Bool, Date).self)
@@ -288,22 +291,21 @@ public struct ClassStore: Sendable {
 
     /// The learner leaves a class (its account's wish); `class_not_found` when it was not in it.
     public func leave(_ learner: AuthorizedLearner, class id: ClassID) async throws {
-        try await removeMember(learner.id, from: id, teacher: nil)
+        guard try await removeMember(learner.id, from: id) else { throw ParlaError(.classNotFound) }
     }
 
-    /// Takes a learner out of a class: the teacher's (`teacher`) or the learner's own doing.
-    public func removeMember(_ learner: LearnerID, from id: ClassID, teacher: AccountID?) async throws {
-        let rows = try await database.withTransaction { connection in
+    /// The teacher takes a learner out of its class; `learner_not_found` when it was not in it.
+    public func remove(_ learner: LearnerID, from authorized: AuthorizedClass) async throws {
+        guard try await removeMember(learner, from: authorized.id) else { throw ParlaError(.learnerNotFound) }
+    }
+
+    private func removeMember(_ learner: LearnerID, from id: ClassID) async throws -> Bool {
+        try await database.withTransaction { connection in
             try await connection.query(
-                """
-                DELETE FROM class_members m USING classes c
-                WHERE m.class_id = c.id AND c.id = \(id.uuid) AND m.learner_id = \(learner.uuid)
-                  AND (\(teacher?.uuid)::uuid IS NULL OR c.teacher_id = \(teacher?.uuid))
-                RETURNING 1
-                """, logger: database.logger
-            ).collect()
+                "DELETE FROM class_members WHERE class_id = \(id.uuid) AND learner_id = \(learner.uuid) RETURNING 1",
+                logger: database.logger
+            ).collect().count == 1
         }
-        guard !rows.isEmpty else { throw ParlaError(teacher == nil ? .classNotFound : .learnerNotFound) }
     }
 
     /// Whether `teacher` teaches `learner` (in any of its classes), and
@@ -329,10 +331,10 @@ public struct ClassStore: Sendable {
     /// last activity, what they answered right of each assignment (with
     /// their account, whose entitlements say what of it they may open);
     /// and the items they missed most in the last 30 days.
-    public func overview(_ id: ClassID, teacher: AccountID) async throws
+    public func overview(_ authorized: AuthorizedClass) async throws
         -> (SchoolClass, [ClassReport.Member], [ClassReport.Missed], [AssignmentStore.AssignmentWork])
     {
-        let schoolClass = try await schoolClass(id, of: teacher)
+        let schoolClass = try await schoolClass(authorized)
         let (members, missed, work) = try await read(schoolClass)
         return (schoolClass, members, missed, work)
     }

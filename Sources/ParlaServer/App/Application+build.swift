@@ -471,7 +471,8 @@ func buildRouter(
     let staffRoles = StaffRoles(database: database)
     let twoFactor = TwoFactorService(store: TwoFactorStore(database: database, cipher: cipher), accounts: accounts, roles: staffRoles)
     let accountService = AccountService(
-        accounts: accounts, profiles: memory.profiles, learners: learners, hasher: hasher, termsVersion: settings.termsVersion, leaderboards: leaderboards,
+        accounts: accounts, profiles: memory.profiles, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
+        leaderboards: leaderboards,
         mail: accountMail, identities: identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
@@ -499,6 +500,7 @@ func buildRouter(
         friends: friends,
         profiles: ProfileService(friends: friends, leaderboards: leaderboards),
         access: LearnerAccess(directory: memory.learners, classes: classStore),
+        classAccess: ClassAccess(classes: classStore, overviews: memory.classes),
         plans: plans,
         purchases: PurchaseService(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: googlePlay,

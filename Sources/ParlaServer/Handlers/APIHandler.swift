@@ -24,6 +24,7 @@ struct APIHandler: APIProtocol {
     let friends: FriendStore
     let profiles: ProfileService
     let access: LearnerAccess
+    let classAccess: ClassAccess
     /// What accounts may use now, their plans and the trial.
     let plans: EntitlementService
     let purchases: PurchaseService
@@ -50,6 +51,12 @@ struct APIHandler: APIProtocol {
         let caller = if let known { known } else { try await caller() }
         let id: LearnerID = try parseID(rawLearner, orElse: .learnerNotFound)
         return try await access.learner(id, caller: caller.accountID, for: intent)
+    }
+
+    /// The class a request names, as the caller may reach it: as its
+    /// teacher only (`ClassAccess`); how every teacher's route authorizes a class.
+    func authorizedClass(_ rawClass: String, as caller: Caller) async throws -> AuthorizedClass {
+        try await classAccess.schoolClass(try parseID(rawClass, orElse: .classNotFound), caller: caller.accountID)
     }
 
     /// The caller, when its account's staff roles allow `duty` and this

@@ -30,7 +30,7 @@ extension APIHandler {
 
     func getClass(_ input: Operations.GetClass.Input) async throws -> Operations.GetClass.Output {
         let caller = try await caller()
-        let (found, members) = try await classes.get(caller, try parseID(input.path.classId, orElse: .classNotFound))
+        let (found, members) = try await classes.get(try await authorizedClass(input.path.classId, as: caller))
         return .ok(
             .init(
                 body: .json(
@@ -47,34 +47,33 @@ extension APIHandler {
         let caller = try await caller()
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
         let updated = try await classes.update(
-            caller, try parseID(input.path.classId, orElse: .classNotFound),
+            try await authorizedClass(input.path.classId, as: caller),
             ClassForm(name: body.name, language: body.language, level: body.level))
         return .ok(.init(body: .json(.init(updated))))
     }
 
     func deleteClass(_ input: Operations.DeleteClass.Input) async throws -> Operations.DeleteClass.Output {
         let caller = try await caller()
-        try await classes.delete(caller, try parseID(input.path.classId, orElse: .classNotFound))
+        try await classes.delete(try await authorizedClass(input.path.classId, as: caller))
         return .noContent(.init())
     }
 
     func rotateJoinCode(_ input: Operations.RotateJoinCode.Input) async throws -> Operations.RotateJoinCode.Output {
         let caller = try await caller()
-        let changed = try await classes.rotateCode(caller, try parseID(input.path.classId, orElse: .classNotFound), close: false)
+        let changed = try await classes.rotateCode(try await authorizedClass(input.path.classId, as: caller), close: false)
         return .ok(.init(body: .json(.init(changed))))
     }
 
     func closeJoinCode(_ input: Operations.CloseJoinCode.Input) async throws -> Operations.CloseJoinCode.Output {
         let caller = try await caller()
-        let changed = try await classes.rotateCode(caller, try parseID(input.path.classId, orElse: .classNotFound), close: true)
+        let changed = try await classes.rotateCode(try await authorizedClass(input.path.classId, as: caller), close: true)
         return .ok(.init(body: .json(.init(changed))))
     }
 
     func removeClassMember(_ input: Operations.RemoveClassMember.Input) async throws -> Operations.RemoveClassMember.Output {
         let caller = try await caller()
         try await classes.remove(
-            caller, learner: try parseID(input.path.learnerId, orElse: .learnerNotFound),
-            from: try parseID(input.path.classId, orElse: .classNotFound))
+            try parseID(input.path.learnerId, orElse: .learnerNotFound), from: try await authorizedClass(input.path.classId, as: caller))
         return .noContent(.init())
     }
 
@@ -104,7 +103,7 @@ extension APIHandler {
 
 extension APIHandler {
     func listAssignments(_ input: Operations.ListAssignments.Input) async throws -> Operations.ListAssignments.Output {
-        let found = try await classes.assignments(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        let found = try await classes.assignments(of: try await authorizedClass(input.path.classId, as: try await caller()))
         return .ok(.init(body: .json(.init(assignments: found.map(Components.Schemas.Assignment.init)))))
     }
 
@@ -112,7 +111,7 @@ extension APIHandler {
         let caller = try await caller()
         guard case .json(let body) = input.body else { throw ParlaError(.malformedRequest) }
         let (created, lockedFor) = try await classes.assign(
-            caller, try parseID(input.path.classId, orElse: .classNotFound), kind: body.kind.rawValue, targets: body.targets,
+            try await authorizedClass(input.path.classId, as: caller), kind: body.kind.rawValue, targets: body.targets,
             due: body.dueAt)
         var answer = Components.Schemas.Assignment(created)
         answer.lockedFor = lockedFor.map {
@@ -123,8 +122,8 @@ extension APIHandler {
 
     func getAssignment(_ input: Operations.GetAssignment.Input) async throws -> Operations.GetAssignment.Output {
         let (assignment, learners) = try await classes.assignment(
-            try await caller(), try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
-            of: try parseID(input.path.classId, orElse: .classNotFound))
+            try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
+            of: try await authorizedClass(input.path.classId, as: try await caller()))
         return .ok(
             .init(
                 body: .json(
@@ -137,8 +136,8 @@ extension APIHandler {
 
     func deleteAssignment(_ input: Operations.DeleteAssignment.Input) async throws -> Operations.DeleteAssignment.Output {
         try await classes.withdraw(
-            try await caller(), try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
-            of: try parseID(input.path.classId, orElse: .classNotFound))
+            try parseID(input.path.assignmentId, orElse: .assignmentNotFound),
+            of: try await authorizedClass(input.path.classId, as: try await caller()))
         return .noContent(.init())
     }
 
@@ -158,7 +157,7 @@ extension APIHandler {
 
 extension APIHandler {
     func getClassOverview(_ input: Operations.GetClassOverview.Input) async throws -> Operations.GetClassOverview.Output {
-        let (schoolClass, report) = try await classes.overview(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        let (schoolClass, report) = try await classes.overview(try await authorizedClass(input.path.classId, as: try await caller()))
         return .ok(
             .init(
                 body: .json(
@@ -185,7 +184,7 @@ extension APIHandler {
     }
 
     func exportClass(_ input: Operations.ExportClass.Input) async throws -> Operations.ExportClass.Output {
-        let (_, report) = try await classes.overview(try await caller(), try parseID(input.path.classId, orElse: .classNotFound))
+        let (_, report) = try await classes.overview(try await authorizedClass(input.path.classId, as: try await caller()))
         return .ok(.init(body: .csv(HTTPBody(report.csv()))))
     }
 }

@@ -60,25 +60,25 @@ struct ClassService: Sendable {
         return (teacher, try await classes.classes(of: caller.accountID))
     }
 
-    /// The caller's own class (`class_not_found` for anyone else's), without its members.
-    func schoolClass(_ caller: Caller, _ id: ClassID) async throws -> ClassStore.SchoolClass {
-        try await classes.schoolClass(id, of: caller.accountID)
+    /// The class, without its members.
+    func schoolClass(_ authorized: AuthorizedClass) async throws -> ClassStore.SchoolClass {
+        try await classes.schoolClass(authorized)
     }
 
-    func get(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, [ClassStore.Member]) {
-        (try await classes.schoolClass(id, of: caller.accountID), try await classes.members(of: id, teacher: caller.accountID))
+    func get(_ authorized: AuthorizedClass) async throws -> (ClassStore.SchoolClass, [ClassStore.Member]) {
+        (try await classes.schoolClass(authorized), try await classes.members(of: authorized))
     }
 
-    func update(_ caller: Caller, _ id: ClassID, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
-        return try await classes.update(id, of: caller.accountID, try ClassRules.validate(form, creating: false))
+    func update(_ authorized: AuthorizedClass, _ form: ClassForm) async throws -> ClassStore.SchoolClass {
+        try await classes.update(authorized, try ClassRules.validate(form, creating: false))
     }
 
     /// A new code (the old one stops working), or none: nobody else joins.
-    func rotateCode(_ caller: Caller, _ id: ClassID, close: Bool) async throws -> ClassStore.SchoolClass {
+    func rotateCode(_ authorized: AuthorizedClass, close: Bool) async throws -> ClassStore.SchoolClass {
         for _ in 0..<5 {
             var generator = SystemRandomNumberGenerator()
             do {
-                return try await classes.setJoinCode(id, of: caller.accountID, to: close ? nil : JoinCode.generate(using: &generator))
+                return try await classes.setJoinCode(authorized, to: close ? nil : JoinCode.generate(using: &generator))
             } catch is ClassStore.JoinCodeTaken {
                 continue
             }
@@ -86,12 +86,12 @@ struct ClassService: Sendable {
         throw ParlaError(.internalError)
     }
 
-    func delete(_ caller: Caller, _ id: ClassID) async throws {
-        try await classes.delete(id, of: caller.accountID)
+    func delete(_ authorized: AuthorizedClass) async throws {
+        try await classes.delete(authorized)
     }
 
-    func remove(_ caller: Caller, learner: LearnerID, from id: ClassID) async throws {
-        try await classes.removeMember(learner, from: id, teacher: caller.accountID)
+    func remove(_ learner: LearnerID, from authorized: AuthorizedClass) async throws {
+        try await classes.remove(learner, from: authorized)
     }
 
     /// The learner joins with the code its teacher gave; the account's
@@ -121,17 +121,13 @@ struct ClassService: Sendable {
 
     // MARK: Overview
 
-    /// The overview of the caller's own class: kept in memory for the day
-    /// while nothing it shows changes (`ClassOverviews`), else read.
-    func overview(_ caller: Caller, _ id: ClassID) async throws -> (ClassStore.SchoolClass, ClassReport) {
+    /// The class's overview: kept in memory for the day while nothing it
+    /// shows changes (`ClassOverviews`), else read.
+    func overview(_ authorized: AuthorizedClass) async throws -> (ClassStore.SchoolClass, ClassReport) {
         let today = Date()
-        if let kept = overviews?.overview(id, on: today) {
-            // The teacher of a class never changes.
-            guard kept.schoolClass.teacher == caller.accountID else { throw ParlaError(.classNotFound) }
-            return (kept.schoolClass, kept.report)
-        }
+        if let kept = overviews?.overview(authorized.id, on: today) { return (kept.schoolClass, kept.report) }
         let stamp = overviews?.stamp
-        let (schoolClass, read, missed, work) = try await reports.overview(id, teacher: caller.accountID)
+        let (schoolClass, read, missed, work) = try await reports.overview(authorized)
         let open = try await openWords(of: Set(work.map(\.account)))
         var completions: [LearnerID: [AssignmentID: Double]] = [:]
         for done in work {
@@ -149,12 +145,10 @@ struct ClassService: Sendable {
         return (schoolClass, report)
     }
 
-    /// An answer made from the overview of the caller's own class and the
-    /// content's current version, kept with it under `name` (`keepAnswer`);
-    /// nil when there is none.
-    func keptAnswer(_ name: String, _ caller: Caller, _ id: ClassID) -> ClassOverviews.Answer? {
-        guard let kept = overviews?.overview(id, on: Date()), kept.schoolClass.teacher == caller.accountID,
-            kept.answersVersion == (try? content.snapshot().version)
+    /// An answer made from the class's overview and the content's current
+    /// version, kept with it under `name` (`keepAnswer`); nil when there is none.
+    func keptAnswer(_ name: String, _ authorized: AuthorizedClass) -> ClassOverviews.Answer? {
+        guard let kept = overviews?.overview(authorized.id, on: Date()), kept.answersVersion == (try? content.snapshot().version)
         else { return nil }
         return kept.answers[name]
     }
@@ -162,12 +156,12 @@ struct ClassService: Sendable {
     /// Makes an answer from the overview of the caller's class (`make`
     /// returns it, or nil when there is none), and keeps it under `name`
     /// (nil: not kept) while the overview and the content's version last.
-    func keepAnswer(_ name: String?, _ id: ClassID, made make: () async throws -> ClassOverviews.Answer?) async rethrows
-        -> ClassOverviews.Answer?
+    func keepAnswer(_ name: String?, _ authorized: AuthorizedClass, made make: () async throws -> ClassOverviews.Answer?)
+        async rethrows -> ClassOverviews.Answer?
     {
         let (stamp, day, version) = (overviews?.stamp, ClassOverviews.day(Date()), try? content.snapshot().version)
         guard let answer = try await make() else { return nil }
-        if let name, let version { overviews?.keep(answer, named: name, for: id, day: day, version: version, since: stamp) }
+        if let name, let version { overviews?.keep(answer, named: name, for: authorized.id, day: day, version: version, since: stamp) }
         return answer
     }
 
@@ -201,17 +195,17 @@ struct ClassService: Sendable {
     /// A new assignment, and the members who cannot open all of it (the
     /// teacher is told which: their completion counts only what they may
     /// open, and their app offers what opens the rest).
-    func assign(_ caller: Caller, _ id: ClassID, kind: String, targets: [String], due: Date?) async throws
+    func assign(_ authorized: AuthorizedClass, kind: String, targets: [String], due: Date?) async throws
         -> (AssignmentStore.Assignment, lockedFor: [LockedFor])
     {
-        let schoolClass = try await classes.schoolClass(id, of: caller.accountID)
+        let schoolClass = try await classes.schoolClass(authorized)
         let (kind, items) = try AssignmentRules.items(
             kind, targets: targets, due: due, in: schoolClass.language, corpus: try content.snapshot().corpus, now: Date())
         // Read before the assignment is made, so that a failure here never
         // answers an error for an assignment that exists.
-        let locked = try await lockedFor(items.map(\.description), in: id)
+        let locked = try await lockedFor(items.map(\.description), in: authorized.id)
         let created = try await assignments.create(
-            for: id, teacher: caller.accountID, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
+            for: authorized, kind: kind.rawValue, targets: targets, items: items.map(\.description), due: due!)
         return (created, locked)
     }
 
@@ -225,13 +219,8 @@ struct ClassService: Sendable {
         }
     }
 
-    func assignments(_ caller: Caller, _ id: ClassID) async throws -> [AssignmentStore.Assignment] {
-        try await assignments(of: try await schoolClass(caller, id))
-    }
-
-    /// The assignments of a class already found as its teacher's.
-    func assignments(of schoolClass: ClassStore.SchoolClass) async throws -> [AssignmentStore.Assignment] {
-        try await assignments.assignments(of: schoolClass.id, teacher: schoolClass.teacher)
+    func assignments(of authorized: AuthorizedClass) async throws -> [AssignmentStore.Assignment] {
+        try await assignments.assignments(of: authorized)
     }
 
     /// A member's progress on an assignment, counted over what it may open.
@@ -243,10 +232,10 @@ struct ClassService: Sendable {
         var lockedItems: [String]
     }
 
-    func assignment(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws
+    func assignment(_ id: AssignmentID, of authorized: AuthorizedClass) async throws
         -> (AssignmentStore.Assignment, [MemberProgress])
     {
-        let (assignment, members) = try await assignments.assignment(id, of: classID, teacher: caller.accountID)
+        let (assignment, members) = try await assignments.assignment(id, of: authorized)
         let open = try await openWords(of: Set(members.map(\.account)))
         return (
             assignment,
@@ -260,8 +249,8 @@ struct ClassService: Sendable {
         )
     }
 
-    func withdraw(_ caller: Caller, _ id: AssignmentID, of classID: ClassID) async throws {
-        try await assignments.delete(id, of: classID, teacher: caller.accountID)
+    func withdraw(_ id: AssignmentID, of authorized: AuthorizedClass) async throws {
+        try await assignments.delete(id, of: authorized)
     }
 
     /// A pupil's assignment as it sees it: its completion over what it may

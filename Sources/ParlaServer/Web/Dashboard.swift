@@ -290,10 +290,17 @@ struct Dashboard: Sendable {
         }
     }
 
+    /// The class a page names, as the visitor may reach it (`ClassAccess`):
+    /// nil when it is not the visitor's, or no class.
+    func authorizedClass(_ raw: String, _ visitor: Visitor) async throws -> AuthorizedClass? {
+        guard let id = ClassID(raw) else { return nil }
+        return try await unlessMissing { try await api.classAccess.schoolClass(id, caller: visitor.caller.accountID) }
+    }
+
     func classPage(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
-        guard let id = ClassID(raw) else { return missing(visitor) }
-        return try await classPage(visitor, id)
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
+        return try await classPage(visitor, authorized)
     }
 
     /// The class overview with its assignments and their form; `problems`:
@@ -303,20 +310,21 @@ struct Dashboard: Sendable {
     /// overview (`ClassOverviews`) for the visitor's language (and the
     /// content's version): rendered once with a mark where each form's CSRF
     /// token goes, and the visitor's own token put in.
-    func classPage(_ visitor: Visitor, _ id: ClassID, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws
+    func classPage(_ visitor: Visitor, _ authorized: AuthorizedClass, problems: [String] = [], status: HTTPResponse.Status = .ok)
+        async throws
         -> Response
     {
         let plain = problems.isEmpty && status == .ok
         let name = "page \(visitor.language.code)"
-        if plain, let kept = api.classes.keptAnswer(name, visitor.caller, id) { return page(kept, visitor, status: status) }
+        if plain, let kept = api.classes.keptAnswer(name, authorized) { return page(kept, visitor, status: status) }
         var found = true
-        let answer = try await api.classes.keepAnswer(plain ? name : nil, id) { () async throws -> ClassOverviews.Answer? in
-            guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) }) else {
+        let answer = try await api.classes.keepAnswer(plain ? name : nil, authorized) { () async throws -> ClassOverviews.Answer? in
+            guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(authorized) }) else {
                 found = false
                 return nil
             }
             let values = try await classValues(
-                visitor, schoolClass, report, csrf: plain ? Self.tokenMark : visitor.csrf, problems: problems)
+                visitor, authorized, schoolClass, report, csrf: plain ? Self.tokenMark : visitor.csrf, problems: problems)
             let html = pages.render("class", values, language: visitor.language)
             return ClassOverviews.Answer(
                 fields: Self.htmlFields(visitor.language),
@@ -337,9 +345,10 @@ struct Dashboard: Sendable {
 
     /// What the class page shows.
     func classValues(
-        _ visitor: Visitor, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String, problems: [String]
+        _ visitor: Visitor, _ authorized: AuthorizedClass, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String,
+        problems: [String]
     ) async throws -> [String: Any] {
-        let assignments = try await api.classes.assignments(of: schoolClass)
+        let assignments = try await api.classes.assignments(of: authorized)
         let words = WebText.texts(visitor.language)
         let (dates, days) = (visitor.dates, visitor.days)
         let corpus = try api.content.snapshot().corpus
@@ -442,14 +451,14 @@ struct Dashboard: Sendable {
         guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
             return redirect("/teach")
         }
-        guard let id = ClassID(raw) else { return missing(visitor) }
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
         let targets = form.targets ?? form.target.map { [$0] } ?? []
         do {
-            _ = try await api.classes.assign(visitor.caller, id, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
-            return redirect("/teach/classes/\(id)#assignments")
+            _ = try await api.classes.assign(authorized, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
+            return redirect("/teach/classes/\(authorized)#assignments")
         } catch let error as ParlaError where error.code != .classNotFound {
-            // The class page again, saying why (or missing, if the class is not the visitor's).
-            return try await classPage(visitor, id, problems: problems(error, visitor.language), status: status(error))
+            // The class page again, saying why.
+            return try await classPage(visitor, authorized, problems: problems(error, visitor.language), status: status(error))
         }
     }
 
@@ -461,10 +470,11 @@ struct Dashboard: Sendable {
 
     func assignmentPage(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
-        guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
-            let (assignment, learners) = try await unlessMissing({ try await api.classes.assignment(visitor.caller, id, of: classID) }),
-            let schoolClass = try await unlessMissing({ try await api.classes.schoolClass(visitor.caller, classID) })
+        guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
+            let (assignment, learners) = try await unlessMissing({ try await api.classes.assignment(id, of: authorized) }),
+            let schoolClass = try await unlessMissing({ try await api.classes.schoolClass(authorized) })
         else { return missing(visitor) }
+        let classID = authorized.id
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
         let what = describe(assignment, in: schoolClass.language, words: words, corpus: try api.content.snapshot().corpus)
@@ -487,24 +497,24 @@ struct Dashboard: Sendable {
 
     func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
-        guard let classID = ClassID(rawClass), let id = AssignmentID(rawAssignment),
-            try await unlessMissing({ try await api.classes.withdraw(visitor.caller, id, of: classID) }) != nil
+        guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
+            try await unlessMissing({ try await api.classes.withdraw(id, of: authorized) }) != nil
         else { return missing(visitor) }
-        return redirect("/teach/classes/\(classID)#assignments")
+        return redirect("/teach/classes/\(authorized)#assignments")
     }
 
     func removeMember(_ request: Request, _ rawClass: String, _ rawLearner: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
-        guard let classID = ClassID(rawClass), let learner = LearnerID(rawLearner),
-            try await unlessMissing({ try await api.classes.remove(visitor.caller, learner: learner, from: classID) }) != nil
+        guard let learner = LearnerID(rawLearner), let authorized = try await authorizedClass(rawClass, visitor),
+            try await unlessMissing({ try await api.classes.remove(learner, from: authorized) }) != nil
         else { return missing(visitor) }
-        return redirect("/teach/classes/\(classID)")
+        return redirect("/teach/classes/\(authorized)")
     }
 
     func export(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
-        guard let id = ClassID(raw),
-            let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(visitor.caller, id) })
+        guard let authorized = try await authorizedClass(raw, visitor),
+            let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(authorized) })
         else {
             return missing(visitor)
         }
@@ -519,11 +529,12 @@ struct Dashboard: Sendable {
     }
 
     func joinCode(_ request: Request, _ raw: String) async throws -> Response {
-        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor), let id = ClassID(raw) else {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
             return redirect("/teach")
         }
-        _ = try await api.classes.rotateCode(visitor.caller, id, close: form.action == "close")
-        return redirect("/teach/classes/\(id)")
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
+        _ = try await api.classes.rotateCode(authorized, close: form.action == "close")
+        return redirect("/teach/classes/\(authorized)")
     }
 
     func learnerPage(_ request: Request, _ raw: String) async throws -> Response {
