@@ -84,8 +84,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Sign in with Apple and Google: OpenID Connect ID tokens verified
-        // against the provider's JWKS, fetched over HTTPS and kept.
+        // Sign in with Apple, Google and Facebook: ID tokens verified against
+        // the provider's JWKS (fetched over HTTPS and kept), and the web's
+        // authorization-code sign-in.
         .target(
             name: "ParlaIdentity",
             dependencies: [
@@ -98,6 +99,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Store purchases verified: the App Store's signed transactions and
+        // notifications (JWS whose chain leads to Apple's root), Google
+        // Play's purchases API (OAuth 2 with a service account's key).
         .target(
             name: "ParlaPurchases",
             dependencies: [

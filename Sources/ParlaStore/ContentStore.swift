@@ -11,16 +11,6 @@ public struct ContentStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// The version last imported, if any.
-    public func currentVersion() async throws -> String? {
-        try await database.withConnection { connection in
-            try await connection.query(
-                "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1",
-                logger: database.logger
-            ).collect().first?.decode(String.self)
-        }
-    }
-
     /// How far an import has gone: a stage, and items done of a total.
     public typealias Progress = @Sendable (_ stage: String, _ done: Int, _ total: Int) -> Void
 

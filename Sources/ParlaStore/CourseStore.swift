@@ -46,14 +46,4 @@ public struct CourseStore: Sendable {
             }
         }
     }
-
-    /// Sets where a course starts (a finished placement test).
-    public func setLevel(_ level: CEFRLevel, language: Language, learner: LearnerID) async throws {
-        try await database.withConnection { connection in
-            try await connection.query(
-                """
-                UPDATE courses SET level = \(level.rawValue) WHERE learner_id = \(learner.uuid) AND language = \(language.code)
-                """, logger: database.logger)
-        }
-    }
 }

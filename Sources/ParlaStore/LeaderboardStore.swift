@@ -336,10 +336,24 @@ public struct LeaderboardStore: Sendable {
         var id: BoardID { BoardID(language: language, kind: kind, period: period) }
     }
 
-    typealias BoardRow = (
-        part: Int?, learner: UUID?, displayName: ByteBuffer?, avatarID: String?, score: Int?, seconds: Double?,
-        scoreAt: Date?, secondsAt: Date?, rank: Int?, total: Int, exists: Bool?
-    )
+    /// One row of a board statement (`BoardSQL`): an entry shown, tagged
+    /// with its part of the page (0 the top, 1 the learner's own, 2 a
+    /// neighbour), or, when nothing is shown, a row of nulls carrying the
+    /// total. Every row carries the board's total and whether the asking
+    /// learner still exists.
+    struct BoardRow: Sendable {
+        var part: Int?
+        var learner: UUID?
+        var displayName: ByteBuffer?
+        var avatarID: String?
+        var score: Int?
+        var seconds: Double?
+        var scoreAt: Date?
+        var secondsAt: Date?
+        var rank: Int?
+        var total: Int
+        var exists: Bool?
+    }
 
     protocol BoardStatement: PostgresPreparedStatement where Row == BoardRow {
         var board: BoardKey { get }
@@ -481,6 +495,8 @@ extension LeaderboardStore.BoardStatement {
     func decodeRow(_ row: PostgresRow) throws -> LeaderboardStore.BoardRow {
         let (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total, owned) =
             try row.decode((Int?, UUID?, ByteBuffer?, String?, Int?, Double?, Date?, Date?, Int?, Int, Bool?).self)
-        return (part, learner, name, avatar, score, seconds, scoreAt, secondsAt, rank, total, owned)
+        return LeaderboardStore.BoardRow(
+            part: part, learner: learner, displayName: name, avatarID: avatar, score: score, seconds: seconds, scoreAt: scoreAt,
+            secondsAt: secondsAt, rank: rank, total: total, exists: owned)
     }
 }

@@ -144,14 +144,14 @@ public enum WebText {
             es: "Tu cuenta usa el inicio de sesión en dos pasos: introduce las seis cifras de tu aplicación o un código de recuperación."),
         "signedInTitle": .init(en: "Signed in", fr: "Connecté", it: "Accesso effettuato", de: "Angemeldet", es: "Sesión iniciada"),
         "continue": .init(en: "Continue", fr: "Continuer", it: "Continua", de: "Weiter", es: "Continuar"),
-        "classes": .init(en: "Your classes", fr: "Vos classes", it: "Le tue classi", de: "Deine Klassen", es: "Tus clases"),
+        "classes": .init(en: "Your classes", fr: "Vos classes", it: "Le tue classi", de: "Ihre Klassen", es: "Tus clases"),
         "noClasses": .init(
             en: "No class yet. Create one below.", fr: "Aucune classe pour l'instant. Créez-en une ci-dessous.",
             it: "Ancora nessuna classe. Creane una qui sotto.", de: "Noch keine Klasse. Lege unten eine an.",
             es: "Aún no hay clases. Crea una abajo."),
         "family": .init(
             en: "Your family's learners", fr: "Les apprenants de votre famille", it: "Gli studenti della tua famiglia",
-            de: "Die Lernenden deiner Familie", es: "Los estudiantes de tu familia"),
+            de: "Die Lernenden Ihrer Familie", es: "Los estudiantes de tu familia"),
         "newClass": .init(en: "New class", fr: "Nouvelle classe", it: "Nuova classe", de: "Neue Klasse", es: "Nueva clase"),
         "name": .init(en: "Name", fr: "Nom", it: "Nome", de: "Name", es: "Nombre"),
         "language": .init(en: "Language", fr: "Langue", it: "Lingua", de: "Sprache", es: "Idioma"),
@@ -194,7 +194,7 @@ public enum WebText {
         "skill.speaking": .init(en: "speaking", fr: "expression orale", it: "parlato", de: "Sprechen", es: "expresión oral"),
         "notFound": .init(
             en: "There is nothing here for you.", fr: "Il n'y a rien ici pour vous.", it: "Non c'è niente qui per te.",
-            de: "Hier gibt es nichts für dich.", es: "Aquí no hay nada para ti."),
+            de: "Hier gibt es nichts für Sie.", es: "Aquí no hay nada para ti."),
         "classProgress": .init(
             en: "The class's progress", fr: "Progrès de la classe", it: "Progressi della classe", de: "Fortschritt der Klasse",
             es: "Progreso de la clase"),
