@@ -29,15 +29,15 @@ public struct MailSettings: Sendable {
         maxAttempts = config.int(forKey: "mail.maxAttempts", default: maxAttempts)
         retrySeconds = config.double(forKey: "mail.retrySeconds", default: retrySeconds)
         pollSeconds = config.double(forKey: "mail.pollSeconds", default: pollSeconds)
-        let host = config.string(forKey: "mail.smtp.host", default: "")
-        guard !host.isEmpty else { return }
-        var smtp = SMTPSettings(host: host)
+        // Every key is read, set or not (Config/parla.json lists them all).
+        var smtp = SMTPSettings(host: config.string(forKey: "mail.smtp.host", default: ""))
         smtp.port = config.int(forKey: "mail.smtp.port", default: smtp.port)
         smtp.security = config.string(forKey: "mail.smtp.security").flatMap(SMTPSettings.Security.init(rawValue:)) ?? smtp.security
         smtp.username = config.string(forKey: "mail.smtp.username").flatMap { $0.isEmpty ? nil : $0 }
         smtp.password = config.string(forKey: "mail.smtp.password", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
         smtp.rootCertificates = ServerSettings.list(config.string(forKey: "mail.smtp.rootCertificates", default: ""))
-        smtp.clientName = config.string(forKey: "mail.smtp.clientName", default: ProcessInfo.processInfo.hostName)
-        self.smtp = smtp
+        let clientName = config.string(forKey: "mail.smtp.clientName", default: "")
+        smtp.clientName = clientName.isEmpty ? ProcessInfo.processInfo.hostName : clientName
+        self.smtp = smtp.host.isEmpty ? nil : smtp
     }
 }

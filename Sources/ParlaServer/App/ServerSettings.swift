@@ -167,7 +167,7 @@ public struct ServerSettings: Sendable {
         speech.threads = config.int(forKey: "speech.threads", default: speech.threads)
         speech.queueLimit = config.int(forKey: "speech.queueLimit", default: speech.queueLimit)
         speechQueueWaitSeconds = config.double(forKey: "speech.queueWaitSeconds", default: speechQueueWaitSeconds)
-        speechWorkerName = config.string(forKey: "speech.workerName", default: speechWorkerName)
+        speechWorkerName = config.string(forKey: "speech.workerName").flatMap { $0.isEmpty ? nil : $0 } ?? speechWorkerName
         telemetry.otlpEndpoint = config.string(forKey: "telemetry.otlpEndpoint").flatMap { $0.isEmpty ? nil : $0 }
         telemetry.otlpProtocol = config.string(forKey: "telemetry.otlpProtocol", default: telemetry.otlpProtocol)
         telemetry.sampleRatio = config.double(forKey: "telemetry.sampleRatio", default: telemetry.sampleRatio)
@@ -180,11 +180,16 @@ public struct ServerSettings: Sendable {
         corsOrigins = Set(Self.list(config.string(forKey: "http.corsOrigins", default: "")))
         trustedProxies = Set(Self.list(config.string(forKey: "http.trustedProxies", default: "")).compactMap(ClientAddress.canonical))
         rateLimitsEnabled = config.bool(forKey: "rateLimits.enabled", default: rateLimitsEnabled)
+        // The limits the policy has (an action not limited per account has no such key).
         for action in LimitedAction.allCases {
-            if let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAddress"])) {
+            if rateLimits.perAddress[action] != nil,
+                let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAddress"]))
+            {
                 rateLimits.perAddress[action]?.count = count
             }
-            if let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAccount"])) {
+            if rateLimits.perAccount[action] != nil,
+                let count = config.int(forKey: ConfigKey(["rateLimits", action.rawValue, "perAccount"]))
+            {
                 rateLimits.perAccount[action]?.count = count
             }
         }

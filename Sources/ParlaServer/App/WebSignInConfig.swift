@@ -12,23 +12,27 @@ extension ServerSettings {
     /// provider). Missing any of these, the provider is not offered; a
     /// provider without a web flow (Facebook) never is.
     static func webSignIn(_ provider: IdentityProvider, config: ConfigReader, roots: [String]) -> WebSignInSettings? {
+        guard provider == .google || provider == .apple else { return nil }
         func value(_ name: String, secret: Bool = false) -> String? {
             config.string(forKey: ConfigKey(["auth", provider.rawValue, name]), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
         }
-        guard let clientID = value("webClientId") else { return nil }
+        // Every key of the provider's flow is read, set or not (Config/parla.json lists them all).
+        let (clientID, authorizationURL, tokenURL) = (value("webClientId"), value("authorizationUrl"), value("tokenUrl"))
         var settings: WebSignInSettings
         switch provider {
         case .google:
-            guard let secret = value("clientSecret", secret: true) else { return nil }
+            let secret = value("clientSecret", secret: true)
+            guard let clientID, let secret else { return nil }
             settings = .google(clientID: clientID, secret: secret)
         case .apple:
-            guard let team = value("teamId"), let key = value("keyId"), let file = value("privateKey") else { return nil }
+            let (team, key, file) = (value("teamId"), value("keyId"), value("privateKey"))
+            guard let clientID, let team, let key, let file else { return nil }
             settings = .apple(clientID: clientID, teamID: team, keyID: key, privateKeyFile: file)
         default:
             return nil
         }
-        if let url = value("authorizationUrl") { settings.authorizationURL = url }
-        if let url = value("tokenUrl") { settings.tokenURL = url }
+        if let authorizationURL { settings.authorizationURL = authorizationURL }
+        if let tokenURL { settings.tokenURL = tokenURL }
         settings.rootCertificates = roots
         return settings
     }
