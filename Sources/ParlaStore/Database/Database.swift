@@ -164,18 +164,28 @@ public final class Database: Sendable {
         function: String = #function, fileID: String = #fileID,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        try await withConnection(function: function, fileID: fileID) { connection in
+            try await self.transaction(on: connection, body)
+        }
+    }
+
+    /// `body` in one transaction on a connection the caller holds already
+    /// (a store that reads, decides and writes on one connection), its
+    /// announcements heard at its commit as `withTransaction`'s are.
+    public func transaction<Result: Sendable>(
+        on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let own = ownAnnouncements.withLock { $0 }
-        let (result, announced) = try await withConnection(function: function, fileID: fileID) { connection in
-            do {
-                return try await connection.withTransaction(logger: self.logger) { connection in
-                    let result = try await body(connection)
-                    return (result, try await own?.read(on: connection, logger: self.logger) ?? [])
-                }
-            } catch let error as PostgresTransactionError {
-                // The transaction was rolled back; what matters to callers is
-                // why (a domain error, a constraint violation).
-                throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        let (result, announced): (Result, [(String, [Substring])])
+        do {
+            (result, announced) = try await connection.withTransaction(logger: logger) { connection in
+                let result = try await body(connection)
+                return (result, try await own?.read(on: connection, logger: self.logger) ?? [])
             }
+        } catch let error as PostgresTransactionError {
+            // The transaction was rolled back; what matters to callers is
+            // why (a domain error, a constraint violation).
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
         }
         if let own { for (topic, keys) in announced { own.heard(topic, keys) } }
         return result

@@ -109,7 +109,8 @@ public struct GameStore: Sendable {
     )
         async throws -> Written
     {
-        try await connection.withTransaction(logger: logger) { connection in
+        // Heard by this server at its commit (its class overviews drop it at once).
+        try await database.transaction(on: connection) { connection in
             // The cards this reviews, locked in item order (as the writes
             // go), must be as read.
             let reviewed = learning.filter { $0.card != nil }.map(\.itemID).sorted()

@@ -178,11 +178,17 @@ public struct LessonStore: Sendable {
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
+                // In a transaction of its own, so that this server hears what
+                // it announced at its commit (the learner's profile, its classes).
                 guard
-                    let (touchedAt, finishedAt) = try await write(
-                        change, lesson: id, version: version, learner: learner.id, language: language,
-                        cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
-                        on: connection, logger: logger)
+                    let (touchedAt, finishedAt) = try await database.transaction(
+                        on: connection,
+                        { connection in
+                            try await write(
+                                change, lesson: id, version: version, learner: learner.id, language: language,
+                                cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
+                                on: connection, logger: logger)
+                        })
                 else { return nil }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record { read.apply(record.learning) }
