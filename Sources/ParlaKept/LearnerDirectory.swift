@@ -35,9 +35,4 @@ public final class LearnerDirectory: ChangeSubscriber, Sendable {
         found.merge(read) { kept, _ in kept }
         return found
     }
-
-    /// Learners this server removed: gone at once (their notifications follow).
-    public func removed(_ learners: some Sequence<UUID>) {
-        for learner in learners { cache.drop(learner) }
-    }
 }

@@ -1,21 +1,8 @@
-import Crypto
 import Foundation
-import Hummingbird
 import Logging
-import Metrics
-import OpenAPIHummingbird
-import OpenAPIRuntime
-import ParlaAPI
-import ParlaCommerce
 import ParlaCore
 import ParlaIdentity
-import ParlaKept
 import ParlaPurchases
-import ParlaSpeech
-import ParlaStore
-import ParlaWeb
-import PostgresNIO
-import Prometheus
 import ServiceLifecycle
 
 /// The App Store's verifier, when roots are configured.

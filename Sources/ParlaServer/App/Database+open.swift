@@ -1,22 +1,7 @@
-import Crypto
 import Foundation
-import Hummingbird
 import Logging
-import Metrics
-import OpenAPIHummingbird
-import OpenAPIRuntime
-import ParlaAPI
-import ParlaCommerce
-import ParlaCore
-import ParlaIdentity
-import ParlaKept
-import ParlaPurchases
-import ParlaSpeech
 import ParlaStore
-import ParlaWeb
 import PostgresNIO
-import Prometheus
-import ServiceLifecycle
 
 /// Who opens the database: the server keeps an embedded cluster up and
 /// adopts one left running by a dead process; a command only borrows it.

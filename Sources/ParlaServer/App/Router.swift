@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -6,17 +5,12 @@ import Metrics
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import ParlaAPI
-import ParlaCommerce
-import ParlaCore
 import ParlaIdentity
 import ParlaKept
 import ParlaPurchases
-import ParlaSpeech
 import ParlaStore
 import ParlaWeb
-import PostgresNIO
 import Prometheus
-import ServiceLifecycle
 
 /// What the router is built from: the settings and the server's parts.
 struct RouterParts: Sendable {

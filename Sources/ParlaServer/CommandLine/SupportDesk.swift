@@ -1,22 +1,8 @@
-import Crypto
 import Foundation
-import Hummingbird
 import Logging
-import Metrics
-import OpenAPIHummingbird
-import OpenAPIRuntime
-import ParlaAPI
 import ParlaCommerce
 import ParlaCore
-import ParlaIdentity
-import ParlaKept
-import ParlaPurchases
-import ParlaSpeech
 import ParlaStore
-import ParlaWeb
-import PostgresNIO
-import Prometheus
-import ServiceLifecycle
 
 /// Support's tools (`parla grant`, `parla purchases show`): an account named
 /// by its id, by one of its learners' ids, or by its email.
