@@ -110,8 +110,11 @@ public final class Database: Sendable {
                     Task {
                         try? await Task.sleep(for: wait)
                         if use.timedOut() {
-                            worker.cancel()
+                            // The caller's answer first: the withdrawn lease
+                            // request fails too (requestCancelled), and
+                            // must not reach the caller as a 500.
                             use.finish(.failure(StoreError.databaseUnavailable))
+                            worker.cancel()
                             return
                         }
                         // Leased (or done): watch the connection while the body runs.
