@@ -46,6 +46,10 @@ public struct TestApp: Sendable {
         settings.database = .url(databaseURL)
         settings.dataKey = Self.dataKey
         settings.databaseMaxConnections = 4
+        // bcrypt's least cost: a test signs up and in many times, and the
+        // C code is built without optimization in a debug build (a cost-12
+        // hash there takes seconds). SecurityTests checks the real default.
+        settings.bcryptCost = 4
         // Tests share two cores with many servers: a slow first connection
         // is not an outage here (the fault tests set their own wait).
         settings.databaseConnectionWaitSeconds = 15

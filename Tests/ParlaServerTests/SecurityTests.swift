@@ -10,7 +10,8 @@ import Testing
 struct SecurityTests {
     @Test("personal fields are encrypted at rest: no plaintext in any column; tokens and passwords only as hashes")
     func encryptedAtRest() async throws {
-        let app = try await TestApp.make()
+        // The server's own bcrypt cost, not the tests' least one.
+        let app = try await TestApp.make { $0.bcryptCost = ServerSettings().bcryptCost }
         let signedUp = try await app.run { client in
             let signedUp = try await client.signUp(
                 firstName: "Ingrid", lastName: "Bergström", email: "ingrid.b@example.se", device: "Ingrids iPhone")
