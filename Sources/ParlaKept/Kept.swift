@@ -87,6 +87,19 @@ public enum Kept {
             gain: "no encoding nor rendering on a reload: the API's overview at 77% of /health "
                 + "(Benchmarks/results/school-2026-11-25T015520Z.md)"),
         KeptThing(
+            name: "ContentCatalog", kind: .readModel, topic: nil, key: "the content's version (a hash of every file and asset)",
+            loader: "ContentStore.loadCorpus",
+            tables: [
+                "content_versions", "concepts", "concept_localizations", "word_lists", "word_list_words", "phrases", "phrase_texts",
+                "grammar_notes", "grammar_examples", "grammar_exercises", "grammar_exercise_translations", "grammar_note_explanations",
+                "content_assets", "placement_items", "content_homophones",
+            ],
+            droppedBy: "an import of another version (a version is imported once and never changes); the last version decoded "
+                + "is kept for the process, so a server built again in it reads only the version",
+            setting: nil,
+            gain: "no request reads content from the database; a server built again in the same process starts in 0.1 s "
+                + "instead of 1.6 s (debug build), the test suite's greatest cost"),
+        KeptThing(
             name: "ContentAnswerCache", kind: .answer, topic: nil, key: "an anonymous content request's path (and language)",
             loader: "the generated handler, once", tables: [],
             droppedBy: "another content version; 5,000 answers kept at most", setting: nil,

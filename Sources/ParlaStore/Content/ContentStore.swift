@@ -176,6 +176,15 @@ public struct ContentStore: Sendable {
 }
 
 extension ContentStore {
+    /// The newest imported version, if any: what `loadCorpus` would read.
+    public func newestVersion() async throws -> String? {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT version FROM content_versions ORDER BY imported_at DESC, version LIMIT 1", logger: database.logger
+            ).collect().first?.decode(String.self)
+        }
+    }
+
     /// The imported corpus, read back whole: the server keeps it in memory,
     /// since content only changes with its version.
     public func loadCorpus() async throws -> (version: String, corpus: Corpus, assets: [String: String], catalogue: String)? {
