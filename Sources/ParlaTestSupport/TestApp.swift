@@ -43,22 +43,23 @@ public struct TestApp: Sendable {
     /// Another server on the same database (a second instance, a restart).
     public init(databaseURL: String, _ adjust: (inout ServerSettings) -> Void = { _ in }) {
         var settings = ServerSettings()
-        settings.database = .url(databaseURL)
-        settings.dataKey = Self.dataKey
-        settings.databaseMaxConnections = 4
+        settings.database.location = .url(databaseURL)
+        settings.security.dataKey = Self.dataKey
+        settings.database.maxConnections = 4
         // bcrypt's least cost: a test signs up and in many times, and the
         // C code is built without optimization in a debug build (a cost-12
         // hash there takes seconds). SecurityTests checks the real default.
-        settings.bcryptCost = 4
+        settings.security.bcryptCost = 4
         // Tests share two cores with many servers: a slow first connection
         // is not an outage here (the fault tests set their own wait).
-        settings.databaseConnectionWaitSeconds = 15
+        settings.database.connectionWaitSeconds = 15
         // The template database already holds the Corpora; assets go to
         // a store of the test's own.
-        settings.contentDirectory = nil
-        settings.openMojiDirectory = Self.openMojiDirectory
-        settings.speech.modelsDirectory = Self.projectDirectory + "/Models"
-        settings.assetDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-assets-\(UUID().uuidString)").path
+        settings.content.directory = nil
+        settings.content.openMojiDirectory = Self.openMojiDirectory
+        settings.speech.scorer.modelsDirectory = Self.projectDirectory + "/Models"
+        settings.content.assetDirectory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("parla-assets-\(UUID().uuidString)").path
         // No SMTP server: each email becomes a file, in a folder of the test's own.
         settings.mail.outboxDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("parla-outbox-\(UUID().uuidString)").path

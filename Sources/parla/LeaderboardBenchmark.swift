@@ -31,7 +31,7 @@ struct LeaderboardBenchmark: Sendable {
         -> (seeded: Double?, loaded: Double, figures: [Figures])
     {
         var settings = settings
-        settings.databaseMaxConnections = max(settings.databaseMaxConnections, min(callers, 32))
+        settings.database.maxConnections = max(settings.database.maxConnections, min(callers, 32))
         return try await withDatabase(settings, logger: logger) { database, cipher in
             _ = try await database.migrate()
             let seeded = try await seed(database, cipher: cipher, learners: learners, logger: logger)

@@ -95,8 +95,8 @@ struct Worker: AsyncParsableCommand {
 
         func run() async throws {
             var settings = ServerSettings(config: try await options.reader())
-            if let threads { settings.speech.threads = max(1, threads) }
-            if let name { settings.speechWorkerName = name }
+            if let threads { settings.speech.scorer.threads = max(1, threads) }
+            if let name { settings.speech.workerName = name }
             let logger = LogSetup.bootstrap(settings)
             try await runSpeechWorker(settings, logger: logger)
         }
@@ -155,8 +155,8 @@ struct Restore: AsyncParsableCommand {
 
 enum LogSetup {
     static func bootstrap(_ settings: ServerSettings) -> Logger {
-        let level = settings.logLevel
-        switch settings.logFormat {
+        let level = settings.log.level
+        switch settings.log.format {
         case .json:
             LoggingSystem.bootstrap { label in
                 var handler = JSONLogHandler(label: label)

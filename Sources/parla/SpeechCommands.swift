@@ -11,7 +11,7 @@ struct Speech: AsyncParsableCommand {
 
     static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
         let settings = ServerSettings(config: try await options.reader())
-        return SpeechScorer(settings: settings.speech)
+        return SpeechScorer(settings: settings.speech.scorer)
     }
 
     static func language(_ code: String) throws -> Language {

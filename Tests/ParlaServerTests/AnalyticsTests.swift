@@ -31,7 +31,7 @@ struct AnalyticsTests {
 
     @Test("events in batches, idempotent by id; the learner's days, time and streak; bad batches refused whole")
     func learnerActivity() async throws {
-        try await TestApp.make { $0.analyticsRollupSeconds = 0.2 }.run { client in
+        try await TestApp.make { $0.analytics.rollupSeconds = 0.2 }.run { client in
             let zoe = try await client.signUp()
             let path = "/v1/learners/\(zoe.learnerID)/events"
             let now = Date()
@@ -97,7 +97,7 @@ struct AnalyticsTests {
 
     @Test("what is touched most, per language and list, for admins only (parla role)")
     func mostTouched() async throws {
-        let app = try await TestApp.make { $0.analyticsRollupSeconds = 0.2 }
+        let app = try await TestApp.make { $0.analytics.rollupSeconds = 0.2 }
         let (admin, learner) = try await app.run { client in (try await client.signUp(), try await client.signUp(email: "max@example.com"))
         }
         let granted = try await SupportDesk.with(app.settings, logger: Logger(label: "parla.test.role")) {

@@ -25,8 +25,8 @@ struct AssetTests {
         let content = try ContentImporter(directory: corpora, openMojiDirectory: TestApp.openMojiDirectory).read()
         let wanted = content.assets.filter { slots.contains($0.key.description) }
         #expect(wanted.count == slots.count)
-        let aligner = SpeechScorer(settings: app.settings.speech)
-        try await AssetBuilder(store: AssetStore(directory: app.settings.assetDirectory), aligner: aligner)
+        let aligner = SpeechScorer(settings: app.settings.speech.scorer)
+        try await AssetBuilder(store: AssetStore(directory: app.settings.content.assetDirectory), aligner: aligner)
             .build(wanted.values, logger: Logger(label: "test"))
         try await aligner.shutdown()
         return Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.description, $0.value) })
@@ -133,7 +133,7 @@ struct AssetTests {
         // The definition has no recording: still the synthetic voice, same name.
         #expect(built["definition:fr:elephant"]?.name == original.assets[.definition(concept: "elephant", .french)]?.name)
 
-        let store = AssetStore(directory: app.settings.assetDirectory)
+        let store = AssetStore(directory: app.settings.content.assetDirectory)
         let bytes = try #require(try await store.bytes(of: recorded.name))
         #expect(Audio.isOggOpus(bytes))
         #expect(abs(try #require(Audio.opusDuration(bytes)) - 1.5) < 0.05)
@@ -150,8 +150,8 @@ struct AssetTests {
         let timings = PlannedAsset(
             name: AssetPlanner.name(of: Data("test-timings".utf8), kind: .json),
             recipe: .align(audio: audio.name, text: text, language: .english))
-        let aligner = SpeechScorer(settings: app.settings.speech)
-        let store = AssetStore(directory: app.settings.assetDirectory)
+        let aligner = SpeechScorer(settings: app.settings.speech.scorer)
+        let store = AssetStore(directory: app.settings.content.assetDirectory)
         // Both at once: the audio is made before it is timed.
         let made = try await AssetBuilder(store: store, aligner: aligner).build([timings, audio], logger: Logger(label: "test"))
         try await aligner.shutdown()
@@ -175,8 +175,8 @@ struct BuildingAnswerTests {
     @Test("a first start: a word card's picture and voice, asked for before the background build made them, are made at once")
     func madeWhenAskedFor() async throws {
         let app = try await TestApp.make {
-            $0.contentDirectory = TestApp.corporaDirectory
-            $0.buildAssets = true
+            $0.content.directory = TestApp.corporaDirectory
+            $0.content.buildAssets = true
         }
         try await app.run { client in
             let card = try await client.get("/v1/languages/de/words/elephant").json

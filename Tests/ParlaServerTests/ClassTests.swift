@@ -130,8 +130,8 @@ struct ClassTests {
     @Test("join codes rotate and close; limits per teacher and per class; only a teacher makes classes")
     func codesAndLimits() async throws {
         try await TestApp.make {
-            $0.classesPerTeacher = 2
-            $0.membersPerClass = 1
+            $0.teaching.classesPerTeacher = 2
+            $0.teaching.membersPerClass = 1
         }.run { client in
             let stranger = try await client.signUp(email: "stranger@example.com")
             #expect(

@@ -15,7 +15,7 @@ struct CommerceTests {
     /// A server that trusts `store`'s root for App Store data.
     func app(_ store: TestAppStore) async throws -> TestApp {
         let root = try store.writeRoot()
-        return try await TestApp.make { $0.appStoreRoots = [root] }
+        return try await TestApp.make { $0.purchases.appStore.rootCertificates = [root] }
     }
 
     func unlocked(_ client: Client, _ learner: String, _ token: String) async throws -> Set<String> {
@@ -118,7 +118,9 @@ struct CommerceTests {
     func purchaseAndRefund() async throws {
         let store = try TestAppStore()
         let app = try await app(store)
-        let second = TestApp(databaseURL: app.databaseURL) { $0.appStoreRoots = app.settings.appStoreRoots }
+        let second = TestApp(databaseURL: app.databaseURL) {
+            $0.purchases.appStore.rootCertificates = app.settings.purchases.appStore.rootCertificates
+        }
         try await app.run { first in
             try await second.run { other in
                 let parent = try await first.signUp()

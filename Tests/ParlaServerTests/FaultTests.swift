@@ -91,7 +91,7 @@ struct FaultTests {
         let url = "postgres://\(EmbeddedCluster.superuser)@localhost/postgres?host=\(cluster.socketDirectory)"
         let seen = Observations()
 
-        let app = TestApp(databaseURL: url) { $0.databaseConnectionWaitSeconds = 3 }
+        let app = TestApp(databaseURL: url) { $0.database.connectionWaitSeconds = 3 }
         try await app.run { client in
             let learner = try await client.signUp(email: "steady@example.com")
             let course = try await client.post(

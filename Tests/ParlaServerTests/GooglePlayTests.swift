@@ -13,10 +13,10 @@ struct GooglePlayTests {
 
     func app(_ play: TestGooglePlay) async throws -> TestApp {
         try await TestApp.make {
-            $0.googlePlayServiceAccount = play.serviceAccountFile
-            $0.googlePlayBaseURL = play.baseURL
-            $0.googlePlayRoots = [play.caFile]
-            $0.googlePlayNotificationSecret = Self.secret
+            $0.purchases.googlePlay.serviceAccountKey = play.serviceAccountFile
+            $0.purchases.googlePlay.baseURL = play.baseURL
+            $0.purchases.googlePlay.rootCertificates = [play.caFile]
+            $0.purchases.googlePlay.notificationSecret = Self.secret
         }
     }
 

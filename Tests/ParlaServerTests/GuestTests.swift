@@ -80,17 +80,18 @@ struct GuestTests {
             #expect((refused.json["errors"] as? [JSON])?.first?["message"] as? String != nil)
             let guest = try await Self.startAsGuest(client)
             let account = try #require(try await client.get("/v1/me", token: guest.token).json["account"] as? JSON)
-            #expect(account["termsVersion"] as? String == app.settings.termsVersion && account["termsAcceptedAt"] is String)
+            #expect(account["termsVersion"] as? String == app.settings.accounts.termsVersion && account["termsAcceptedAt"] is String)
             #expect(account["termsToAccept"] == nil)
             return (guest, try await client.signUp())
         }
         // New terms: the guest and the account are both asked, and accept with PATCH /v1/me.
-        let newer = TestApp(databaseURL: app.databaseURL) { $0.termsVersion = "2027-02-01" }
+        let newer = TestApp(databaseURL: app.databaseURL) { $0.accounts.termsVersion = "2027-02-01" }
         try await newer.run { client in
             for token in [guest.token, member.token] {
                 let before = try #require(try await client.get("/v1/me", token: token).json["account"] as? JSON)
                 #expect(
-                    before["termsToAccept"] as? String == "2027-02-01" && before["termsVersion"] as? String == app.settings.termsVersion)
+                    before["termsToAccept"] as? String == "2027-02-01"
+                        && before["termsVersion"] as? String == app.settings.accounts.termsVersion)
                 #expect(try await client.patch("/v1/me", token: token, json: ["acceptTerms": false]).code == "validation_failed")
                 let accepted = try await client.patch("/v1/me", token: token, json: ["acceptTerms": true])
                 #expect(accepted.status == 200, "\(accepted.text)")
@@ -192,7 +193,7 @@ struct GuestTests {
 
     @Test("guests unused for accounts.guestIdleDays are erased with all they hold; people and active guests stay")
     func idleGuests() async throws {
-        let app = try await TestApp.make { $0.guestSweepSeconds = 0.2 }
+        let app = try await TestApp.make { $0.accounts.guestSweepSeconds = 0.2 }
         let (idle, active, person) = try await app.run { client in
             let idle = try await Self.startAsGuest(client)
             try await Self.learn(client, idle)
@@ -229,7 +230,7 @@ struct GuestTests {
     func purchaseFollowsTheGuest() async throws {
         let store = try TestAppStore()
         let root = try store.writeRoot()
-        try await TestApp.make { $0.appStoreRoots = [root] }.run { client in
+        try await TestApp.make { $0.purchases.appStore.rootCertificates = [root] }.run { client in
             let zoe = try await client.signUp()
             let guest = try await Self.startAsGuest(client)
             let transaction = try store.transaction(

@@ -452,7 +452,11 @@ struct TeacherModeTests {
         for perAccount in [true, false] {
             let limit = try await RateLimitTests.daily(2)
             let app = try await TestApp.make {
-                if perAccount { $0.rateLimits.perAccount[.recording] = limit } else { $0.rateLimits.perAddress[.recording] = limit }
+                if perAccount {
+                    $0.rateLimits.policy.perAccount[.recording] = limit
+                } else {
+                    $0.rateLimits.policy.perAddress[.recording] = limit
+                }
             }
             try await app.runLive { client, _ in
                 let learner = try await client.signUp()

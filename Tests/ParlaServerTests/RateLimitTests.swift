@@ -32,7 +32,7 @@ struct RateLimitTests {
     )
     func signUps() async throws {
         let limit = try await Self.daily(3)
-        let app = try await TestApp.make { $0.rateLimits.perAddress[.signUp] = limit }
+        let app = try await TestApp.make { $0.rateLimits.policy.perAddress[.signUp] = limit }
         try await app.runLive { client, _ in
             for n in 1...3 { #expect(try await client.post("/v1/accounts", json: Self.registration(n)).status == 201) }
             let refused = try await client.post("/v1/accounts", json: Self.registration(4), headers: ["Accept-Language": "fr"])
@@ -57,9 +57,9 @@ struct RateLimitTests {
     func behindProxy() async throws {
         let (signIns, resets) = (try await Self.daily(2), try await Self.daily(1))
         let app = try await TestApp.make {
-            $0.trustedProxies = ["127.0.0.1"]
-            $0.rateLimits.perAddress[.signIn] = signIns
-            $0.rateLimits.perAddress[.passwordReset] = resets
+            $0.http.trustedProxies = ["127.0.0.1"]
+            $0.rateLimits.policy.perAddress[.signIn] = signIns
+            $0.rateLimits.policy.perAddress[.passwordReset] = resets
         }
         try await app.runLive { client, _ in
             let signedUp = try await client.signUp()
@@ -92,7 +92,7 @@ struct RateLimitTests {
     @Test("recordings per account: the account over its count is refused before scoring, another account is not")
     func recordings() async throws {
         let limit = try await Self.daily(2)
-        let app = try await TestApp.make { $0.rateLimits.perAccount[.recording] = limit }
+        let app = try await TestApp.make { $0.rateLimits.policy.perAccount[.recording] = limit }
         try await app.runLive { client, _ in
             let first = try await client.signUp(email: "first@example.com")
             let second = try await client.signUp(email: "second@example.com")

@@ -54,7 +54,7 @@ struct ReplicaTests {
         }
         #expect(try await value(replica, "SELECT pg_is_in_recovery()::text") == "true")
 
-        let app = TestApp(databaseURL: Self.url(primary)) { $0.databaseReadURL = Self.url(replica) }
+        let app = TestApp(databaseURL: Self.url(primary)) { $0.database.readURL = Self.url(replica) }
         try await app.run { client in
             let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
             func join(_ email: String) async throws {

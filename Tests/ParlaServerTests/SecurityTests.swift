@@ -11,7 +11,7 @@ struct SecurityTests {
     @Test("personal fields are encrypted at rest: no plaintext in any column; tokens and passwords only as hashes")
     func encryptedAtRest() async throws {
         // The server's own bcrypt cost, not the tests' least one.
-        let app = try await TestApp.make { $0.bcryptCost = ServerSettings().bcryptCost }
+        let app = try await TestApp.make { $0.security.bcryptCost = ServerSettings().security.bcryptCost }
         let signedUp = try await app.run { client in
             let signedUp = try await client.signUp(
                 firstName: "Ingrid", lastName: "Bergström", email: "ingrid.b@example.se", device: "Ingrids iPhone")
@@ -87,7 +87,7 @@ struct SecurityTests {
 
     @Test("every answer carries the security headers, problems too; pages keep their own policy; HSTS over TLS")
     func headers() async throws {
-        try await TestApp.make { $0.secureCookies = true }.run { client in
+        try await TestApp.make { $0.http.secureCookies = true }.run { client in
             for reply in [
                 try await client.get("/health"), try await client.get("/v1/me"), try await client.get("/v1/languages/fr/grammar"),
             ] {
@@ -107,7 +107,7 @@ struct SecurityTests {
 
     @Test("CORS: the web origins in configuration may call the API, preflight included; others get no CORS header")
     func cors() async throws {
-        try await TestApp.make { $0.corsOrigins = ["https://app.parla.example"] }.run { client in
+        try await TestApp.make { $0.http.corsOrigins = ["https://app.parla.example"] }.run { client in
             let preflight = try await client.send(
                 .options, "/v1/accounts",
                 headers: [

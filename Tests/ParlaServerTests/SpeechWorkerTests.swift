@@ -53,7 +53,7 @@ struct SpeechWorkerTests {
 
     @Test("with a worker running, recordings are scored by it (the same score as in-process, errors with their codes); without one, here")
     func scoredByWorker() async throws {
-        let app = try await TestApp.make { $0.speechQueueWaitSeconds = 20 }
+        let app = try await TestApp.make { $0.speech.queueWaitSeconds = 20 }
         try await app.run { client in
             let learner = try await client.signUp()
             // No worker: the server scores, nothing is queued.
@@ -97,7 +97,7 @@ struct SpeechWorkerTests {
 
     @Test("a worker killed: what no one took is withdrawn and scored by the server; what it held is taken by another worker, once")
     func deadWorker() async throws {
-        let app = try await TestApp.make { $0.speechQueueWaitSeconds = 3 }
+        let app = try await TestApp.make { $0.speech.queueWaitSeconds = 3 }
         try await app.run { client in
             let learner = try await client.signUp()
             let worker = try worker(app.databaseURL, name: "doomed")

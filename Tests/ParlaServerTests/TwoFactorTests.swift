@@ -123,7 +123,7 @@ struct TwoFactorTests {
     /// reset them, so the tenth wrong code locks the email for a while.
     @Test("with the password known, guessing codes is stopped after ten tries")
     func guessing() async throws {
-        try await TestApp.make { $0.rateLimitsEnabled = false }.run { client in
+        try await TestApp.make { $0.rateLimits.enabled = false }.run { client in
             let zoe = try await client.signUp()
             try await client.turnOnTwoFactor(token: zoe.token)
             var statuses: [Int] = []

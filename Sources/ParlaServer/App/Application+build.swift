@@ -30,36 +30,36 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     if let cluster { services.append(EmbeddedClusterService(cluster: cluster, logger: logger)) }
     // Early, so that it stops late: spans of the last requests are sent.
     if let exporter = try Telemetry.exporter(settings.telemetry) { services.append(exporter) }
-    let hasher = PasswordHasher(cost: settings.bcryptCost, threads: settings.passwordHashingThreads)
+    let hasher = PasswordHasher(cost: settings.security.bcryptCost, threads: settings.security.passwordHashingThreads)
     services.append(database.client)
     services.append(hasher)
-    let replica = try settings.databaseReadURL.map { try openReplica($0, settings, logger: logger) }
+    let replica = try settings.database.readURL.map { try openReplica($0, settings, logger: logger) }
     if let replica { services.append(replica.client) }
     // What this server keeps in memory in step with the tables, told of
     // their changes by one listening connection.
     let memory = KeptInMemory(
         database: database, accounts: accountStore(database, cipher, settings), learners: LearnerStore(database: database, cipher: cipher),
         entitlements: EntitlementStore(database: database), leaderboards: LeaderboardStore(database: database, cipher: cipher),
-        keepsEntitlements: settings.keepEntitlements,
+        keepsEntitlements: settings.entitlements.keepInMemory,
         // Overviews read from a replica may lag the notifications that keep
         // them: with a replica, each is read afresh from it instead.
-        keepsClassOverviews: settings.keepClassOverviews && settings.databaseReadURL == nil, logger: logger)
+        keepsClassOverviews: settings.teaching.keepOverviews && settings.database.readURL == nil, logger: logger)
     let feed = memory.feed
     services.append(feed)
     services.append(memory.ranks)
 
     let catalog = ContentCatalog()
-    let assets = AssetStore(directory: settings.assetDirectory)
-    let scorer = SpeechScorer(settings: settings.speech)
+    let assets = AssetStore(directory: settings.content.assetDirectory)
+    let scorer = SpeechScorer(settings: settings.speech.scorer)
     services.append(SpeechScorerService(scorer: scorer))
     let speechJobs = SpeechJobWaiters()
     feed.subscribe(speechJobs)
     let scoring = ScoringRoute(
         scorer: scorer, jobs: SpeechJobStore(database: database, cipher: cipher), waiters: speechJobs,
-        wait: .milliseconds(Int(settings.speechQueueWaitSeconds * 1000)), logger: logger)
+        wait: .milliseconds(Int(settings.speech.queueWaitSeconds * 1000)), logger: logger)
     let onDemand = AssetsOnDemand(store: assets)
     let assetBuild =
-        settings.buildAssets && settings.contentDirectory != nil
+        settings.content.buildAssets && settings.content.directory != nil
         ? AssetBuildService(store: assets, aligner: scorer, catalog: catalog, onDemand: onDemand, logger: logger) : nil
     if let assetBuild { services.append(assetBuild) }
     let googlePlay = try await googlePlayClient(settings, logger: logger)
@@ -78,11 +78,12 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     services.append(
         GuestSweeper(
             accounts: accountStore(database, cipher, settings), leaderboards: leaderboardService(database, cipher, memory),
-            idleFor: Double(settings.guestIdleDays) * 86400, interval: .milliseconds(Int(settings.guestSweepSeconds * 1000)),
+            idleFor: Double(settings.accounts.guestIdleDays) * 86400,
+            interval: .milliseconds(Int(settings.accounts.guestSweepSeconds * 1000)),
             schema: schema, logger: logger))
     services.append(
         AnalyticsRollup(
-            store: AnalyticsStore(database: database), every: settings.analyticsRollupSeconds, keepDays: settings.analyticsKeepDays,
+            store: AnalyticsStore(database: database), every: settings.analytics.rollupSeconds, keepDays: settings.analytics.keepEventsDays,
             schema: schema, logger: logger))
     services.append(
         RateCounterSweeper(counters: RateCounterStore(database: database), interval: .seconds(600), schema: schema, logger: logger))
@@ -93,7 +94,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
             webSignIn: webSignIn, pages: try await DashboardPages(), logger: logger))
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Parla"),
+        configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "Parla"),
         services: services,
         logger: logger)
     app.beforeServerStarts {
@@ -102,7 +103,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
         logger.info("database ready", metadata: ["migrations_applied_now": "\(applied)"])
         let content = ContentStore(database: database)
         var planned: [PlannedAsset] = []
-        if let directory = settings.contentDirectory, FileManager.default.fileExists(atPath: directory) {
+        if let directory = settings.content.directory, FileManager.default.fileExists(atPath: directory) {
             // Bad content must not keep the server down: it keeps serving
             // the version it has, and says why in the log.
             do {
@@ -126,7 +127,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
 }
 
 func accountStore(_ database: Database, _ cipher: PersonalDataCipher, _ settings: ServerSettings) -> AccountStore {
-    AccountStore(database: database, cipher: cipher, sessionMaxLifetime: TimeInterval(settings.sessionMaxDays * 86400))
+    AccountStore(database: database, cipher: cipher, sessionMaxLifetime: TimeInterval(settings.accounts.sessionMaxDays * 86400))
 }
 
 func leaderboardService(_ database: Database, _ cipher: PersonalDataCipher, _ memory: KeptInMemory) -> LeaderboardService {
@@ -137,6 +138,6 @@ func leaderboardService(_ database: Database, _ cipher: PersonalDataCipher, _ me
 
 func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
     ContentImporter(
-        directory: directory, openMojiDirectory: settings.openMojiDirectory,
-        narrators: SpeechModels(modelsDirectory: settings.speech.modelsDirectory, modelPaths: settings.speech.modelPaths))
+        directory: directory, openMojiDirectory: settings.content.openMojiDirectory,
+        narrators: SpeechModels(modelsDirectory: settings.speech.scorer.modelsDirectory, modelPaths: settings.speech.scorer.modelPaths))
 }

@@ -7,11 +7,13 @@ import ServiceLifecycle
 
 /// The App Store's verifier, when roots are configured.
 func appStoreVerifier(_ settings: ServerSettings) throws -> AppStoreVerifier? {
-    guard !settings.appStoreRoots.isEmpty else { return nil }
+    guard !settings.purchases.appStore.rootCertificates.isEmpty else { return nil }
     return try AppStoreVerifier(
         settings: AppStoreSettings(
-            rootCertificates: try AppStoreSettings.certificates(pemFiles: settings.appStoreRoots), bundleID: settings.appStoreBundleID,
-            environments: settings.appStoreEnvironments, legacyBeforeVersion: AppVersion(settings.legacyBeforeVersion)))
+            rootCertificates: try AppStoreSettings.certificates(pemFiles: settings.purchases.appStore.rootCertificates),
+            bundleID: settings.purchases.appStore.bundleID,
+            environments: settings.purchases.appStore.environments, legacyBeforeVersion: AppVersion(settings.purchases.legacyBeforeVersion))
+    )
 }
 
 struct SupportError: Error, CustomStringConvertible {
@@ -20,11 +22,12 @@ struct SupportError: Error, CustomStringConvertible {
 
 /// Google Play's API client, when a service account is configured.
 func googlePlayClient(_ settings: ServerSettings, logger: Logger) async throws -> GooglePlayClient? {
-    guard let key = settings.googlePlayServiceAccount else { return nil }
+    guard let key = settings.purchases.googlePlay.serviceAccountKey else { return nil }
     return try await GooglePlayClient(
         settings: GooglePlaySettings(
-            packageName: settings.googlePlayPackage, serviceAccount: try .read(key), baseURL: settings.googlePlayBaseURL),
-        trusting: settings.googlePlayRoots, logger: logger)
+            packageName: settings.purchases.googlePlay.packageName, serviceAccount: try .read(key),
+            baseURL: settings.purchases.googlePlay.baseURL),
+        trusting: settings.purchases.googlePlay.rootCertificates, logger: logger)
 }
 
 /// Closes the identity providers' HTTP clients when the server stops.

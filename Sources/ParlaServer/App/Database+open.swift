@@ -20,7 +20,7 @@ func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser
     databaseLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
     let clientConfiguration: PostgresClient.Configuration
     var cluster: EmbeddedCluster?
-    switch settings.database {
+    switch settings.database.location {
     case .url(let url):
         clientConfiguration = try PostgresClient.Configuration(url: url)
     case .embedded(let dataDirectory):
@@ -30,12 +30,12 @@ func openDatabase(_ settings: ServerSettings, logger: Logger, role: DatabaseUser
         cluster = embedded
     }
     let key =
-        try settings.dataKey.map(PersonalDataCipher.key(base64:))
-        ?? PersonalDataCipher.loadKey(at: settings.keyFile, create: cluster != nil)
+        try settings.security.dataKey.map(PersonalDataCipher.key(base64:))
+        ?? PersonalDataCipher.loadKey(at: settings.security.keyFile, create: cluster != nil)
     let cipher = try PersonalDataCipher(masterKey: key)
     let database = Database(
-        configuration: clientConfiguration, maximumConnections: settings.databaseMaxConnections,
-        connectionWait: .milliseconds(Int(settings.databaseConnectionWaitSeconds * 1000)), logger: databaseLogger)
+        configuration: clientConfiguration, maximumConnections: settings.database.maxConnections,
+        connectionWait: .milliseconds(Int(settings.database.connectionWaitSeconds * 1000)), logger: databaseLogger)
     return (database, cipher, cluster)
 }
 
@@ -46,8 +46,8 @@ func openReplica(_ url: String, _ settings: ServerSettings, logger: Logger) thro
     var replicaLogger = logger
     replicaLogger.logLevel = max(logger.logLevel, .notice)  // query logs could carry bound values
     return Database(
-        configuration: try PostgresClient.Configuration(url: url), maximumConnections: settings.databaseMaxConnections,
-        connectionWait: .milliseconds(Int(settings.databaseConnectionWaitSeconds * 1000)), logger: replicaLogger)
+        configuration: try PostgresClient.Configuration(url: url), maximumConnections: settings.database.maxConnections,
+        connectionWait: .milliseconds(Int(settings.database.connectionWaitSeconds * 1000)), logger: replicaLogger)
 }
 
 /// Runs `body` with the configured database open, then closes what it

@@ -45,16 +45,16 @@ func buildRouter(_ parts: RouterParts) throws -> Router<ParlaRequestContext> {
     // their header values already plain. The leaderboard's fast path is
     // innermost: only the generated handler comes after it.
     var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: parts.catalog)]
-    if settings.keepClassOverviews { middlewares.append(ClassOverviewAnswers(handler: handler)) }
+    if settings.teaching.keepOverviews { middlewares.append(ClassOverviewAnswers(handler: handler)) }
     middlewares.append(PlainHeaderValues())
-    if settings.leaderboardFastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }
+    if settings.leaderboards.fastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }
     try handler.registerHandlers(
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: middlewares)
     let signIns = WebSignInService(
         clients: parts.webSignIn, store: WebSignInStore(database: parts.database), accounts: accountService,
         publicBase: settings.mail.linkBase, logger: parts.logger)
-    Dashboard(api: handler, accounts: accounts, pages: parts.pages, secure: settings.secureCookies, webSignIn: signIns)
+    Dashboard(api: handler, accounts: accounts, pages: parts.pages, secure: settings.http.secureCookies, webSignIn: signIns)
         .register(on: router)
     return router
 }
@@ -68,15 +68,15 @@ func addRequestMiddleware(to router: Router<ParlaRequestContext>, _ settings: Se
         let secrets = ["token", "secret", "text", "code", "state", "error_description"]
         router.add(middleware: TracingMiddleware(redactingQueryParameters: Set(secrets)))
     }
-    router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.trustedProxies))
-    router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.corsOrigins, secure: settings.secureCookies))
+    router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.http.trustedProxies))
+    router.add(middleware: SecurityHeadersMiddleware(corsOrigins: settings.http.corsOrigins, secure: settings.http.secureCookies))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AppVersionMiddleware(clients: settings.clients))
     router.add(
         middleware: BodyLimitMiddleware(
-            jsonLimit: settings.jsonBodyLimit, pictureLimit: settings.pictureBodyLimit,
-            audioLimit: settings.speech.limits.maxBytes))
+            jsonLimit: settings.limits.jsonBodyBytes, pictureLimit: settings.limits.pictureBytes,
+            audioLimit: settings.speech.scorer.limits.maxBytes))
     router.add(middleware: TextInputMiddleware())
 }
 
@@ -111,12 +111,12 @@ func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, A
     let friends = FriendStore(database: database, cipher: cipher)
     let leaderboards = leaderboardService(database, cipher, memory)
     let limits = RateLimiter(
-        counters: RateCounterStore(database: database), policy: settings.rateLimits, enabled: settings.rateLimitsEnabled)
+        counters: RateCounterStore(database: database), policy: settings.rateLimits.policy, enabled: settings.rateLimits.enabled)
     let accountMail = try AccountMail(settings: settings.mail, delivery: parts.mail)
     let staffRoles = StaffRoles(database: database)
     let twoFactor = TwoFactorService(store: TwoFactorStore(database: database, cipher: cipher), accounts: accounts, roles: staffRoles)
     let accountService = AccountService(
-        accounts: accounts, profiles: memory.profiles, learners: learners, hasher: hasher, termsVersion: settings.termsVersion,
+        accounts: accounts, profiles: memory.profiles, learners: learners, hasher: hasher, termsVersion: settings.accounts.termsVersion,
         leaderboards: leaderboards,
         mail: accountMail, identities: parts.identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
@@ -137,7 +137,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, A
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
             speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
-            speakingPause: TimeInterval(settings.speakingPauseMinutes * 60)),
+            speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60)),
         games: GameService(
             games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),
@@ -149,12 +149,12 @@ func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, A
         plans: plans,
         purchases: PurchaseService(
             entitlements: plans, store: plans.store, appStore: try appStoreVerifier(settings), googlePlay: parts.googlePlay,
-            googlePlaySecret: settings.googlePlayNotificationSecret, logger: logger),
+            googlePlaySecret: settings.purchases.googlePlay.notificationSecret, logger: logger),
         classes: ClassService(
             classes: classStore, reports: ClassStore(database: reads, cipher: cipher), assignments: assignments,
             accounts: accountService, content: content, plans: plans, overviews: memory.classes,
-            classesPerTeacher: settings.classesPerTeacher,
-            membersPerClass: settings.membersPerClass),
+            classesPerTeacher: settings.teaching.classesPerTeacher,
+            membersPerClass: settings.teaching.membersPerClass),
         analytics: AnalyticsService(store: AnalyticsStore(database: database), reports: AnalyticsStore(database: reads), content: content),
         staffRoles: staffRoles,
         twoFactor: twoFactor,

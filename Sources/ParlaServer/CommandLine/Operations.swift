@@ -21,9 +21,9 @@ public func importContent(
     let content = try importer.read()
     var built = 0
     if build {
-        let aligner = SpeechScorer(settings: settings.speech)
+        let aligner = SpeechScorer(settings: settings.speech.scorer)
         do {
-            built = try await AssetBuilder(store: AssetStore(directory: settings.assetDirectory), aligner: aligner)
+            built = try await AssetBuilder(store: AssetStore(directory: settings.content.assetDirectory), aligner: aligner)
                 .build(content.assets.values, logger: logger) { done, total in progress?("assets", done, total) }
         } catch {
             try await aligner.shutdown()
@@ -56,7 +56,7 @@ public func restoreDatabase(_ settings: ServerSettings, from file: String, logge
 private func withBackupTarget(
     _ settings: ServerSettings, logger: Logger, _ body: @Sendable (DatabaseBackup.Target) async throws -> Void
 ) async throws {
-    switch settings.database {
+    switch settings.database.location {
     case .url(let url):
         try await body(.url(url))
     case .embedded(let directory):
@@ -74,9 +74,9 @@ public func runSpeechWorker(_ settings: ServerSettings, logger: Logger) async th
         if telemetry.serviceName == TelemetrySettings().serviceName { telemetry.serviceName = "parla-speech-worker" }
         let exporter = try Telemetry.exporter(telemetry)
         let feed = ChangeFeed(database: database, logger: logger)
-        let scorer = SpeechScorer(settings: settings.speech)
+        let scorer = SpeechScorer(settings: settings.speech.scorer)
         let worker = SpeechWorker(
-            name: settings.speechWorkerName, jobs: SpeechJobStore(database: database, cipher: cipher), scorer: scorer, logger: logger)
+            name: settings.speech.workerName, jobs: SpeechJobStore(database: database, cipher: cipher), scorer: scorer, logger: logger)
         feed.subscribe(worker)
         // Stopped in reverse: the worker finishes what it holds, then the
         // scorer's threads stop, then the feed.
@@ -104,7 +104,7 @@ public func calibratePlacement(_ settings: ServerSettings, language: Language, m
         let catalog = ContentCatalog()
         try await catalog.reload(from: ContentStore(database: database))
         let content = ContentService(
-            catalog: catalog, content: ContentStore(database: database), assets: AssetStore(directory: settings.assetDirectory))
+            catalog: catalog, content: ContentStore(database: database), assets: AssetStore(directory: settings.content.assetDirectory))
         let result = try await PlacementService(placements: PlacementStore(database: database), content: content)
             .calibrate(language, minimumResponses: minimumResponses)
         return (result.recalibratedItemIds.count, result.items.count, result.converged, result.cycles)

@@ -4,7 +4,8 @@ import ParlaIdentity
 import ServiceLifecycle
 
 extension ServerSettings {
-    /// A provider's sign-in on the web dashboard, from `auth.<provider>.*`:
+    /// A provider's sign-in on the web dashboard, from `auth.<provider>.*`
+    /// (`config` is scoped to the provider):
     /// `webClientId` (Google's web client, Apple's Services ID) turns it on,
     /// with Google's `clientSecret` (a secret), or Apple's `teamId`, `keyId`
     /// and `privateKey` (the `.p8` file's path); `authorizationUrl` and
@@ -14,7 +15,7 @@ extension ServerSettings {
     static func webSignIn(_ provider: IdentityProvider, config: ConfigReader, roots: [String]) -> WebSignInSettings? {
         guard provider == .google || provider == .apple else { return nil }
         func value(_ name: String, secret: Bool = false) -> String? {
-            config.string(forKey: ConfigKey(["auth", provider.rawValue, name]), isSecret: secret).flatMap { $0.isEmpty ? nil : $0 }
+            config.nonEmptyString(name, isSecret: secret)
         }
         // Every key of the provider's flow is read, set or not (Config/parla.json lists them all).
         let (clientID, authorizationURL, tokenURL) = (value("webClientId"), value("authorizationUrl"), value("tokenUrl"))
