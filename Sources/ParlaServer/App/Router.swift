@@ -142,7 +142,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, A
             games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),
         leaderboards: leaderboards,
-        friends: friends,
+        friends: FriendService(store: friends),
         profiles: ProfileService(friends: friends, leaderboards: leaderboards),
         access: LearnerAccess(directory: memory.learners, classes: classStore),
         classAccess: ClassAccess(classes: classStore, overviews: memory.classes),

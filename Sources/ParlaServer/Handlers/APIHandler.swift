@@ -21,7 +21,7 @@ struct APIHandler: APIProtocol {
     let lessons: LessonService
     let games: GameService
     let leaderboards: LeaderboardService
-    let friends: FriendStore
+    let friends: FriendService
     let profiles: ProfileService
     let access: LearnerAccess
     let classAccess: ClassAccess

@@ -198,9 +198,7 @@ extension APIHandler {
     func addFriend(_ input: Operations.AddFriend.Input) async throws -> Operations.AddFriend.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let code = form.friendCode.trimmingCharacters(in: .whitespaces)
-        guard (1...32).contains(code.count) else { throw ParlaError(.friendCodeNotFound) }
-        switch try await friends.request(from: learner, code: code) {
+        switch try await friends.request(from: learner, code: form.friendCode) {
         case .requested(let other): return .created(.init(body: .json(.init(status: .requested, learnerId: other.description))))
         case .accepted(let other): return .created(.init(body: .json(.init(status: .accepted, learnerId: other.description))))
         }

@@ -62,12 +62,13 @@ public struct FriendStore: Sendable {
         }
     }
 
-    /// Sends a request to the learner whose code it is; when that learner
+    /// Sends a request to the learner whose code it is (as the database
+    /// makes them: `FriendCode`); when that learner
     /// had already asked, the two are friends at once.
     public func request(from learner: AuthorizedLearner, code: String) async throws -> RequestResult {
         try await database.withTransaction { connection in
             let logger = database.logger
-            let found = try await connection.query("SELECT id FROM learners WHERE friend_code = \(code.uppercased())", logger: logger)
+            let found = try await connection.query("SELECT id FROM learners WHERE friend_code = \(code)", logger: logger)
                 .collect()
             guard let other = try found.first.map({ LearnerID(try $0.decode(UUID.self)) }) else { throw ParlaError(.friendCodeNotFound) }
             guard other != learner.id else { throw ParlaError(.cannotBefriendSelf) }
