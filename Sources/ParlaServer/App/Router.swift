@@ -38,7 +38,7 @@ func buildRouter(_ parts: RouterParts) throws -> Router<ParlaRequestContext> {
     let router = Router(context: ParlaRequestContext.self)
     addRequestMiddleware(to: router, parts.settings, logger: parts.logger)
     try addDocuments(to: router)
-    let (handler, accounts, accountService) = try makeAPIHandler(parts)
+    let handler = try makeAPIHandler(parts)
     let settings = parts.settings
     // Compact JSON: the apps parse it, nobody reads it.
     // The answer caches are outermost: they keep answers as they leave, with
@@ -52,9 +52,9 @@ func buildRouter(_ parts: RouterParts) throws -> Router<ParlaRequestContext> {
         on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: middlewares)
     let signIns = WebSignInService(
-        clients: parts.webSignIn, store: WebSignInStore(database: parts.database), accounts: accountService,
+        clients: parts.webSignIn, store: WebSignInStore(database: parts.database), accounts: handler.accounts,
         publicBase: settings.mail.linkBase, logger: parts.logger)
-    Dashboard(api: handler, accounts: accounts, pages: parts.pages, secure: settings.http.secureCookies, webSignIn: signIns)
+    Dashboard(services: .init(of: handler), pages: parts.pages, secure: settings.http.secureCookies, webSignIn: signIns)
         .register(on: router)
     return router
 }
@@ -96,7 +96,7 @@ func addDocuments(to router: Router<ParlaRequestContext>) throws {
 }
 
 /// The API's handler with its services and stores.
-func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, AccountService) {
+func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
     let (settings, database, reads, cipher, memory, logger) = (
         parts.settings, parts.database, parts.reads, parts.cipher, parts.memory, parts.logger
     )
@@ -160,7 +160,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> (APIHandler, AccountStore, A
         twoFactor: twoFactor,
         support: SupportService(reports: SupportStore(database: database, cipher: cipher), accounts: accounts, mail: accountMail),
         clients: settings.clients)
-    return (handler, accounts, accountService)
+    return handler
 }
 
 /// The process's metrics, exported at `/metrics` in Prometheus text format.

@@ -15,7 +15,7 @@ extension Dashboard {
         router.post("/reset-password") { request, _ in
             let form = try await self.form(request)
             return try await self.accountPage("reset-password", request, token: form.token) {
-                try await self.api.accounts.resetPassword(token: form.token, newPassword: form.newPassword)
+                try await self.services.accounts.resetPassword(token: form.token, newPassword: form.newPassword)
             }
         }
         router.get("/verify-email") { request, _ in
@@ -24,7 +24,7 @@ extension Dashboard {
         router.post("/verify-email") { request, _ in
             let form = try await self.form(request)
             return try await self.accountPage("verify-email", request, token: form.token) {
-                try await self.api.accounts.verifyEmail(token: form.token)
+                try await self.services.accounts.verifyEmail(token: form.token)
             }
         }
         router.get("/undo-email-change") { request, _ in
@@ -33,7 +33,7 @@ extension Dashboard {
         router.post("/undo-email-change") { request, _ in
             let form = try await self.form(request)
             return try await self.accountPage("undo-email-change", request, token: form.token) {
-                try await self.api.accounts.undoEmailChange(token: form.token)
+                try await self.services.accounts.undoEmailChange(token: form.token)
             }
         }
     }

@@ -21,8 +21,30 @@ import ParlaWeb
 /// token (stateless, so any server checks it); the sign-in form, before any
 /// session, pairs a random cookie with the same value in the form.
 struct Dashboard: Sendable {
-    let api: APIHandler
-    let accounts: AccountStore
+    /// The services behind the pages: the API's own, so that a page and an
+    /// API call decide alike, held here rather than through the API's handler.
+    struct Services: Sendable {
+        let authenticator: Authenticator
+        let accounts: AccountService
+        let learners: LearnerService
+        let access: LearnerAccess
+        let classes: ClassService
+        let classAccess: ClassAccess
+        let content: ContentService
+        let proficiency: ProficiencyService
+        let speech: SpeechService
+        let lessons: LessonService
+        let games: GameService
+
+        /// The same services the API's handler was made with.
+        init(of api: APIHandler) {
+            (authenticator, accounts, learners, access) = (api.authenticator, api.accounts, api.learners, api.access)
+            (classes, classAccess, content, proficiency) = (api.classes, api.classAccess, api.content, api.proficiency)
+            (speech, lessons, games) = (api.speech, api.lessons, api.games)
+        }
+    }
+
+    let services: Services
     let pages: DashboardPages
     /// Whether the dashboard is served over TLS (cookies are then Secure).
     let secure: Bool
@@ -101,8 +123,8 @@ struct Dashboard: Sendable {
     /// (`SessionCache`, `AccountProfiles`), so a page asks no query for them.
     func visitor(_ request: Request) async throws -> Visitor? {
         guard let token = request.cookies[Self.sessionCookie]?.value,
-            let session = try await api.authenticator.sessions.session(tokenHash: SessionToken.hash(token)),
-            let (account, _) = try await api.authenticator.profiles.profile(session.accountID)
+            let session = try await services.authenticator.sessions.session(tokenHash: SessionToken.hash(token)),
+            let (account, _) = try await services.authenticator.profiles.profile(session.accountID)
         else { return nil }
         return Visitor(caller: Caller(accountID: session.accountID, sessionID: session.id), token: token, account: account)
     }
@@ -198,9 +220,9 @@ struct Dashboard: Sendable {
 
     /// The visitor's classes and family; `problems`: why the last form was refused.
     func home(_ visitor: Visitor, problems: [String] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
-        let teaching = try await api.classes.teaching(visitor.caller)
+        let teaching = try await services.classes.teaching(visitor.caller)
         let classes = teaching?.1 ?? []
-        let family = try await api.accounts.me(visitor.caller.accountID).1
+        let family = try await services.accounts.me(visitor.caller.accountID).1
         return html(
             "classes",
             [
@@ -238,7 +260,7 @@ struct Dashboard: Sendable {
             return signInPage(request, failed: true)
         }
         do {
-            let signedIn = try await api.accounts.signIn(
+            let signedIn = try await services.accounts.signIn(
                 email: form.email, password: form.password, oneTimeCode: form.oneTimeCode.flatMap { $0.isEmpty ? nil : $0 },
                 deviceName: "Web dashboard")
             var response = redirect("/teach")
@@ -254,7 +276,11 @@ struct Dashboard: Sendable {
 
     func signOut(_ request: Request) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
-        _ = try await accounts.deleteSession(visitor.caller.sessionID, accountID: visitor.caller.accountID)
+        do {
+            try await services.accounts.signOut(visitor.caller)
+        } catch let error as ParlaError where error.code == .sessionNotFound {
+            // Signed out already (elsewhere, or by a double click): the cookie goes all the same.
+        }
         var response = redirect("/teach")
         response.setCookie(cookie(Self.sessionCookie, "", maxAge: 0, for: request))
         return response
@@ -265,7 +291,7 @@ struct Dashboard: Sendable {
             return redirect("/teach")
         }
         do {
-            let created = try await api.classes.create(
+            let created = try await services.classes.create(
                 visitor.caller, ClassForm(name: form.name, language: form.language, level: form.level))
             return redirect("/teach/classes/\(created.id)")
         } catch let error as ParlaError {
@@ -294,7 +320,7 @@ struct Dashboard: Sendable {
     /// nil when it is not the visitor's, or no class.
     func authorizedClass(_ raw: String, _ visitor: Visitor) async throws -> AuthorizedClass? {
         guard let id = ClassID(raw) else { return nil }
-        return try await unlessMissing { try await api.classAccess.schoolClass(id, caller: visitor.caller.accountID) }
+        return try await unlessMissing { try await services.classAccess.schoolClass(id, caller: visitor.caller.accountID) }
     }
 
     func classPage(_ request: Request, _ raw: String) async throws -> Response {
@@ -316,10 +342,10 @@ struct Dashboard: Sendable {
     {
         let plain = problems.isEmpty && status == .ok
         let name = "page \(visitor.language.code)"
-        if plain, let kept = api.classes.keptAnswer(name, authorized) { return page(kept, visitor, status: status) }
+        if plain, let kept = services.classes.keptAnswer(name, authorized) { return page(kept, visitor, status: status) }
         var found = true
-        let answer = try await api.classes.keepAnswer(plain ? name : nil, authorized) { () async throws -> ClassOverviews.Answer? in
-            guard let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(authorized) }) else {
+        let answer = try await services.classes.keepAnswer(plain ? name : nil, authorized) { () async throws -> ClassOverviews.Answer? in
+            guard let (schoolClass, report) = try await unlessMissing({ try await services.classes.overview(authorized) }) else {
                 found = false
                 return nil
             }
@@ -348,10 +374,10 @@ struct Dashboard: Sendable {
         _ visitor: Visitor, _ authorized: AuthorizedClass, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String,
         problems: [String]
     ) async throws -> [String: Any] {
-        let assignments = try await api.classes.assignments(of: authorized)
+        let assignments = try await services.classes.assignments(of: authorized)
         let words = WebText.texts(visitor.language)
         let (dates, days) = (visitor.dates, visitor.days)
-        let corpus = try api.content.snapshot().corpus
+        let corpus = try services.content.snapshot().corpus
         let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
         return [
@@ -386,7 +412,7 @@ struct Dashboard: Sendable {
                 ] as [String: Any]
             },
             "missed": report.mostMissed.map {
-                ["text": api.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
+                ["text": services.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
                     as [String: Any]
             },
         ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first }
@@ -454,7 +480,7 @@ struct Dashboard: Sendable {
         guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
         let targets = form.targets ?? form.target.map { [$0] } ?? []
         do {
-            _ = try await api.classes.assign(authorized, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
+            _ = try await services.classes.assign(authorized, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
             return redirect("/teach/classes/\(authorized)#assignments")
         } catch let error as ParlaError where error.code != .classNotFound {
             // The class page again, saying why.
@@ -471,13 +497,13 @@ struct Dashboard: Sendable {
     func assignmentPage(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
-            let (assignment, learners) = try await unlessMissing({ try await api.classes.assignment(id, of: authorized) }),
-            let schoolClass = try await unlessMissing({ try await api.classes.schoolClass(authorized) })
+            let (assignment, learners) = try await unlessMissing({ try await services.classes.assignment(id, of: authorized) }),
+            let schoolClass = try await unlessMissing({ try await services.classes.schoolClass(authorized) })
         else { return missing(visitor) }
         let classID = authorized.id
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
-        let what = describe(assignment, in: schoolClass.language, words: words, corpus: try api.content.snapshot().corpus)
+        let what = describe(assignment, in: schoolClass.language, words: words, corpus: try services.content.snapshot().corpus)
         return html(
             "assignment",
             [
@@ -498,7 +524,7 @@ struct Dashboard: Sendable {
     func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
         guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
-            try await unlessMissing({ try await api.classes.withdraw(id, of: authorized) }) != nil
+            try await unlessMissing({ try await services.classes.withdraw(id, of: authorized) }) != nil
         else { return missing(visitor) }
         return redirect("/teach/classes/\(authorized)#assignments")
     }
@@ -506,7 +532,7 @@ struct Dashboard: Sendable {
     func removeMember(_ request: Request, _ rawClass: String, _ rawLearner: String) async throws -> Response {
         guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
         guard let learner = LearnerID(rawLearner), let authorized = try await authorizedClass(rawClass, visitor),
-            try await unlessMissing({ try await api.classes.remove(learner, from: authorized) }) != nil
+            try await unlessMissing({ try await services.classes.remove(learner, from: authorized) }) != nil
         else { return missing(visitor) }
         return redirect("/teach/classes/\(authorized)")
     }
@@ -514,7 +540,7 @@ struct Dashboard: Sendable {
     func export(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let authorized = try await authorizedClass(raw, visitor),
-            let (schoolClass, report) = try await unlessMissing({ try await api.classes.overview(authorized) })
+            let (schoolClass, report) = try await unlessMissing({ try await services.classes.overview(authorized) })
         else {
             return missing(visitor)
         }
@@ -533,25 +559,25 @@ struct Dashboard: Sendable {
             return redirect("/teach")
         }
         guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
-        _ = try await api.classes.rotateCode(authorized, close: form.action == "close")
+        _ = try await services.classes.rotateCode(authorized, close: form.action == "close")
         return redirect("/teach/classes/\(authorized)")
     }
 
     func learnerPage(_ request: Request, _ raw: String) async throws -> Response {
         guard let visitor = try await visitor(request) else { return redirect("/teach") }
         guard let id = LearnerID(raw),
-            let learner = try await unlessMissing({ try await api.access.learner(id, caller: visitor.caller.accountID, for: .read) })
+            let learner = try await unlessMissing({ try await services.access.learner(id, caller: visitor.caller.accountID, for: .read) })
         else {
             return missing(visitor)
         }
-        let profile = try await api.learners.get(learner)
+        let profile = try await services.learners.get(learner)
         // The language asked for among the learner's (a class's link asks for the class's), else its first.
         let asked = request.uri.queryParameters.get("language").flatMap(Language.init(rawValue:))
         let language = asked.flatMap { profile.targetLanguages.contains($0) ? $0 : nil } ?? profile.targetLanguages.first ?? .english
-        let proficiency = try await api.proficiency.proficiency(learner, language: language.code)
-        let attempts = try await api.speech.list(learner, language: language.code, limit: 10, before: nil)
-        let lessons = try await api.lessons.history(learner, language: language, limit: 10, before: nil)
-        let games = try await api.games.results(learner, language: language, limit: 10, before: nil)
+        let proficiency = try await services.proficiency.proficiency(learner, language: language.code)
+        let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
+        let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
+        let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
         let words = WebText.texts(visitor.language)
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
@@ -609,8 +635,8 @@ struct Dashboard: Sendable {
 
     func audio(_ request: Request, _ rawLearner: String, _ attempt: String) async throws -> Response {
         guard let visitor = try await visitor(request), let id = LearnerID(rawLearner),
-            let learner = try await unlessMissing({ try await api.access.learner(id, caller: visitor.caller.accountID, for: .read) }),
-            let recording = try await unlessMissing({ try await api.speech.recording(learner, attempt: attempt) })
+            let learner = try await unlessMissing({ try await services.access.learner(id, caller: visitor.caller.accountID, for: .read) }),
+            let recording = try await unlessMissing({ try await services.speech.recording(learner, attempt: attempt) })
         else { return Response(status: .notFound) }
         return Response(
             // A learner's voice is personal data: never kept by a browser or a proxy.
