@@ -167,10 +167,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // PostgreSQL itself: the pool and its outages, the migrations, the
+        // embedded cluster, backups, and the cipher of personal fields.
         .target(
-            name: "ParlaStore",
+            name: "ParlaDatabase",
             dependencies: [
-                "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Its pool's errors: the circuit breaker's is an outage.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -185,13 +186,24 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
+        // The SQL of each part of the product, a store per table family.
+        .target(
+            name: "ParlaStore",
+            dependencies: [
+                "ParlaDatabase", "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What a server keeps in memory, in step with the tables by their
         // notifications: the change feed, the read models, the access rules
         // that read them, and the registry of all of it (Kept.swift).
         .target(
             name: "ParlaKept",
             dependencies: [
-                "ParlaCore", "ParlaStore", "ParlaCommerce", "ParlaTeaching",
+                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaCommerce", "ParlaTeaching",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -203,7 +215,8 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
+                "ParlaCore", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning",
+                "ParlaTeaching",
                 "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -227,7 +240,7 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
+                "ParlaServer", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -254,7 +267,7 @@ let package = Package(
         .target(
             name: "ParlaTestSupport",
             dependencies: [
-                "ParlaServer", "ParlaStore", "ParlaIdentity",
+                "ParlaServer", "ParlaDatabase", "ParlaStore", "ParlaIdentity",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -299,7 +312,7 @@ let package = Package(
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [
-                "ParlaStore", "ParlaKept", "ParlaLearning",
+                "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaLearning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -324,7 +337,8 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaAPI", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent", "ParlaSpeech",
+                "ParlaServer", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent",
+                "ParlaSpeech",
                 "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,3 +1,5 @@
+import ParlaDatabase
+
 /// Everything a server keeps in memory, one row each: what it is kept by,
 /// what reads it from the database, the tables whose changes drop it, the
 /// setting that turns it off, and what keeping it was measured to gain.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaDatabase
 import ParlaStore
 
 /// What one server keeps in memory (the rows of `Kept`), in step with the

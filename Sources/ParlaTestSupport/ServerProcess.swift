@@ -1,4 +1,5 @@
 import Foundation
+import ParlaDatabase
 import ParlaStore
 import Synchronization
 

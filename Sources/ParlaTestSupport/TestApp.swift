@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import ParlaDatabase
 import ParlaIdentity
 import ParlaServer
 import ParlaStore

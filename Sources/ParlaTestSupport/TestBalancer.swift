@@ -1,4 +1,5 @@
 import Foundation
+import ParlaDatabase
 import ParlaStore
 
 /// A real nginx (Debian's) in front of Parla servers, round-robin, as

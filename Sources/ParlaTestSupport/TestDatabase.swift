@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import ParlaDatabase
 import ParlaServer
 import ParlaStore
 import PostgresNIO

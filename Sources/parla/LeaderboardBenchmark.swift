@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import ParlaKept
 import ParlaServer
 import ParlaStore

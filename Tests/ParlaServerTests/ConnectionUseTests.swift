@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaDatabase
 import ParlaStore
 import ParlaTestSupport
 import PostgresNIO

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaDatabase
 import ParlaTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import ParlaDatabase
 import Testing
 
 @testable import ParlaStore

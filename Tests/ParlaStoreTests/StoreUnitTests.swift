@@ -4,6 +4,7 @@ import ParlaLearning
 import PostgresNIO
 import Testing
 
+@testable import ParlaDatabase
 @testable import ParlaKept
 @testable import ParlaStore
 

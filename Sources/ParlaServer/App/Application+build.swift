@@ -8,6 +8,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaCommerce
 import ParlaCore
+import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
 import ParlaPurchases

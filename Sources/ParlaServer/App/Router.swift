@@ -5,6 +5,7 @@ import Metrics
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import ParlaAPI
+import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
 import ParlaPurchases

@@ -1,5 +1,6 @@
 import Foundation
 import OTel
+import ParlaDatabase
 import ServiceLifecycle
 import Synchronization
 

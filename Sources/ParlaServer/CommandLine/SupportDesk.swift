@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaCommerce
 import ParlaCore
+import ParlaDatabase
 import ParlaStore
 
 /// Support's tools (`parla grant`, `parla purchases show`): an account named

@@ -4,6 +4,7 @@ import Logging
 import NIOPosix
 import ParlaContent
 import ParlaCore
+import ParlaDatabase
 import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle

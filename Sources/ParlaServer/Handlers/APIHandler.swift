@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaDatabase
 import ParlaKept
 import ParlaStore
 

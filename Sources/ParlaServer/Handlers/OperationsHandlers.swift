@@ -1,5 +1,6 @@
 import ParlaAPI
 import ParlaCore
+import ParlaDatabase
 import ParlaStore
 import Synchronization
 

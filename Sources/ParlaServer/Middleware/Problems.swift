@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import OpenAPIRuntime
 import ParlaCore
+import ParlaDatabase
 import ParlaStore
 
 /// The one place errors become HTTP responses: RFC 9457 problem documents

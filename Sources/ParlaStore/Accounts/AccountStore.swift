@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Accounts, their sessions (devices) and sign-in throttling.

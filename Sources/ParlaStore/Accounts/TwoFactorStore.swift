@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Accounts' second factor (migration 0044): the TOTP secret, sealed; the

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// The web dashboard's sign-ins with a provider in flight (migration 0046):

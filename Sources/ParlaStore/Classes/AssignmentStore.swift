@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import ParlaTeaching
 import PostgresNIO
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCommerce
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// What accounts own (migration 0021): store purchases with their signed

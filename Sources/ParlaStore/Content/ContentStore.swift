@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaContent
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// The imported corpus in PostgreSQL, and what learners own of it.

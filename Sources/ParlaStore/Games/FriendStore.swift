@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Friends between learners: codes, requests, acceptances, removals.

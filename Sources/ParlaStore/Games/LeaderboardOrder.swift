@@ -1,4 +1,5 @@
 import Foundation
+import ParlaDatabase
 
 // Design note: leaderboards, and what holds them together.
 //

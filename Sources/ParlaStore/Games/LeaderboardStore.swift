@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// A board: one language, game kind and period.

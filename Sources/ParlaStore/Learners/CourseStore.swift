@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// The courses of each learner.

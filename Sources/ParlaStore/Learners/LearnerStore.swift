@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Learner profiles under an account, and their pictures. Queries about

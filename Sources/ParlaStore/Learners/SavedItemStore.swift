@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Each learner's saved words and phrases, per language.

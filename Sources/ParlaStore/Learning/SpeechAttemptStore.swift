@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// Scored attempts at phrases, per learner; recordings only when the

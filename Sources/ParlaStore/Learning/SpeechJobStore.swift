@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import ParlaDatabase
 import PostgresNIO
 
 /// The queue between API servers and speech workers (migration 0040), and

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import PostgresNIO
 
 /// An email about to be sent: written to the outbox in the transaction of

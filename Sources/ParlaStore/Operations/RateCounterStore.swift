@@ -1,4 +1,5 @@
 import Foundation
+import ParlaDatabase
 import PostgresNIO
 
 /// The counts behind rate limits, in fixed windows (migration 0039).

@@ -10,12 +10,12 @@
 /// the same rows in another order) is tried again as well. After `attempts`
 /// tries that never landed, `exhausted` is thrown: the caller says what
 /// that means to the learner.
-enum OptimisticWrite {
+public enum OptimisticWrite {
     /// Tries before giving up: enough for a burst of taps on one device
     /// and a second device at once.
-    static let attempts = 5
+    public static let attempts = 5
 
-    static func write<Written>(
+    public static func write<Written>(
         attempts: Int = attempts, exhausted: @autoclosure () -> any Error,
         isTransient: (any Error) -> Bool = isDeadlock, _ attempt: () async throws -> Written?
     ) async throws -> Written {

@@ -4,7 +4,7 @@ import PostgresNIO
 /// (`\(fragment)`), keeping each value bound, so that one statement can be
 /// written in parts that are each written once (`LearningRows`). Becomes a
 /// `PostgresQuery` only when run.
-struct SQL: ExpressibleByStringInterpolation, Sendable {
+public struct SQL: ExpressibleByStringInterpolation, Sendable {
     fileprivate enum Part: Sendable {
         case text(String)
         case value(@Sendable (inout PostgresQuery.StringInterpolation) -> Void)
@@ -12,32 +12,32 @@ struct SQL: ExpressibleByStringInterpolation, Sendable {
 
     private var parts: [Part]
 
-    init(stringLiteral value: String) { parts = [.text(value)] }
+    public init(stringLiteral value: String) { parts = [.text(value)] }
 
-    init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+    public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    public struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var parts: [Part] = []
 
-        init(literalCapacity: Int, interpolationCount: Int) { parts.reserveCapacity(2 * interpolationCount + 1) }
+        public init(literalCapacity: Int, interpolationCount: Int) { parts.reserveCapacity(2 * interpolationCount + 1) }
 
-        mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
+        public mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
 
-        mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable & Sendable>(_ value: Value) {
+        public mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable & Sendable>(_ value: Value) {
             parts.append(.value { $0.appendInterpolation(value) })
         }
 
-        mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable & Sendable>(_ value: Value?) {
+        public mutating func appendInterpolation<Value: PostgresDynamicTypeEncodable & Sendable>(_ value: Value?) {
             parts.append(.value { $0.appendInterpolation(value) })
         }
 
-        mutating func appendInterpolation(_ fragment: SQL) { parts += fragment.parts }
+        public mutating func appendInterpolation(_ fragment: SQL) { parts += fragment.parts }
 
         /// Text from the code, never from a request.
-        mutating func appendInterpolation(unescaped text: String) { parts.append(.text(text)) }
+        public mutating func appendInterpolation(unescaped text: String) { parts.append(.text(text)) }
     }
 
-    var query: PostgresQuery {
+    public var query: PostgresQuery {
         var built = PostgresQuery.StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
         for part in parts {
             switch part {

@@ -13,7 +13,7 @@ import _ConnectionPoolModule
 public final class Database: Sendable {
     public let client: PostgresClient
     public let maximumConnections: Int
-    let logger: Logger
+    public let logger: Logger
     private let connectionsInUse = Atomic<Int>(0)
     private let inUseGauge = Gauge(label: "parla_db_connections_in_use")
     private let maximumGauge = Gauge(label: "parla_db_connections_max")
@@ -417,13 +417,13 @@ extension PostgresClient.Configuration {
 
 /// A prepared statement with one bound value, which is what every hot
 /// query here is: by id, by token hash.
-protocol KeyedStatement: PostgresPreparedStatement {
+public protocol KeyedStatement: PostgresPreparedStatement {
     associatedtype Key: PostgresEncodable & Sendable
     var key: Key { get }
 }
 
 extension KeyedStatement {
-    func makeBindings() throws -> PostgresBindings {
+    public func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 1)
         try bindings.append(key)
         return bindings
@@ -431,23 +431,23 @@ extension KeyedStatement {
 }
 
 extension KeyedStatement where Row == PostgresRow {
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+    public func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
 extension PSQLError {
     /// A unique constraint was violated (SQLSTATE 23505).
-    var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
+    public var isUniqueViolation: Bool { serverInfo?[.sqlState] == "23505" }
 }
 
 /// PostgreSQL chose this transaction to end a deadlock (SQLSTATE 40P01):
 /// nothing of it was written, and trying again is safe.
-func isDeadlock(_ error: any Error) -> Bool {
+public func isDeadlock(_ error: any Error) -> Bool {
     if let error = error as? PostgresTransactionError { return (error.closureError ?? error.commitError).map(isDeadlock) ?? false }
     return (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
 }
 
 extension ByteBuffer {
-    var bytes: [UInt8] { Array(readableBytesView) }
+    public var bytes: [UInt8] { Array(readableBytesView) }
 }
 
 /// Splits a migration file into statements, since the extended query
