@@ -1,0 +1,263 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ParlaContent
+import ParlaCore
+import ParlaKept
+import ParlaLearning
+import ParlaSpeech
+import ParlaStore
+import ParlaTeaching
+import ParlaWeb
+
+/// The class pages: a class's overview, its assignments, its members, its
+/// export and its join code.
+extension Dashboard {
+    /// The class a page names, as the visitor may reach it (`ClassAccess`):
+    /// nil when it is not the visitor's, or no class.
+    func authorizedClass(_ raw: String, _ visitor: Visitor) async throws -> AuthorizedClass? {
+        guard let id = ClassID(raw) else { return nil }
+        return try await unlessMissing { try await services.classAccess.schoolClass(id, caller: visitor.caller.accountID) }
+    }
+
+    func classPage(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request) else { return redirect("/teach") }
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
+        return try await classPage(visitor, authorized)
+    }
+
+    /// The class overview with its assignments and their form; `problems`:
+    /// why the last form was refused.
+    ///
+    /// A plain visit is answered from the page kept with the class's
+    /// overview (`ClassOverviews`) for the visitor's language (and the
+    /// content's version): rendered once with a mark where each form's CSRF
+    /// token goes, and the visitor's own token put in.
+    func classPage(_ visitor: Visitor, _ authorized: AuthorizedClass, problems: [String] = [], status: HTTPResponse.Status = .ok)
+        async throws
+        -> Response
+    {
+        let plain = problems.isEmpty && status == .ok
+        let name = "page \(visitor.language.code)"
+        if plain, let kept = services.classes.keptAnswer(name, authorized) { return page(kept, visitor, status: status) }
+        var found = true
+        let answer = try await services.classes.keepAnswer(plain ? name : nil, authorized) { () async throws -> ClassOverviews.Answer? in
+            guard let (schoolClass, report) = try await unlessMissing({ try await services.classes.overview(authorized) }) else {
+                found = false
+                return nil
+            }
+            let values = try await classValues(
+                visitor, authorized, schoolClass, report, csrf: plain ? Self.tokenMark : visitor.csrf, problems: problems)
+            let html = pages.render("class", values, language: visitor.language)
+            return ClassOverviews.Answer(
+                fields: Self.htmlFields(visitor.language),
+                parts: plain
+                    ? html.split(separator: Self.tokenMark, omittingEmptySubsequences: false).map { Array($0.utf8) } : [Array(html.utf8)])
+        }
+        guard found, let answer else { return missing(visitor) }
+        return page(answer, visitor, status: status)
+    }
+
+    /// Where a kept page's CSRF tokens go: random, so no content can forge it.
+    static let tokenMark = "csrf" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+
+    /// A kept page with the visitor's CSRF token put in.
+    func page(_ answer: ClassOverviews.Answer, _ visitor: Visitor, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: answer.fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body(token: visitor.csrf))))
+    }
+
+    /// What the class page shows.
+    func classValues(
+        _ visitor: Visitor, _ authorized: AuthorizedClass, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String,
+        problems: [String]
+    ) async throws -> [String: Any] {
+        let assignments = try await services.classes.assignments(of: authorized)
+        let words = WebText.texts(visitor.language)
+        let (dates, days) = (visitor.dates, visitor.days)
+        let corpus = try services.content.snapshot().corpus
+        let language = schoolClass.language
+        func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
+        return [
+            "title": schoolClass.name, "signedIn": true, "csrf": csrf, "id": schoolClass.id.description,
+            "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
+            "language": language.nativeName, "languageCode": language.code, "level": schoolClass.level.rawValue,
+            "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
+            "levelsChart": Charts.bars(
+                CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
+            "progressChart": Self.shown(
+                report.progress.isEmpty
+                    ? nil
+                    : Charts.line(
+                        report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides,
+                        title: words["classProgress"] ?? "")),
+            "hasLearners": !report.learners.isEmpty,
+            "learners": report.learners.map { learner in
+                [
+                    "id": learner.id.description, "name": learner.displayName,
+                    "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
+                    "levelBar": learner.overall.map { Self.levelBar($0, words: words) } ?? "",
+                    "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
+                    "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
+                    "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
+                ] as [String: Any]
+            },
+            "hasAssignments": !assignments.isEmpty,
+            "assignments": assignments.map { assignment in
+                [
+                    "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
+                    "due": days.string(from: assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
+                ] as [String: Any]
+            },
+            "missed": report.mostMissed.map {
+                ["text": services.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
+                    as [String: Any]
+            },
+        ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first }
+    }
+
+    /// What the assignment forms offer for a class in `language`: word lists
+    /// (named in the teacher's `words`), grammar notes with exercises,
+    /// phrases by topic, and the due dates allowed.
+    func assignmentChoices(_ corpus: Corpus, for language: Language, in words: Language) -> [String: Any] {
+        let notes = corpus.grammarNotes.filter { $0.language == language && !$0.exercises.isEmpty }
+        let topics = Dictionary(grouping: corpus.phrases.filter { $0.texts[language] != nil }, by: \.topic).sorted { $0.key < $1.key }
+        let now = Date()
+        return [
+            "wordLists": corpus.wordLists.map { ["id": $0.id, "name": $0.names[words] ?? $0.names[.english] ?? $0.id] },
+            "grammarNotes": notes.map { ["id": $0.id, "name": "\($0.explanation(in: words).title) (\($0.level.rawValue))"] },
+            "hasGrammarNotes": !notes.isEmpty,
+            "phraseTopics": topics.map { topic, phrases -> [String: Any] in
+                let options = phrases.map { ["id": $0.id, "text": "\($0.texts[language] ?? "") (\($0.level.rawValue))"] }
+                return ["topic": topic, "phrases": options]
+            },
+            "firstDue": calendarDay(now.addingTimeInterval(86400)),
+            "lastDue": calendarDay(now.addingTimeInterval(AssignmentRules.longestNotice - 86400)),
+            "defaultDue": calendarDay(now.addingTimeInterval(7 * 86400)),
+        ]
+    }
+
+    /// The level bands' lower bounds, drawn as guides on ability charts.
+    static let levelGuides = zip(CEFRLevel.allCases.dropFirst(), CEFRCutScores.standard.lowerBounds).map {
+        (label: $0.rawValue, value: $1)
+    }
+
+    /// The proficiency bar the learner sees in the app (`ProficiencyBar`):
+    /// its level's share done, said in the teacher's `words`.
+    static func levelBar(_ status: ProficiencyStatus, words: [String: String]) -> String {
+        let done = "\(status.level.rawValue), \(percent(status.progress))"
+        let label = status.nextLevel.map { "\(done) \(words["towards"] ?? "→") \($0.rawValue)" } ?? done
+        return Charts.proficiency(status.progress, label: label)
+    }
+
+    /// A value a template shows in a section, or false when there is none
+    /// (an absent optional in a template's values would be shown as "nil").
+    static func shown(_ value: String?) -> Any { value.map { $0 as Any } ?? false }
+
+    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
+
+    /// What an assignment asks, in the teacher's words: the list's name, the note's title, or the phrases counted.
+    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: [String: String], corpus: Corpus) -> String {
+        let target = assignment.targets.first ?? ""
+        switch AssignmentKind(rawValue: assignment.kind) {
+        case .wordList:
+            let list = corpus.wordLists.first { $0.id == target }
+            return (words["kindWordList"] ?? "") + ": " + (list?.names[language] ?? target)
+        case .grammarNote:
+            return (words["kindGrammarNote"] ?? "") + ": "
+                + (corpus.grammarNotes.first { $0.id == target }?.explanation(in: language).title ?? target)
+        case .phrases, nil:
+            return (words["kindPhrases"] ?? "") + ": \(assignment.targets.count)"
+        }
+    }
+
+    func assign(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
+            return redirect("/teach")
+        }
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
+        let targets = form.targets ?? form.target.map { [$0] } ?? []
+        do {
+            _ = try await services.classes.assign(authorized, kind: form.kind ?? "", targets: targets, due: Self.endOfDay(form.due))
+            return redirect("/teach/classes/\(authorized)#assignments")
+        } catch let error as ParlaError where error.code != .classNotFound {
+            // The class page again, saying why.
+            return try await classPage(visitor, authorized, problems: problems(error, visitor.language), status: status(error))
+        }
+    }
+
+    /// The last second of a `yyyy-MM-dd` day (UTC): an assignment due that day may be done all of it.
+    static func endOfDay(_ raw: String?) -> Date? {
+        guard let raw, let day = try? Date(raw + "T23:59:59Z", strategy: .iso8601) else { return nil }
+        return day
+    }
+
+    func assignmentPage(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
+        guard let visitor = try await visitor(request) else { return redirect("/teach") }
+        guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
+            let (assignment, learners) = try await unlessMissing({ try await services.classes.assignment(id, of: authorized) }),
+            let schoolClass = try await unlessMissing({ try await services.classes.schoolClass(authorized) })
+        else { return missing(visitor) }
+        let classID = authorized.id
+        let words = WebText.texts(visitor.language)
+        let dates = visitor.dates
+        let what = describe(assignment, in: schoolClass.language, words: words, corpus: try services.content.snapshot().corpus)
+        return html(
+            "assignment",
+            [
+                "title": what, "signedIn": true, "csrf": visitor.csrf, "what": what, "classID": classID.description,
+                "className": schoolClass.name, "due": visitor.days.string(from: assignment.due), "items": assignment.items.count,
+                "hasLearners": !learners.isEmpty,
+                "learners": learners.map { learner in
+                    [
+                        "id": learner.learner.description, "name": learner.displayName, "answers": learner.progress.answers,
+                        "completion": learner.completion.map(Self.percent) ?? "–", "locked": learner.lockedItems.count,
+                        "accuracy": learner.progress.accuracy.map(Self.percent) ?? "–",
+                        "last": learner.progress.lastAnswer.map(dates.string(from:)) ?? "–",
+                    ] as [String: Any]
+                },
+            ], language: visitor.language)
+    }
+
+    func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {
+        guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
+        guard let id = AssignmentID(rawAssignment), let authorized = try await authorizedClass(rawClass, visitor),
+            try await unlessMissing({ try await services.classes.withdraw(id, of: authorized) }) != nil
+        else { return missing(visitor) }
+        return redirect("/teach/classes/\(authorized)#assignments")
+    }
+
+    func removeMember(_ request: Request, _ rawClass: String, _ rawLearner: String) async throws -> Response {
+        guard let visitor = try await visitor(request), try await checkedForm(request, visitor) != nil else { return redirect("/teach") }
+        guard let learner = LearnerID(rawLearner), let authorized = try await authorizedClass(rawClass, visitor),
+            try await unlessMissing({ try await services.classes.remove(learner, from: authorized) }) != nil
+        else { return missing(visitor) }
+        return redirect("/teach/classes/\(authorized)")
+    }
+
+    func export(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request) else { return redirect("/teach") }
+        guard let authorized = try await authorizedClass(raw, visitor),
+            let (schoolClass, report) = try await unlessMissing({ try await services.classes.overview(authorized) })
+        else {
+            return missing(visitor)
+        }
+        let name = schoolClass.name.filter { $0.isLetter || $0.isNumber }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"class-\(name.isEmpty ? "export" : name).csv\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: report.csv())))
+    }
+
+    func joinCode(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request), let form = try await checkedForm(request, visitor) else {
+            return redirect("/teach")
+        }
+        guard let authorized = try await authorizedClass(raw, visitor) else { return missing(visitor) }
+        _ = try await services.classes.rotateCode(authorized, close: form.action == "close")
+        return redirect("/teach/classes/\(authorized)")
+    }
+}

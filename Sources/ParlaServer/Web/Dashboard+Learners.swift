@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ParlaContent
+import ParlaCore
+import ParlaKept
+import ParlaLearning
+import ParlaSpeech
+import ParlaStore
+import ParlaTeaching
+import ParlaWeb
+
+/// A learner's page, as its teacher or its family sees it, and its recordings.
+extension Dashboard {
+    func learnerPage(_ request: Request, _ raw: String) async throws -> Response {
+        guard let visitor = try await visitor(request) else { return redirect("/teach") }
+        guard let id = LearnerID(raw),
+            let learner = try await unlessMissing({ try await services.access.learner(id, caller: visitor.caller.accountID, for: .read) })
+        else {
+            return missing(visitor)
+        }
+        let profile = try await services.learners.get(learner)
+        // The language asked for among the learner's (a class's link asks for the class's), else its first.
+        let asked = request.uri.queryParameters.get("language").flatMap(Language.init(rawValue:))
+        let language = asked.flatMap { profile.targetLanguages.contains($0) ? $0 : nil } ?? profile.targetLanguages.first ?? .english
+        let proficiency = try await services.proficiency.proficiency(learner, language: language.code)
+        let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
+        let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
+        let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
+        let words = WebText.texts(visitor.language)
+        let dates = visitor.dates
+        let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
+        func minutes(_ seconds: Double) -> String { String(format: "%d:%02d", Int(seconds) / 60, Int(seconds) % 60) }
+        return html(
+            "learner",
+            [
+                "title": profile.displayName, "signedIn": true, "csrf": visitor.csrf, "name": profile.displayName,
+                "language": language.nativeName,
+                "languages": profile.targetLanguages.count < 2
+                    ? [] : profile.targetLanguages.map { ["code": $0.code, "name": $0.nativeName, "current": $0 == language] },
+                "learnerID": learner.id.description,
+                "hasLanguages": profile.targetLanguages.count > 1,
+                "level": proficiency.report.overall.level.rawValue,
+                "levelBar": Self.levelBar(proficiency.report.overall, words: words),
+                "historyChart": Self.shown(
+                    overall.isEmpty ? nil : Charts.line(overall, guides: Self.levelGuides, title: words["progress"] ?? "")),
+                "skills": proficiency.report.skills.map { status in
+                    [
+                        "name": status.skill.flatMap { words["skill." + $0.rawValue] } ?? "", "level": status.level.rawValue,
+                        "levelBar": Self.levelBar(status, words: words), "answers": status.responses,
+                    ] as [String: Any]
+                },
+                "gaps": proficiency.gaps.prefix(5).map { gap in gap.skill.flatMap { words["skill." + $0.rawValue] } ?? gap.id },
+                "lessons": lessons.map { lesson in
+                    [
+                        "when": dates.string(from: lesson.startedAt), "answers": lesson.answers,
+                        "accuracy": lesson.answers == 0 ? "–" : Self.percent(Double(lesson.right) / Double(lesson.answers)),
+                        "time": minutes(Double(lesson.milliseconds) / 1000),
+                    ] as [String: Any]
+                },
+                "hasLessons": !lessons.isEmpty, "hasGames": !games.isEmpty,
+                "games": games.map { game in
+                    [
+                        "when": dates.string(from: game.finishedAt), "pairs": game.result.pairs, "score": game.result.score,
+                        "time": minutes(game.result.seconds), "mismatches": game.result.mismatches,
+                    ] as [String: Any]
+                },
+                "attempts": attempts.map { attempt, score in
+                    [
+                        "words": score.words.map { word in
+                            [
+                                "text": word.text, "score": Int(word.score.rounded()),
+                                "grade": word.score >= 80 ? "good" : word.score >= 50 ? "fair" : "poor",
+                            ] as [String: Any]
+                        },
+                        "overall": Int(score.overall.rounded()), "when": dates.string(from: attempt.createdAt),
+                        "audio": Self.shown(
+                            attempt.hasRecording && learner.mayHearRecordings
+                                ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" : nil),
+                    ] as [String: Any]
+                },
+            ], language: visitor.language)
+    }
+
+    func audio(_ request: Request, _ rawLearner: String, _ attempt: String) async throws -> Response {
+        guard let visitor = try await visitor(request), let id = LearnerID(rawLearner),
+            let learner = try await unlessMissing({ try await services.access.learner(id, caller: visitor.caller.accountID, for: .read) }),
+            let recording = try await unlessMissing({ try await services.speech.recording(learner, attempt: attempt) })
+        else { return Response(status: .notFound) }
+        return Response(
+            // A learner's voice is personal data: never kept by a browser or a proxy.
+            status: .ok, headers: [.contentType: recording.mediaType, .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: recording.bytes)))
+    }
+}
