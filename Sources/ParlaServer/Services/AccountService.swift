@@ -290,7 +290,7 @@ struct AccountService: Sendable {
     /// to link): issued in the last ten minutes and taken once, so a token
     /// seen before (a sign-in's, in a log or a stolen request) proves
     /// nothing again. `invalid_id_token` otherwise.
-    private func freshProof(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
+    func freshProof(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
         -> ProviderIdentity
     {
         let (person, identity) = try await verified(idToken, from: provider, nonce: nonce, for: purpose)
@@ -303,67 +303,6 @@ struct AccountService: Sendable {
             throw ParlaError(.invalidIdToken)
         }
         return identity
-    }
-
-    /// The account's ways in: whether it has a password, and its linked
-    /// identities. A guest has neither.
-    func waysIn(_ caller: Caller) async throws -> (hasPassword: Bool, identities: [LinkedIdentity]) {
-        (try await accounts.passwordHash(caller.accountID) != nil, try await accounts.identities(of: caller.accountID))
-    }
-
-    /// Links another provider's identity (its fresh `id_token`) to the
-    /// signed-in account, once the owner proved it is theirs as for an
-    /// email change. Linking one already linked here changes nothing; one
-    /// linked to another account is 409 `identity_linked_elsewhere`.
-    func linkIdentity(
-        _ caller: Caller, provider: String, idToken: String, nonce: String, currentPassword: String?,
-        reauthentication: AccountRules.Reauthentication?
-    ) async throws -> LinkedIdentity {
-        guard let account = try await accounts.account(caller.accountID) else { throw ParlaError(.authenticationRequired) }
-        guard !account.isGuest else { throw ParlaError(.signUpRequired) }
-        try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
-        let identity = try await freshProof(idToken, from: provider, nonce: nonce, for: "linking")
-        let (owner, linked) = try await accounts.link(identity, to: caller.accountID)
-        guard owner == caller.accountID else { throw ParlaError(.identityLinkedElsewhere) }
-        // A new way in: whoever else holds a session signs in again.
-        try await accounts.endOtherSessions(of: caller.accountID, keeping: caller.sessionID)
-        return linked
-    }
-
-    /// Unlinks one identity, with the owner's proof; never the last way
-    /// in (409 `last_way_in`).
-    func unlinkIdentity(
-        _ caller: Caller, id: UUID, currentPassword: String?, reauthentication: AccountRules.Reauthentication?
-    ) async throws {
-        try await reauthenticate(caller.accountID, currentPassword: currentPassword, reauthentication: reauthentication)
-        switch try await accounts.unlink(id, from: caller.accountID, mayUnlink: AccountRules.mayUnlinkIdentity) {
-        case .unlinked:
-            // Sessions opened with the unlinked sign-in end with it.
-            try await accounts.endOtherSessions(of: caller.accountID, keeping: caller.sessionID)
-        case .notFound: throw ParlaError(.identityNotFound)
-        case .lastWayIn: throw ParlaError(.lastWayIn)
-        }
-    }
-
-    /// The person an id_token is about, checked by its provider's verifier:
-    /// garbage is `invalid_id_token` whatever is configured; a provider not
-    /// set up here `identity_provider_not_configured`; keys out of reach
-    /// `identity_provider_unavailable`. One check for sign-in and proof alike.
-    func verified(_ idToken: String, from provider: String, nonce: String, for purpose: String) async throws
-        -> (person: VerifiedIdentity, identity: ProviderIdentity)
-    {
-        guard SignedToken.hasCompactShape(idToken) else { throw ParlaError(.invalidIdToken) }
-        guard let provider = IdentityProvider(rawValue: provider), let verifier = identities[provider] else {
-            throw ParlaError(.identityProviderNotConfigured)
-        }
-        do {
-            let person = try await verifier.verify(idToken, nonce: nonce)
-            return (person, ProviderIdentity(provider: provider.rawValue, subject: person.subject))
-        } catch {
-            logger.notice("\(purpose) refused", metadata: ["provider": "\(provider.rawValue)", "why": "\(error)"])
-            if case .unavailable = error { throw ParlaError(.identityProviderUnavailable) }
-            throw ParlaError(.invalidIdToken)
-        }
     }
 
     /// The old owner takes its address back (the link of `undoChallenge`):
@@ -456,44 +395,6 @@ struct AccountService: Sendable {
     func signOut(_ caller: Caller, session: SessionID? = nil) async throws {
         guard try await accounts.deleteSession(session ?? caller.sessionID, accountID: caller.accountID) else {
             throw ParlaError(.sessionNotFound)
-        }
-    }
-}
-
-/// Erases guests nobody has used for `accounts.guestIdleDays`, every
-/// `accounts.guestSweepSeconds`, on every server (a guest taken by another
-/// server's sweep is skipped).
-struct GuestSweeper: Service {
-    let accounts: AccountStore
-    let leaderboards: LeaderboardService
-    let idleFor: TimeInterval
-    let interval: Duration
-    let schema: SchemaReady
-    let logger: Logger
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await schema.wait()
-            await loop()
-        }
-    }
-
-    private func loop() async {
-        while !Task.isCancelled {
-            do {
-                // A batch at a time, until none is left.
-                var erased = 0
-                while !Task.isCancelled {
-                    let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
-                    leaderboards.removed(ranked)
-                    erased += guests.count
-                    if guests.isEmpty { break }
-                }
-                if erased > 0 { logger.info("idle guests erased", metadata: ["guests": "\(erased)"]) }
-            } catch {
-                logger.warning("guest sweep failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
-            }
-            try? await Task.sleep(for: interval)
         }
     }
 }
