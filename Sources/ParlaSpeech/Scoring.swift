@@ -2,6 +2,10 @@ import Foundation
 
 /// How one attempt at a phrase went, word by word.
 public struct AttemptScore: Sendable, Codable, Equatable {
+    /// A passed attempt scored this high overall, with no word wrong, is
+    /// great; a word scored this high was said well (the dashboard's grade).
+    public static let greatAt = 85.0
+
     public enum Feedback: String, Sendable, Codable, CaseIterable {
         case great, good
         case wordMispronounced = "word_mispronounced"
@@ -268,7 +272,7 @@ public struct PhraseScoring: Sendable {
         } else if said == 0 || accuracy < 40 || extraSpeech > 0.4 {
             feedback = .wrongPhrase
         } else if passed {
-            feedback = overall >= 85 && !words.contains { $0.error != .none } ? .great : .good
+            feedback = overall >= AttemptScore.greatAt && !words.contains { $0.error != .none } ? .great : .good
         } else if completeness < 75 || !alignmentComplete && completeness < 100 {
             feedback = .incomplete
         } else {

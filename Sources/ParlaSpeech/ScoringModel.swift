@@ -200,7 +200,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         default:
             score.feedback =
                 score.passed
-                ? (score.overall >= 85 && !score.words.contains { $0.error != .none } ? .great : .good)
+                ? (score.overall >= AttemptScore.greatAt && !score.words.contains { $0.error != .none } ? .great : .good)
                 : mispronounced > 0 ? .wordMispronounced : raw.completeness < 100 ? .incomplete : .wordMispronounced
         }
         return score

@@ -71,7 +71,8 @@ extension Dashboard {
                         "words": score.words.map { word in
                             [
                                 "text": word.text, "score": Int(word.score.rounded()),
-                                "grade": word.score >= 80 ? "good" : word.score >= 50 ? "fair" : "poor",
+                                // Poor where the scorer found the word wrong (its own threshold).
+                                "grade": word.error != .none ? "poor" : word.score >= AttemptScore.greatAt ? "good" : "fair",
                             ] as [String: Any]
                         },
                         "overall": Int(score.overall.rounded()), "when": dates.string(from: attempt.createdAt),
