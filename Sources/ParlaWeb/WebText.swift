@@ -244,6 +244,12 @@ public enum WebText {
         "noAnswersYet": .init(
             en: "No answers yet.", fr: "Pas encore de réponses.", it: "Ancora nessuna risposta.", de: "Noch keine Antworten.",
             es: "Todavía no hay respuestas."),
+        "noLevelsYet": .init(
+            en: "No one has a level in this language yet: a learner counts once they begin it.",
+            fr: "Personne n'a encore de niveau dans cette langue : un élève compte dès qu'il la commence.",
+            it: "Nessuno ha ancora un livello in questa lingua: uno studente conta appena la inizia.",
+            de: "Noch niemand hat ein Niveau in dieser Sprache: Lernende zählen, sobald sie damit beginnen.",
+            es: "Nadie tiene aún un nivel en este idioma: un alumno cuenta en cuanto lo empieza."),
         "when": .init(en: "When", fr: "Quand", it: "Quando", de: "Wann", es: "Cuándo"),
         "skipToContent": .init(
             en: "Skip to the content", fr: "Aller au contenu", it: "Vai al contenuto", de: "Zum Inhalt springen", es: "Ir al contenido"),

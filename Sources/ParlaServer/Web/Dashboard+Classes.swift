@@ -83,8 +83,11 @@ extension Dashboard {
             "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
             "language": language.nativeName, "languageCode": language.code, "level": schoolClass.level.rawValue,
             "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
-            "levelsChart": Charts.bars(
-                CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
+            // Nobody counted yet (no member has begun the class's language): said, not drawn.
+            "levelsChart": report.levels.values.allSatisfy { $0 == 0 }
+                ? false as Any
+                : Charts.bars(
+                    CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
             "progressChart": Self.shown(
                 report.progress.isEmpty
                     ? nil
