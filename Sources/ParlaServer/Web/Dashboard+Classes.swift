@@ -84,10 +84,11 @@ extension Dashboard {
             "language": language.nativeName, "languageCode": language.code, "level": schoolClass.level.rawValue,
             "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
             // Nobody counted yet (no member has begun the class's language): said, not drawn.
-            "levelsChart": report.levels.values.allSatisfy { $0 == 0 }
-                ? false as Any
-                : Charts.bars(
-                    CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? ""),
+            "levelsChart": Self.shown(
+                report.levels.values.allSatisfy { $0 == 0 }
+                    ? nil
+                    : Charts.bars(
+                        CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? "")),
             "progressChart": Self.shown(
                 report.progress.isEmpty
                     ? nil
