@@ -127,7 +127,7 @@ struct AssetPlanner {
     }
 
     static func name(of bytes: Data, kind: AssetStore.Kind) -> String {
-        SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "." + kind.rawValue
+        SHA256.hash(data: bytes).prefix(16).hexadecimal + "." + kind.rawValue
     }
 
     /// An Ogg stream whose first packet is an Opus header.

@@ -102,7 +102,7 @@ public struct ContentImporter: Sendable {
         guard allProblems.isEmpty else { throw Invalid(problems: allProblems) }
         let assets = try planner.assets(for: plan)
         for (slot, asset) in assets.sorted(by: { $0.key < $1.key }) { hasher.update(data: Data("\(slot)=\(asset.name)\n".utf8)) }
-        let version = hasher.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        let version = hasher.finalize().prefix(16).hexadecimal
         return Content(corpus: corpus, catalogue: catalogue?.text ?? "", version: version, assets: assets)
     }
 

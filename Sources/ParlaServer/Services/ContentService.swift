@@ -287,7 +287,7 @@ struct ContentService: Sendable {
     func entityTag(_ parts: String..., open: Set<String>? = nil) throws -> String {
         let version = try snapshot().version + (catalog.isBuildingAssets ? "+building" : "")
         let seed = ([version] + parts + [(open.map { $0.sorted().joined(separator: ",") }) ?? "-"]).joined(separator: "|")
-        let digest = SHA256.hash(data: Data(seed.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: Data(seed.utf8)).prefix(12).hexadecimal
         return "\"\(digest)\""
     }
 }

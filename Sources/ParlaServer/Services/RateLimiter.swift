@@ -46,7 +46,7 @@ struct RateLimiter: Sendable {
 
     /// The action and the subject, hashed: the table never holds an address.
     static func key(_ action: LimitedAction, _ kind: String, _ subject: String) -> String {
-        SHA256.hash(data: Data("\(action.rawValue)|\(kind)|\(subject)".utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data("\(action.rawValue)|\(kind)|\(subject)".utf8)).hexadecimal
     }
 }
 

@@ -116,7 +116,7 @@ struct Dashboard: Sendable {
 
     static func csrf(for token: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(token.utf8)))
-        return Data(code).map { String(format: "%02x", $0) }.joined()
+        return Data(code).hexadecimal
     }
 
     /// The signed-in visitor: its session and account as kept in memory
