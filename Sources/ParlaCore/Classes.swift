@@ -5,19 +5,15 @@
 /// 0/O, 1/I/L, 5/S, 2/Z, 8/B), shown as two groups of four (`KQ7M-X4TD`).
 /// Typed with or without the dash, in either case.
 public enum JoinCode {
-    public static let alphabet = Array("ACDEFGHJKMNPQRTUVWXY34679")
-    public static let length = 8
+    public static let shape = TypedCode(alphabet: "ACDEFGHJKMNPQRTUVWXY34679", length: 8)
+    public static var alphabet: [Character] { shape.alphabet }
 
     public static func generate(using generator: inout some RandomNumberGenerator) -> String {
-        String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+        String((0..<shape.length).map { _ in shape.alphabet.randomElement(using: &generator)! })
     }
 
     /// The stored form of what a learner typed; nil when it cannot be a code.
-    public static func normalized(_ typed: String) -> String? {
-        let characters = typed.uppercased().filter { $0 != "-" && $0 != " " }
-        guard characters.count == length, characters.allSatisfy(alphabet.contains) else { return nil }
-        return String(characters)
-    }
+    public static func normalized(_ typed: String) -> String? { shape.read(typed) }
 
     /// As a teacher hands it out.
     public static func display(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
