@@ -190,7 +190,7 @@ let package = Package(
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaDatabase", "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching",
+                "ParlaDatabase", "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching", "ParlaGames",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -203,7 +203,7 @@ let package = Package(
         .target(
             name: "ParlaKept",
             dependencies: [
-                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaCommerce", "ParlaTeaching",
+                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaCommerce", "ParlaTeaching", "ParlaGames",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -339,7 +339,7 @@ let package = Package(
             dependencies: [
                 "ParlaServer", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent",
                 "ParlaSpeech",
-                "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
+                "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity", "ParlaGames",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

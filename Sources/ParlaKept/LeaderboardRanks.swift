@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ParlaCore
+import ParlaGames
 import ParlaStore
 import ServiceLifecycle
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaCore
+import ParlaGames
 import ParlaTestSupport
 import PostgresNIO
 import Testing

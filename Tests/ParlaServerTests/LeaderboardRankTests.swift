@@ -5,6 +5,7 @@ import ParlaTestSupport
 import PostgresNIO
 import Testing
 
+@testable import ParlaGames
 @testable import ParlaKept
 @testable import ParlaServer
 @testable import ParlaStore

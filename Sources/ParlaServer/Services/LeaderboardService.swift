@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCore
 import ParlaDatabase
+import ParlaGames
 import ParlaKept
 import ParlaStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaDatabase
+import ParlaGames
 
 // Design note: leaderboards, and what holds them together.
 //
@@ -7,7 +8,7 @@ import ParlaDatabase
 // first: by score, the higher score, then who reached it first
 // (`score_at`), then the learner's id byte by byte (PostgreSQL's uuid
 // order); by time, the shorter time, then `seconds_at`, then the id.
-// `BoardPlace` is that order, once: Swift compares places, and SQL sorts by
+// `BoardPlace` (ParlaGames, with `BoardRanks`) is that order, once: Swift compares places, and SQL sorts by
 // `Metric.order`, the same keys as one ascending row (`(-best_score), ...`),
 // so that a row comparison walks the index of migration 0013.
 // `LeaderboardOrderTests` checks that PostgreSQL's ORDER BY agrees.
@@ -40,37 +41,17 @@ import ParlaDatabase
 // load again on demand. A half-open connection can leave memory stale for
 // at most those three intervals (6 s).
 
-/// Where an entry stands in a metric's order: its bucket (the score
-/// negated, so that the better comes first; or the time's tenth), then the
-/// exact time within that tenth (0 for scores), the instant it was reached
-/// (microseconds since 2000, as PostgreSQL keeps it) and the learner.
-struct BoardPlace: Sendable, Equatable, Comparable {
-    var bucket: Int32
-    var fine: Double
-    var at: Int64
-    var learner: UUID
-
-    static func < (one: BoardPlace, other: BoardPlace) -> Bool {
-        if one.bucket != other.bucket { return one.bucket < other.bucket }
-        if one.fine != other.fine { return one.fine < other.fine }
-        if one.at != other.at { return one.at < other.at }
-        return withUnsafeBytes(of: one.learner.uuid) { mine in
-            withUnsafeBytes(of: other.learner.uuid) { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, 16) < 0 }
-        }
-    }
-}
-
 extension LeaderboardStore.Metric {
-    /// The place of an entry with these bests in this metric's order.
-    func place(learner: UUID, score: Int32, seconds: Double, scoreAt: Int64, secondsAt: Int64) -> BoardPlace {
-        switch self {
-        case .score: BoardPlace(bucket: -score, fine: 0, at: scoreAt, learner: learner)
-        case .time: BoardPlace(bucket: Self.tenths(seconds), fine: seconds, at: secondsAt, learner: learner)
+    /// Ranks for rows in board order from the first: a row ties with
+    /// the one before it, or is ranked by its place.
+    func ranked(_ rows: [LeaderboardStore.Row]) -> [LeaderboardStore.Row] {
+        var ranked: [LeaderboardStore.Row] = []
+        for var row in rows {
+            row.rank = ranked.last.map { bucket(of: $0) == bucket(of: row) ? $0.rank : ranked.count + 1 } ?? 1
+            ranked.append(row)
         }
+        return ranked
     }
-
-    /// The bucket a time ranks in: its tenth of a second, cut.
-    public static func tenths(_ seconds: Double) -> Int32 { Int32(clamping: Int((min(seconds, 1e15) * 10).rounded(.down))) }
 
     /// The order of `BoardPlace` over entries `e`, as SQL sorts it.
     var order: String { self == .score ? "(-e.best_score), e.score_at, e.learner_id" : "e.best_seconds, e.seconds_at, e.learner_id" }

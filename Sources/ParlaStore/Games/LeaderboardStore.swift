@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaCore
 import ParlaDatabase
+import ParlaGames
 import PostgresNIO
 
 /// A board: one language, game kind and period.
@@ -21,25 +22,8 @@ public struct LeaderboardStore: Sendable {
 
     public init(database: Database, cipher: PersonalDataCipher) { (self.database, self.cipher) = (database, cipher) }
 
-    public enum Metric: String, Sendable, CaseIterable {
-        /// Higher is better.
-        case score
-        /// Fewer seconds is better.
-        case time
-
-        // Its order and buckets: `LeaderboardOrder.swift`.
-
-        /// Ranks for rows in board order from the first: a row ties with
-        /// the one before it, or is ranked by its place.
-        func ranked(_ rows: [Row]) -> [Row] {
-            var ranked: [Row] = []
-            for var row in rows {
-                row.rank = ranked.last.map { bucket(of: $0) == bucket(of: row) ? $0.rank : ranked.count + 1 } ?? 1
-                ranked.append(row)
-            }
-            return ranked
-        }
-    }
+    /// Its order and buckets: `BoardPlace` (ParlaGames) and `LeaderboardOrder.swift`.
+    public typealias Metric = LeaderboardMetric
 
     public struct Row: Sendable, Equatable {
         public var rank: Int

@@ -1,5 +1,52 @@
 import Foundation
 
+/// What a board ranks by. Its order (`BoardPlace`) and buckets are pure and
+/// live here; how SQL sorts and buckets the same is in ParlaStore's
+/// `LeaderboardOrder.swift`.
+public enum LeaderboardMetric: String, Sendable, CaseIterable {
+    /// Higher is better.
+    case score
+    /// Fewer seconds is better.
+    case time
+}
+
+/// Where an entry stands in a metric's order: its bucket (the score
+/// negated, so that the better comes first; or the time's tenth), then the
+/// exact time within that tenth (0 for scores), the instant it was reached
+/// (microseconds since 2000, as PostgreSQL keeps it) and the learner.
+public struct BoardPlace: Sendable, Equatable, Comparable {
+    public var bucket: Int32
+    public var fine: Double
+    public var at: Int64
+    public var learner: UUID
+
+    public init(bucket: Int32, fine: Double, at: Int64, learner: UUID) {
+        (self.bucket, self.fine, self.at, self.learner) = (bucket, fine, at, learner)
+    }
+
+    public static func < (one: BoardPlace, other: BoardPlace) -> Bool {
+        if one.bucket != other.bucket { return one.bucket < other.bucket }
+        if one.fine != other.fine { return one.fine < other.fine }
+        if one.at != other.at { return one.at < other.at }
+        return withUnsafeBytes(of: one.learner.uuid) { mine in
+            withUnsafeBytes(of: other.learner.uuid) { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, 16) < 0 }
+        }
+    }
+}
+
+extension LeaderboardMetric {
+    /// The place of an entry with these bests in this metric's order.
+    public func place(learner: UUID, score: Int32, seconds: Double, scoreAt: Int64, secondsAt: Int64) -> BoardPlace {
+        switch self {
+        case .score: BoardPlace(bucket: -score, fine: 0, at: scoreAt, learner: learner)
+        case .time: BoardPlace(bucket: Self.tenths(seconds), fine: seconds, at: secondsAt, learner: learner)
+        }
+    }
+
+    /// The bucket a time ranks in: its tenth of a second, cut.
+    public static func tenths(_ seconds: Double) -> Int32 { Int32(clamping: Int((min(seconds, 1e15) * 10).rounded(.down))) }
+}
+
 /// How many entries hold each bucket (a score, or a tenth of a second), so
 /// that "how many are at most b" takes O(log n) whatever the board's size: a
 /// Fenwick tree over the buckets, grown by doubling as larger ones come.
@@ -155,13 +202,13 @@ public struct BoardRanks: Sendable {
     }
 
     /// Where a learner stands in a metric's order (`BoardPlace`).
-    static func member(_ metric: LeaderboardStore.Metric, _ learner: UUID, _ best: Best) -> BoardPlace {
+    static func member(_ metric: LeaderboardMetric, _ learner: UUID, _ best: Best) -> BoardPlace {
         metric.place(learner: learner, score: best.score, seconds: best.seconds, scoreAt: best.scoreAt, secondsAt: best.secondsAt)
     }
 
     /// The rank of a row in `bucket` (its score, or its tenth of a second):
     /// 1 + the learners strictly better, so that ties share a rank.
-    public func rank(_ metric: LeaderboardStore.Metric, bucket: Int) -> Int {
+    public func rank(_ metric: LeaderboardMetric, bucket: Int) -> Int {
         switch metric {
         case .score: 1 + scores.total - scores.atMost(bucket)
         case .time: 1 + times.atMost(bucket - 1)
@@ -169,7 +216,7 @@ public struct BoardRanks: Sendable {
     }
 
     /// `learner`'s rank, or nil when they have no entry.
-    public func rank(_ metric: LeaderboardStore.Metric, of learner: UUID) -> Int? {
+    public func rank(_ metric: LeaderboardMetric, of learner: UUID) -> Int? {
         learners[learner].map { rank(metric, bucket: Int(metric == .score ? $0.score : $0.tenths)) }
     }
 
@@ -182,7 +229,7 @@ public struct BoardRanks: Sendable {
 
     /// The board's first `limit` learners, `learner`'s own place and up to
     /// two either side of it: a page, in the table's order.
-    public func page(_ metric: LeaderboardStore.Metric, limit: Int, learner: UUID?, neighbours: Int = 2)
+    public func page(_ metric: LeaderboardMetric, limit: Int, learner: UUID?, neighbours: Int = 2)
         -> (top: [Placed], own: Placed?, neighbours: [Placed])
     {
         let order = metric == .score ? scoreOrder : timeOrder
