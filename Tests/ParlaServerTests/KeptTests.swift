@@ -1,12 +1,15 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaDatabase
 import ParlaKept
 import ParlaStore
 import ParlaTestSupport
 import PostgresNIO
 import Synchronization
 import Testing
+
+@testable import ParlaServer
 
 /// The registry of what a server keeps in memory (`Kept`) against the
 /// migrated database: each kept thing's tables announce its topic, and
@@ -59,6 +62,85 @@ struct KeptTests {
             in: url,
             "SELECT proname::text FROM pg_proc WHERE pronamespace = 'public'::regnamespace AND prosrc LIKE '%pg_notify%' ORDER BY 1")
         #expect(try notifying.map { try $0.decode(String.self) } == ["announce"])
+    }
+
+    /// Every user table's scans so far (sequential and by index), as the
+    /// statistics collector counts them, after this connection's own
+    /// pending counts are flushed.
+    func scans(_ database: Database) async throws -> [String: Int64] {
+        try await database.withConnection { connection in
+            _ = try await connection.query("SELECT pg_stat_force_next_flush()", logger: logger).collect()
+            var scans: [String: Int64] = [:]
+            let rows = try await connection.query(
+                "SELECT relname::text, (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::bigint FROM pg_stat_user_tables", logger: logger)
+            for try await (table, count) in rows.decode((String, Int64).self) { scans[table] = count }
+            return scans
+        }
+    }
+
+    @Test("each read model's loader reads no table but those the registry lists for it, as PostgreSQL counts its scans")
+    func loadersReadListedTables() async throws {
+        let app = try await TestApp.make()
+        // An account with a learner on a course, in a class, on a board, with a grant.
+        let (parent, classID, teacher) = try await app.run { client in
+            let parent = try await client.signUp(email: "parent@example.com")
+            let started = try await client.post(
+                "/v1/learners/\(parent.learnerID)/courses", token: parent.token, json: ["language": "fr", "start": "beginning"])
+            #expect(started.status == 201, "\(started.text)")
+            let teacher = try await client.signUp(email: "teacher@example.com")
+            _ = try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"])
+            let created = try await client.post("/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A1"])
+            let code = try #require(created.json["joinCode"] as? String)
+            let joined = try await client.post(
+                "/v1/learners/\(parent.learnerID)/classes", token: parent.token, json: ["joinCode": code, "password": parent.password])
+            #expect(joined.status == 201, "\(joined.text)")
+            return (parent, try #require(created.json["id"] as? String), teacher)
+        }
+        let account = AccountID(UUID(uuidString: parent.accountID)!), learner = UUID(uuidString: parent.learnerID)!
+        try await TestDatabase.shared.execute(
+            in: app.databaseURL,
+            "INSERT INTO account_entitlements (account_id, product, source) VALUES (\(account.uuid), 'water', 'grant')")
+        let cipher = try TestApp.cipher()
+        // One connection: the loader's scans are counted on the connection that flushes them.
+        try await TestDatabase.withPool(app.databaseURL, connections: 1, logger: logger) { database in
+            try await LeaderboardStore(database: database, cipher: cipher).record(
+                .init(learner: LearnerID(learner), language: .french, kind: "memory", score: 40, seconds: 30, at: Date()))
+            let accounts = AccountStore(database: database, cipher: cipher)
+            let loaders: [String: @Sendable () async throws -> Bool] = [
+                "SessionCache": { try await accounts.session(tokenHash: SessionToken.hash(parent.token)) != nil },
+                "AccountProfiles": {
+                    let byID = try await accounts.profile(account)
+                    let byToken = try await accounts.profile(tokenHash: SessionToken.hash(parent.token))
+                    return byID != nil && byToken != nil
+                },
+                "LearnerDirectory": { try await LearnerStore(database: database, cipher: cipher).cards([learner]).count == 1 },
+                "AccountEntitlements": { try await EntitlementStore(database: database).entitlements(of: account).count == 1 },
+                "LeaderboardRanks": {
+                    let board = LeaderboardBoard(language: "fr", kind: "memory", period: "all")
+                    return try await LeaderboardStore(database: database, cipher: cipher).entries(of: board).total == 1
+                },
+                "ClassOverviews": {
+                    let schoolClass = AuthorizedClass(
+                        id: ClassID(UUID(uuidString: classID)!), teacher: AccountID(UUID(uuidString: teacher.accountID)!))
+                    return try await ClassStore(database: database, cipher: cipher).overview(schoolClass).1.count == 1
+                },
+                "ContentCatalog": { try await ContentStore(database: database).loadCorpus() != nil },
+            ]
+            // A profile found by its token keeps the session too (`SessionCache`).
+            let keptWith = ["AccountProfiles": "SessionCache"]
+            let readModels = Kept.all.filter { $0.kind == .readModel }
+            #expect(Set(loaders.keys) == Set(readModels.map(\.name)), "a read model whose loader this test does not run")
+            for thing in readModels {
+                guard let load = loaders[thing.name] else { continue }
+                let before = try await scans(database)
+                #expect(try await load(), "\(thing.name): its loader found nothing")
+                let after = try await scans(database)
+                let read = Set(after.filter { $0.value > before[$0.key, default: 0] }.keys)
+                #expect(!read.isEmpty, "\(thing.name): its loader read nothing")
+                let listed = thing.tables.union(Kept.all.first { $0.name == keptWith[thing.name] }?.tables ?? [])
+                #expect(read.isSubset(of: listed), "\(thing.name) reads \(read.subtracting(listed).sorted()), which it does not list")
+            }
+        }
     }
 
     @Test("a transaction's announcements are heard by its server at its commit, per topic, and a rolled back one's never")

@@ -215,13 +215,8 @@ public struct LeaderboardStore: Sendable {
     /// Every entry of `board`, as it stands now: a board to keep in memory.
     public func entries(of board: LeaderboardBoard) async throws -> BoardRanks {
         try await database.withConnection { connection in
-            let total =
-                try await connection.query(
-                    """
-                    SELECT coalesce(sum(entries), 0)::int FROM leaderboard_counts
-                    WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period) AND metric = 'score' AND span = 64
-                    """, logger: database.logger
-                ).collect().first?.decode(Int.self) ?? 0
+            // Only the entries: what a board kept in memory reads is what
+            // drops it (`Kept`), and the counts announce nothing.
             let rows = try await connection.query(
                 """
                 SELECT learner_id, best_score, leaderboard_bucket('time', 0, best_seconds), best_seconds, score_at, seconds_at
@@ -229,7 +224,6 @@ public struct LeaderboardStore: Sendable {
                 WHERE language = \(board.language) AND kind = \(board.kind) AND period = \(board.period)
                 """, logger: database.logger)
             var entries: [(UUID, BoardRanks.Best)] = []
-            entries.reserveCapacity(total)
             // The instants come in binary and are made microseconds again
             // here: half the read's time, against converting them in SQL.
             for try await (learner, score, tenths, seconds, scoreAt, secondsAt) in rows.decode(
