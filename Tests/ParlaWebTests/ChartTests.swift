@@ -44,5 +44,25 @@ struct ChartTests {
             #expect(texts.values.allSatisfy { !$0.isEmpty })
         }
         #expect(WebText.texts(.german)["signIn"] == "Anmelden")
+        #expect(WebText.text(.signInWithGoogle, in: .french) == "Se connecter avec Google")
+        #expect(WebText.field("dueAt") == .fieldDueAt && WebText.field("nothing") == nil)
+        #expect(Skill.allCases.map { WebText.skill($0).rawValue } == Skill.allCases.map { "skill." + $0.rawValue })
+    }
+
+    @Test("every word a template names (`{{t.name}}`) is a word of WebText")
+    func templatesNameWords() throws {
+        let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ParlaWeb/Templates")
+        let files = try FileManager.default.contentsOfDirectory(atPath: templates.path).filter { $0.hasSuffix(".mustache") }
+        #expect(files.count > 10)
+        var named = 0
+        for file in files {
+            let text = try String(contentsOf: templates.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: /\{\{[#^\/]?t\.([A-Za-z0-9.]+)\}\}/) {
+                named += 1
+                #expect(WebText.Key(rawValue: String(match.1)) != nil, "\(file) names t.\(match.1), which WebText does not have")
+            }
+        }
+        #expect(named > 50)
     }
 }

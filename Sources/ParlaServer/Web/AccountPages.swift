@@ -38,8 +38,8 @@ extension Dashboard {
         }
     }
 
-    static let accountPageTitles = [
-        "reset-password": "newPasswordTitle", "verify-email": "confirmEmailTitle", "undo-email-change": "undoEmailTitle",
+    static let accountPageTitles: [String: WebText.Key] = [
+        "reset-password": .newPasswordTitle, "verify-email": .confirmEmailTitle, "undo-email-change": .undoEmailTitle,
     ]
 
     /// The page, in the visitor's language: its form, or what `action` did
@@ -48,18 +48,17 @@ extension Dashboard {
         -> Response
     {
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
-        var values: [String: Any] = [
-            "title": WebText.texts(language)[Self.accountPageTitles[page] ?? "confirmEmailTitle"] ?? "",
-            "token": token ?? "",
-        ]
-        guard let action else { return html(page, values, language: language) }
+        var values = AccountPage(
+            template: page, frame: PageFrame(title: WebText.text(Self.accountPageTitles[page] ?? .confirmEmailTitle, in: language)),
+            token: token ?? "")
+        guard let action else { return html(values, language: language) }
         do {
             try await action()
-            values["done"] = true
-            return html(page, values, language: language)
+            values.done = true
+            return html(values, language: language)
         } catch let error as ParlaError {
-            values["problems"] = problems(error, language)
-            return html(page, values, language: language, status: HTTPResponse.Status(code: error.status))
+            values.frame.problems = problems(error, language)
+            return html(values, language: language, status: HTTPResponse.Status(code: error.status))
         }
     }
 }

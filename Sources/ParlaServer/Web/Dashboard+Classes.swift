@@ -47,9 +47,9 @@ extension Dashboard {
                 found = false
                 return nil
             }
-            let values = try await classValues(
+            let page = try await classPage(
                 visitor, authorized, schoolClass, report, csrf: plain ? Self.tokenMark : visitor.csrf, problems: problems)
-            let html = pages.render("class", values, language: visitor.language)
+            let html = pages.render(page, language: visitor.language)
             return ClassOverviews.Answer(
                 fields: Self.htmlFields(visitor.language),
                 parts: plain
@@ -68,77 +68,66 @@ extension Dashboard {
     }
 
     /// What the class page shows.
-    func classValues(
+    func classPage(
         _ visitor: Visitor, _ authorized: AuthorizedClass, _ schoolClass: ClassStore.SchoolClass, _ report: ClassReport, csrf: String,
         problems: [String]
-    ) async throws -> [String: Any] {
+    ) async throws -> ClassPage {
         let assignments = try await services.classes.assignments(of: authorized)
-        let words = WebText.texts(visitor.language)
+        let words = visitor.language
         let (dates, days) = (visitor.dates, visitor.days)
         let corpus = try services.content.snapshot().corpus
         let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
-        return [
-            "title": schoolClass.name, "signedIn": true, "csrf": csrf, "id": schoolClass.id.description,
-            "classID": schoolClass.id.description, "name": schoolClass.name, "problems": problems,
-            "language": language.nativeName, "languageCode": language.code, "level": schoolClass.level.rawValue,
-            "joinCode": Self.shown(schoolClass.joinCode.map(JoinCode.display)),
+        let choices = assignmentChoices(corpus, for: language, in: visitor.language)
+        return ClassPage(
+            frame: visitor.frame(schoolClass.name, csrf: csrf, problems: problems), id: schoolClass.id.description,
+            classID: schoolClass.id.description, name: schoolClass.name, language: language.nativeName, languageCode: language.code,
+            level: schoolClass.level.rawValue, joinCode: schoolClass.joinCode.map(JoinCode.display),
             // Nobody counted yet (no member has begun the class's language): said, not drawn.
-            "levelsChart": Self.shown(
-                report.levels.values.allSatisfy { $0 == 0 }
-                    ? nil
-                    : Charts.bars(
-                        CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: words["levels"] ?? "")),
-            "progressChart": Self.shown(
-                report.progress.isEmpty
-                    ? nil
-                    : Charts.line(
-                        report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides,
-                        title: words["classProgress"] ?? "")),
-            "hasLearners": !report.learners.isEmpty,
-            "learners": report.learners.map { learner in
-                [
-                    "id": learner.id.description, "name": learner.displayName,
-                    "lastActive": learner.lastActive.map(dates.string(from:)) ?? "–", "level": learner.level?.rawValue ?? "–",
-                    "levelBar": learner.overall.map { Self.levelBar($0, words: words) } ?? "",
-                    "trend7": signed(learner.trend7), "trend30": signed(learner.trend30),
-                    "weakest": learner.weakestSkill.flatMap { words["skill." + $0.rawValue] } ?? "–",
-                    "completion": learner.assignmentCompletion.map(Self.percent) ?? "–",
-                ] as [String: Any]
+            levelsChart: report.levels.values.allSatisfy { $0 == 0 }
+                ? nil
+                : Charts.bars(CEFRLevel.allCases.map { ($0.rawValue, report.levels[$0] ?? 0) }, title: WebText.text(.levels, in: words)),
+            progressChart: report.progress.isEmpty
+                ? nil
+                : Charts.line(
+                    report.progress.map { (day: $0.day, value: $0.theta) }, guides: Self.levelGuides,
+                    title: WebText.text(.classProgress, in: words)),
+            learners: report.learners.map { learner in
+                .init(
+                    id: learner.id.description, name: learner.displayName, lastActive: learner.lastActive.map(dates.string(from:)) ?? "–",
+                    level: learner.level?.rawValue ?? "–", levelBar: learner.overall.map { Self.levelBar($0, words: words) } ?? "",
+                    trend7: signed(learner.trend7), trend30: signed(learner.trend30),
+                    weakest: learner.weakestSkill.map { WebText.text(WebText.skill($0), in: words) } ?? "–",
+                    completion: learner.assignmentCompletion.map(Self.percent) ?? "–")
             },
-            "hasAssignments": !assignments.isEmpty,
-            "assignments": assignments.map { assignment in
-                [
-                    "id": assignment.id.description, "what": describe(assignment, in: language, words: words, corpus: corpus),
-                    "due": days.string(from: assignment.due), "completion": Self.percent(report.assignments[assignment.id] ?? 0),
-                ] as [String: Any]
+            assignments: assignments.map { assignment in
+                .init(
+                    id: assignment.id.description, what: describe(assignment, in: language, words: words, corpus: corpus),
+                    due: days.string(from: assignment.due), completion: Self.percent(report.assignments[assignment.id] ?? 0))
             },
-            "missed": report.mostMissed.map {
-                ["text": services.classes.text(of: $0.item, in: language), "misses": $0.misses, "answers": $0.answers]
-                    as [String: Any]
+            missed: report.mostMissed.map {
+                .init(text: services.classes.text(of: $0.item, in: language), misses: $0.misses, answers: $0.answers)
             },
-        ].merging(assignmentChoices(corpus, for: language, in: visitor.language)) { first, _ in first }
+            wordLists: choices.wordLists, grammarNotes: choices.grammarNotes, phraseTopics: choices.phraseTopics,
+            firstDue: choices.firstDue, lastDue: choices.lastDue, defaultDue: choices.defaultDue)
     }
 
     /// What the assignment forms offer for a class in `language`: word lists
     /// (named in the teacher's `words`), grammar notes with exercises,
     /// phrases by topic, and the due dates allowed.
-    func assignmentChoices(_ corpus: Corpus, for language: Language, in words: Language) -> [String: Any] {
+    func assignmentChoices(_ corpus: Corpus, for language: Language, in words: Language) -> AssignmentChoices {
         let notes = corpus.grammarNotes.filter { $0.language == language && !$0.exercises.isEmpty }
         let topics = Dictionary(grouping: corpus.phrases.filter { $0.texts[language] != nil }, by: \.topic).sorted { $0.key < $1.key }
         let now = Date()
-        return [
-            "wordLists": corpus.wordLists.map { ["id": $0.id, "name": $0.names[words] ?? $0.names[.english] ?? $0.id] },
-            "grammarNotes": notes.map { ["id": $0.id, "name": "\($0.explanation(in: words).title) (\($0.level.rawValue))"] },
-            "hasGrammarNotes": !notes.isEmpty,
-            "phraseTopics": topics.map { topic, phrases -> [String: Any] in
-                let options = phrases.map { ["id": $0.id, "text": "\($0.texts[language] ?? "") (\($0.level.rawValue))"] }
-                return ["topic": topic, "phrases": options]
+        return AssignmentChoices(
+            wordLists: corpus.wordLists.map { .init(id: $0.id, name: $0.names[words] ?? $0.names[.english] ?? $0.id) },
+            grammarNotes: notes.map { .init(id: $0.id, name: "\($0.explanation(in: words).title) (\($0.level.rawValue))") },
+            phraseTopics: topics.map { topic, phrases in
+                .init(topic: topic, phrases: phrases.map { .init(id: $0.id, text: "\($0.texts[language] ?? "") (\($0.level.rawValue))") })
             },
-            "firstDue": calendarDay(now.addingTimeInterval(86400)),
-            "lastDue": calendarDay(now.addingTimeInterval(AssignmentRules.longestNotice - 86400)),
-            "defaultDue": calendarDay(now.addingTimeInterval(7 * 86400)),
-        ]
+            firstDue: calendarDay(now.addingTimeInterval(86400)),
+            lastDue: calendarDay(now.addingTimeInterval(AssignmentRules.longestNotice - 86400)),
+            defaultDue: calendarDay(now.addingTimeInterval(7 * 86400)))
     }
 
     /// The level bands' lower bounds, drawn as guides on ability charts.
@@ -148,30 +137,26 @@ extension Dashboard {
 
     /// The proficiency bar the learner sees in the app (`ProficiencyBar`):
     /// its level's share done, said in the teacher's `words`.
-    static func levelBar(_ status: ProficiencyStatus, words: [String: String]) -> String {
+    static func levelBar(_ status: ProficiencyStatus, words: Language) -> String {
         let done = "\(status.level.rawValue), \(percent(status.progress))"
-        let label = status.nextLevel.map { "\(done) \(words["towards"] ?? "→") \($0.rawValue)" } ?? done
+        let label = status.nextLevel.map { "\(done) \(WebText.text(.towards, in: words)) \($0.rawValue)" } ?? done
         return Charts.proficiency(status.progress, label: label)
     }
-
-    /// A value a template shows in a section, or false when there is none
-    /// (an absent optional in a template's values would be shown as "nil").
-    static func shown(_ value: String?) -> Any { value.map { $0 as Any } ?? false }
 
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     /// What an assignment asks, in the teacher's words: the list's name, the note's title, or the phrases counted.
-    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: [String: String], corpus: Corpus) -> String {
+    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: Language, corpus: Corpus) -> String {
         let target = assignment.targets.first ?? ""
         switch AssignmentKind(rawValue: assignment.kind) {
         case .wordList:
             let list = corpus.wordLists.first { $0.id == target }
-            return (words["kindWordList"] ?? "") + ": " + (list?.names[language] ?? target)
+            return (WebText.text(.kindWordList, in: words)) + ": " + (list?.names[language] ?? target)
         case .grammarNote:
-            return (words["kindGrammarNote"] ?? "") + ": "
+            return (WebText.text(.kindGrammarNote, in: words)) + ": "
                 + (corpus.grammarNotes.first { $0.id == target }?.explanation(in: language).title ?? target)
         case .phrases, nil:
-            return (words["kindPhrases"] ?? "") + ": \(assignment.targets.count)"
+            return (WebText.text(.kindPhrases, in: words)) + ": \(assignment.targets.count)"
         }
     }
 
@@ -203,24 +188,20 @@ extension Dashboard {
             let schoolClass = try await unlessMissing({ try await services.classes.schoolClass(authorized) })
         else { return missing(visitor) }
         let classID = authorized.id
-        let words = WebText.texts(visitor.language)
+        let words = visitor.language
         let dates = visitor.dates
         let what = describe(assignment, in: schoolClass.language, words: words, corpus: try services.content.snapshot().corpus)
-        return html(
-            "assignment",
-            [
-                "title": what, "signedIn": true, "csrf": visitor.csrf, "what": what, "classID": classID.description,
-                "className": schoolClass.name, "due": visitor.days.string(from: assignment.due), "items": assignment.items.count,
-                "hasLearners": !learners.isEmpty,
-                "learners": learners.map { learner in
-                    [
-                        "id": learner.learner.description, "name": learner.displayName, "answers": learner.progress.answers,
-                        "completion": learner.completion.map(Self.percent) ?? "–", "locked": learner.lockedItems.count,
-                        "accuracy": learner.progress.accuracy.map(Self.percent) ?? "–",
-                        "last": learner.progress.lastAnswer.map(dates.string(from:)) ?? "–",
-                    ] as [String: Any]
-                },
-            ], language: visitor.language)
+        let page = AssignmentPage(
+            frame: visitor.frame(what), what: what, classID: classID.description, className: schoolClass.name,
+            due: visitor.days.string(from: assignment.due), items: assignment.items.count,
+            learners: learners.map { learner in
+                .init(
+                    id: learner.learner.description, name: learner.displayName, answers: learner.progress.answers,
+                    completion: learner.completion.map(Self.percent) ?? "–", locked: learner.lockedItems.count,
+                    accuracy: learner.progress.accuracy.map(Self.percent) ?? "–",
+                    last: learner.progress.lastAnswer.map(dates.string(from:)) ?? "–")
+            })
+        return html(page, language: visitor.language)
     }
 
     func withdraw(_ request: Request, _ rawClass: String, _ rawAssignment: String) async throws -> Response {

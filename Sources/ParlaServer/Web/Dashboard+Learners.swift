@@ -28,60 +28,47 @@ extension Dashboard {
         let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
         let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
         let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
-        let words = WebText.texts(visitor.language)
+        let words = visitor.language
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
         func minutes(_ seconds: Double) -> String { String(format: "%d:%02d", Int(seconds) / 60, Int(seconds) % 60) }
-        return html(
-            "learner",
-            [
-                "title": profile.displayName, "signedIn": true, "csrf": visitor.csrf, "name": profile.displayName,
-                "language": language.nativeName,
-                "languages": profile.targetLanguages.count < 2
-                    ? [] : profile.targetLanguages.map { ["code": $0.code, "name": $0.nativeName, "current": $0 == language] },
-                "learnerID": learner.id.description,
-                "hasLanguages": profile.targetLanguages.count > 1,
-                "level": proficiency.report.overall.level.rawValue,
-                "levelBar": Self.levelBar(proficiency.report.overall, words: words),
-                "historyChart": Self.shown(
-                    overall.isEmpty ? nil : Charts.line(overall, guides: Self.levelGuides, title: words["progress"] ?? "")),
-                "skills": proficiency.report.skills.map { status in
-                    [
-                        "name": status.skill.flatMap { words["skill." + $0.rawValue] } ?? "", "level": status.level.rawValue,
-                        "levelBar": Self.levelBar(status, words: words), "answers": status.responses,
-                    ] as [String: Any]
-                },
-                "gaps": proficiency.gaps.prefix(5).map { gap in gap.skill.flatMap { words["skill." + $0.rawValue] } ?? gap.id },
-                "lessons": lessons.map { lesson in
-                    [
-                        "when": dates.string(from: lesson.startedAt), "answers": lesson.answers,
-                        "accuracy": lesson.answers == 0 ? "–" : Self.percent(Double(lesson.right) / Double(lesson.answers)),
-                        "time": minutes(Double(lesson.milliseconds) / 1000),
-                    ] as [String: Any]
-                },
-                "hasLessons": !lessons.isEmpty, "hasGames": !games.isEmpty,
-                "games": games.map { game in
-                    [
-                        "when": dates.string(from: game.finishedAt), "pairs": game.result.pairs, "score": game.result.score,
-                        "time": minutes(game.result.seconds), "mismatches": game.result.mismatches,
-                    ] as [String: Any]
-                },
-                "attempts": attempts.map { attempt, score in
-                    [
-                        "words": score.words.map { word in
-                            [
-                                "text": word.text, "score": Int(word.score.rounded()),
-                                // Poor where the scorer found the word wrong (its own threshold).
-                                "grade": word.error != .none ? "poor" : word.score >= AttemptScore.greatAt ? "good" : "fair",
-                            ] as [String: Any]
-                        },
-                        "overall": Int(score.overall.rounded()), "when": dates.string(from: attempt.createdAt),
-                        "audio": Self.shown(
-                            attempt.hasRecording && learner.mayHearRecordings
-                                ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" : nil),
-                    ] as [String: Any]
-                },
-            ], language: visitor.language)
+        let page = LearnerPage(
+            frame: visitor.frame(profile.displayName), name: profile.displayName, language: language.nativeName,
+            languages: profile.targetLanguages.count < 2
+                ? [] : profile.targetLanguages.map { .init(code: $0.code, name: $0.nativeName, current: $0 == language) },
+            learnerID: learner.id.description, level: proficiency.report.overall.level.rawValue,
+            levelBar: Self.levelBar(proficiency.report.overall, words: words),
+            historyChart: overall.isEmpty ? nil : Charts.line(overall, guides: Self.levelGuides, title: WebText.text(.progress, in: words)),
+            skills: proficiency.report.skills.map { status in
+                .init(
+                    name: status.skill.map { WebText.text(WebText.skill($0), in: words) } ?? "", level: status.level.rawValue,
+                    levelBar: Self.levelBar(status, words: words), answers: status.responses)
+            },
+            gaps: proficiency.gaps.prefix(5).map { gap in gap.skill.map { WebText.text(WebText.skill($0), in: words) } ?? gap.id },
+            lessons: lessons.map { lesson in
+                .init(
+                    when: dates.string(from: lesson.startedAt), answers: lesson.answers,
+                    accuracy: lesson.answers == 0 ? "–" : Self.percent(Double(lesson.right) / Double(lesson.answers)),
+                    time: minutes(Double(lesson.milliseconds) / 1000))
+            },
+            games: games.map { game in
+                .init(
+                    when: dates.string(from: game.finishedAt), pairs: game.result.pairs, score: game.result.score,
+                    time: minutes(game.result.seconds), mismatches: game.result.mismatches)
+            },
+            attempts: attempts.map { attempt, score in
+                .init(
+                    words: score.words.map { word in
+                        // Poor where the scorer found the word wrong (its own threshold).
+                        .init(
+                            text: word.text, score: Int(word.score.rounded()),
+                            grade: word.error != .none ? "poor" : word.score >= AttemptScore.greatAt ? "good" : "fair")
+                    },
+                    overall: Int(score.overall.rounded()), when: dates.string(from: attempt.createdAt),
+                    audio: attempt.hasRecording && learner.mayHearRecordings
+                        ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" : nil)
+            })
+        return html(page, language: visitor.language)
     }
 
     func audio(_ request: Request, _ rawLearner: String, _ attempt: String) async throws -> Response {

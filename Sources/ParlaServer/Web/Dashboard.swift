@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import ParlaContent
 import ParlaCore
+import ParlaIdentity
 import ParlaKept
 import ParlaLearning
 import ParlaSpeech
@@ -95,6 +96,11 @@ struct Dashboard: Sendable {
         var language: Language { account.uiLanguage }
         var csrf: String { Dashboard.csrf(for: token) }
 
+        /// A signed-in page's frame: `title`, the sign-out form, and why the last form was refused.
+        func frame(_ title: String, csrf: String? = nil, problems: [String] = []) -> PageFrame {
+            PageFrame(title: title, signedIn: true, csrf: csrf ?? self.csrf, problems: problems)
+        }
+
         /// Dates and times as the visitor's language writes them.
         var dates: DateFormatter {
             let formatter = DateFormatter()
@@ -172,10 +178,10 @@ struct Dashboard: Sendable {
 
     // MARK: Pages
 
-    func html(_ page: String, _ values: [String: Any], language: Language, status: HTTPResponse.Status = .ok) -> Response {
+    func html(_ page: some PageModel, language: Language, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: Self.htmlFields(language),
-            body: .init(byteBuffer: ByteBuffer(string: pages.render(page, values, language: language))))
+            body: .init(byteBuffer: ByteBuffer(string: pages.render(page, language: language))))
     }
 
     /// A page's header fields in `language`.
@@ -193,6 +199,15 @@ struct Dashboard: Sendable {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 
+    /// The words of a provider's sign-in button.
+    static func signInWith(_ provider: IdentityProvider) -> WebText.Key {
+        switch provider {
+        case .google: .signInWithGoogle
+        case .apple: .signInWithApple
+        case .facebook: .signInWithFacebook
+        }
+    }
+
     /// The sign-in page, in the browser's language; `failed`: after wrong credentials.
     /// `problem`: why the last try was refused, when not the credentials
     /// (a one-time code missing or wrong); `message`: said instead (a
@@ -203,12 +218,12 @@ struct Dashboard: Sendable {
     {
         let nonce = SessionToken.generate().value
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
-        let words = WebText.texts(language)
-        var values: [String: Any] = ["title": words["signIn"] ?? "", "csrf": nonce, "email": email]
-        if failed { values["error"] = message ?? problem.map { $0.message.text(in: language) } ?? words["badCredentials"] }
-        values["hasProviders"] = !webSignIn.offered.isEmpty
-        values["providers"] = webSignIn.offered.map { ["id": $0.rawValue, "label": words["signInWith." + $0.rawValue] ?? $0.rawValue] }
-        var response = html("signin", values, language: language, status: failed ? .unauthorized : .ok)
+        let page = SignInPage(
+            frame: PageFrame(title: WebText.text(.signIn, in: language), csrf: nonce), email: email,
+            error: failed
+                ? message ?? problem.map { $0.message.text(in: language) } ?? WebText.text(.badCredentials, in: language) : nil,
+            providers: webSignIn.offered.map { .init(id: $0.rawValue, label: WebText.text(Self.signInWith($0), in: language)) })
+        var response = html(page, language: language, status: failed ? .unauthorized : .ok)
         response.setCookie(cookie(Self.signInCookie, nonce, maxAge: 3600, for: request))
         return response
     }
@@ -223,31 +238,24 @@ struct Dashboard: Sendable {
         let teaching = try await services.classes.teaching(visitor.caller)
         let classes = teaching?.1 ?? []
         let family = try await services.accounts.me(visitor.caller.accountID).1
-        return html(
-            "classes",
-            [
-                "title": WebText.texts(visitor.language)["classes"] ?? "", "signedIn": true, "csrf": visitor.csrf,
-                "isTeacher": teaching != nil, "hasClasses": !classes.isEmpty,
-                "classes": classes.map { item in
-                    [
-                        "id": item.id.description, "name": item.name, "language": item.language.nativeName, "level": item.level.rawValue,
-                        "members": item.members, "joinCode": item.joinCode.map(JoinCode.display) ?? "",
-                    ] as [String: Any]
-                },
-                "languages": Language.allCases.map { ["code": $0.code, "name": $0.nativeName] },
-                "levelChoices": CEFRLevel.allCases.map(\.rawValue),
-                "hasFamily": !family.isEmpty,
-                "family": family.map { ["id": $0.id.description, "name": $0.displayName] },
-                "problems": problems,
-            ], language: visitor.language, status: status)
+        let page = ClassesPage(
+            frame: visitor.frame(WebText.text(.classes, in: visitor.language), problems: problems), isTeacher: teaching != nil,
+            classes: classes.map { item in
+                .init(
+                    id: item.id.description, name: item.name, language: item.language.nativeName, level: item.level.rawValue,
+                    members: item.members, joinCode: item.joinCode.map(JoinCode.display) ?? "")
+            },
+            languages: Language.allCases.map { .init(code: $0.code, name: $0.nativeName) },
+            levelChoices: CEFRLevel.allCases.map(\.rawValue),
+            family: family.map { .init(id: $0.id.description, name: $0.displayName) })
+        return html(page, language: visitor.language, status: status)
     }
 
     /// Why a form was refused, in the visitor's words: each field's problem, or the whole request's.
     func problems(_ error: ParlaError, _ language: Language) -> [String] {
-        let words = WebText.texts(language)
         guard !error.fieldErrors.isEmpty else { return [error.code.message.text(in: language)] }
         return error.fieldErrors.map { field in
-            (words["field." + field.field].map { $0 + ": " } ?? "") + field.code.message.text(in: language)
+            (WebText.field(field.field).map { WebText.text($0, in: language) + ": " } ?? "") + field.code.message.text(in: language)
         }
     }
 
@@ -301,7 +309,7 @@ struct Dashboard: Sendable {
 
     func missing(_ visitor: Visitor) -> Response {
         html(
-            "missing", ["title": WebText.texts(visitor.language)["notFound"] ?? "", "signedIn": true, "csrf": visitor.csrf],
+            MissingPage(frame: visitor.frame(WebText.text(.notFound, in: visitor.language))),
             language: visitor.language, status: .notFound)
     }
 

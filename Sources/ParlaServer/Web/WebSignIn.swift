@@ -62,7 +62,8 @@ extension Dashboard {
         switch outcome {
         case .signedIn(let signedIn):
             let words = signedIn.account.uiLanguage
-            response = html("signed-in", ["title": WebText.texts(words)["signedInTitle"] ?? "", "refresh": "/teach"], language: words)
+            response = html(
+                SignedInPage(frame: PageFrame(title: WebText.text(.signedInTitle, in: words), refresh: "/teach")), language: words)
             response.setCookie(cookie(Self.sessionCookie, signedIn.token, maxAge: nil, for: request))
         case .needsCode(let token):
             response = codePage(language, token: token)
@@ -78,9 +79,10 @@ extension Dashboard {
     /// `error`: why the last code was refused (its status: 401 for a wrong
     /// code, 429 once too many were).
     func codePage(_ language: Language, token: String, error: ParlaError? = nil) -> Response {
-        var values: [String: Any] = ["title": WebText.texts(language)["twoFactorTitle"] ?? "", "csrf": Self.csrf(for: token)]
-        if let error { values["error"] = error.code.message.text(in: language) }
-        return html("signin-code", values, language: language, status: error.map(status) ?? .ok)
+        let page = SignInCodePage(
+            frame: PageFrame(title: WebText.text(.twoFactorTitle, in: language), csrf: Self.csrf(for: token)),
+            error: error?.code.message.text(in: language))
+        return html(page, language: language, status: error.map(status) ?? .ok)
     }
 
     func enterCode(_ request: Request) async throws -> Response {
@@ -109,19 +111,16 @@ extension Dashboard {
     /// become words and statuses.
     func signInProblem(_ request: Request, _ problem: WebSignInProblem) -> Response {
         let language = LanguagePreference.negotiate(request.headers[.acceptLanguage])
-        let words = WebText.texts(language)
-        let (key, status): (String, HTTPResponse.Status) =
+        let (message, status): (String, HTTPResponse.Status) =
             switch problem {
-            case .notOffered: ("webSignIn.notOffered", .notFound)
-            case .attemptUnknown: ("webSignIn.attemptUnknown", .badRequest)
-            case .cancelled: ("webSignIn.cancelled", .unauthorized)
-            case .providerRefused: ("webSignIn.providerRefused", .unauthorized)
-            case .providerUnavailable: ("webSignIn.providerUnavailable", .badGateway)
-            case .notLinked: ("webSignIn.notLinked", .unauthorized)
-            case .refused(let error): ("", HTTPResponse.Status(code: error.status))
+            case .notOffered: (WebText.text(.webSignInNotOffered, in: language), .notFound)
+            case .attemptUnknown: (WebText.text(.webSignInAttemptUnknown, in: language), .badRequest)
+            case .cancelled: (WebText.text(.webSignInCancelled, in: language), .unauthorized)
+            case .providerRefused: (WebText.text(.webSignInProviderRefused, in: language), .unauthorized)
+            case .providerUnavailable: (WebText.text(.webSignInProviderUnavailable, in: language), .badGateway)
+            case .notLinked: (WebText.text(.webSignInNotLinked, in: language), .unauthorized)
+            case .refused(let error): (error.code.message.text(in: language), HTTPResponse.Status(code: error.status))
             }
-        let message: String =
-            if case .refused(let error) = problem { error.code.message.text(in: language) } else { words[key] ?? "" }
         var response = signInPage(request, failed: true, message: message)
         response.status = status
         return response
