@@ -3,8 +3,10 @@
 # GET /health, an authenticated GET /v1/me, a word-list page, a word's
 # card and the word's audio, and a learner's own page (its account's
 # entitlements checked), 64 connections for 20 s each, with wrk. The
-# learner's page is measured again on a server that reads the entitlements
-# for every request, as before they were kept in memory (issue 16's baseline).
+# learner's page is measured again on a server that builds it for every
+# request (no kept answer, issue 33's baseline) and on one that reads the
+# entitlements for every request, as before they were kept in memory
+# (issue 16's baseline).
 # Starts a release server on a private data directory, prints a table and
 # saves it under Benchmarks/results/.
 set -euo pipefail
@@ -34,6 +36,11 @@ audio=$(measure audio "$audio_path")
 mine="/v1/languages/fr/wordlists/animals/pages/1?learnerId=$learner"
 own=$(measure learner-page "$mine" -H "Authorization: Bearer $token")
 
+# The same page built by its handler every time (no answer kept: OwnContentAnswers off).
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+PARLA_CONTENT_KEEP_OWN_ANSWERS=false start_server "$PORT"
+built_each_time=$(measure learner-page-built-each-time "$mine" -H "Authorization: Bearer $token")
+
 # The same page on a server that reads the entitlements every time.
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
 PARLA_ENTITLEMENTS_KEEP_IN_MEMORY=false start_server "$PORT"
@@ -45,10 +52,10 @@ revoked=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/v1/me" 
 
 mkdir -p Benchmarks/results
 result="Benchmarks/results/platform-$(date -u +%Y-%m-%dT%H%M%SZ).md"
-python3 - "$health" "$me" "$page" "$word" "$audio" "$own" "$read_each_time" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+python3 - "$health" "$me" "$page" "$word" "$audio" "$own" "$read_each_time" "$built_each_time" "$revoked" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
 import sys
-health, me, page, word, audio, own, each, revoked, connections, duration, cores = sys.argv[1:12]
-rows = [line.split("\t") for line in (health, me, page, word, audio, own, each)]
+health, me, page, word, audio, own, each, built, revoked, connections, duration, cores = sys.argv[1:13]
+rows = [line.split("\t") for line in (health, me, page, word, audio, own, each, built)]
 ratio = float(rows[1][2]) / float(rows[0][2])
 content = min(float(rows[2][2]), float(rows[3][2])) / float(rows[0][2])
 print(f"# Platform benchmark\n")
@@ -59,12 +66,16 @@ for name, path, rps, p50, p99, errors in rows:
     label = "GET " + path.split("?")[0] + ("?learnerId=…" if "?" in path else "")
     if name.endswith("read-each-time"):
         label += " (entitlements read per request)"
+    if name.endswith("built-each-time"):
+        label += " (built by its handler per request)"
     print(f"| {label} | {rps} | {p50} | {p99} | {errors} |")
 print(f"\n/v1/me runs at {ratio:.0%} of /health's rate (goal: at least 25%).")
 print(f"The slower content endpoint runs at {content:.0%} of /health's rate (goal: at least 50%).")
 print(f"A learner's own page (entitlements checked, kept in memory) runs at {float(rows[5][2]) / float(rows[0][2]):.0%} of /health's rate,")
 print(f"and at {float(rows[5][2]) / float(rows[6][2]):.0%} of the same page with the entitlements read for every request")
 print("(the path before issue 16: one query per request; goal: at least 90%).")
+print(f"Kept answers (OwnContentAnswers) make it {float(rows[5][2]) / float(rows[7][2]):.0%} of the same page built by its handler "
+      f"for every request ({float(rows[7][2]) / float(rows[0][2]):.0%} of /health; goal: the page at least 50% of /health).")
 print(f"A revoked token afterwards: HTTP {revoked} (must be 401).")
 PY
 cat "$result"

@@ -108,6 +108,16 @@ public enum Kept {
             gain: "a word-list page at 96% of /health, from 35% (Benchmarks/results/platform-2026-11-24T214337Z.md, "
                 + "platform-2026-11-22T191849Z.md)"),
         KeptThing(
+            name: "OwnContentAnswers", kind: .answer, topic: nil,
+            key: "a learner's (or a token's) content request's path without the learner, by the handler's entity tag",
+            loader: "the generated handler, once per tag; every request still runs it to authorize and compute the tag",
+            tables: [],
+            droppedBy: "nothing needs to: a change the learner may see changes the tag; another content version clears it; "
+                + "8 answers per path and 5,000 paths at most",
+            setting: "content.keepOwnAnswers",
+            gain: "a learner's own word-list page at 74% of /health, 230% of the same page built by its handler for every request "
+                + "(Benchmarks/results/platform-2026-11-29T080901Z.md; 22% at cee7707, platform-2026-11-29T080604Z.md)"),
+        KeptThing(
             name: "LeaderboardFastPath", kind: .answer, topic: "entry", key: "none: a page made from LeaderboardRanks and LearnerDirectory",
             loader: "LeaderboardService, before the generated handler", tables: ["leaderboard_entries"],
             droppedBy: "what changes LeaderboardRanks; its names drop with LearnerDirectory", setting: "leaderboards.fastPath",

@@ -1,7 +1,14 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import ParlaCommerce
+import ParlaContent
 import ParlaCore
 import ParlaTestSupport
+import Synchronization
 import Testing
+
+@testable import ParlaServer
 
 /// Seed 000's starter set: Home and seven lists of 35, 280 words, open to
 /// every account (Corpora/products.yaml).
@@ -281,7 +288,7 @@ struct ContentTests {
 
 @Suite("content answer cache")
 struct ContentAnswerCacheTests {
-    @Test("an anonymous answer is kept byte for byte; a learner's own view is not")
+    @Test("an anonymous answer is kept byte for byte; a learner's own view is answered as its handler decides")
     func kept() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
@@ -305,6 +312,75 @@ struct ContentAnswerCacheTests {
             // As soon as the entitlements' notification reaches the server.
             #expect(try await eventually { try await client.get(mine, token: parent.token).json["locked"] as? Bool == false })
             #expect(try await client.get(path).json["locked"] as? Bool == true)
+            // Asked again, the learner's view is the same private answer;
+            // nobody else may have it, and a revoked token gets nothing.
+            let own = try await client.get(mine, token: parent.token), ownAgain = try await client.get(mine, token: parent.token)
+            #expect(own.bytes == ownAgain.bytes && ownAgain.header("ETag") == own.header("ETag"))
+            #expect(ownAgain.header("Cache-Control") == "private, max-age=60")
+            let stranger = try await client.signUp(email: "stranger@example.com")
+            #expect(try await client.get(mine, token: stranger.token).code == "learner_not_found")
+            #expect(try await client.get(mine).status == 401)
+            #expect(try await client.delete("/v1/sessions/current", token: parent.token).status == 204)
+            #expect(try await client.get(mine, token: parent.token).status == 401)
         }
+    }
+
+    @Test("a learner's own answer is sent again only when the handler, asked with the kept tags, answers 304 with one of them")
+    func ownAnswers() async throws {
+        let catalog = ContentCatalog()
+        catalog.replace(
+            with: .init(version: "v1", corpus: Corpus(), assets: [:], catalogue: Catalogue(products: [], plans: [:], starterLists: [])))
+        let kept = OwnContentAnswers(catalog: catalog)
+        // What the handler was asked with, and what it answers next.
+        let asked = Mutex<[String?]>([])
+        let next = Mutex<(HTTPResponse.Status, String, String)>((.ok, "\"a\"", "A"))
+        func ask(_ learner: String = "l1", ifNoneMatch: String? = nil, token: Bool = true) async throws -> (Int, String, String?) {
+            var request = HTTPRequest(
+                method: .get, scheme: "http", authority: "test", path: "/v1/languages/fr/wordlists/animals/pages/1?learnerId=\(learner)")
+            if token { request.headerFields[.authorization] = "Bearer t" }
+            if !token { request.path = "/v1/languages/fr/wordlists/animals/pages/1" }
+            request.headerFields[.ifNoneMatch] = ifNoneMatch
+            let (response, body) = try await kept.intercept(request, body: nil, metadata: .init(), operationID: "getWordListPage") {
+                request, _, _ in
+                asked.withLock { $0.append(request.headerFields[.ifNoneMatch]) }
+                let (status, tag, text) = next.withLock { $0 }
+                var fields = HTTPFields()
+                fields[.eTag] = tag
+                return (HTTPResponse(status: status, headerFields: fields), status == .ok ? HTTPBody(text) : nil)
+            }
+            let text = if let body { try await String(collecting: body, upTo: 1024) } else { "" }
+            return (response.status.code, text, response.headerFields[.eTag])
+        }
+        #expect(try await ask() == (200, "A", "\"a\""))
+        // Current: the kept answer, sent as a 200 (the handler built nothing).
+        next.withLock { $0 = (.notModified, "\"a\"", "") }
+        #expect(try await ask() == (200, "A", "\"a\""))
+        // Another learner on the same lists shares it.
+        #expect(try await ask("l2") == (200, "A", "\"a\""))
+        #expect(asked.withLock { $0 } == [nil, "\"a\"", "\"a\""])
+        // The client's own question is the client's answer.
+        #expect(try await ask(ifNoneMatch: "\"a\"") == (304, "", "\"a\""))
+        // A refusal passes through as it is.
+        next.withLock { $0 = (.unauthorized, "", "") }
+        #expect(try await ask().0 == 401)
+        // A new tag (a grant): the new answer, kept beside the old.
+        next.withLock { $0 = (.ok, "\"b\"", "B") }
+        #expect(try await ask() == (200, "B", "\"b\""))
+        next.withLock { $0 = (.notModified, "\"a\"", "") }
+        #expect(try await ask() == (200, "A", "\"a\""))
+        #expect(asked.withLock { $0.last } == "\"b\", \"a\"")
+        // A 304 naming a tag not kept is the handler's, and anonymous requests are not this cache's.
+        next.withLock { $0 = (.notModified, "\"c\"", "") }
+        #expect(try await ask().0 == 304)
+        asked.withLock { $0 = [] }
+        #expect(try await ask(token: false).0 == 304)
+        #expect(asked.withLock { $0 } == [nil])
+        // Another content version keeps nothing of the last.
+        catalog.replace(
+            with: .init(version: "v2", corpus: Corpus(), assets: [:], catalogue: Catalogue(products: [], plans: [:], starterLists: [])))
+        next.withLock { $0 = (.ok, "\"a2\"", "A2") }
+        asked.withLock { $0 = [] }
+        #expect(try await ask() == (200, "A2", "\"a2\""))
+        #expect(asked.withLock { $0 } == [nil])
     }
 }

@@ -46,6 +46,7 @@ func buildRouter(_ parts: RouterParts) throws -> Router<ParlaRequestContext> {
     // their header values already plain. The leaderboard's fast path is
     // innermost: only the generated handler comes after it.
     var middlewares: [any ServerMiddleware] = [ContentAnswerCache(catalog: parts.catalog)]
+    if settings.content.keepOwnAnswers { middlewares.append(OwnContentAnswers(catalog: parts.catalog)) }
     if settings.teaching.keepOverviews { middlewares.append(ClassOverviewAnswers(handler: handler)) }
     middlewares.append(PlainHeaderValues())
     if settings.leaderboards.fastPath { middlewares.append(LeaderboardFastPath(handler: handler)) }

@@ -140,6 +140,9 @@ public struct ContentSettings: Sendable {
     /// Whether `parla serve` makes missing assets (synthetic speech) in the
     /// background after it starts.
     public var buildAssets = true
+    /// Whether a learner's own view of content is answered from the bytes
+    /// last sent for it when its handler finds them current (`OwnContentAnswers`).
+    public var keepOwnAnswers = true
 
     public init() {}
 
@@ -150,6 +153,7 @@ public struct ContentSettings: Sendable {
         assetDirectory = config.string(forKey: "assetDirectory", default: assetDirectory)
         openMojiDirectory = config.string(forKey: "openMojiDirectory", default: openMojiDirectory)
         buildAssets = config.bool(forKey: "buildAssets", default: buildAssets)
+        keepOwnAnswers = config.bool(forKey: "keepOwnAnswers", default: keepOwnAnswers)
     }
 }
 
