@@ -89,7 +89,8 @@ struct KeptTests {
             #expect(started.status == 201, "\(started.text)")
             let teacher = try await client.signUp(email: "teacher@example.com")
             _ = try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"])
-            let created = try await client.post("/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A1"])
+            let created = try await client.post(
+                "/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A1"])
             let code = try #require(created.json["joinCode"] as? String)
             let joined = try await client.post(
                 "/v1/learners/\(parent.learnerID)/classes", token: parent.token, json: ["joinCode": code, "password": parent.password])
