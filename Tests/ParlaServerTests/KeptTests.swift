@@ -188,4 +188,55 @@ struct KeptTests {
             #expect(heard.withLock { $0 } == ["account": ["*"]])
         }
     }
+
+    @Test("a class hears its learners' rows change, by learner and by account, and no other class does")
+    func classHearsItsLearners() async throws {
+        let url = try await TestDatabase.shared.newDatabase()
+        let heard = Mutex<[String]>([])
+        try await TestDatabase.withPool(url, connections: 2, logger: logger) { database in
+            let (teacher, family, learner, other) = (UUID(), UUID(), UUID(), UUID())
+            let (taught, untaught) = (UUID(), UUID())
+            try await database.withTransaction { connection in
+                try await connection.query(
+                    "INSERT INTO accounts (id, ui_language, guest) VALUES (\(teacher), 'en', true), (\(family), 'en', true)",
+                    logger: logger)
+                try await connection.query(
+                    "INSERT INTO teachers (account_id, display_name) VALUES (\(teacher), '\\x00')", logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+                    VALUES (\(learner), \(family), '\\x00', 'fox', 'en'), (\(other), \(family), '\\x00', 'owl', 'en')
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO classes (id, teacher_id, name, language, level)
+                    VALUES (\(taught), \(teacher), '\\x00', 'fr', 'A1'), (\(untaught), \(teacher), '\\x00', 'de', 'A1')
+                    """, logger: logger)
+                try await connection.query(
+                    "INSERT INTO class_members (class_id, learner_id) VALUES (\(taught), \(learner))", logger: logger)
+            }
+            database.hearOwnAnnouncements(topics: ["class"]) { _, keys in
+                heard.withLock { $0 += keys.map(String.init) }
+            }
+            // By learner: a course of the class's learner, then of a learner in no class.
+            try await database.withTransaction { connection in
+                try await connection.query(
+                    "INSERT INTO courses (learner_id, language, start) VALUES (\(learner), 'fr', 'beginning')", logger: logger)
+            }
+            #expect(heard.withLock { $0 } == [taught.uuidString.lowercased()])
+            heard.withLock { $0 = [] }
+            try await database.withTransaction { connection in
+                try await connection.query(
+                    "INSERT INTO courses (learner_id, language, start) VALUES (\(other), 'fr', 'beginning')", logger: logger)
+            }
+            #expect(heard.withLock { $0 }.isEmpty)
+            // By account: the family's entitlements reach the class of its learner.
+            try await database.withTransaction { connection in
+                try await connection.query(
+                    "INSERT INTO account_entitlements (account_id, product, source) VALUES (\(family), 'plus', 'grant')",
+                    logger: logger)
+            }
+            #expect(heard.withLock { $0 } == [taught.uuidString.lowercased()])
+        }
+    }
 }
