@@ -325,6 +325,24 @@ struct ContentAnswerCacheTests {
         }
     }
 
+    @Test("both caches key an answer alike: without the learner's id, marked as a learner's own, per reader's language where it follows it")
+    func keys() {
+        let page = "/v1/languages/fr/wordlists/animals/pages/1"
+        #expect(ContentAnswers.key(page, operationID: "getWordListPage") == page)
+        #expect(ContentAnswers.key(page + "?learnerId=l1", operationID: "getWordListPage") == page + "?#own")
+        #expect(
+            ContentAnswers.key(page + "?x=1&learnerId=l2&y=2", operationID: "getWordListPage")
+                == ContentAnswers.key(page + "?x=1&learnerId=l1&y=2", operationID: "getWordListPage"))
+        let notes = "/v1/languages/fr/grammar"
+        #expect(ContentAnswers.key(notes, operationID: "listGrammarNotes") == notes + "#en")
+        #expect(ContentAnswers.key(notes + "?ui=de", operationID: "listGrammarNotes") == notes + "?ui=de")
+        var anonymous = HTTPRequest(method: .get, scheme: "http", authority: "test", path: page)
+        #expect(!ContentAnswers.isPersonal(anonymous, path: page))
+        #expect(ContentAnswers.isPersonal(anonymous, path: page + "?learnerId=l1"))
+        anonymous.headerFields[.authorization] = "Bearer t"
+        #expect(ContentAnswers.isPersonal(anonymous, path: page))
+    }
+
     @Test("a learner's own answer is sent again only when the handler, asked with the kept tags, answers 304 with one of them")
     func ownAnswers() async throws {
         let catalog = ContentCatalog()

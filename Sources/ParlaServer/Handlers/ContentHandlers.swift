@@ -9,18 +9,9 @@ import ParlaCore
 extension APIHandler {
     func cacheControl(personal: Bool) -> String { personal ? "private, max-age=60" : "public, max-age=300" }
 
-    /// True when the client's copy is current.
-    func isCurrent(_ ifNoneMatch: String?, _ tag: String) -> Bool {
-        guard let ifNoneMatch else { return false }
-        return ifNoneMatch == "*"
-            || ifNoneMatch.split(separator: ",").contains {
-                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") == tag
-            }
-    }
-
     func listLanguages(_ input: Operations.ListLanguages.Input) async throws -> Operations.ListLanguages.Output {
         let tag = try content.entityTag("languages")
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let languages = Language.allCases.map { language in
             Components.Schemas.LanguageInfo(
                 code: .init(language), englishName: language.englishName, nativeName: language.nativeName,
@@ -42,7 +33,7 @@ extension APIHandler {
         // A locked list's offer changes with the clock (a promotion ends), so the tag names it.
         let offers = views.map { snapshot.catalogue.offer(opening: $0.list.id, for: ownership, at: now)?.id }
         let tag = try content.entityTag("wordlists", language.code, offers.map { $0 ?? "-" }.joined(separator: ","), open: ownership.lists)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let lists = zip(views, offers).map { view, offer in
             Components.Schemas.WordListSummary(
                 id: view.list.id, name: view.list.names[language] ?? view.list.id,
@@ -60,7 +51,7 @@ extension APIHandler {
         let language = try content.language(input.path.language)
         let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
         let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), open: open)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, open: open)
         let snapshot = try content.snapshot()
         let body = Components.Schemas.WordPage(
@@ -84,7 +75,7 @@ extension APIHandler {
         // A word of no list open to the learner, and free in none, is locked.
         guard try content.openWords(open).contains(concept.key) else { throw ParlaError(.wordLocked) }
         let tag = try content.entityTag("word", language.code, input.path.wordId)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let snapshot = try content.snapshot()
         let body = Components.Schemas.Word(
             id: concept.key, language: language.code, word: word.word ?? concept.key, article: word.article,
@@ -107,7 +98,7 @@ extension APIHandler {
         let tag = try content.entityTag(
             "phrases", language.code, query.level?.rawValue ?? "", query.topic ?? "",
             query.skill?.rawValue ?? "", String(query.page ?? 1), String(query.perPage ?? 25))
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let result = try content.phrases(
             in: language, level: query.level.flatMap { CEFRLevel(rawValue: $0.rawValue) },
             topic: query.topic, skill: query.skill.flatMap { Skill(rawValue: $0.rawValue) },
@@ -127,7 +118,7 @@ extension APIHandler {
     func getPhrase(_ input: Operations.GetPhrase.Input) async throws -> Operations.GetPhrase.Output {
         let language = try content.language(input.path.language)
         let tag = try content.entityTag("phrase", language.code, input.path.phraseId)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let phrase = try content.phrase(input.path.phraseId, in: language)
         return .ok(
             .init(
@@ -139,7 +130,7 @@ extension APIHandler {
         let language = try content.language(input.path.language)
         let reader = try explanationLanguage(input.query.ui)
         let tag = try content.entityTag("grammar", language.code, reader.code)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let notes = try content.notes(in: language).map {
             let explanation = $0.explanation(in: reader)
             return Components.Schemas.GrammarNoteSummary(
@@ -152,7 +143,7 @@ extension APIHandler {
         let language = try content.language(input.path.language)
         let reader = try explanationLanguage(input.query.ui)
         let tag = try content.entityTag("note", language.code, input.path.noteId, reader.code)
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (note, examples) = try content.note(input.path.noteId, in: language)
         let snapshot = try content.snapshot()
         let explanation = note.explanation(in: reader)
@@ -201,7 +192,7 @@ extension APIHandler {
     func getAsset(_ input: Operations.GetAsset.Input) async throws -> Operations.GetAsset.Output {
         let name = input.path.name
         let tag = "\"\(name.prefix(32))\""
-        if isCurrent(input.headers.ifNoneMatch, tag) { return .notModified(.init(headers: .init(eTag: tag))) }
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (bytes, kind) = try await content.asset(name)
         let cacheControl = "public, max-age=31536000, immutable"
         func body(_ slice: ArraySlice<UInt8>) -> HTTPBody { HTTPBody(slice) }

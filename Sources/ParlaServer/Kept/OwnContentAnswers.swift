@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Synchronization
 
 /// A learner's own view of content (`learnerId`, or any request with a
 /// token) cannot be answered before its handler runs: the caller must be
@@ -30,7 +29,7 @@ final class OwnContentAnswers: ServerMiddleware, Sendable {
     }
 
     let catalog: ContentCatalog
-    private let answers = Mutex<(version: String, byPath: [String: [Answer]])>(("", [:]))
+    private let answers = ContentAnswers.Kept<[Answer]>(maximumKeys: maximumPaths)
 
     init(catalog: ContentCatalog) { self.catalog = catalog }
 
@@ -41,11 +40,11 @@ final class OwnContentAnswers: ServerMiddleware, Sendable {
         async throws -> (HTTPResponse, HTTPBody?)
     {
         // Anonymous requests are `ContentAnswerCache`'s.
-        guard ContentAnswerCache.operations.contains(operationID), request.method == .get, let path = request.path,
-            request.headerFields[.authorization] != nil || path.contains("learnerId="), let version = catalog.snapshot?.version
+        guard ContentAnswers.operations.contains(operationID), request.method == .get, let path = request.path,
+            ContentAnswers.isPersonal(request, path: path), let version = catalog.snapshot?.version
         else { return try await next(request, body, metadata) }
-        let key = Self.key(path, explained: ContentAnswerCache.explained.contains(operationID))
-        let known = answers.withLock { $0.version == version ? $0.byPath[key] ?? [] : [] }
+        let key = ContentAnswers.key(path, operationID: operationID)
+        let known = answers[key, version: version] ?? []
 
         var asked = request
         let clientAsked = request.headerFields[.ifNoneMatch] != nil
@@ -60,32 +59,10 @@ final class OwnContentAnswers: ServerMiddleware, Sendable {
         guard response.status == .ok, let responseBody, let tag = response.headerFields[.eTag], !catalog.isBuildingAssets
         else { return (response, responseBody) }
         let bytes = try await [UInt8](collecting: responseBody, upTo: 4 * 1024 * 1024)
-        answers.withLock { kept in
-            if kept.version != version || kept.byPath.count >= Self.maximumPaths { kept = (version, [:]) }
-            var list = kept.byPath[key, default: []].filter { $0.tag != tag }
-            list.insert(Answer(tag: tag, fields: response.headerFields, bytes: bytes), at: 0)
-            kept.byPath[key] = Array(list.prefix(Self.answersPerPath))
+        answers.update(key, version: version) { list in
+            let others = (list ?? []).filter { $0.tag != tag }
+            list = Array(([Answer(tag: tag, fields: response.headerFields, bytes: bytes)] + others).prefix(Self.answersPerPath))
         }
         return (response, HTTPBody(bytes))
-    }
-
-    /// The path without the learner's id (learners on the same lists share
-    /// an answer), marked when a learner is named (its answer is private),
-    /// and with the reader's language where the answer follows it.
-    static func key(_ path: String, explained: Bool) -> String {
-        var parts = path.split(separator: "?", maxSplits: 1)
-        var own = false
-        if parts.count == 2 {
-            let query = parts[1].split(separator: "&").filter { item in
-                guard item.hasPrefix("learnerId=") else { return true }
-                own = true
-                return false
-            }
-            parts[1] = query.joined(separator: "&")[...]
-        }
-        var key = parts.joined(separator: "?")
-        if own { key += "#own" }
-        if explained, !path.contains("ui=") { key += "#" + RequestScope.here.language.code }
-        return key
     }
 }
