@@ -339,7 +339,7 @@ let package = Package(
             dependencies: [
                 "ParlaServer", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent",
                 "ParlaSpeech",
-                "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity", "ParlaGames",
+                "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity", "ParlaGames", "ParlaWeb",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

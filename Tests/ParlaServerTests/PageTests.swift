@@ -3,37 +3,15 @@ import ParlaCore
 import ParlaWeb
 import Testing
 
-/// A page model as the dashboard's are: stored properties named by its template.
-struct AssignmentPageModel: PageModel {
-    var template: String { "assignment" }
-    var frame: PageFrame
-    var what: String
-    var classID: String
-    var className: String
-    var due: String
-    var items: Int
-    var learners: [Learner]
+@testable import ParlaServer
 
-    struct Learner {
-        var id: String, name: String
-        var answers: Int
-        var completion: String
-        var locked: Int
-        var accuracy: String, last: String
-    }
-}
-
-struct MissingPageModel: PageModel {
-    var template: String { "missing" }
-    var frame: PageFrame
-}
-
+/// The dashboard's own page models, rendered by their templates.
 @Suite("typed pages")
 struct PageTests {
     @Test("a model's properties, its frame and the words fill its template; hasItems follows items; HTML is escaped")
     func rendered() async throws {
         let pages = try await DashboardPages()
-        var page = AssignmentPageModel(
+        var page = AssignmentPage(
             frame: PageFrame(title: "Animals <A1>", signedIn: true, csrf: "token-1"), what: "Animals <A1>", classID: "class-1",
             className: "4e B", due: "1 Dec", items: 12,
             learners: [.init(id: "l1", name: "Léo & Zoé", answers: 7, completion: "50 %", locked: 3, accuracy: "71 %", last: "today")])
@@ -46,7 +24,7 @@ struct PageTests {
         page.learners = []
         let empty = pages.render(page, language: .german)
         #expect(!empty.contains("Léo") && !empty.contains("<table"), "no table without learners (hasLearners)")
-        let missing = pages.render(MissingPageModel(frame: PageFrame(title: "Not here")), language: .french)
+        let missing = pages.render(MissingPage(frame: PageFrame(title: "Not here")), language: .french)
         #expect(missing.contains("Not here") && !missing.contains("sign-out"))
     }
 }
