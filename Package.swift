@@ -212,11 +212,31 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the API and the dashboard do, below both: services that
+        // orchestrate the rules and the stores, content and its assets, mail
+        // and the speech queue. Nothing here knows HTTP.
+        .target(
+            name: "ParlaServices",
+            dependencies: [
+                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
+                "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources/DefaultPictures")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning",
-                "ParlaTeaching",
+                "ParlaCore", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaServices", "ParlaContent", "ParlaSpeech",
+                "ParlaLearning", "ParlaTeaching",
                 "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -234,13 +254,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("Resources/DefaultPictures")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning", "ParlaCommerce",
+                "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning",
+                "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -337,7 +357,8 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore", "ParlaContent",
+                "ParlaServer", "ParlaServices", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore",
+                "ParlaContent",
                 "ParlaSpeech",
                 "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity", "ParlaGames", "ParlaWeb",
                 .product(name: "X509", package: "swift-certificates"),

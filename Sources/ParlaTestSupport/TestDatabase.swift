@@ -3,6 +3,7 @@ import Logging
 import NIOPosix
 import ParlaDatabase
 import ParlaServer
+import ParlaServices
 import ParlaStore
 import PostgresNIO
 import Synchronization

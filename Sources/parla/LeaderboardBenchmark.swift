@@ -4,6 +4,7 @@ import ParlaCore
 import ParlaDatabase
 import ParlaKept
 import ParlaServer
+import ParlaServices
 import ParlaStore
 import PostgresNIO
 

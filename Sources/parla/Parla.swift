@@ -5,6 +5,7 @@ import Logging
 import ParlaCommerce
 import ParlaCore
 import ParlaServer
+import ParlaServices
 import ParlaStore
 import SystemPackage
 

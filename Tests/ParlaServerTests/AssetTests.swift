@@ -5,6 +5,7 @@ import OpenAPIRuntime
 import ParlaCommerce
 import ParlaContent
 import ParlaCore
+import ParlaServices
 import ParlaSpeech
 import ParlaTestSupport
 import Synchronization

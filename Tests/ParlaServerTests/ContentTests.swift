@@ -4,6 +4,7 @@ import OpenAPIRuntime
 import ParlaCommerce
 import ParlaContent
 import ParlaCore
+import ParlaServices
 import ParlaTestSupport
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaDatabase
 import ParlaKept
+import ParlaServices
 import ParlaStore
 import ParlaTestSupport
 import PostgresNIO

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaServices
 import ParlaTestSupport
 import PostgresNIO
 import Testing

@@ -12,6 +12,7 @@ import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
 import ParlaPurchases
+import ParlaServices
 import ParlaSpeech
 import ParlaStore
 import ParlaWeb

@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaIdentity
 import ParlaPurchases
+import ParlaServices
 import ServiceLifecycle
 
 /// The App Store's verifier, when roots are configured.
@@ -14,10 +15,6 @@ func appStoreVerifier(_ settings: ServerSettings) throws -> AppStoreVerifier? {
             bundleID: settings.purchases.appStore.bundleID,
             environments: settings.purchases.appStore.environments, legacyBeforeVersion: AppVersion(settings.purchases.legacyBeforeVersion))
     )
-}
-
-struct SupportError: Error, CustomStringConvertible {
-    var description: String
 }
 
 /// Google Play's API client, when a service account is configured.

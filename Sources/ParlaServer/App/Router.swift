@@ -9,6 +9,7 @@ import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
 import ParlaPurchases
+import ParlaServices
 import ParlaStore
 import ParlaWeb
 import Prometheus

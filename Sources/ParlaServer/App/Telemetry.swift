@@ -1,6 +1,7 @@
 import Foundation
 import OTel
 import ParlaDatabase
+import ParlaServices
 import ServiceLifecycle
 import Synchronization
 

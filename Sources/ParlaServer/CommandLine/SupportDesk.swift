@@ -3,6 +3,7 @@ import Logging
 import ParlaCommerce
 import ParlaCore
 import ParlaDatabase
+import ParlaServices
 import ParlaStore
 
 /// Support's tools (`parla grant`, `parla purchases show`): an account named

@@ -4,6 +4,7 @@ import ParlaAPI
 import ParlaCore
 import ParlaDatabase
 import ParlaKept
+import ParlaServices
 import ParlaStore
 
 /// Implements the generated `APIProtocol`, one file per feature: each

@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaCommerce
 import ParlaCore
+import ParlaServices
 
 /// The plan (T6.1), the trial (T6.2), the shop and purchases.
 extension APIHandler {

@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaContent
 import ParlaCore
+import ParlaServices
 
 /// Content is immutable per version: every answer carries an ETag and is
 /// served from memory; a learner's own view (locks) is private to them.

@@ -4,6 +4,7 @@ import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaGames
+import ParlaServices
 import ParlaStore
 
 extension APIHandler {

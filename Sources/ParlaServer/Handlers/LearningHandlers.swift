@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
 import ParlaLearning
+import ParlaServices
 
 extension APIHandler {
     func startCourse(_ input: Operations.StartCourse.Input) async throws -> Operations.StartCourse.Output {

@@ -1,5 +1,6 @@
 import ParlaAPI
 import ParlaCore
+import ParlaServices
 
 extension APIHandler {
     private var savedList: SavedListService {

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaAPI
 import ParlaCore
+import ParlaServices
 import ParlaStore
 
 extension APIHandler {

@@ -1,6 +1,7 @@
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaServices
 import ParlaStore
 
 extension APIHandler {

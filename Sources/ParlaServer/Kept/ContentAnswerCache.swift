@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import ParlaCore
+import ParlaServices
 
 /// Content is the same for every anonymous caller until its version
 /// changes: the first answer to a request is kept byte for byte, and the

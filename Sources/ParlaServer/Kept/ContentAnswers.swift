@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParlaServices
 import Synchronization
 
 /// What the two content answer caches share: which operations are

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import ParlaServices
 
 /// A learner's own view of content (`learnerId`, or any request with a
 /// token) cannot be answered before its handler runs: the caller must be

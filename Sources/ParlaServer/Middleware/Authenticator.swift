@@ -1,13 +1,8 @@
 import Foundation
 import ParlaCore
 import ParlaKept
+import ParlaServices
 import ParlaStore
-
-/// The account and device behind a request's bearer token.
-struct Caller: Sendable {
-    var accountID: AccountID
-    var sessionID: SessionID
-}
 
 /// Resolves `Authorization: Bearer <token>` against the sessions, kept in
 /// this server's memory once seen (`SessionCache`): a token signed out here

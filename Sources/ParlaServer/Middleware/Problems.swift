@@ -5,6 +5,7 @@ import Logging
 import OpenAPIRuntime
 import ParlaCore
 import ParlaDatabase
+import ParlaServices
 import ParlaStore
 
 /// The one place errors become HTTP responses: RFC 9457 problem documents

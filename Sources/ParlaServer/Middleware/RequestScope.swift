@@ -3,26 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import ParlaCore
-
-/// What the generated handlers need to know about the request they serve
-/// but cannot receive as parameters: who asks, in which language, under
-/// which request id. Set by `RequestScopeMiddleware` around each request.
-struct RequestScope: Sendable {
-    var requestID: String
-    var language: Language
-    var authorization: String?
-    var logger: Logger
-    /// The client's address as rate limits count it (`ClientAddress`); nil
-    /// for a request made in-process.
-    var clientAddress: String? = nil
-
-    @TaskLocal static var current: RequestScope?
-
-    /// Outside a request (a test calling a handler directly) there is none.
-    static var here: RequestScope {
-        current ?? RequestScope(requestID: "none", language: .english, authorization: nil, logger: Logger(label: "parla"))
-    }
-}
+import ParlaServices
 
 /// Gives each request its id (the client's when it is sane), its language
 /// and a logger carrying both; echoes the id and the language on the

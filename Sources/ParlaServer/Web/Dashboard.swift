@@ -7,6 +7,7 @@ import ParlaCore
 import ParlaIdentity
 import ParlaKept
 import ParlaLearning
+import ParlaServices
 import ParlaSpeech
 import ParlaStore
 import ParlaTeaching

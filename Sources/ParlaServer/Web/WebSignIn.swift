@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import ParlaCore
 import ParlaIdentity
+import ParlaServices
 import ParlaWeb
 
 /// The dashboard's sign-in with Apple or Google (`WebSignInService`): the

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import ParlaCore
 import ParlaIdentity
+import ParlaServices
 import ParlaSpeech
 
 /// Everything `parla serve` reads from configuration, by area, with the

@@ -1,0 +1,67 @@
+import Foundation
+import NIOPosix
+import ParlaCore
+import Synchronization
+
+/// Pictures and audio, one file per asset, named by a hash of what made it
+/// (`<32 hex>.opus`, `<32 hex>.svg`, `<32 hex>.json` for word timings): a name never changes its bytes, so
+/// clients may cache them forever and a build only makes what is missing.
+/// The directory is not in git (`.parla/assets` by default).
+package final class AssetStore: Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
+        case opus, svg, json
+
+        package var mediaType: String {
+            switch self {
+            case .opus: "audio/ogg"
+            case .svg: "image/svg+xml"
+            case .json: "application/json"
+            }
+        }
+    }
+
+    package let directory: String
+    /// Assets read so far: they are small and immutable.
+    private let cache = Mutex<(bytes: Int, files: [String: [UInt8]])>((0, [:]))
+    private static let cacheLimit = 64 * 1024 * 1024
+
+    package init(directory: String) { self.directory = directory }
+
+    /// The kind of a well-formed asset name, nil for anything else (so no
+    /// request can name a path outside the store).
+    package static func kind(of name: String) -> Kind? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        return Kind(rawValue: String(parts[1]))
+    }
+
+    package func path(of name: String) -> String { directory + "/" + name }
+
+    package func contains(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(of: name)) }
+
+    /// Moves a finished file into the store under `name`, atomically.
+    package func add(_ name: String, from file: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        guard rename(file, path(of: name)) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(of: name)])
+        }
+    }
+
+    /// The bytes of an asset, or nil when the store does not have it. Read
+    /// on a thread pool: file I/O blocks.
+    package func bytes(of name: String) async throws -> [UInt8]? {
+        guard Self.kind(of: name) != nil else { return nil }
+        if let cached = cache.withLock({ $0.files[name] }) { return cached }
+        let path = path(of: name)
+        let read: [UInt8]? = try await NIOThreadPool.singleton.runIfActive {
+            FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        }
+        guard let read else { return nil }
+        cache.withLock { cache in
+            if cache.bytes + read.count > Self.cacheLimit { cache = (0, [:]) }
+            cache.files[name] = read
+            cache.bytes += read.count
+        }
+        return read
+    }
+}

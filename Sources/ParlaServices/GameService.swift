@@ -1,0 +1,238 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaGames
+import ParlaLearning
+import ParlaStore
+import ParlaTeaching
+
+/// The card-matching game (IF 4.1, T5.1-T5.6): the server deals from a seed
+/// it keeps, reveals a card only when it is flipped, and derives the result
+/// from the flip log, live or submitted whole after an offline game.
+package struct GameService: Sendable {
+    package let games: GameStore
+    /// A finished game's result goes into this server's ranks at once.
+    package let leaderboards: LeaderboardService
+    package let lessons: LessonStore
+    package let learners: LearnerStore
+    package let content: ContentService
+    package let catalogs: LessonCatalogs
+    package let plans: EntitlementService
+    package let scheduler = MemoryScheduler()
+
+    package struct View: Sendable {
+        package var id: GameID
+        package var learner: LearnerID
+        package var language: Language
+        package var native: Language
+        package var game: MatchingGame
+        package var startedAt: Date
+        package var finishedAt: Date?
+    }
+
+    /// What the learner chose; anything left out has a default.
+    package struct Start: Sendable {
+        package var language: String
+        package var wordList: String?
+        package var pairs: Int?
+        package var faces: MatchingFaces?
+        package var offline: Bool
+
+        package init(language: String, wordList: String? = nil, pairs: Int? = nil, faces: MatchingFaces? = nil, offline: Bool) {
+            self.language = language
+            self.wordList = wordList
+            self.pairs = pairs
+            self.faces = faces
+            self.offline = offline
+        }
+    }
+
+    /// The state kept between flips.
+    package struct State: Codable, Sendable {
+        package var native: Language
+        package var game: MatchingGame
+    }
+
+    package func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> View {
+        let language = try content.language(start.language)
+        let learner = try await learners.learner(authorized)
+        let pairs = start.pairs ?? MatchingDeal.defaultPairs
+        guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
+        let snapshot = try content.snapshot()
+        // Only what the account may open is dealt; a locked list is refused.
+        let ownership = try await plans.ownership(for: authorized)
+        if let listID = start.wordList {
+            guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
+            guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
+        }
+        try await plans.checkDailyLimit(.gamesPerDay, for: authorized, under: ownership)
+        let open = try content.openWords(ownership.lists)
+        let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
+        let faces = start.faces ?? .wordPicture
+        // Words of the list chosen, or the learner's due words first, then any.
+        var concepts: [Concept]
+        var preferred = 0
+        if let listID = start.wordList {
+            guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
+            concepts = list.words
+        } else {
+            let learning = try await lessons.learning(learner: authorized, language: language)
+            let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
+                .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
+            preferred = due.count
+            concepts = due + snapshot.corpus.concepts
+        }
+        let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
+        let candidates = concepts.compactMap { concept -> MatchingCandidate? in
+            guard open.contains(concept.key), let localization = concept.localization(language), !localization.isDisabled,
+                let word = localization.word
+            else {
+                return nil
+            }
+            let translation = concept.localization(native).flatMap { $0.isDisabled ? nil : $0.word }
+            return MatchingCandidate(
+                concept: concept.key, word: word, translation: translation,
+                picture: snapshot.assetPath(.picture(concept.picture)),
+                hasAudio: snapshot.assetPath(.word(concept: concept.key, language)) != nil,
+                soundsLike: alike[concept.key] ?? [],
+                wordMeans: Set(snapshot.senses.concepts(named: word, in: language)),
+                translationMeans: Set(translation.map { snapshot.senses.concepts(named: $0, in: native) } ?? []))
+        }
+        let gameID = GameID.generate()
+        var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
+        guard let chosen = MatchingDeal.choose(candidates, pairs: pairs, faces: faces, preferred: preferred, using: &random) else {
+            throw ParlaError(.gameUnavailable)
+        }
+        var game = MatchingGame(deal: MatchingDeal.deal(chosen, faces: faces, seed: random.next()))
+        game.offline = start.offline
+        let stored = try await games.create(
+            gameID, learner: authorized, language: language, kind: "matching",
+            state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
+        return View(
+            id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt,
+            finishedAt: nil)
+    }
+
+    package func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {
+        try view(try await games.game(id, learner: learner), learner: learner.id)
+    }
+
+    /// The learner's finished games and their results, newest first.
+    package func results(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [GameStore.Record]
+    {
+        try await games.finished(learner: learner, language: language, limit: limit, before: before)
+    }
+
+    /// Turns a card over, timed by the server from the game's start; what
+    /// the flip teaches is `MatchingLearning`'s to say.
+    package func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
+        let now = Date()
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, learning in
+            var state = try JSONDecoder().decode(State.self, from: stored.state)
+            guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
+            let outcome: FlipOutcome
+            do throws(MatchingRejection) {
+                outcome = try state.game.flip(position, at: now.timeIntervalSince(stored.startedAt), checkPace: false)
+            } catch {
+                throw ParlaError(Self.code(for: error))
+            }
+            let deck = try words(of: state.game.deal, in: stored.language, known: known)
+            let learned = MatchingLearning.learning(
+                from: outcome, in: state.game, words: deck, model: learning, at: now, scheduler: scheduler)
+            return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
+        }
+        if let result { leaderboards.recorded(result) }
+        return (try view(stored, learner: learner.id), outcome)
+    }
+
+    /// A whole game played offline, as its flip log (seconds from its
+    /// start): replayed, and refused if it could not have been played. A log
+    /// sent again for a finished game changes nothing.
+    package func submit(_ learner: AuthorizedLearner, game id: GameID, flips: [MatchingFlip]) async throws -> View {
+        // A game is played within a day: later (or stranger) times are not a game's.
+        guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= MatchingRules.longestGame }) else {
+            throw ParlaError.validation([FieldError("flips", .validationFailed)])
+        }
+        let now = Date()
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
+            let state = try JSONDecoder().decode(State.self, from: stored.state)
+            // Already finished: the same submission again counts once.
+            if state.game.isFinished { return (stored.state, nil, [], ()) }
+            var game: MatchingGame
+            do throws(MatchingRejection) {
+                game = try MatchingGame.replay(state.game.deal, flips: flips)
+            } catch {
+                throw Self.rejection(error)
+            }
+            game.offline = state.game.offline
+            let deck = try words(of: game.deal, in: stored.language, known: known)
+            let learned = MatchingLearning.learning(fromReplayed: game, words: deck, model: learning, at: now, scheduler: scheduler)
+            return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
+        }
+        if let result { leaderboards.recorded(result) }
+        return try view(stored, learner: learner.id)
+    }
+
+    /// The deck's words as the practice model knows them: those of the
+    /// lessons' catalogue, with their learned difficulties.
+    private func words(of deal: MatchingDeal, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
+        -> [String: MatchingWord]
+    {
+        let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
+        var words: [String: MatchingWord] = [:]
+        for card in deal.cards where words[card.concept] == nil {
+            guard let item = catalog.item(LessonItemID(.word, card.concept)) else { continue }
+            words[card.concept] = MatchingWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
+        }
+        return words
+    }
+
+    private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
+        let state = try JSONDecoder().decode(State.self, from: stored.state)
+        return View(
+            id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
+            startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+    }
+
+    package static func finish(_ result: MatchingResult) -> GameStore.Finish {
+        .init(pairs: result.pairs, score: result.score, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches)
+    }
+
+    package static func code(for rejection: MatchingRejection) -> ErrorCode {
+        switch rejection {
+        case .unknownCard: .cardNotFound
+        case .alreadyMatched, .sameCard: .cardAlreadyUp
+        case .gameOver: .gameFinished
+        case .tooFast, .outOfOrder, .unfinished: .gameRejected
+        }
+    }
+
+    /// Why a log was refused: `game_rejected` naming the flip at fault.
+    package static func rejection(_ rejection: MatchingRejection) -> ParlaError {
+        let (field, code): (String, ErrorCode) =
+            switch rejection {
+            case .unknownCard: ("flips", .cardNotFound)
+            case .alreadyMatched, .sameCard: ("flips", .cardAlreadyUp)
+            case .tooFast(let flip): ("flips[\(flip)]", .flipTooFast)
+            case .outOfOrder(let flip): ("flips[\(flip)]", .flipOutOfOrder)
+            case .gameOver: ("flips", .gameFinished)
+            case .unfinished: ("flips", .gameUnfinished)
+            }
+        return ParlaError(.gameRejected, fieldErrors: [FieldError(field, code)])
+    }
+
+    package init(
+        games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, content: ContentService,
+        catalogs: LessonCatalogs, plans: EntitlementService
+    ) {
+        self.games = games
+        self.leaderboards = leaderboards
+        self.lessons = lessons
+        self.learners = learners
+        self.content = content
+        self.catalogs = catalogs
+        self.plans = plans
+    }
+}
