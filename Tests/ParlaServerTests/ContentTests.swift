@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import ParlaAPI
 import ParlaCommerce
 import ParlaContent
 import ParlaCore
@@ -19,7 +20,21 @@ let starterLists = ["home", "animals", "food", "body", "clothing", "transport", 
 /// test database through the template).
 @Suite("content API")
 struct ContentTests {
-    typealias JSON = [String: any Sendable]
+    struct LanguageList: Decodable {
+        var contentVersion: String?
+        var languages: [Components.Schemas.LanguageInfo]
+    }
+    struct WordLists: Decodable { var wordLists: [Components.Schemas.WordListSummary] }
+    struct WordSearch: Decodable { var words: [Components.Schemas.WordSummary] }
+    struct PhrasePage: Decodable {
+        var page: Int
+        var pageCount: Int
+        var total: Int
+        var phrases: [Components.Schemas.PhraseSummary]
+    }
+    struct GrammarNotes: Decodable { var notes: [Components.Schemas.GrammarNoteSummary] }
+    typealias WordPage = Components.Schemas.WordPage
+    typealias GrammarNote = Components.Schemas.GrammarNote
 
     func grant(_ product: String, to learner: String, in app: TestApp) async throws {
         try await TestDatabase.shared.execute(
@@ -33,14 +48,14 @@ struct ContentTests {
     @Test("languages with their names and alphabets; Spanish has ñ")
     func languages() async throws {
         try await TestApp.make().run { client in
-            let reply = try await client.get("/v1/languages")
-            let languages = try #require(reply.json["languages"] as? [JSON])
-            #expect(languages.compactMap { $0["code"] as? String } == ["en", "fr", "it", "de", "es"])
-            let spanish = try #require(languages.first { $0["code"] as? String == "es" })
-            #expect(spanish["nativeName"] as? String == "español")
-            #expect((spanish["alphabet"] as? [String])?.count == 27)
-            #expect((spanish["alphabet"] as? [String])?[14] == "Ñ")
-            #expect(reply.json["contentVersion"] is String)
+            let reply = try await client.get("/v1/languages").decoded(LanguageList.self)
+            let languages = reply.languages
+            #expect(languages.map(\.code) == [.en, .fr, .it, .de, .es])
+            let spanish = try #require(languages.first { $0.code == .es })
+            #expect(spanish.nativeName == "español")
+            #expect(spanish.alphabet.count == 27)
+            #expect(spanish.alphabet[14] == "Ñ")
+            #expect(reply.contentVersion != nil)
         }
     }
 
@@ -48,32 +63,27 @@ struct ContentTests {
     func wordLists() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let anonymous = try #require(try await client.get("/v1/languages/fr/wordlists").json["wordLists"] as? [JSON])
+            let anonymous = try await client.get("/v1/languages/fr/wordlists").decoded(WordLists.self).wordLists
             #expect(anonymous.count == 12)
-            #expect(
-                anonymous.allSatisfy {
-                    $0["wordCount"] as? Int == 35 && $0["locked"] as? Bool == !starterLists.contains($0["id"] as? String ?? "")
-                })
+            #expect(anonymous.allSatisfy { $0.wordCount == 35 && $0.locked == !starterLists.contains($0.id) })
             // Seed 000: Water and Professions greyed out with the pair's offer while the promotion runs, alone after it.
-            let offers = Dictionary(uniqueKeysWithValues: anonymous.map { ($0["id"] as? String ?? "", $0["offer"] as? String) })
+            let offers = Dictionary(uniqueKeysWithValues: anonymous.map { ($0.id, $0.offer) })
             let pair = Date() < ISO8601DateFormatter().date(from: "2027-01-01T00:00:00Z")!
             #expect(offers["water"] == (pair ? "water-and-professions" : "water"))
             #expect(offers["professions"] == (pair ? "water-and-professions" : "professions"))
             #expect(offers["numbers"] == "numbers" && offers["colours"] == "colours")
             #expect(starterLists.allSatisfy { offers[$0] == .some(nil) })
-            #expect(anonymous.first { $0["id"] as? String == "animals" }?["name"] as? String != nil)
+            #expect(anonymous.first { $0.id == "animals" }?.name != nil)
             // DF5: every list's name in each UI language, for the app's own.
-            let names = try #require(anonymous.first { $0["id"] as? String == "home" }?["names"] as? [String: any Sendable])
-            #expect(names["fr"] as? String == "La maison" && names["de"] as? String == "Das Zuhause" && names.count == 5)
+            let names = try #require(anonymous.first { $0.id == "home" }?.names.additionalProperties)
+            #expect(names["fr"] == "La maison" && names["de"] == "Das Zuhause" && names.count == 5)
 
             let parent = try await client.signUp()
             try await grant("numbers", to: parent.learnerID, in: app)
-            let mine = try #require(
-                try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
-                    .json["wordLists"] as? [JSON])
-            #expect(
-                Set(mine.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String }) == Set(starterLists + ["numbers"]))
-            #expect(mine.first { $0["id"] as? String == "numbers" }?["offer"] == nil)
+            let mine = try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                .decoded(WordLists.self).wordLists
+            #expect(Set(mine.filter { !$0.locked }.map(\.id)) == Set(starterLists + ["numbers"]))
+            #expect(mine.first { $0.id == "numbers" }?.offer == nil)
 
             // Someone else's learner is not found; no token is a 401.
             let other = try await client.signUp(email: "other@example.com")
@@ -87,28 +97,29 @@ struct ContentTests {
     func pages() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let locked = try await client.get("/v1/languages/de/wordlists/water/pages/1")
-            #expect(locked.json["locked"] as? Bool == true)
-            #expect((locked.json["words"] as? [JSON])?.count == 0)
+            let locked = try await client.get("/v1/languages/de/wordlists/water/pages/1").decoded(WordPage.self)
+            #expect(locked.locked)
+            #expect(locked.words.count == 0)
 
             let parent = try await client.signUp()
             for language in Language.allCases {
                 let page = try await client.get(
                     "/v1/languages/\(language.code)/wordlists/animals/pages/1?learnerId=\(parent.learnerID)",
-                    token: parent.token)
-                let words = try #require(page.json["words"] as? [JSON])
+                    token: parent.token
+                ).decoded(WordPage.self)
+                let words = page.words
                 #expect(words.count == 35, "\(language)")
-                #expect(page.json["pageCount"] as? Int == 1)
-                let texts = words.compactMap { $0["word"] as? String }
+                #expect(page.pageCount == 1)
+                let texts = words.map(\.word)
                 let collation = ParlaContentOrder(language)
                 #expect(texts == texts.sorted(by: collation.before), "\(language) order")
-                let bar = try #require(page.json["alphabetBar"] as? [JSON])
+                let bar = page.alphabetBar
                 #expect(bar.count == (language == .spanish ? 27 : 26))
                 // Every word's initial links to page 1.
                 let initials = Set(texts.compactMap { collation.initial($0) })
                 for entry in bar {
-                    let letter = entry["letter"] as? String ?? ""
-                    #expect((entry["firstPage"] as? Int) == (initials.contains(letter) ? 1 : nil), "\(language) \(letter)")
+                    let letter = entry.letter
+                    #expect(entry.firstPage == (initials.contains(letter) ? 1 : nil), "\(language) \(letter)")
                 }
             }
             #expect(try await client.get("/v1/languages/en/wordlists/animals/pages/2").code == "page_not_found")
@@ -129,10 +140,11 @@ struct ContentTests {
                     let reply = try await client.get(
                         "/v1/languages/it/wordlists/all/pages/\(page)?learnerId=\(parent.learnerID)", token: parent.token)
                     #expect(reply.status == 200)
-                    pageCount = reply.json["pageCount"] as? Int ?? 0
-                    let words = reply.json["words"] as? [JSON] ?? []
+                    let wordPage = try reply.decoded(WordPage.self)
+                    pageCount = wordPage.pageCount
+                    let words = wordPage.words
                     #expect(words.count == (page < pageCount ? 35 : words.count))
-                    ids += words.compactMap { $0["id"] as? String }
+                    ids += words.map(\.id)
                     page += 1
                 } while page <= pageCount
                 #expect(Set(ids).count == ids.count)
@@ -158,15 +170,14 @@ struct ContentTests {
         try await app.run { client in
             let parent = try await client.signUp()
             try await grant("legacy-picture-dictionary-175", to: parent.learnerID, in: app)
-            let lists = try #require(
-                try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
-                    .json["wordLists"] as? [JSON])
-            let unlocked = Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
+            let lists = try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
+                .decoded(WordLists.self).wordLists
+            let unlocked = Set(lists.filter { !$0.locked }.map(\.id))
             #expect(unlocked == Set(starterLists))
-            let owned = lists.filter { $0["locked"] as? Bool == false }.map { $0["wordCount"] as? Int ?? 0 }.reduce(0, +)
+            let owned = lists.filter { !$0.locked }.map(\.wordCount).reduce(0, +)
             #expect(owned == 280)
-            #expect(lists.first { $0["id"] as? String == "water" }?["offer"] as? String != nil)
-            #expect(lists.first { $0["id"] as? String == "professions" }?["offer"] as? String != nil)
+            #expect(lists.first { $0.id == "water" }?.offer != nil)
+            #expect(lists.first { $0.id == "professions" }?.offer != nil)
         }
     }
 
@@ -203,19 +214,20 @@ struct ContentTests {
         try await app.run { client in
             let parent = try await client.signUp()
             try await grant("animals", to: parent.learnerID, in: app)
-            let word = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token)
-            #expect(word.json["word"] as? String == "éléphant")
-            #expect(word.json["article"] as? String == "l'")
-            #expect(word.json["gender"] as? String == "m")
-            #expect((word.json["definition"] as? String)?.contains("éléphant") == true)
-            #expect((word.json["picture"] as? String)?.wholeMatch(of: /\/v1\/assets\/[0-9a-f]{32}\.svg/) != nil)
-            #expect(((word.json["audio"] as? JSON)?["word"] as? String)?.hasSuffix(".opus") == true)
-            #expect((word.json["lists"] as? [String]) == ["animals"])
+            let card = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token)
+                .decoded(Components.Schemas.Word.self)
+            #expect(card.word == "éléphant")
+            #expect(card.article == "l'")
+            #expect(card.gender == .m)
+            #expect(card.definition.contains("éléphant"))
+            #expect(card.picture.wholeMatch(of: /\/v1\/assets\/[0-9a-f]{32}\.svg/) != nil)
+            #expect(card.audio?.word?.hasSuffix(".opus") == true)
+            #expect(card.lists == ["animals"])
             #expect(try await client.get("/v1/languages/fr/words/unicorn-ship").code == "word_not_found")
             #expect(try await client.get("/v1/languages/fr/words/anchor").code == "word_locked")
 
-            let search = try await client.get("/v1/languages/fr/words?prefix=ELEP")
-            #expect((search.json["words"] as? [JSON])?.contains { $0["id"] as? String == "elephant" } == true)
+            let search = try await client.get("/v1/languages/fr/words?prefix=ELEP").decoded(WordSearch.self)
+            #expect(search.words.contains { $0.id == "elephant" })
             #expect(try await client.get("/v1/languages/fr/words?prefix=").fieldErrors == ["prefix:required"])
         }
     }
@@ -223,19 +235,16 @@ struct ContentTests {
     @Test("phrases filter by level, topic and skill, page by page, with their translations")
     func phrases() async throws {
         try await TestApp.make().run { client in
-            let all = try await client.get("/v1/languages/es/phrases?perPage=100")
-            #expect((all.json["total"] as? Int ?? 0) >= 300)
-            #expect(all.json["pageCount"] as? Int == ((all.json["total"] as? Int ?? 0) + 99) / 100)
-            let a1 = try await client.get("/v1/languages/es/phrases?level=A1&topic=greetings&skill=speaking")
-            let phrases = try #require(a1.json["phrases"] as? [JSON])
+            let all = try await client.get("/v1/languages/es/phrases?perPage=100").decoded(PhrasePage.self)
+            #expect(all.total >= 300)
+            #expect(all.pageCount == (all.total + 99) / 100)
+            let a1 = try await client.get("/v1/languages/es/phrases?level=A1&topic=greetings&skill=speaking").decoded(PhrasePage.self)
+            let phrases = a1.phrases
             #expect(!phrases.isEmpty)
-            #expect(
-                phrases.allSatisfy {
-                    $0["level"] as? String == "A1" && $0["topic"] as? String == "greetings" && $0["skill"] as? String == "speaking"
-                })
-            let id = try #require(phrases.first?["id"] as? String)
-            let detail = try await client.get("/v1/languages/es/phrases/\(id)")
-            #expect((detail.json["translations"] as? JSON)?.count == 4)
+            #expect(phrases.allSatisfy { $0.level == "A1" && $0.topic == "greetings" && $0.skill == "speaking" })
+            let id = try #require(phrases.first?.id)
+            let detail = try await client.get("/v1/languages/es/phrases/\(id)").decoded(Components.Schemas.Phrase.self)
+            #expect(detail.translations.additionalProperties.count == 4)
             #expect(try await client.get("/v1/languages/es/phrases?page=99").code == "page_not_found")
             #expect(try await client.get("/v1/languages/es/phrases?level=Z9").status == 400)
         }
@@ -245,13 +254,13 @@ struct ContentTests {
     func grammar() async throws {
         try await TestApp.make().run { client in
             for language in Language.allCases {
-                let notes = try #require(try await client.get("/v1/languages/\(language.code)/grammar").json["notes"] as? [JSON])
+                let notes = try await client.get("/v1/languages/\(language.code)/grammar").decoded(GrammarNotes.self).notes
                 #expect(notes.count >= 10, "\(language)")
-                let id = try #require(notes.first?["id"] as? String)
-                let note = try await client.get("/v1/languages/\(language.code)/grammar/\(id)")
-                let examples = try #require(note.json["examples"] as? [JSON])
+                let id = try #require(notes.first?.id)
+                let note = try await client.get("/v1/languages/\(language.code)/grammar/\(id)").decoded(GrammarNote.self)
+                let examples = note.examples
                 #expect(examples.count >= 2)
-                #expect(examples.allSatisfy { ($0["text"] as? String)?.isEmpty == false })
+                #expect(examples.allSatisfy { !$0.text.isEmpty })
             }
             #expect(try await client.get("/v1/languages/de/grammar/fr-articles-gender").code == "grammar_note_not_found")
         }
@@ -263,25 +272,27 @@ struct ContentTests {
             var titles: Set<String> = []
             for ui in Language.allCases {
                 for language in Language.allCases {
-                    let notes = try #require(
-                        try await client.get("/v1/languages/\(language.code)/grammar?ui=\(ui.code)").json["notes"] as? [JSON])
-                    #expect(notes.allSatisfy { $0["explainedIn"] as? String == ui.code && ($0["title"] as? String)?.isEmpty == false })
+                    let notes = try await client.get("/v1/languages/\(language.code)/grammar?ui=\(ui.code)")
+                        .decoded(GrammarNotes.self).notes
+                    #expect(notes.allSatisfy { $0.explainedIn == ui.code && !$0.title.isEmpty })
                 }
-                let note = try await client.get("/v1/languages/fr/grammar/fr-articles-gender?ui=\(ui.code)")
-                #expect(note.json["explainedIn"] as? String == ui.code && note.json["language"] as? String == "fr")
-                #expect(((note.json["body"] as? String) ?? "").contains("**le**"))
-                titles.insert(note.json["title"] as? String ?? "")
+                let note = try await client.get("/v1/languages/fr/grammar/fr-articles-gender?ui=\(ui.code)").decoded(GrammarNote.self)
+                #expect(note.explainedIn == ui.code && note.language == "fr")
+                #expect(note.body.contains("**le**"))
+                titles.insert(note.title)
             }
             // Five languages, five different titles.
             #expect(titles.count == 5)
             let english = try await client.get("/v1/languages/fr/grammar/fr-articles-gender")
-            #expect(english.json["title"] as? String == "Gender and articles" && english.json["explainedIn"] as? String == "en")
+            let englishNote = try english.decoded(GrammarNote.self)
+            #expect(englishNote.title == "Gender and articles" && englishNote.explainedIn == "en")
             // Accept-Language chooses when ui= does not, and answers kept in memory follow it.
             let german = try await client.get("/v1/languages/fr/grammar/fr-articles-gender", headers: ["Accept-Language": "de-DE"])
-            #expect(german.json["explainedIn"] as? String == "de" && german.json["title"] as? String != english.json["title"] as? String)
+            let germanNote = try german.decoded(GrammarNote.self)
+            #expect(germanNote.explainedIn == "de" && germanNote.title != englishNote.title)
             #expect(german.header("ETag") != english.header("ETag"))
-            let again = try await client.get("/v1/languages/fr/grammar/fr-articles-gender")
-            #expect(again.json["explainedIn"] as? String == "en")
+            let again = try await client.get("/v1/languages/fr/grammar/fr-articles-gender").decoded(GrammarNote.self)
+            #expect(again.explainedIn == "en")
             #expect(try await client.get("/v1/languages/fr/grammar?ui=xx").fieldErrors == ["ui:invalid_language"])
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaLearning
@@ -15,13 +16,26 @@ import Testing
 /// T5.1-T5.6) and the replay of offline games.
 @Suite("games: card matching")
 struct GameTests {
-    typealias JSON = [String: any Sendable]
+    typealias Game = Components.Schemas.Game
+    typealias Card = Components.Schemas.GameCard
+    typealias Flip = Components.Schemas.FlipResult
+    /// The body of `GET /v1/learners/{id}/games` (an inline schema: no `Components.Schemas` type).
+    typealias GamePage = Operations.ListGameResults.Output.Ok.Body.JsonPayload
 
     /// The concepts a card's text can name (its French word or English
     /// translation): two cards pair when theirs meet.
-    static func concepts(of card: JSON) throws -> Set<String> {
-        let text = try #require(card["text"] as? String)
-        let language: Language = card["face"] as? String == "word" ? .french : .english
+    static func concepts(of card: Card) throws -> Set<String> {
+        try concepts(text: card.text, word: card.face == .word)
+    }
+
+    /// The same for a card read as untyped JSON, as other suites read theirs.
+    static func concepts(of card: [String: any Sendable]) throws -> Set<String> {
+        try concepts(text: card["text"] as? String, word: card["face"] as? String == "word")
+    }
+
+    private static func concepts(text: String?, word: Bool) throws -> Set<String> {
+        let text = try #require(text)
+        let language: Language = word ? .french : .english
         let matches = Set(TeacherModeTests.corpus.concepts.filter { $0.localization(language)?.word == text }.map(\.key))
         #expect(!matches.isEmpty, "no word \(text)")
         return matches
@@ -44,13 +58,13 @@ struct GameTests {
         let dealt = try await client.post(
             "/v1/learners/\(learner)/games", token: token,
             json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
+        let game = try #require(try? dealt.decoded(Game.self), "\(dealt.text)")
         var faces: [Int: Set<String>] = [:]
-        for card in try #require(dealt.json["cards"] as? [JSON], "\(dealt.text)") {
-            faces[card["position"] as! Int] = try concepts(of: card)
+        for card in game.cards {
+            faces[card.position] = try concepts(of: card)
         }
-        let log: [JSON] = pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0)] }
-        let id = try #require(dealt.json["id"] as? String)
-        return try await client.post("/v1/learners/\(learner)/games/\(id)/log", token: token, json: ["flips": log])
+        let log: [[String: any Sendable]] = pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0)] }
+        return try await client.post("/v1/learners/\(learner)/games/\(game.id)/log", token: token, json: ["flips": log])
     }
 
     func start(_ client: Client, _ learner: Client.SignedUp, pairs: Int, offline: Bool = false, faces: String = "wordTranslation")
@@ -73,19 +87,25 @@ struct GameTests {
             // T5.1: the game starts with every card face down, nothing revealed.
             let started = try await start(client, learner, pairs: 6)
             #expect(started.status == 201, "\(started.text)")
-            let id = try #require(started.json["id"] as? String)
-            let cards = try #require(started.json["cards"] as? [JSON])
-            #expect(cards.count == 12 && started.json["pairs"] as? Int == 6 && started.json["status"] as? String == "inProgress")
-            #expect(cards.allSatisfy { $0["state"] as? String == "faceDown" && $0["text"] == nil && $0["face"] == nil })
+            let dealt = try started.decoded(Game.self)
+            let id = dealt.id
+            let cards = dealt.cards
+            #expect(cards.count == 12 && dealt.pairs == 6 && dealt.status == .inProgress)
+            #expect(cards.allSatisfy { $0.state == .faceDown })
+            // Raw JSON on purpose: a face-down card must not carry its text or face at all (absent, which a typed
+            // decode cannot tell from null).
+            let hidden = try #require(started.json["cards"] as? [[String: any Sendable]])
+            #expect(hidden.count == 12 && hidden.allSatisfy { $0["text"] == nil && $0["face"] == nil })
 
             // T5.2: a flip reveals that card, and only that one.
             let first = try await flip(client, learner, id, 0)
             #expect(first.status == 200, "\(first.text)")
-            #expect(first.json["outcome"] as? String == "revealed" && first.json["message"] as? String == "Now find its partner.")
-            let shown = try #require((first.json["cards"] as? [JSON])?.first)
-            #expect(shown["position"] as? Int == 0 && shown["text"] != nil)
-            let board = try #require((first.json["game"] as? JSON)?["cards"] as? [JSON])
-            #expect(board.filter { $0["state"] as? String != "faceDown" }.compactMap { $0["position"] as? Int } == [0])
+            let revealed = try first.decoded(Flip.self)
+            #expect(revealed.outcome == .revealed && revealed.message == "Now find its partner.")
+            let shown = try #require(revealed.cards.first)
+            #expect(shown.position == 0 && shown.text != nil)
+            let board = revealed.game.cards
+            #expect(board.filter { $0.state != .faceDown }.map(\.position) == [0])
             #expect(try await flip(client, learner, id, 0).code == "card_already_up")
             #expect(try await flip(client, learner, id, 12).code == "card_not_found")
 
@@ -96,23 +116,22 @@ struct GameTests {
             for position in 1..<12 {
                 let reply = try await flip(client, learner, id, position)
                 flips += 1
-                let card = try #require((reply.json["cards"] as? [JSON])?.last)
+                let turn = try reply.decoded(Flip.self)
+                let card = try #require(turn.cards.last)
                 faces[position] = try Self.concepts(of: card)
                 if let open = pending {
                     pending = nil
-                    switch reply.json["outcome"] as? String {
-                    case "match":  // T5.4
+                    switch turn.outcome {
+                    case .match:  // T5.4
                         #expect(!faces[open]!.isDisjoint(with: faces[position]!))
                         matched.formUnion([open, position])
-                        let states = (reply.json["game"] as? JSON)?["cards"] as? [JSON] ?? []
-                        #expect(states.filter { $0["state"] as? String == "matched" }.count == matched.count)
-                    case "mismatch":  // T5.5
+                        #expect(turn.game.cards.filter { $0.state == .matched }.count == matched.count)
+                    case .mismatch:  // T5.5
                         mismatches += 1
                         #expect(faces[open]!.isDisjoint(with: faces[position]!))
-                        #expect(reply.json["message"] as? String == "Not a pair. Remember where they are!")
-                        #expect((reply.json["cards"] as? [JSON])?.count == 2)
-                        let states = (reply.json["game"] as? JSON)?["cards"] as? [JSON] ?? []
-                        #expect(states.first { $0["position"] as? Int == open }?["state"] as? String == "faceDown")
+                        #expect(turn.message == "Not a pair. Remember where they are!")
+                        #expect(turn.cards.count == 2)
+                        #expect(turn.game.cards.first { $0.position == open }?.state == .faceDown)
                     default: Issue.record("unexpected outcome: \(reply.text)")
                     }
                 } else {
@@ -120,23 +139,24 @@ struct GameTests {
                 }
             }
             // Then every pair left, a turn each; the last ends the game (T5.6).
-            var last: JSON = [:]
+            var last: Flip?
             for positions in Self.pairs(faces) {
                 guard !matched.contains(positions[0]) else { continue }
                 _ = try await flip(client, learner, id, positions[0])
-                last = try await flip(client, learner, id, positions[1]).json
-                #expect(last["outcome"] as? String == "match")
+                let turn = try await flip(client, learner, id, positions[1]).decoded(Flip.self)
+                last = turn
+                #expect(turn.outcome == .match)
                 flips += 2
                 matched.formUnion(positions)
             }
             #expect(mismatches > 0)
-            #expect(last["feedback"] as? String == "finished" && last["message"] as? String == "All pairs found! Great memory.")
-            let game = try #require(last["game"] as? JSON)
-            #expect(game["status"] as? String == "finished" && game["finishedAt"] != nil && game["matchedPairs"] as? Int == 6)
-            let result = try #require(game["result"] as? JSON)
-            #expect(result["flips"] as? Int == flips && result["mismatches"] as? Int == mismatches)
-            let seconds = try #require(result["seconds"] as? Double)
-            #expect(result["score"] as? Int == max(0, 600 - 20 * mismatches - Int(seconds)))
+            #expect(last?.feedback == .finished && last?.message == "All pairs found! Great memory.")
+            let game = try #require(last?.game)
+            #expect(game.status == .finished && game.finishedAt != nil && game.matchedPairs == 6)
+            let result = try #require(game.result)
+            #expect(result.flips == flips && result.mismatches == mismatches)
+            let seconds = result.seconds
+            #expect(result.score == max(0, 600 - 20 * mismatches - Int(seconds)))
             #expect(try await flip(client, learner, id, 0).code == "game_finished")
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
@@ -160,28 +180,29 @@ struct GameTests {
         try await app.run { client in
             let learner = try await client.signUp()
             /// A new offline game and a perfect log of it, `gap` seconds between flips.
-            func game(gap: Double = 1) async throws -> (id: String, log: [JSON]) {
-                let reply = try await start(client, learner, pairs: 3, offline: true)
-                let cards = try #require(reply.json["cards"] as? [JSON])
-                #expect(cards.allSatisfy { $0["text"] != nil }, "an offline game shows its faces")
+            func game(gap: Double = 1) async throws -> (id: String, log: [[String: any Sendable]]) {
+                let dealt = try await start(client, learner, pairs: 3, offline: true).decoded(Game.self)
+                let cards = dealt.cards
+                #expect(cards.allSatisfy { $0.text != nil }, "an offline game shows its faces")
                 var faces: [Int: Set<String>] = [:]
-                for card in cards { faces[card["position"] as! Int] = try Self.concepts(of: card) }
+                for card in cards { faces[card.position] = try Self.concepts(of: card) }
                 let order = Self.pairs(faces).flatMap { $0 }
                 #expect(order.count == cards.count)
-                return (try #require(reply.json["id"] as? String), order.enumerated().map { ["position": $1, "at": Double($0) * gap] })
+                return (dealt.id, order.enumerated().map { ["position": $1, "at": Double($0) * gap] })
             }
-            func submit(_ id: String, _ log: [JSON]) async throws -> Client.Reply {
+            func submit(_ id: String, _ log: [[String: any Sendable]]) async throws -> Client.Reply {
                 try await client.post("/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
             }
             let (id, log) = try await game()
             let reply = try await submit(id, log)
             #expect(reply.status == 200, "\(reply.text)")
-            let result = try #require(reply.json["result"] as? JSON)
-            #expect(result["seconds"] as? Double == 5 && result["flips"] as? Int == 6 && result["mismatches"] as? Int == 0)
-            #expect(result["score"] as? Int == 295)
+            let result = try #require(try reply.decoded(Game.self).result)
+            #expect(result.seconds == 5 && result.flips == 6 && result.mismatches == 0)
+            #expect(result.score == 295)
             // Sent again (a retry), or sent with other flips: the game stays as it was.
             let again = try await submit(id, Array(log.reversed()))
-            #expect(again.status == 200 && (again.json["result"] as? JSON)?["score"] as? Int == 295)
+            let replayed = try again.decoded(Game.self)
+            #expect(again.status == 200 && replayed.result?.score == 295)
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL, "SELECT count(*)::int FROM games WHERE finished_at IS NOT NULL")
             #expect(try rows.first?.decode(Int.self) == 1)
@@ -201,16 +222,16 @@ struct GameTests {
             let (fast, fastLog) = try await game(gap: 0.05)
             let tooFast = try await submit(fast, fastLog)
             #expect(tooFast.status == 422 && tooFast.code == "game_rejected")
-            #expect((tooFast.json["errors"] as? [JSON])?.first?["code"] as? String == "flip_too_fast")
+            #expect(try tooFast.decoded(Components.Schemas.Problem.self).errors?.first?.code == "flip_too_fast")
             let (unknown, unknownLog) = try await game()
             var forged = unknownLog
             forged[2]["position"] = 99
-            #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_not_found")
+            #expect(try await submit(unknown, forged).decoded(Components.Schemas.Problem.self).errors?.first?.code == "card_not_found")
             forged = unknownLog
             forged[1]["position"] = forged[0]["position"]
-            #expect((try await submit(unknown, forged).json["errors"] as? [JSON])?.first?["code"] as? String == "card_already_up")
+            #expect(try await submit(unknown, forged).decoded(Components.Schemas.Problem.self).errors?.first?.code == "card_already_up")
             #expect(
-                (try await submit(unknown, Array(unknownLog.prefix(4))).json["errors"] as? [JSON])?.first?["code"] as? String
+                try await submit(unknown, Array(unknownLog.prefix(4))).decoded(Components.Schemas.Problem.self).errors?.first?.code
                     == "game_unfinished")
             // Times a game could not take are refused, not stored.
             forged = unknownLog
@@ -218,7 +239,7 @@ struct GameTests {
             #expect(try await submit(unknown, forged).code == "validation_failed")
             #expect(
                 try await client.get("/v1/learners/\(learner.learnerID)/games/\(unknown)", token: learner.token)
-                    .json["status"] as? String == "inProgress")
+                    .decoded(Game.self).status == .inProgress)
         }
     }
 
@@ -226,20 +247,21 @@ struct GameTests {
     func results() async throws {
         try await TestApp.make().run { client in
             let learner = try await client.signUp()
-            let first = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token)
-            let second = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token)
+            let first = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token).decoded(Game.self)
+            let second = try await Self.playPerfectly(client, learner: learner.learnerID, token: learner.token).decoded(Game.self)
             _ = try await start(client, learner, pairs: 3)  // under way: not listed
             let page = try await client.get("/v1/learners/\(learner.learnerID)/games?limit=1", token: learner.token)
-            let games = try #require(page.json["games"] as? [JSON], "\(page.text)")
-            #expect(games.count == 1 && games[0]["id"] as? String == second.json["id"] as? String)
-            #expect(games[0]["faces"] as? String == "wordTranslation" && games[0]["offline"] as? Bool == true)
-            #expect((games[0]["result"] as? JSON)?["score"] as? Int == 295)
-            let next = try #require(page.json["next"] as? String)
+            let listed = try #require(try? page.decoded(GamePage.self), "\(page.text)")
+            let games = listed.games
+            #expect(games.count == 1 && games[0].id == second.id)
+            #expect(games[0].faces == .wordTranslation && games[0].offline == true)
+            #expect(games[0].result.score == 295)
+            let next = try #require(listed.next)
             let rest = try await client.get("/v1/learners/\(learner.learnerID)/games?limit=1&before=\(next)", token: learner.token)
-            #expect((rest.json["games"] as? [JSON])?.compactMap { $0["id"] as? String } == [first.json["id"] as! String])
+            #expect(try rest.decoded(GamePage.self).games.map(\.id) == [first.id])
             #expect(
-                (try await client.get("/v1/learners/\(learner.learnerID)/games?language=de", token: learner.token).json["games"]
-                    as? [JSON])?.isEmpty == true)
+                try await client.get("/v1/learners/\(learner.learnerID)/games?language=de", token: learner.token).decoded(GamePage.self)
+                    .games.isEmpty)
             #expect(
                 try await client.get("/v1/learners/\(learner.learnerID)/games?limit=0", token: learner.token).code == "validation_failed")
             #expect(
@@ -268,7 +290,7 @@ struct GameTests {
                     "faces": "wordTranslation",
                 ])
             #expect(fromList.status == 201, "\(fromList.text)")
-            let id = try #require(fromList.json["id"] as? String)
+            let id = try fromList.decoded(Game.self).id
             let other = try await client.signUp(email: "other@example.com")
             // Another account's learner is not found, whatever it names under it.
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/games/\(id)", token: other.token).code == "learner_not_found")
@@ -346,7 +368,7 @@ struct GameLearningTests {
             let reply = try await client.post(
                 "/v1/learners/\(ann.learnerID)/games", token: ann.token,
                 json: ["language": "fr", "kind": "matching", "pairs": 2, "faces": "wordTranslation"])
-            let game = try #require((reply.json["id"] as? String).flatMap(GameID.init))
+            let game = try #require(GameID(try reply.decoded(Components.Schemas.Game.self).id))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
             try await Self.seedCard(url, learner)
             let logger = Logger(label: "parla.tests.games")
@@ -375,7 +397,7 @@ struct GameLearningTests {
         try await app.run { client in
             let ann = try await client.signUp(email: "ann@example.com")
             let reply = try await client.post("/v1/learners/\(ann.learnerID)/lessons", token: ann.token, json: ["language": "fr"])
-            let lesson = try #require((reply.json["id"] as? String).flatMap(LessonID.init))
+            let lesson = try #require(LessonID(try reply.decoded(Components.Schemas.Lesson.self).id))
             let learner = try #require(LearnerID(ann.learnerID)), account = try #require(AccountID(ann.accountID))
             try await Self.seedCard(url, learner)
             try await TestDatabase.withPool(url, connections: 2, logger: Logger(label: "parla.tests.lessons")) { database in
@@ -457,7 +479,7 @@ struct GameLearningTests {
 
 @Suite("games: leaderboards")
 struct LeaderboardTests {
-    typealias JSON = [String: any Sendable]
+    typealias Board = Components.Schemas.Leaderboard
 
     /// Plays a 3-pair offline game perfectly, `gap` seconds between flips:
     /// 5 × gap seconds, score 300 - that.
@@ -465,21 +487,23 @@ struct LeaderboardTests {
         let reply = try await client.post(
             "/v1/learners/\(learner.learnerID)/games", token: learner.token,
             json: ["language": "fr", "kind": "matching", "pairs": 3, "faces": "wordTranslation", "offline": true])
-        let cards = try #require(reply.json["cards"] as? [JSON])
+        let game = try reply.decoded(Components.Schemas.Game.self)
         var faces: [Int: Set<String>] = [:]
-        for card in cards { faces[card["position"] as! Int] = try GameTests.concepts(of: card) }
-        let log = GameTests.pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0) * gap] as JSON }
-        let id = try #require(reply.json["id"] as? String)
+        for card in game.cards { faces[card.position] = try GameTests.concepts(of: card) }
+        let log: [[String: any Sendable]] = GameTests.pairs(faces).flatMap { $0 }.enumerated().map {
+            ["position": $1, "at": Double($0) * gap]
+        }
+        let id = game.id
         let submitted = try await client.post(
             "/v1/learners/\(learner.learnerID)/games/\(id)/log", token: learner.token, json: ["flips": log])
         #expect(submitted.status == 200, "\(submitted.text)")
         return id
     }
 
-    func board(_ client: Client, _ asker: Client.SignedUp, _ query: String) async throws -> JSON {
+    func board(_ client: Client, _ asker: Client.SignedUp, _ query: String) async throws -> Board {
         let reply = try await client.get("/v1/leaderboards/matching?language=fr&learnerId=\(asker.learnerID)&" + query, token: asker.token)
         #expect(reply.status == 200, "\(reply.text)")
-        return reply.json
+        return try reply.decoded(Board.self)
     }
 
     @Test("best score and best time per learner; ties share a rank; the asker's own rank and neighbours; the same result counts once")
@@ -494,32 +518,32 @@ struct LeaderboardTests {
             _ = try await play(client, cat, gap: 2)  // 10 s, 290
             _ = try await play(client, ann, gap: 3)  // worse: Ann's best stays
             // The same log again changes nothing.
-            _ = try await client.post("/v1/learners/\(ann.learnerID)/games/\(annGame)/log", token: ann.token, json: ["flips": [JSON]()])
+            _ = try await client.post(
+                "/v1/learners/\(ann.learnerID)/games/\(annGame)/log", token: ann.token, json: ["flips": [[String: any Sendable]]()])
 
             for metric in ["score", "time"] {
                 for scope in ["global", "week"] {
                     let page = try await board(client, cat, "metric=\(metric)&scope=\(scope)")
-                    #expect(page["total"] as? Int == 3)
-                    let entries = try #require(page["entries"] as? [JSON])
-                    #expect(entries.compactMap { $0["rank"] as? Int } == [1, 1, 3], "\(metric) \(scope)")
-                    #expect(entries.compactMap { $0["score"] as? Int } == [295, 295, 290])
-                    #expect(entries.compactMap { $0["seconds"] as? Double } == [5, 5, 10])
-                    #expect((page["own"] as? JSON)?["rank"] as? Int == 3)
-                    #expect((page["own"] as? JSON)?["displayName"] as? String != nil)
+                    #expect(page.total == 3)
+                    let entries = page.entries
+                    #expect(entries.map(\.rank) == [1, 1, 3], "\(metric) \(scope)")
+                    #expect(entries.map(\.score) == [295, 295, 290])
+                    #expect(entries.map(\.seconds) == [5, 5, 10])
+                    #expect(page.own?.rank == 3)
+                    #expect(page.own?.displayName != nil)
                 }
             }
             // Outside the top: the asker's own row and the two just above.
             let short = try await board(client, cat, "limit=1")
-            #expect((short["entries"] as? [JSON])?.count == 1)
-            #expect((short["own"] as? JSON)?["rank"] as? Int == 3)
-            let neighbours = try #require(short["neighbours"] as? [JSON])
-            #expect(neighbours.compactMap { $0["rank"] as? Int } == [1, 1])
-            #expect(Set(neighbours.compactMap { $0["learnerId"] as? String }) == [ann.learnerID, bob.learnerID])
+            #expect(short.entries.count == 1)
+            #expect(short.own?.rank == 3)
+            let neighbours = short.neighbours
+            #expect(neighbours.map(\.rank) == [1, 1])
+            #expect(Set(neighbours.map(\.learnerId)) == [ann.learnerID, bob.learnerID])
             // Ann in the middle of a tie: Bob beside her, Cat below.
             let middle = try await board(client, ann, "metric=time")
-            #expect((middle["own"] as? JSON)?["rank"] as? Int == 1)
-            #expect(
-                Set((middle["neighbours"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
+            #expect(middle.own?.rank == 1)
+            #expect(Set(middle.neighbours.map(\.learnerId)) == [bob.learnerID, cat.learnerID])
 
             // The counts behind the ranks agree with the entries.
             let rows = try await TestDatabase.shared.rows(
@@ -536,9 +560,9 @@ struct LeaderboardTests {
             #expect(try await client.delete("/v1/me", token: bob.token, json: ["password": bob.password]).status == 204)
             for scope in ["global", "week"] {
                 let page = try await board(client, cat, "metric=score&scope=\(scope)")
-                #expect(page["total"] as? Int == 2)
-                #expect((page["entries"] as? [JSON])?.compactMap { $0["rank"] as? Int } == [1, 2])
-                #expect((page["own"] as? JSON)?["rank"] as? Int == 2)
+                #expect(page.total == 2)
+                #expect(page.entries.map(\.rank) == [1, 2])
+                #expect(page.own?.rank == 2)
             }
             let left = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
@@ -717,10 +741,12 @@ struct LeaderboardTests {
 
 @Suite("games: friends")
 struct FriendTests {
-    typealias JSON = [String: any Sendable]
+    typealias Circle = Components.Schemas.FriendCircle
+    /// The body of `POST /v1/learners/{id}/friends` (an inline schema: no `Components.Schemas` type).
+    typealias Asked = Operations.AddFriend.Output.Created.Body.JsonPayload
 
-    func circle(_ client: Client, _ learner: Client.SignedUp) async throws -> JSON {
-        try await client.get("/v1/learners/\(learner.learnerID)/friends", token: learner.token).json
+    func circle(_ client: Client, _ learner: Client.SignedUp) async throws -> Circle {
+        try await client.get("/v1/learners/\(learner.learnerID)/friends", token: learner.token).decoded(Circle.self)
     }
 
     func ask(_ client: Client, _ from: Client.SignedUp, _ code: String) async throws -> Client.Reply {
@@ -734,22 +760,23 @@ struct FriendTests {
             let ann = try await client.signUp(email: "ann@example.com")
             let bob = try await client.signUp(email: "bob@example.com")
             let cat = try await client.signUp(email: "cat@example.com")
-            let annCode = try #require(try await circle(client, ann)["friendCode"] as? String)
-            let bobCode = try #require(try await circle(client, bob)["friendCode"] as? String)
-            let catCode = try #require(try await circle(client, cat)["friendCode"] as? String)
+            let annCode = try await circle(client, ann).friendCode
+            let bobCode = try await circle(client, bob).friendCode
+            let catCode = try await circle(client, cat).friendCode
             #expect(annCode.count == 10 && Set([annCode, bobCode, catCode]).count == 3)
 
             // Ann asks Bob; Bob sees it waiting and accepts.
             let asked = try await ask(client, ann, bobCode.lowercased())
-            #expect(asked.status == 201 && asked.json["status"] as? String == "requested", "\(asked.text)")
-            #expect(try await ask(client, ann, bobCode).json["status"] as? String == "requested")  // again: nothing new
-            #expect(((try await circle(client, ann))["outgoing"] as? [JSON])?.count == 1)
-            let waiting = try #require((try await circle(client, bob))["incoming"] as? [JSON])
-            #expect(waiting.first?["learnerId"] as? String == ann.learnerID && waiting.first?["displayName"] as? String != nil)
+            let request = try asked.decoded(Asked.self)
+            #expect(asked.status == 201 && request.status == .requested, "\(asked.text)")
+            #expect(try await ask(client, ann, bobCode).decoded(Asked.self).status == .requested)  // again: nothing new
+            #expect(try await circle(client, ann).outgoing.count == 1)
+            let waiting = try await circle(client, bob).incoming
+            #expect(waiting.first?.learnerId == ann.learnerID && waiting.first?.displayName != nil)
             #expect(
                 try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:]).status
                     == 204)
-            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.first?["learnerId"] as? String == bob.learnerID)
+            #expect(try await circle(client, ann).friends.first?.learnerId == bob.learnerID)
             #expect(try await ask(client, bob, annCode).code == "already_friends")
 
             // Cat asks Ann, who declines; then both ask each other: friends at once.
@@ -757,10 +784,10 @@ struct FriendTests {
             #expect(
                 try await client.post("/v1/learners/\(ann.learnerID)/friends/\(cat.learnerID)/decline", token: ann.token, json: [:]).status
                     == 204)
-            #expect(((try await circle(client, ann))["incoming"] as? [JSON])?.isEmpty == true)
+            #expect(try await circle(client, ann).incoming.isEmpty)
             _ = try await ask(client, cat, annCode)
-            #expect(try await ask(client, ann, catCode).json["status"] as? String == "accepted")
-            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.count == 2)
+            #expect(try await ask(client, ann, catCode).decoded(Asked.self).status == .accepted)
+            #expect(try await circle(client, ann).friends.count == 2)
 
             // Errors.
             #expect(try await ask(client, ann, annCode).code == "cannot_befriend_self")
@@ -777,32 +804,33 @@ struct FriendTests {
             let dan = try await client.signUp(email: "dan@example.com")
             _ = try await leaderboards.play(client, dan, gap: 0.5)  // the best, but nobody's friend
             let annBoard = try await leaderboards.board(client, ann, "scope=friends")
-            #expect(
-                Set((annBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String }) == [bob.learnerID, cat.learnerID])
-            #expect(annBoard["total"] as? Int == 2 && annBoard["own"] == nil)
+            #expect(Set(annBoard.entries.map(\.learnerId)) == [bob.learnerID, cat.learnerID])
+            #expect(annBoard.total == 2 && annBoard.own == nil)
             let bobBoard = try await leaderboards.board(client, bob, "scope=friends")
-            #expect((bobBoard["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [bob.learnerID])
-            #expect((bobBoard["own"] as? JSON)?["rank"] as? Int == 1)
+            #expect(bobBoard.entries.map(\.learnerId) == [bob.learnerID])
+            #expect(bobBoard.own?.rank == 1)
             let global = try await leaderboards.board(client, bob, "scope=global")
-            #expect((global["own"] as? JSON)?["rank"] as? Int == 2)
+            #expect(global.own?.rank == 2)
             #expect(
                 try await client.get("/v1/leaderboards/matching?language=fr&scope=friends", token: ann.token).code == "validation_failed")
 
             // Removal from either side.
             #expect(try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).status == 204)
-            #expect(((try await circle(client, ann))["friends"] as? [JSON])?.count == 1)
+            #expect(try await circle(client, ann).friends.count == 1)
             #expect(
                 try await client.delete("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)", token: bob.token).code
                     == "friend_not_found")
             let after = try await leaderboards.board(client, ann, "scope=friends")
-            #expect((after["entries"] as? [JSON] ?? []).compactMap { $0["learnerId"] as? String } == [cat.learnerID])
+            #expect(after.entries.map(\.learnerId) == [cat.learnerID])
         }
     }
 }
 
 @Suite("games: public profiles")
 struct PublicProfileTests {
-    typealias JSON = [String: any Sendable]
+    typealias Profile = Components.Schemas.PublicProfile
+    /// The body of `GET /v1/learners/{id}/compare/{other}` (an inline schema: no `Components.Schemas` type).
+    typealias Comparison = Operations.CompareLearners.Output.Ok.Body.JsonPayload
 
     @Test("friends see each other's profile and compare; a private profile of a non-friend is never shown; a public one is")
     func visibility() async throws {
@@ -811,8 +839,8 @@ struct PublicProfileTests {
             let ann = try await client.signUp(email: "ann@example.com")
             let bob = try await client.signUp(email: "bob@example.com")
             let cat = try await client.signUp(email: "cat@example.com")
-            let bobCode = try #require(
-                try await client.get("/v1/learners/\(bob.learnerID)/friends", token: bob.token).json["friendCode"] as? String)
+            let bobCode = try await client.get("/v1/learners/\(bob.learnerID)/friends", token: bob.token)
+                .decoded(Components.Schemas.FriendCircle.self).friendCode
             _ = try await client.post("/v1/learners/\(ann.learnerID)/friends", token: ann.token, json: ["friendCode": bobCode])
             _ = try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:])
             _ = try await client.post(
@@ -823,12 +851,14 @@ struct PublicProfileTests {
             // A friend's profile: name, level with its percentile, best results with ranks.
             let seen = try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
             #expect(seen.status == 200, "\(seen.text)")
-            #expect(seen.json["public"] as? Bool == false && seen.json["displayName"] as? String != nil)
-            let level = try #require((seen.json["levels"] as? [JSON])?.first)
-            #expect(level["language"] as? String == "fr" && level["level"] as? String == "A1" && level["percentile"] as? Double == 100)
-            let best = try #require((seen.json["bests"] as? [JSON])?.first)
-            #expect(best["score"] as? Int == 295 && best["scoreRank"] as? Int == 1 && best["players"] as? Int == 2)
-            #expect(best["scorePercentile"] as? Double == 100 && best["seconds"] as? Double == 5)
+            let profile = try seen.decoded(Profile.self)
+            // `displayName` is a required String of the schema: the decode above fails without it.
+            #expect(profile._public == false)
+            let level = try #require(profile.levels.first)
+            #expect(level.language == .fr && level.level == .a1 && level.percentile == 100)
+            let best = try #require(profile.bests.first)
+            #expect(best.score == 295 && best.scoreRank == 1 && best.players == 2)
+            #expect(best.scorePercentile == 100 && best.seconds == 5)
 
             // Levels are counted as courses start, move and go (migration 0017):
             // with Cat at B1, Bob's A1 is at or above half the French courses.
@@ -838,7 +868,7 @@ struct PublicProfileTests {
                 in: app.databaseURL,
                 "UPDATE courses SET level = 'B1' WHERE learner_id = \(UUID(uuidString: cat.learnerID)!)")
             let moved = try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
-            #expect((moved.json["levels"] as? [JSON])?.first?["percentile"] as? Double == 50)
+            #expect(try moved.decoded(Profile.self).levels.first?.percentile == 50)
             let drift = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 """
@@ -856,17 +886,19 @@ struct PublicProfileTests {
             )
             // Once Cat makes it public, anyone may see it; her own rank is second of two.
             let patched = try await client.patch("/v1/learners/\(cat.learnerID)", token: cat.token, json: ["publicProfile": true])
-            #expect(patched.json["publicProfile"] as? Bool == true, "\(patched.text)")
+            #expect(try patched.decoded(Components.Schemas.Learner.self).publicProfile == true, "\(patched.text)")
             let shown = try await client.get("/v1/learners/\(cat.learnerID)/public?viewerId=\(ann.learnerID)", token: ann.token)
-            #expect(shown.status == 200 && shown.json["public"] as? Bool == true)
-            let catBest = try #require((shown.json["bests"] as? [JSON])?.first)
-            #expect(catBest["scoreRank"] as? Int == 2 && catBest["scorePercentile"] as? Double == 50)
+            let catProfile = try shown.decoded(Profile.self)
+            #expect(shown.status == 200 && catProfile._public == true)
+            let catBest = try #require(catProfile.bests.first)
+            #expect(catBest.scoreRank == 2 && catBest.scorePercentile == 50)
 
             // Side by side with a friend.
             let compared = try await client.get("/v1/learners/\(ann.learnerID)/compare/\(bob.learnerID)", token: ann.token)
             #expect(compared.status == 200, "\(compared.text)")
-            #expect((compared.json["learner"] as? JSON)?["learnerId"] as? String == ann.learnerID)
-            #expect(((compared.json["other"] as? JSON)?["bests"] as? [JSON])?.count == 1)
+            let pair = try compared.decoded(Comparison.self)
+            #expect(pair.learner.learnerId == ann.learnerID)
+            #expect(pair.other.bests.count == 1)
             // A viewer must be the caller's own learner.
             #expect(
                 try await client.get("/v1/learners/\(bob.learnerID)/public?viewerId=\(ann.learnerID)", token: cat.token).code

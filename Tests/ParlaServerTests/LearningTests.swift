@@ -13,7 +13,8 @@ import Testing
 /// (main seed T3.1-T3.5).
 @Suite("learning: courses")
 struct CourseTests {
-    typealias JSON = [String: any Sendable]
+    typealias Course = Components.Schemas.Course
+    struct Courses: Decodable { var courses: [Course] }
 
     @Test("T3.1-T3.3: a learner picks languages to learn, from the beginning or by placement, and finds them listed")
     func startAndList() async throws {
@@ -21,19 +22,20 @@ struct CourseTests {
         try await app.run { client in
             let parent = try await client.signUp()
             let path = "/v1/learners/\(parent.learnerID)/courses"
-            #expect((try await client.get(path, token: parent.token).json["courses"] as? [JSON])?.isEmpty == true)
+            #expect(try await client.get(path, token: parent.token).decoded(Courses.self).courses.isEmpty)
 
             let french = try await client.post(path, token: parent.token, json: ["language": "fr", "start": "beginning"])
             #expect(french.status == 201, "\(french.text)")
-            #expect(french.json["language"] as? String == "fr")
-            #expect(french.json["level"] as? String == "A1")
+            let frenchCourse = try french.decoded(Course.self)
+            #expect(frenchCourse.language == .fr)
+            #expect(frenchCourse.level == .a1)
             let german = try await client.post(path, token: parent.token, json: ["language": "de", "start": "placement"])
             #expect(german.status == 201)
-            #expect(german.json["level"] == nil)  // until the placement test says
+            #expect(try german.decoded(Course.self).level == nil)  // until the placement test says
 
-            let listed = try #require(try await client.get(path, token: parent.token).json["courses"] as? [JSON])
-            #expect(listed.compactMap { $0["language"] as? String } == ["fr", "de"])
-            #expect(listed.compactMap { $0["start"] as? String } == ["beginning", "placement"])
+            let listed = try await client.get(path, token: parent.token).decoded(Courses.self).courses
+            #expect(listed.map(\.language) == [.fr, .de])
+            #expect(listed.map(\.start) == [.beginning, .placement])
 
             let again = try await client.post(path, token: parent.token, json: ["language": "fr", "start": "placement"])
             #expect(again.status == 409 && again.code == "course_exists")
@@ -48,10 +50,8 @@ struct CourseTests {
                 try await client.post(path, token: other.token, json: ["language": "it", "start": "beginning"]).code == "learner_not_found")
             // Courses belong to a learner: a sibling starts with none.
             let sibling = try await client.post("/v1/learners", token: parent.token, json: ["displayName": "Tom"])
-            let siblingID = try #require(sibling.json["id"] as? String)
-            #expect(
-                (try await client.get("/v1/learners/\(siblingID)/courses", token: parent.token).json["courses"] as? [JSON])?.isEmpty == true
-            )
+            let siblingID = try sibling.decoded(Components.Schemas.Learner.self).id
+            #expect(try await client.get("/v1/learners/\(siblingID)/courses", token: parent.token).decoded(Courses.self).courses.isEmpty)
         }
     }
 }
@@ -66,15 +66,16 @@ struct LearnerLanguageTests {
     static func answerFirstQuestion(_ client: Client, _ learner: Client.SignedUp) async throws {
         let lesson = try await client.post(
             "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
-            json: ["language": "fr", "mode": "teacher", "length": 4, "types": ["translationFromTarget"]])
-        let question = try #require(lesson.json["question"] as? [String: any Sendable])
-        let path = "/v1/learners/\(learner.learnerID)/lessons/\(try #require(lesson.json["id"] as? String))/answers"
-        for option in (question["options"] as? [[String: any Sendable]] ?? []).compactMap({ $0["id"] as? String }) {
+            json: ["language": "fr", "mode": "teacher", "length": 4, "types": ["translationFromTarget"]]
+        ).decoded(Components.Schemas.Lesson.self)
+        let question = try #require(lesson.question)
+        let path = "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/answers"
+        for option in question.options.map(\.id) {
             let answered = try await client.post(
                 path, token: learner.token,
-                json: ["questionId": try #require(question["id"] as? String), "optionId": option, "responseTimeMs": 2000])
+                json: ["questionId": question.id, "optionId": option, "responseTimeMs": 2000])
             #expect(answered.status == 200, "\(answered.text)")
-            if answered.json["correct"] as? Bool == true { return }
+            if try answered.decoded(Components.Schemas.LessonAnswerResult.self).correct { return }
         }
         Issue.record("no option of the first question was right")
     }
@@ -146,7 +147,7 @@ struct LearnerLanguageTests {
 
 @Suite("learning: placement test")
 struct PlacementTests {
-    typealias JSON = [String: any Sendable]
+    typealias Placement = Components.Schemas.Placement
 
     /// The right answer of every item of a language, read from the bundled banks.
     static func answers(_ language: Language) throws -> [String: String] {
@@ -161,29 +162,29 @@ struct PlacementTests {
 
     /// Answers until the test ends: right (quickly) or wrong (slowly, claimed).
     func take(_ client: Client, _ learner: Client.SignedUp, language: Language, right: Bool)
-        async throws -> (result: JSON, questions: Int)
+        async throws -> (result: Components.Schemas.PlacementResult, questions: Int)
     {
         let answers = try Self.answers(language)
         let base = "/v1/learners/\(learner.learnerID)/placements"
-        var placement = try await client.post(base, token: learner.token, json: ["language": language.code]).json
-        let id = try #require(placement["id"] as? String)
+        var placement = try await client.post(base, token: learner.token, json: ["language": language.code]).decoded(Placement.self)
+        let id = placement.id
         var questions = 0
-        while let question = placement["question"] as? JSON {
+        while let question = placement.question {
             questions += 1
-            let itemID = try #require(question["itemId"] as? String)
-            let options = try #require(question["options"] as? [JSON])
+            let itemID = question.itemId
+            let options = question.options
             #expect(options.count == 4)
             let correct = try #require(answers[itemID])
-            let chosen = try #require(options.first { ($0["text"] as? String == correct) == right })
+            let chosen = try #require(options.first { ($0.text == correct) == right })
             let reply = try await client.post(
                 "\(base)/\(id)/responses", token: learner.token,
-                json: ["itemId": itemID, "optionId": chosen["id"] as! String, "responseTimeMs": right ? 3000 : 40000])
+                json: ["itemId": itemID, "optionId": chosen.id, "responseTimeMs": right ? 3000 : 40000])
             #expect(reply.status == 200, "\(reply.text)")
-            placement = reply.json
+            placement = try reply.decoded(Placement.self)
             if questions > 30 { break }
         }
-        #expect(placement["status"] as? String == "finished")
-        return (try #require(placement["result"] as? JSON), questions)
+        #expect(placement.status == .finished)
+        return (try #require(placement.result), questions)
     }
 
     @Test("T3.4: the test serves one question at a time without its answer, and can be left and resumed")
@@ -194,24 +195,25 @@ struct PlacementTests {
             let base = "/v1/learners/\(learner.learnerID)/placements"
             let first = try await client.post(base, token: learner.token, json: ["language": "fr"])
             #expect(first.status == 201, "\(first.text)")
-            let question = try #require(first.json["question"] as? JSON)
-            #expect(question["number"] as? Int == 1)
-            #expect((question["options"] as? [JSON])?.compactMap { $0["id"] as? String } == ["a", "b", "c", "d"])
+            let started = try first.decoded(Placement.self)
+            let question = try #require(started.question)
+            #expect(question.number == 1)
+            #expect(question.options.map(\.id) == ["a", "b", "c", "d"])
+            // The answer is nowhere in the body: read as text, since a typed decode cannot show a key left out.
             #expect(!first.text.contains("correct") && !first.text.contains("distractors"))
-            #expect((question["timeLimitSeconds"] as? Double ?? 0) > 0)
+            #expect(question.timeLimitSeconds > 0)
 
             // Starting again resumes the same test at the same question, options in the same order.
             let again = try await client.post(base, token: learner.token, json: ["language": "fr"])
             #expect(again.status == 200)
-            #expect(again.json["id"] as? String == first.json["id"] as? String)
-            #expect((again.json["question"] as? JSON)?["itemId"] as? String == question["itemId"] as? String)
-            #expect(
-                ((again.json["question"] as? JSON)?["options"] as? [JSON])?.compactMap { $0["text"] as? String }
-                    == (question["options"] as? [JSON])?.compactMap { $0["text"] as? String })
-            let id = try #require(first.json["id"] as? String)
-            #expect(try await client.get("\(base)/\(id)", token: learner.token).json["answered"] as? Int == 0)
+            let resumed = try again.decoded(Placement.self)
+            #expect(resumed.id == started.id)
+            #expect(resumed.question?.itemId == question.itemId)
+            #expect(resumed.question?.options.map(\.text) == question.options.map(\.text))
+            let id = started.id
+            #expect(try await client.get("\(base)/\(id)", token: learner.token).decoded(Placement.self).answered == 0)
 
-            let itemID = try #require(question["itemId"] as? String)
+            let itemID = question.itemId
             func answer(_ item: String, _ option: String) async throws -> Client.Reply {
                 try await client.post("\(base)/\(id)/responses", token: learner.token, json: ["itemId": item, "optionId": option])
             }
@@ -230,8 +232,9 @@ struct PlacementTests {
                 "\(base)/\(id)/responses", token: learner.token,
                 json: ["itemId": itemID, "optionId": "a", "responseTimeMs": 1])
             #expect(answered.status == 200)
-            #expect(answered.json["answered"] as? Int == 1)
-            #expect((answered.json["question"] as? JSON)?["number"] as? Int == 2)
+            let afterAnswer = try answered.decoded(Placement.self)
+            #expect(afterAnswer.answered == 1)
+            #expect(afterAnswer.question?.number == 2)
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 "SELECT response_ms FROM placement_responses WHERE placement_id = \(UUID(uuidString: id)!)")
@@ -253,40 +256,41 @@ struct PlacementTests {
             let weak = try await client.signUp(email: "weak@example.com")
             let (low, lowCount) = try await take(client, weak, language: .spanish, right: false)
             #expect((8...25).contains(highCount) && (8...25).contains(lowCount), "\(highCount), \(lowCount)")
-            #expect(high["itemsUsed"] as? Int == highCount)
-            let highLevel = try #require(high["level"] as? String), lowLevel = try #require(low["level"] as? String)
+            #expect(high.itemsUsed == highCount)
+            // Levels compared by name: A1 < A2 < B1 < ... < C2 in text as in CEFR.
+            let highLevel = high.level.rawValue, lowLevel = low.level.rawValue
             #expect(highLevel > lowLevel, "\(highLevel) vs \(lowLevel)")
             #expect(lowLevel == "A1")
-            #expect((high["ability"] as? Double ?? 0) > (low["ability"] as? Double ?? 0) + 2)
-            #expect((high["skills"] as? [JSON])?.isEmpty == false)
+            #expect(high.ability > low.ability + 2)
+            #expect(!high.skills.isEmpty)
 
             // The course (started by placement) now starts at that level; the weak learner's was started by the test.
-            let strongCourses = try #require(
-                try await client.get("/v1/learners/\(strong.learnerID)/courses", token: strong.token)
-                    .json["courses"] as? [JSON])
-            #expect(strongCourses.first?["level"] as? String == highLevel)
-            let weakCourses = try #require(
-                try await client.get("/v1/learners/\(weak.learnerID)/courses", token: weak.token)
-                    .json["courses"] as? [JSON])
-            #expect(weakCourses.first?["level"] as? String == "A1" && weakCourses.first?["start"] as? String == "placement")
+            let strongCourses = try await client.get("/v1/learners/\(strong.learnerID)/courses", token: strong.token)
+                .decoded(CourseTests.Courses.self).courses
+            #expect(strongCourses.first?.level?.rawValue == highLevel)
+            let weakCourses = try await client.get("/v1/learners/\(weak.learnerID)/courses", token: weak.token)
+                .decoded(CourseTests.Courses.self).courses
+            #expect(weakCourses.first?.level == .a1 && weakCourses.first?.start == .placement)
 
             // T7.2: the proficiency bar starts where the placement put the learner, with today's history and the gaps.
             let proficiency = try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=es", token: strong.token)
             #expect(proficiency.status == 200, "\(proficiency.text)")
-            let overall = try #require(proficiency.json["overall"] as? JSON)
-            #expect(overall["level"] as? String == highLevel)
-            let skills = try #require(proficiency.json["skills"] as? [JSON])
+            let strongProficiency = try proficiency.decoded(Components.Schemas.Proficiency.self)
+            #expect(strongProficiency.overall.level.rawValue == highLevel)
+            let skills = strongProficiency.skills
             #expect(skills.count == 5)
-            #expect(skills.allSatisfy { (0...1).contains($0["progress"] as? Double ?? -1) })
-            #expect((proficiency.json["history"] as? [JSON])?.contains { $0["skill"] as? String == "overall" } == true)
-            let weakProficiency = try await client.get("/v1/learners/\(weak.learnerID)/proficiency?language=es", token: weak.token).json
-            let gaps = try #require(weakProficiency["gaps"] as? [JSON])
+            #expect(skills.allSatisfy { (0...1).contains($0.progress) })
+            #expect(strongProficiency.history.contains { $0.skill == .overall })
+            let weakProficiency = try await client.get("/v1/learners/\(weak.learnerID)/proficiency?language=es", token: weak.token)
+                .decoded(Components.Schemas.Proficiency.self)
+            let gaps = weakProficiency.gaps
             #expect(!gaps.isEmpty)
-            #expect(gaps.contains { !(($0["missedItems"] as? [String]) ?? []).isEmpty })
+            #expect(gaps.contains { !$0.missedItems.isEmpty })
             // No answers yet in a language: the middle of A1, nothing to name.
-            let fresh = try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=it", token: strong.token).json
-            #expect((fresh["overall"] as? JSON)?["level"] as? String == "A1")
-            #expect((fresh["gaps"] as? [JSON])?.isEmpty == true)
+            let fresh = try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=it", token: strong.token)
+                .decoded(Components.Schemas.Proficiency.self)
+            #expect(fresh.overall.level == .a1)
+            #expect(fresh.gaps.isEmpty)
             #expect(
                 try await client.get("/v1/learners/\(strong.learnerID)/proficiency?language=es", token: weak.token).code
                     == "learner_not_found")

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaTestSupport
@@ -10,7 +11,12 @@ import Testing
 /// T4.4).
 @Suite("teacher mode")
 struct TeacherModeTests {
-    typealias JSON = [String: any Sendable]
+    typealias Lesson = Components.Schemas.Lesson
+    typealias Question = Components.Schemas.LessonQuestion
+    typealias Answer = Components.Schemas.LessonAnswerResult
+    typealias BarSkill = Components.Schemas.ProficiencyBar.SkillPayload
+    /// The body of `GET /v1/learners/{id}/speech/attempts` (an inline schema: no `Components.Schemas` type).
+    typealias SpeechAttempts = Operations.ListSpeechAttempts.Output.Ok.Body.JsonPayload
     static let testdata = "/usr/share/pocketsphinx/test/data"
 
     /// The bundled words and grammar exercises, to know the right answers.
@@ -29,25 +35,41 @@ struct TeacherModeTests {
 
     /// The id of the right option of a choice question, worked out from the
     /// content as a learner who knows it would (the server never says).
-    static func rightOption(_ question: JSON, target: Language = .french, native: Language = .english) throws -> String {
-        let options = try #require(question["options"] as? [JSON])
+    static func rightOption(_ question: Question, target: Language = .french, native: Language = .english) throws -> String {
+        let options = question.options.map { (id: Optional($0.id), text: $0.text) }
+        let prompt = try #require(question.prompt)
+        return try rightOption(question._type, prompt, options, target: target, native: native, describing: question)
+    }
+
+    /// The same for a question read as untyped JSON, as other suites read theirs.
+    static func rightOption(_ question: [String: any Sendable], target: Language = .french, native: Language = .english) throws -> String {
+        let options = try #require(question["options"] as? [[String: any Sendable]])
+            .map { (id: $0["id"] as? String, text: $0["text"] as? String) }
         let prompt = try #require(question["prompt"] as? String)
+        let type = (question["type"] as? String).flatMap(Components.Schemas.QuestionType.init(rawValue:))
+        return try rightOption(type, prompt, options, target: target, native: native, describing: question)
+    }
+
+    private static func rightOption(
+        _ type: Components.Schemas.QuestionType?, _ prompt: String, _ options: [(id: String?, text: String?)], target: Language,
+        native: Language, describing question: Any
+    ) throws -> String {
         let fold = PlacementQuestion.folded
         let candidates: [String]
-        switch question["type"] as? String {
-        case "translationFromTarget":
+        switch type {
+        case .translationFromTarget?:
             candidates = corpus.concepts.filter { $0.localization(target)?.word.map(fold) == fold(prompt) }
                 .compactMap { $0.localization(native)?.word }
-        case "translationToTarget":
+        case .translationToTarget?:
             candidates = corpus.concepts.filter { $0.localization(native)?.word.map(fold) == fold(prompt) }
                 .compactMap { $0.localization(target)?.word }
-        case "gapFill":
+        case .gapFill?:
             candidates = corpus.grammarNotes.flatMap(\.exercises).filter { $0.stem == prompt }.map(\.correct)
         default:
             throw TestFailure("not a question this helper answers: \(question)")
         }
-        let right = options.filter { option in candidates.contains { fold($0) == fold(option["text"] as? String ?? "") } }
-        guard right.count == 1, let id = right[0]["id"] as? String else {
+        let right = options.filter { option in candidates.contains { fold($0) == fold(option.text ?? "") } }
+        guard right.count == 1, let id = right[0].id else {
             throw TestFailure("\(right.count) right options for \(question)")
         }
         return id
@@ -63,7 +85,7 @@ struct TeacherModeTests {
         _ client: Client, _ learner: Client.SignedUp, language: String = "fr", length: Int = 12, types: [String]? = nil,
         focus: [String]? = nil
     ) async throws -> Client.Reply {
-        var json: JSON = ["language": language, "mode": "teacher", "length": length]
+        var json: [String: any Sendable] = ["language": language, "mode": "teacher", "length": length]
         if let types { json["types"] = types }
         if let focus { json["focus"] = focus }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: json)
@@ -73,21 +95,21 @@ struct TeacherModeTests {
         _ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, option: String? = nil, text: String? = nil,
         milliseconds: Int = 2000
     ) async throws -> Client.Reply {
-        var json: JSON = ["questionId": question, "responseTimeMs": milliseconds]
+        var json: [String: any Sendable] = ["questionId": question, "responseTimeMs": milliseconds]
         if let option { json["optionId"] = option }
         if let text { json["text"] = text }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
     }
 
     /// A new learner's lesson of translations from French, and its first question.
-    func firstTranslation(_ client: Client) async throws -> (Client.SignedUp, JSON, String, JSON) {
+    func firstTranslation(_ client: Client) async throws -> (Client.SignedUp, Lesson, String, Question) {
         let learner = try await client.signUp()
-        let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
-        return (learner, lesson, try #require(lesson["id"] as? String), try #require(lesson["question"] as? JSON))
+        let lesson = try await start(client, learner, types: ["translationFromTarget"]).decoded(Lesson.self)
+        return (learner, lesson, lesson.id, try #require(lesson.question))
     }
 
-    func bar(_ lesson: JSON, _ skill: String) -> Double? {
-        (lesson["proficiency"] as? [JSON])?.first { $0["skill"] as? String == skill }?["ability"] as? Double
+    func bar(_ lesson: Lesson, _ skill: BarSkill) -> Double? {
+        lesson.proficiency.first { $0.skill == skill }?.ability
     }
 
     func storedTheta(_ app: TestApp, _ learner: Client.SignedUp, _ skill: String) async throws -> Double? {
@@ -104,13 +126,17 @@ struct TeacherModeTests {
             let learner = try await client.signUp()
             let reply = try await start(client, learner)
             #expect(reply.status == 201, "\(reply.text)")
-            #expect(reply.json["mode"] as? String == "teacher" && reply.json["status"] as? String == "inProgress")
-            #expect(reply.json["length"] as? Int == 12 && reply.json["answered"] as? Int == 0)
-            let question = try #require(reply.json["question"] as? JSON)
-            #expect(question["number"] as? Int == 1 && question["tries"] as? Int == 0)
-            #expect(question["correctOptionId"] == nil && question["correctAnswer"] == nil && question["accepted"] == nil)
-            #expect((reply.json["proficiency"] as? [JSON])?.count == 5)
-            if question["type"] as? String == "listening" { #expect(question["prompt"] == nil && question["audio"] != nil) }
+            let lesson = try reply.decoded(Lesson.self)
+            #expect(lesson.mode == .teacher && lesson.status == .inProgress)
+            #expect(lesson.length == 12 && lesson.answered == 0)
+            let question = try #require(lesson.question)
+            #expect(question.number == 1 && question.tries == 0)
+            // Raw JSON on purpose: the answer's keys must be absent from the question (the schema has none of them, and
+            // a typed decode cannot tell absent from null); so must a listening question's prompt, which is its answer.
+            let raw = try #require(reply.json["question"] as? [String: any Sendable])
+            #expect(raw["correctOptionId"] == nil && raw["correctAnswer"] == nil && raw["accepted"] == nil)
+            #expect(lesson.proficiency.count == 5)
+            if question._type == .listening { #expect(raw["prompt"] == nil && question.audio != nil) }
 
             // Bad requests: clear codes, nothing started.
             let other = try await client.signUp(email: "other@example.com")
@@ -125,7 +151,7 @@ struct TeacherModeTests {
             let untranslatable = try await start(client, other, language: "en", types: ["typedTranslation"])
             #expect(untranslatable.status == 422 && untranslatable.code == "lesson_unavailable")
             // Audio is served under the lesson, and only for questions that have some.
-            let lessonID = try #require(reply.json["id"] as? String)
+            let lessonID = lesson.id
             let audio = try await client.get(
                 "/v1/learners/\(learner.learnerID)/lessons/\(lessonID)/questions/q9/audio", token: learner.token)
             #expect(audio.code == "asset_not_found")
@@ -150,37 +176,37 @@ struct TeacherModeTests {
                     "translationFromTarget", "translationToTarget", "gapFill",
                     "picture", "listening",
                 ]
-            ).json
-            let id = try #require(lesson["id"] as? String)
-            while let question = lesson["question"] as? JSON {
-                let questionID = try #require(question["id"] as? String)
-                let options = try #require(question["options"] as? [JSON]).compactMap { $0["id"] as? String }
+            ).decoded(Lesson.self)
+            let id = lesson.id
+            while let question = lesson.question {
+                let questionID = question.id
+                let options = question.options.map(\.id)
                 #expect(options.count == 4)
                 // Tries every option in order: wrong ones come back disabled, exactly one is right.
                 var rights = 0
                 for option in options {
                     let reply = try await answer(client, learner, lesson: id, question: questionID, option: option)
                     #expect(reply.status == 200, "\(reply.text)")
-                    let after = try #require(reply.json["lesson"] as? JSON)
-                    if reply.json["correct"] as? Bool == true {
+                    let result = try reply.decoded(Answer.self)
+                    let after = result.lesson
+                    if result.correct {
                         rights += 1
-                        #expect(reply.json["correctOptionId"] as? String == option)
+                        #expect(result.correctOptionId == option)
                         lesson = after
                         break
                     }
-                    #expect(reply.json["feedback"] as? String == "wrong" && reply.json["correctOptionId"] == nil)
-                    let again = try #require(after["question"] as? JSON)
-                    #expect(again["id"] as? String == questionID)
-                    let disabled = (again["options"] as? [JSON] ?? []).filter { $0["disabled"] as? Bool == true }.compactMap {
-                        $0["id"] as? String
-                    }
+                    // Raw JSON on purpose: a wrong answer must not carry the right option at all (absent, not null).
+                    #expect(result.feedback == .wrong && reply.json["correctOptionId"] == nil)
+                    let again = try #require(after.question)
+                    #expect(again.id == questionID)
+                    let disabled = again.options.filter(\.disabled).map(\.id)
                     #expect(disabled.contains(option))
                     #expect(
                         try await answer(client, learner, lesson: id, question: questionID, option: option).code == "option_already_tried")
                 }
                 #expect(rights == 1, "\(question)")
             }
-            #expect(lesson["status"] as? String == "finished")
+            #expect(lesson.status == .finished)
         }
     }
 
@@ -189,20 +215,20 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let (learner, lesson, id, question) = try await firstTranslation(client)
-            let before = try #require(bar(lesson, "vocabulary"))
-            let reply = try await answer(
-                client, learner, lesson: id, question: question["id"] as! String, option: try Self.rightOption(question))
+            let before = try #require(bar(lesson, .vocabulary))
+            let reply = try await answer(client, learner, lesson: id, question: question.id, option: try Self.rightOption(question))
             #expect(reply.status == 200, "\(reply.text)")
-            #expect(reply.json["correct"] as? Bool == true && reply.json["feedback"] as? String == "correct")
-            #expect(reply.json["message"] as? String == "Correct! Well done.")
-            #expect(reply.json["correctAnswer"] != nil && reply.json["translation"] != nil)
-            let proficiency = try #require(reply.json["proficiency"] as? JSON)
-            #expect(proficiency["skill"] as? String == "vocabulary")
-            #expect((proficiency["ability"] as? Double ?? -9) > before)
-            #expect((0...1).contains(proficiency["value"] as? Double ?? -1))
-            #expect(["A1", "A2"].contains(proficiency["level"] as? String ?? ""))
-            let next = try #require((reply.json["lesson"] as? JSON)?["question"] as? JSON)
-            #expect(next["id"] as? String == "q2" && next["number"] as? Int == 2)
+            let result = try reply.decoded(Answer.self)
+            #expect(result.correct == true && result.feedback == .correct)
+            #expect(result.message == "Correct! Well done.")
+            #expect(result.correctAnswer != nil && result.translation != nil)
+            let proficiency = result.proficiency
+            #expect(proficiency.skill == .vocabulary)
+            #expect((proficiency.ability ?? -9) > before)
+            #expect((0...1).contains(proficiency.value))
+            #expect(["A1", "A2"].contains(proficiency.level.rawValue))
+            let next = try #require(result.lesson.question)
+            #expect(next.id == "q2" && next.number == 2)
             // The internal state rose too, and the memory of the word is kept.
             #expect((try await storedTheta(app, learner, "vocabulary") ?? -9) > before)
             let cards = try await TestDatabase.shared.rows(
@@ -217,24 +243,24 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let (learner, lesson, id, question) = try await firstTranslation(client)
-            let questionID = try #require(question["id"] as? String)
+            let questionID = question.id
             let right = try Self.rightOption(question)
-            let wrongs = try #require(question["options"] as? [JSON]).compactMap { $0["id"] as? String }.filter { $0 != right }
-            let before = try #require(bar(lesson, "vocabulary"))
+            let wrongs = question.options.map(\.id).filter { $0 != right }
+            let before = try #require(bar(lesson, .vocabulary))
             for wrong in wrongs.prefix(2) {
-                let reply = try await answer(client, learner, lesson: id, question: questionID, option: wrong)
-                #expect(reply.json["correct"] as? Bool == false && reply.json["feedback"] as? String == "wrong")
-                #expect(reply.json["message"] as? String == "Not quite. Have another try.")
-                #expect((reply.json["proficiency"] as? JSON)?["ability"] as? Double == before)
-                #expect(((reply.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == questionID)
+                let reply = try await answer(client, learner, lesson: id, question: questionID, option: wrong).decoded(Answer.self)
+                #expect(reply.correct == false && reply.feedback == .wrong)
+                #expect(reply.message == "Not quite. Have another try.")
+                #expect(reply.proficiency.ability == before)
+                #expect(reply.lesson.question?.id == questionID)
                 #expect(try await storedTheta(app, learner, "vocabulary") == nil)
             }
-            let reply = try await answer(client, learner, lesson: id, question: questionID, option: right)
-            #expect(reply.json["correct"] as? Bool == true)
-            #expect(((reply.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
+            let reply = try await answer(client, learner, lesson: id, question: questionID, option: right).decoded(Answer.self)
+            #expect(reply.correct == true)
+            #expect(reply.lesson.question?.id == "q2")
             // T4.6, right after wrong tries: recorded as a wrong first try (the item's evidence), but a right
             // answer never lowers the bar: it stands where it stood before the item.
-            #expect((reply.json["proficiency"] as? JSON)?["ability"] as? Double == before)
+            #expect(reply.proficiency.ability == before)
             #expect(try await storedTheta(app, learner, "vocabulary") ?? -99 >= before)
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
@@ -255,24 +281,24 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            var lesson = try await start(client, learner, length: 4, types: ["typedTranslation"]).json
-            let id = try #require(lesson["id"] as? String)
-            while let question = lesson["question"] as? JSON {
-                let prompt = try #require(question["prompt"] as? String)
+            var lesson = try await start(client, learner, length: 4, types: ["typedTranslation"]).decoded(Lesson.self)
+            let id = lesson.id
+            while let question = lesson.question {
+                let prompt = try #require(question.prompt)
                 let word = try #require(
                     Self.corpus.concepts.first { $0.localization(.english)?.word == prompt }?.localization(.french)?.word)
                 #expect(
-                    try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "zzz").json["correct"] as? Bool
+                    try await answer(client, learner, lesson: id, question: question.id, text: "zzz").decoded(Answer.self).correct
                         == false)
-                #expect(try await answer(client, learner, lesson: id, question: question["id"] as! String, text: "  ").code == "empty_text")
+                #expect(try await answer(client, learner, lesson: id, question: question.id, text: "  ").code == "empty_text")
                 let bare = word.folding(options: .diacriticInsensitive, locale: nil)
-                let reply = try await answer(
-                    client, learner, lesson: id, question: question["id"] as! String, text: " \(bare.uppercased())! ")
-                #expect(reply.json["correct"] as? Bool == true, "\(prompt) -> \(bare): \(reply.text)")
+                let reply = try await answer(client, learner, lesson: id, question: question.id, text: " \(bare.uppercased())! ")
+                let result = try reply.decoded(Answer.self)
+                #expect(result.correct == true, "\(prompt) -> \(bare): \(reply.text)")
                 if bare != word {
-                    #expect(reply.json["feedback"] as? String == "almost" && reply.json["expected"] as? String != nil)
+                    #expect(result.feedback == .almost && result.expected != nil)
                 }
-                lesson = try #require(reply.json["lesson"] as? JSON)
+                lesson = result.lesson
             }
         }
     }
@@ -282,12 +308,13 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
-            let id = try #require(lesson["id"] as? String)
-            let question = try #require(lesson["question"] as? JSON)
-            #expect(question["type"] as? String == "repetition" && question["skill"] as? String == "speaking")
-            #expect(question["prompt"] as? String == "Go forward ten metres.")
-            let before = try #require(bar(lesson, "speaking"))
+            let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"])
+                .decoded(Lesson.self)
+            let id = lesson.id
+            let question = try #require(lesson.question)
+            #expect(question._type == .repetition && question.skill == .speaking)
+            #expect(question.prompt == "Go forward ten metres.")
+            let before = try #require(bar(lesson, .speaking))
             let path = "/v1/learners/\(learner.learnerID)/lessons/\(id)/recordings?questionId=q1"
             // T4.11, T4.12: another recording fails, twice; the words to work on are named and the question comes back.
             for _ in 1...2 {
@@ -295,10 +322,11 @@ struct TeacherModeTests {
                     .post, path, token: learner.token, body: try Self.recording("numbers"),
                     headers: ["Content-Type": "audio/wav"])
                 #expect(failed.status == 200, "\(failed.text)")
-                #expect(failed.json["correct"] as? Bool == false)
-                #expect(!((failed.json["wordsToPractise"] as? [String]) ?? []).isEmpty)
-                #expect((failed.json["proficiency"] as? JSON)?["ability"] as? Double == before)
-                #expect(((failed.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q1")
+                let result = try failed.decoded(Answer.self)
+                #expect(result.correct == false)
+                #expect(!(result.wordsToPractise ?? []).isEmpty)
+                #expect(result.proficiency.ability == before)
+                #expect(result.lesson.question?.id == "q1")
             }
             // An answer that is not a recording does not count.
             #expect(try await answer(client, learner, lesson: id, question: "q1", option: "a").code == "answer_kind_mismatch")
@@ -312,12 +340,11 @@ struct TeacherModeTests {
                 .post, path, token: learner.token, body: try Self.recording("goforward"),
                 headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
             #expect(passed.status == 200, "\(passed.text)")
-            #expect(passed.json["correct"] as? Bool == true)
-            #expect(["great", "good"].contains(passed.json["feedback"] as? String))
-            #expect(
-                (passed.json["message"] as? String)?.hasPrefix("Bravo") == true
-                    || (passed.json["message"] as? String)?.hasPrefix("Excellent") == true)
-            #expect(((passed.json["lesson"] as? JSON)?["question"] as? JSON)?["id"] as? String == "q2")
+            let result = try passed.decoded(Answer.self)
+            #expect(result.correct == true)
+            #expect([Answer.FeedbackPayload.great, .good].contains(result.feedback))
+            #expect(result.message.hasPrefix("Bravo") || result.message.hasPrefix("Excellent"))
+            #expect(result.lesson.question?.id == "q2")
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 "SELECT correct, tries FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)")
@@ -325,14 +352,16 @@ struct TeacherModeTests {
 
             // A first-try pass raises the speaking bar (T4.10).
             let fresh = try await client.signUp(email: "fresh@example.com")
-            let second = try await start(client, fresh, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
-            let secondID = try #require(second["id"] as? String)
-            let first = try #require(bar(second, "speaking"))
+            let second = try await start(client, fresh, language: "en", focus: ["phrase:directions-go-forward-ten-metres"])
+                .decoded(Lesson.self)
+            let secondID = second.id
+            let first = try #require(bar(second, .speaking))
             let pass = try await client.send(
                 .post, "/v1/learners/\(fresh.learnerID)/lessons/\(secondID)/recordings?questionId=q1",
                 token: fresh.token, body: try Self.recording("goforward"), headers: ["Content-Type": "audio/wav"])
-            #expect(pass.json["correct"] as? Bool == true, "\(pass.text)")
-            #expect(((pass.json["proficiency"] as? JSON)?["ability"] as? Double ?? -9) > first)
+            let passing = try pass.decoded(Answer.self)
+            #expect(passing.correct == true, "\(pass.text)")
+            #expect((passing.proficiency.ability ?? -9) > first)
         }
     }
 
@@ -344,42 +373,42 @@ struct TeacherModeTests {
             let learner = try await client.signUp()
             let focus = ["phrase:directions-go-forward-ten-metres"]
             let types = ["repetition", "translationFromTarget", "translationToTarget"]
-            let lesson = try await start(client, learner, length: 6, types: types, focus: focus).json
-            let id = try #require(lesson["id"] as? String)
-            #expect((lesson["question"] as? JSON)?["type"] as? String == "repetition")
+            let lesson = try await start(client, learner, length: 6, types: types, focus: focus).decoded(Lesson.self)
+            let id = lesson.id
+            #expect(lesson.question?._type == .repetition)
             let base = "/v1/learners/\(learner.learnerID)/lessons/\(id)"
             let paused = try await client.post("\(base)/speaking-pause", token: learner.token, json: [:])
             #expect(paused.status == 200, "\(paused.text)")
-            var current = try #require(paused.json["question"] as? JSON)
+            var view = try paused.decoded(Lesson.self)
+            var current = try #require(view.question)
             // A new id: a late answer to the skipped question, or its kept audio, never meets this one.
-            #expect(current["type"] as? String != "repetition" && current["id"] as? String == "q2")
+            #expect(current._type != .repetition && current.id == "q2")
             // The lesson goes on without speaking to its end; the skip is no answer.
-            var view = paused.json
-            while let question = view["question"] as? JSON {
+            while let question = view.question {
                 current = question
-                #expect(current["type"] as? String != "repetition")
-                let reply = try await answer(
-                    client, learner, lesson: id, question: try #require(current["id"] as? String), option: try Self.rightOption(current))
+                #expect(current._type != .repetition)
+                let reply = try await answer(client, learner, lesson: id, question: current.id, option: try Self.rightOption(current))
                 #expect(reply.status == 200, "\(reply.text)")
-                view = try #require(reply.json["lesson"] as? JSON)
+                view = try reply.decoded(Answer.self).lesson
             }
-            #expect(view["status"] as? String == "finished")
+            #expect(view.status == .finished)
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 "SELECT count(*)::int, count(*) FILTER (WHERE NOT correct)::int FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: id)!)"
             )
             #expect(try rows[0].decode((Int, Int).self) == (6, 0))
             // A lesson started within the hour asks no speaking either, even for a phrase in focus.
-            let next = try await start(client, learner, length: 3, types: types, focus: focus).json
-            #expect((next["question"] as? JSON)?["type"] as? String != "repetition")
+            let next = try await start(client, learner, length: 3, types: types, focus: focus).decoded(Lesson.self)
+            #expect(next.question?._type != .repetition)
 
             // A lesson can be left at any time, and a new one started.
-            let nextID = try #require(next["id"] as? String)
+            let nextID = next.id
             let left = try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(nextID)/abandon", token: learner.token, json: [:])
             #expect(left.status == 204, "\(left.text)")
             #expect(try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(nextID)", token: learner.token).status == 410)
             let fresh = try await start(client, learner, length: 3, types: types)
-            #expect(fresh.status == 201 && fresh.json["id"] as? String != nextID)
+            let started = try fresh.decoded(Lesson.self)
+            #expect(fresh.status == 201 && started.id != nextID)
             let stranger = try await client.signUp(email: "stranger@example.com")
             #expect(
                 try await client.post("/v1/learners/\(stranger.learnerID)/lessons/\(nextID)/abandon", token: stranger.token, json: [:])
@@ -396,8 +425,9 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
-            let path = "/v1/learners/\(learner.learnerID)/lessons/\(try #require(lesson["id"] as? String))/recordings?questionId=q1"
+            let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"])
+                .decoded(Lesson.self)
+            let path = "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/recordings?questionId=q1"
             func record() async throws -> Client.Reply {
                 try await client.send(
                     .post, path, token: learner.token, body: try Self.recording("numbers"), headers: ["Content-Type": "audio/wav"])
@@ -422,7 +452,7 @@ struct TeacherModeTests {
             #expect(scored.status == 200, "\(scored.text)")
             #expect(try await attempts() == 1)
             let history = try await client.get("/v1/learners/\(learner.learnerID)/speech/attempts", token: learner.token)
-            #expect((history.json["attempts"] as? [JSON])?.first?["text"] as? String == "Go forward ten metres.")
+            #expect(try history.decoded(SpeechAttempts.self).attempts.first?.text == "Go forward ten metres.")
 
             // Free: 50 a day, the lesson's recordings among them.
             try await spoken(49)
@@ -460,8 +490,9 @@ struct TeacherModeTests {
             }
             try await app.runLive { client, _ in
                 let learner = try await client.signUp()
-                let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"]).json
-                let path = "/v1/learners/\(learner.learnerID)/lessons/\(try #require(lesson["id"] as? String))/recordings?questionId=q1"
+                let lesson = try await start(client, learner, language: "en", focus: ["phrase:directions-go-forward-ten-metres"])
+                    .decoded(Lesson.self)
+                let path = "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/recordings?questionId=q1"
                 func record() async throws -> Client.Reply {
                     try await client.send(
                         .post, path, token: learner.token, body: Array("not audio".utf8), headers: ["Content-Type": "audio/wav"])
@@ -488,7 +519,7 @@ struct TeacherModeTests {
     func drop(_ client: Client, _ learner: Client.SignedUp, lesson: String, question: String, item: String, target: String? = nil)
         async throws -> Client.Reply
     {
-        var json: JSON = ["questionId": question, "optionId": item, "responseTimeMs": 1500]
+        var json: [String: any Sendable] = ["questionId": question, "optionId": item, "responseTimeMs": 1500]
         if let target { json["targetId"] = target }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons/\(lesson)/answers", token: learner.token, json: json)
     }
@@ -508,41 +539,44 @@ struct TeacherModeTests {
                 """)
 
             // Sequencing: numbers in order, one box at a time.
-            var lesson = try await start(client, learner, length: 2, types: ["sequencing"]).json
-            let id = try #require(lesson["id"] as? String)
-            var question = try #require(lesson["question"] as? JSON)
-            #expect(question["type"] as? String == "sequencing" && question["prompt"] == nil)
-            let items = try #require(question["options"] as? [JSON])
-            #expect(items.count == 4 && (question["placed"] as? [JSON])?.isEmpty == true)
-            let position = { (item: JSON) throws -> Int in
-                let named = try Self.concepts(item["text"] as? String, .french)
+            var lesson = try await start(client, learner, length: 2, types: ["sequencing"]).decoded(Lesson.self)
+            let id = lesson.id
+            var question = try #require(lesson.question)
+            #expect(question._type == .sequencing && question.prompt == nil)
+            let items = question.options
+            #expect(items.count == 4 && question.placed?.isEmpty == true)
+            let position = { (item: Question.OptionsPayloadPayload) throws -> Int in
+                let named = try Self.concepts(item.text, .french)
                 return try #require(numbers.firstIndex { named.contains($0) })
             }
-            let order = try items.sorted { try position($0) < position($1) }.map { $0["id"] as! String }
-            let qid = try #require(question["id"] as? String)
+            let order = try items.sorted { try position($0) < position($1) }.map(\.id)
+            let qid = question.id
             // The second item first: it pops back, nothing is learnt, the bar stays.
             let wrong = try await drop(client, learner, lesson: id, question: qid, item: order[1])
-            #expect(wrong.status == 200 && wrong.json["correct"] as? Bool == false && wrong.json["feedback"] as? String == "wrong")
-            #expect(bar(try #require(wrong.json["lesson"] as? JSON), "vocabulary") == bar(lesson, "vocabulary"))
+            let popped = try wrong.decoded(Answer.self)
+            #expect(wrong.status == 200 && popped.correct == false && popped.feedback == .wrong)
+            #expect(bar(popped.lesson, .vocabulary) == bar(lesson, .vocabulary))
             for (index, item) in order.enumerated() {
                 let reply = try await drop(client, learner, lesson: id, question: qid, item: item)
-                #expect(reply.json["correct"] as? Bool == true, "\(reply.text)")
-                lesson = try #require(reply.json["lesson"] as? JSON)
+                let result = try reply.decoded(Answer.self)
+                #expect(result.correct == true, "\(reply.text)")
+                lesson = result.lesson
                 if index < 3 {
-                    // The order is not given away before the question is done.
+                    // The order is not given away before the question is done. Raw JSON on purpose: the key must be
+                    // absent, which a typed decode cannot tell from null.
                     #expect(reply.json["correctAnswer"] == nil)
-                    question = try #require(lesson["question"] as? JSON)
-                    #expect(question["id"] as? String == qid)
-                    #expect((question["placed"] as? [JSON])?.compactMap { $0["optionId"] as? String } == Array(order.prefix(index + 1)))
-                    #expect((question["options"] as? [JSON])?.filter { $0["disabled"] as? Bool == true }.count == index + 1)
+                    question = try #require(lesson.question)
+                    #expect(question.id == qid)
+                    #expect(question.placed?.map(\.optionId) == Array(order.prefix(index + 1)))
+                    #expect(question.options.filter(\.disabled).count == index + 1)
                     #expect(try await drop(client, learner, lesson: id, question: qid, item: item).code == "option_already_tried")
                 } else {
-                    #expect(reply.json["correctAnswer"] as? String != nil)
+                    #expect(result.correctAnswer != nil)
                 }
             }
             // The next question comes once all four are in place.
-            question = try #require(lesson["question"] as? JSON)
-            #expect(question["id"] as? String == "q2" && question["type"] as? String == "sequencing")
+            question = try #require(lesson.question)
+            #expect(question.id == "q2" && question._type == .sequencing)
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 """
@@ -561,40 +595,41 @@ struct TeacherModeTests {
 
             // Drag matching: each word onto its translation.
             let other = try await client.signUp(email: "drag@example.com")
-            lesson = try await start(client, other, length: 1, types: ["dragMatching"]).json
-            let dragID = try #require(lesson["id"] as? String)
-            question = try #require(lesson["question"] as? JSON)
-            #expect(question["type"] as? String == "dragMatching")
-            let words = try #require(question["options"] as? [JSON])
-            let targets = try #require(question["targets"] as? [JSON])
+            lesson = try await start(client, other, length: 1, types: ["dragMatching"]).decoded(Lesson.self)
+            let dragID = lesson.id
+            question = try #require(lesson.question)
+            #expect(question._type == .dragMatching)
+            let words = question.options
+            let targets = try #require(question.targets)
             #expect(words.count == 4 && targets.count == 4)
-            let dragQuestion = try #require(question["id"] as? String)
+            let dragQuestion = question.id
             var pairs: [(String, String)] = []
             for word in words {
                 // The one target that translates the word: exactly one, as the question promises.
-                let named = try Self.concepts(word["text"] as? String, .french)
-                let fitting = try targets.filter { !named.isDisjoint(with: try Self.concepts($0["text"] as? String, .english)) }
+                let named = try Self.concepts(word.text, .french)
+                let fitting = try targets.filter { !named.isDisjoint(with: try Self.concepts($0.text, .english)) }
                 #expect(fitting.count == 1, "\(word) fits \(fitting)")
                 let target = try #require(fitting.first)
-                pairs.append((word["id"] as! String, target["id"] as! String))
+                pairs.append((word.id, target.id))
             }
             #expect(
                 try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: "nowhere").code
                     == "target_not_found")
             #expect(try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0).code == "answer_kind_mismatch")
             let miss = try await drop(client, other, lesson: dragID, question: dragQuestion, item: pairs[0].0, target: pairs[1].1)
-            #expect(miss.json["correct"] as? Bool == false)
+            #expect(try miss.decoded(Answer.self).correct == false)
             for (index, (word, target)) in pairs.enumerated() {
                 let reply = try await drop(client, other, lesson: dragID, question: dragQuestion, item: word, target: target)
-                #expect(reply.json["correct"] as? Bool == true, "\(reply.text)")
-                let after = try #require(reply.json["lesson"] as? JSON)
+                let result = try reply.decoded(Answer.self)
+                #expect(result.correct == true, "\(reply.text)")
+                let after = result.lesson
                 if index < 3 {
-                    let filled = ((after["question"] as? JSON)?["targets"] as? [JSON])?.filter { $0["filled"] as? Bool == true }
+                    let filled = after.question?.targets?.filter(\.filled)
                     #expect(filled?.count == index + 1)
                 } else {
-                    #expect(after["status"] as? String == "finished")
-                    let summary = try #require(after["summary"] as? JSON)
-                    #expect(summary["questions"] as? Int == 1)
+                    #expect(after.status == .finished)
+                    let summary = try #require(after.summary)
+                    #expect(summary.questions == 1)
                 }
             }
         }
@@ -607,50 +642,50 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let types = ["translationFromTarget", "translationToTarget", "gapFill"]
-            var results: [Bool: JSON] = [:]
+            var results: [Bool: Components.Schemas.LessonSummary] = [:]
             for right in [true, false] {
                 let learner = try await client.signUp(email: "\(right)@example.com")
-                var lesson = try await start(client, learner, length: 10, types: types).json
-                let id = try #require(lesson["id"] as? String)
-                let start = try #require(bar(lesson, "vocabulary"))
-                while let question = lesson["question"] as? JSON {
-                    let questionID = try #require(question["id"] as? String)
+                var lesson = try await start(client, learner, length: 10, types: types).decoded(Lesson.self)
+                let id = lesson.id
+                let start = try #require(bar(lesson, .vocabulary))
+                while let question = lesson.question {
+                    let questionID = question.id
                     let correct = try Self.rightOption(question)
                     if !right {
-                        let wrong = (question["options"] as? [JSON] ?? []).compactMap { $0["id"] as? String }.first { $0 != correct }!
+                        let wrong = question.options.map(\.id).first { $0 != correct }!
                         _ = try await answer(client, learner, lesson: id, question: questionID, option: wrong)
                     }
-                    let reply = try await answer(client, learner, lesson: id, question: questionID, option: correct)
-                    let skill = try #require((reply.json["proficiency"] as? JSON)?["skill"] as? String)
-                    let now = try #require((reply.json["proficiency"] as? JSON)?["ability"] as? Double)
+                    let reply = try await answer(client, learner, lesson: id, question: questionID, option: correct).decoded(Answer.self)
+                    let skill = try #require(reply.proficiency.skill)
+                    let now = try #require(reply.proficiency.ability)
                     let was = try #require(bar(lesson, skill))
                     // T4.6: found at last, the bar never drops (nor rises).
-                    #expect(right ? now > was : abs(now - was) < 1e-9, "\(skill): \(was) -> \(now)")
-                    lesson = try #require(reply.json["lesson"] as? JSON)
+                    #expect(right ? now > was : abs(now - was) < 1e-9, "\(skill.rawValue): \(was) -> \(now)")
+                    lesson = reply.lesson
                 }
-                #expect(lesson["status"] as? String == "finished" && lesson["finishedAt"] != nil)
-                let summary = try #require(lesson["summary"] as? JSON)
-                #expect(summary["questions"] as? Int == 10)
-                #expect(summary["firstTryCorrect"] as? Int == (right ? 10 : 0))
-                #expect(summary["accuracy"] as? Double == (right ? 1 : 0))
-                #expect((summary["newWords"] as? Int ?? 0) > 0)
-                let skills = try #require(summary["skills"] as? [JSON])
-                #expect(skills.contains { $0["skill"] as? String == "vocabulary" })
-                let vocabulary = try #require(bar(lesson, "vocabulary"))
+                #expect(lesson.status == .finished && lesson.finishedAt != nil)
+                let summary = try #require(lesson.summary)
+                #expect(summary.questions == 10)
+                #expect(summary.firstTryCorrect == (right ? 10 : 0))
+                #expect(summary.accuracy == (right ? 1 : 0))
+                #expect(summary.newWords > 0)
+                let skills = summary.skills
+                #expect(skills.contains { $0.skill == .vocabulary })
+                let vocabulary = try #require(bar(lesson, .vocabulary))
                 #expect(right ? vocabulary > start : abs(vocabulary - start) < 1e-9)
                 results[right] = summary
                 // The summary stays; no more answers.
                 let again = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(id)", token: learner.token)
-                #expect((again.json["summary"] as? JSON)?["questions"] as? Int == 10)
+                #expect(try again.decoded(Lesson.self).summary?.questions == 10)
                 #expect(try await answer(client, learner, lesson: id, question: "q10", option: "a").code == "lesson_finished")
                 // The proficiency page shows the lessons' gaps by topic or grammar note.
                 let proficiency = try await client.get("/v1/learners/\(learner.learnerID)/proficiency?language=fr", token: learner.token)
-                    .json
-                if !right { #expect(!((proficiency["gaps"] as? [JSON]) ?? []).isEmpty) }
+                    .decoded(Components.Schemas.Proficiency.self)
+                if !right { #expect(!proficiency.gaps.isEmpty) }
             }
-            let gaps = results[false]?["gaps"] as? [JSON] ?? []
+            let gaps = results[false]?.gaps ?? []
             #expect(gaps.count > 0)
-            #expect(gaps.contains { $0["kind"] as? String == "grammarNote" } || gaps.contains { $0["kind"] as? String == "topic" })
+            #expect(gaps.contains { $0.kind == .grammarNote } || gaps.contains { $0.kind == .topic })
         }
     }
 
@@ -659,19 +694,21 @@ struct TeacherModeTests {
         let app = try await TestApp.make()
         let (learner, lessonID) = try await app.run { client in
             let learner = try await client.signUp()
-            let lesson = try await start(client, learner, types: ["translationFromTarget"]).json
-            let id = try #require(lesson["id"] as? String)
-            let question = try #require(lesson["question"] as? JSON)
+            let lesson = try await start(client, learner, types: ["translationFromTarget"]).decoded(Lesson.self)
+            let id = lesson.id
+            let question = try #require(lesson.question)
             _ = try await answer(client, learner, lesson: id, question: "q1", option: try Self.rightOption(question))
             return (learner, id)
         }
         // Another server on the same database: the lesson is where it was.
         try await TestApp(databaseURL: app.databaseURL).run { client in
             let again = try await start(client, learner, types: ["gapFill"])
-            #expect(again.status == 200 && again.json["id"] as? String == lessonID)
-            #expect((again.json["question"] as? JSON)?["id"] as? String == "q2")
+            let resumed = try again.decoded(Lesson.self)
+            #expect(again.status == 200 && resumed.id == lessonID)
+            #expect(resumed.question?.id == "q2")
             let got = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(lessonID)", token: learner.token)
-            #expect(got.status == 200 && (got.json["question"] as? JSON)?["id"] as? String == "q2" && got.json["answered"] as? Int == 1)
+            let kept = try got.decoded(Lesson.self)
+            #expect(got.status == 200 && kept.question?.id == "q2" && kept.answered == 1)
 
             try await TestDatabase.shared.execute(
                 in: app.databaseURL,
@@ -680,7 +717,8 @@ struct TeacherModeTests {
             #expect(expired.status == 410 && expired.code == "lesson_expired")
             #expect(try await answer(client, learner, lesson: lessonID, question: "q2", option: "a").code == "lesson_expired")
             let fresh = try await start(client, learner)
-            #expect(fresh.status == 201 && fresh.json["id"] as? String != lessonID)
+            let started = try fresh.decoded(Lesson.self)
+            #expect(fresh.status == 201 && started.id != lessonID)
         }
     }
 }
