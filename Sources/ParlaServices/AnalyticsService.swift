@@ -132,26 +132,11 @@ package struct AnalyticsRollup: Service {
     }
 
     package func run() async throws {
-        // Shutdown cancels the wait between runs, never a run's transaction.
-        try? await cancelWhenGracefulShutdown {
-            await schema.wait()
-            await loop()
-        }
-    }
-
-    private func loop() async {
-        var lastPrune = ContinuousClock.now - .seconds(3600)
-        while !Task.isCancelled {
-            do {
-                if let count = try await store.rollUp() { counted.increment(by: count) }
-                if ContinuousClock.now - lastPrune >= .seconds(3600) {
-                    lastPrune = .now
-                    try await store.prune(receivedBefore: Date().addingTimeInterval(-keptFor))
-                }
-            } catch {
-                logger.warning("analytics roll-up failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
-            }
-            try? await Task.sleep(for: interval)
+        // Old events are forgotten at the first round, then about once an hour.
+        let roundsPerPrune = max(1, Int(Duration.seconds(3600) / interval))
+        await schema.everyRound(interval, logger: logger, failure: "analytics roll-up failed") { round in
+            if let count = try await store.rollUp() { counted.increment(by: count) }
+            if round % roundsPerPrune == 0 { try await store.prune(receivedBefore: Date().addingTimeInterval(-keptFor)) }
         }
     }
 }

@@ -18,28 +18,16 @@ package struct GuestSweeper: Service {
     package let logger: Logger
 
     package func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await schema.wait()
-            await loop()
-        }
-    }
-
-    private func loop() async {
-        while !Task.isCancelled {
-            do {
-                // A batch at a time, until none is left.
-                var erased = 0
-                while !Task.isCancelled {
-                    let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
-                    leaderboards.removed(ranked)
-                    erased += guests.count
-                    if guests.isEmpty { break }
-                }
-                if erased > 0 { logger.info("idle guests erased", metadata: ["guests": "\(erased)"]) }
-            } catch {
-                logger.warning("guest sweep failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
+        await schema.everyRound(interval, logger: logger, failure: "guest sweep failed") { _ in
+            // A batch at a time, until none is left.
+            var erased = 0
+            while !Task.isCancelled {
+                let (guests, ranked) = try await accounts.eraseGuests(idleSince: Date().addingTimeInterval(-idleFor))
+                leaderboards.removed(ranked)
+                erased += guests.count
+                if guests.isEmpty { break }
             }
-            try? await Task.sleep(for: interval)
+            if erased > 0 { logger.info("idle guests erased", metadata: ["guests": "\(erased)"]) }
         }
     }
 

@@ -65,16 +65,8 @@ package struct RateCounterSweeper: Service {
     package let logger: Logger
 
     package func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await schema.wait()
-            while !Task.isCancelled {
-                do {
-                    try await counters.sweep()
-                } catch {
-                    logger.warning("rate counter sweep failed", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
-                }
-                try? await Task.sleep(for: interval)
-            }
+        await schema.everyRound(interval, logger: logger, failure: "rate counter sweep failed") { _ in
+            try await counters.sweep()
         }
     }
 

@@ -1,3 +1,5 @@
+import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// Opens once the database's migrations have run (`beforeServerStarts`).
@@ -19,4 +21,26 @@ package final class SchemaReady: Sendable {
     }
 
     package init() {}
+
+    /// A round of background work on the tables, every `interval`, once the
+    /// schema is ready and until the server shuts down (which cancels the
+    /// wait between rounds, never a round): a failed round is logged as
+    /// `failure` and tried again at the next. Rounds are numbered from 0.
+    package func everyRound(
+        _ interval: Duration, logger: Logger, failure: String, _ round: @escaping @Sendable (Int) async throws -> Void
+    ) async {
+        try? await cancelWhenGracefulShutdown {
+            await self.wait()
+            var number = 0
+            while !Task.isCancelled {
+                defer { number += 1 }
+                do {
+                    try await round(number)
+                } catch {
+                    logger.warning("\(failure)", metadata: ["error": "\(String(reflecting: error).prefix(300))"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
 }
