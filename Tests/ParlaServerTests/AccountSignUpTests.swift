@@ -1,10 +1,12 @@
 import Foundation
+import ParlaAPI
 import ParlaTestSupport
 import Testing
 
 /// T1: creating an account.
 @Suite("T1 sign-up")
 struct AccountSignUpTests {
+    typealias SignedIn = Components.Schemas.SignedIn
     static let valid: [String: any Sendable] = [
         "firstName": "Zoë", "lastName": "O'Brien", "email": "zoe@example.com",
         "password": "correct horse battery", "acceptTerms": true,
@@ -22,7 +24,7 @@ struct AccountSignUpTests {
             #expect(try await client.get("/health").status == 200)
             let ready = try await client.get("/ready")
             #expect(ready.status == 200)
-            #expect((ready.json["migrations"] as? Int ?? 0) >= 1)
+            #expect((try ready.decoded(Components.Schemas.Health.self).migrations ?? 0) >= 1)
         }
     }
 
@@ -33,8 +35,8 @@ struct AccountSignUpTests {
         try await TestApp.make().run { client in
             let reply = try await client.post("/v1/accounts", json: form(["firstName": name]))
             #expect(reply.status == 201, "\(reply.text)")
-            let account = reply.json["account"] as? [String: any Sendable]
-            #expect(account?["firstName"] as? String == name.trimmingCharacters(in: .whitespaces))
+            let account = try reply.decoded(SignedIn.self).account
+            #expect(account.firstName == name.trimmingCharacters(in: .whitespaces))
         }
     }
 
@@ -63,7 +65,7 @@ struct AccountSignUpTests {
         try await TestApp.make().run { client in
             let reply = try await client.post("/v1/accounts", json: form(["lastName": name]))
             #expect(reply.status == 201, "\(reply.text)")
-            #expect((reply.json["account"] as? [String: any Sendable])?["lastName"] as? String == name)
+            #expect(try reply.decoded(SignedIn.self).account.lastName == name)
         }
     }
 
@@ -89,7 +91,7 @@ struct AccountSignUpTests {
             }
             let created = try await client.post("/v1/accounts", json: form(["email": "  Zoe.Smith+fr@Example.COM "]))
             #expect(created.status == 201)
-            #expect((created.json["account"] as? [String: any Sendable])?["email"] as? String == "Zoe.Smith+fr@Example.COM")
+            #expect(try created.decoded(SignedIn.self).account.email == "Zoe.Smith+fr@Example.COM")
             let again = try await client.post("/v1/accounts", json: form(["email": "zoe.smith+fr@example.com"]))
             #expect(again.status == 409)
             #expect(again.code == "email_taken")
@@ -101,20 +103,20 @@ struct AccountSignUpTests {
         try await TestApp.make().run { client in
             let reply = try await client.post("/v1/accounts", json: form(["uiLanguage": "fr", "deviceName": "Zoë's phone"]))
             #expect(reply.status == 201)
-            let account = try #require(reply.json["account"] as? [String: any Sendable])
-            #expect(account["uiLanguage"] as? String == "fr")
-            #expect(account["termsVersion"] as? String == "2026-11-01")
-            #expect(account["termsAcceptedAt"] is String)
-            let learners = try #require(reply.json["learners"] as? [[String: any Sendable]])
+            let signedIn = try reply.decoded(SignedIn.self)
+            let account = signedIn.account
+            #expect(account.uiLanguage == .fr)
+            #expect(account.termsVersion == "2026-11-01")
+            #expect(account.termsAcceptedAt != nil)
+            let learners = signedIn.learners
             #expect(learners.count == 1)
-            #expect(learners[0]["displayName"] as? String == "Zoë")
-            #expect(learners[0]["nativeLanguage"] as? String == "fr")
-            let session = try #require(reply.json["session"] as? [String: any Sendable])
-            let token = try #require(session["token"] as? String)
+            #expect(learners[0].displayName == "Zoë")
+            #expect(learners[0].nativeLanguage == .fr)
+            let token = signedIn.session.token
             #expect(token.count >= 43)  // 256 bits, base64url
             let me = try await client.get("/v1/me", token: token)
             #expect(me.status == 200)
-            #expect((me.json["account"] as? [String: any Sendable])?["email"] as? String == "zoe@example.com")
+            #expect(try me.decoded(Components.Schemas.Me.self).account.email == "zoe@example.com")
         }
     }
 
@@ -151,7 +153,7 @@ struct AccountSignUpTests {
             var form = Self.valid
             form.removeValue(forKey: "uiLanguage")
             let reply = try await client.post("/v1/accounts", json: form, headers: ["Accept-Language": "ja, de-AT;q=0.9, en;q=0.5"])
-            #expect((reply.json["account"] as? [String: any Sendable])?["uiLanguage"] as? String == "de")
+            #expect(try reply.decoded(SignedIn.self).account.uiLanguage == .de)
         }
     }
 }

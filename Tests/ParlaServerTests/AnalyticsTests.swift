@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaCore
 import ParlaServer
 import ParlaTestSupport
@@ -8,10 +9,16 @@ import Testing
 /// Issue 19, item 4 (seeds 000 and 002): analytics events and their reports.
 @Suite("analytics")
 struct AnalyticsTests {
-    typealias JSON = [String: any Sendable]
+    typealias Activity = Components.Schemas.Activity
+    typealias MostTouched = Components.Schemas.MostTouched
+    /// The body of `POST /v1/learners/{id}/events` (an inline schema: no `Components.Schemas` type).
+    typealias Kept = Operations.RecordEvents.Output.Ok.Body.JsonPayload
 
-    static func event(_ kind: String, _ extra: JSON = [:], at time: Date = Date(), id: String = UUID().uuidString) -> JSON {
-        var event: JSON = ["id": id, "kind": kind, "occurredAt": ISO8601DateFormatter().string(from: time)]
+    /// An event as the app sends it (a request body: a dictionary, so that a test can leave fields out).
+    static func event(
+        _ kind: String, _ extra: [String: any Sendable] = [:], at time: Date = Date(), id: String = UUID().uuidString
+    ) -> [String: any Sendable] {
+        var event: [String: any Sendable] = ["id": id, "kind": kind, "occurredAt": ISO8601DateFormatter().string(from: time)]
         for (key, value) in extra { event[key] = value }
         return event
     }
@@ -36,7 +43,7 @@ struct AnalyticsTests {
             let path = "/v1/learners/\(zoe.learnerID)/events"
             let now = Date()
             let opened = Self.event("word_opened", ["language": "fr", "listId": "animals", "itemKind": "word", "itemId": "cat"])
-            let batch: [JSON] = [
+            let batch: [[String: any Sendable]] = [
                 opened,
                 Self.event("screen_viewed", ["screen": "word_list", "durationMs": 90_000]),
                 Self.event("lesson_finished", ["language": "fr", "durationMs": 300_000]),
@@ -45,7 +52,9 @@ struct AnalyticsTests {
                 Self.event("lesson_finished", at: now.addingTimeInterval(-40 * 86400)),
             ]
             let first = try await client.post(path, token: zoe.token, json: ["events": batch])
-            #expect(first.status == 200 && first.json["accepted"] as? Int == 5 && first.json["tooOld"] as? Int == 1, "\(first.text)")
+            #expect(first.status == 200, "\(first.text)")
+            let firstKept = try first.decoded(Kept.self)
+            #expect(firstKept.accepted == 5 && firstKept.tooOld == 1, "\(first.text)")
             // A kind, word or list this server does not know is left out, not refused.
             let unknown = try await client.post(
                 path, token: zoe.token,
@@ -55,23 +64,25 @@ struct AnalyticsTests {
                         Self.event("game_finished", ["listId": "no-such-list"]),
                     ]
                 ])
-            #expect(unknown.status == 200 && unknown.json["ignored"] as? Int == 3 && unknown.json["accepted"] as? Int == 0)
+            #expect(unknown.status == 200)
+            let unknownKept = try unknown.decoded(Kept.self)
+            #expect(unknownKept.ignored == 3 && unknownKept.accepted == 0)
             // Sent again after a lost answer: nothing counts twice.
-            let again = try await client.post(path, token: zoe.token, json: ["events": [opened]])
-            #expect(again.json["accepted"] as? Int == 0 && again.json["duplicates"] as? Int == 1)
+            let again = try await client.post(path, token: zoe.token, json: ["events": [opened]]).decoded(Kept.self)
+            #expect(again.accepted == 0 && again.duplicates == 1)
 
             let today = Day(now).description
-            let activity = try await Self.eventually(client, "/v1/learners/\(zoe.learnerID)/activity?today=\(today)", token: zoe.token) {
-                ($0.json["days"] as? [JSON])?.count == 3
+            let reply = try await Self.eventually(client, "/v1/learners/\(zoe.learnerID)/activity?today=\(today)", token: zoe.token) {
+                (try? $0.decoded(Activity.self))?.days.count == 3
             }
-            let days = try #require(activity.json["days"] as? [JSON], "\(activity.text)")
-            #expect(days.compactMap { $0["day"] as? String } == [-3, -1, 0].map { Day(now).adding($0).description })
+            let activity = try reply.decoded(Activity.self)
+            let days = activity.days
+            #expect(days.map(\.day) == [-3, -1, 0].map { Day(now).adding($0).description }, "\(reply.text)")
             let last = try #require(days.last)
-            #expect(last["seconds"] as? Int == 90 && last["events"] as? Int == 3 && last["lessons"] as? Int == 1)
-            #expect(days[1]["games"] as? Int == 1)
-            let streak = try #require(activity.json["streak"] as? JSON)
-            #expect(streak["current"] as? Int == 2 && streak["longest"] as? Int == 2)
-            #expect(activity.json["totalSeconds"] as? Int == 90)
+            #expect(last.seconds == 90 && last.events == 3 && last.lessons == 1)
+            #expect(days[1].games == 1)
+            #expect(activity.streak.current == 2 && activity.streak.longest == 2)
+            #expect(activity.totalSeconds == 90)
 
             // A batch with any bad event is refused whole, every problem named.
             let bad = try await client.post(
@@ -85,7 +96,8 @@ struct AnalyticsTests {
                 ]), "\(bad.fieldErrors)")
             let tooMany = (0...100).map { _ in Self.event("lesson_started") }
             #expect(try await client.post(path, token: zoe.token, json: ["events": tooMany]).fieldErrors == ["events:too_many_events"])
-            #expect(try await client.post(path, token: zoe.token, json: ["events": [JSON]()]).fieldErrors == ["events:required"])
+            let noEvents: [[String: any Sendable]] = []
+            #expect(try await client.post(path, token: zoe.token, json: ["events": noEvents]).fieldErrors == ["events:required"])
             let range = try await client.get("/v1/learners/\(zoe.learnerID)/activity?from=2026-02-30", token: zoe.token)
             #expect(range.fieldErrors == ["from:validation_failed"])
             // Another account reaches neither.
@@ -105,26 +117,28 @@ struct AnalyticsTests {
         }
         #expect(granted.hasPrefix("gave account"))
         try await app.run { client in
-            func touch(_ kind: String, _ item: String, list: String = "animals", language: String = "fr") -> JSON {
+            func touch(_ kind: String, _ item: String, list: String = "animals", language: String = "fr") -> [String: any Sendable] {
                 Self.event(kind, ["language": language, "listId": list, "itemKind": "word", "itemId": item])
             }
-            var events: [JSON] = []
+            var events: [[String: any Sendable]] = []
             for _ in 0..<3 { events.append(touch("word_opened", "dog")) }
             events += [touch("picture_touched", "dog"), touch("audio_played", "cat"), touch("word_opened", "cat")]
             events.append(touch("word_opened", "bed", list: "home"))
             events.append(touch("word_opened", "dog", language: "de"))
             let posted = try await client.post("/v1/learners/\(learner.learnerID)/events", token: learner.token, json: ["events": events])
-            #expect(posted.json["accepted"] as? Int == 8)
+            #expect(try posted.decoded(Kept.self).accepted == 8)
 
             let path = "/v1/admin/analytics/most-touched?language=fr&list=animals"
             try await client.turnOnTwoFactor(token: admin.token)
-            let report = try await Self.eventually(client, path, token: admin.token) { ($0.json["items"] as? [JSON])?.count == 2 }
-            let items = try #require(report.json["items"] as? [JSON], "\(report.text)")
-            #expect(items.compactMap { $0["id"] as? String } == ["dog", "cat"])
-            #expect(items.first?["text"] as? String == "le chien" && items.first?["touches"] as? Int == 4)
-            #expect((items.first?["byKind"] as? JSON)?["word_opened"] as? Int == 3)
-            let all = try await client.get("/v1/admin/analytics/most-touched?language=fr", token: admin.token)
-            #expect((all.json["items"] as? [JSON])?.compactMap { $0["id"] as? String } == ["dog", "cat", "bed"])
+            let report = try await Self.eventually(client, path, token: admin.token) {
+                (try? $0.decoded(MostTouched.self))?.items.count == 2
+            }
+            let items = try report.decoded(MostTouched.self).items
+            #expect(items.map(\.id) == ["dog", "cat"], "\(report.text)")
+            #expect(items.first?.text == "le chien" && items.first?.touches == 4)
+            #expect(items.first?.byKind.additionalProperties["word_opened"] == 3)
+            let all = try await client.get("/v1/admin/analytics/most-touched?language=fr", token: admin.token).decoded(MostTouched.self)
+            #expect(all.items.map(\.id) == ["dog", "cat", "bed"])
             #expect(
                 try await client.get("/v1/admin/analytics/most-touched?language=fr&list=nope", token: admin.token).code
                     == "word_list_not_found")

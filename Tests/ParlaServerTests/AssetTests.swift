@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
+import ParlaAPI
 import ParlaCommerce
 import ParlaContent
 import ParlaCore
@@ -17,7 +18,7 @@ import Testing
 /// (real ones: `make install-deps` installs them), served by name.
 @Suite("content assets")
 struct AssetTests {
-    typealias JSON = [String: any Sendable]
+    typealias Word = Components.Schemas.Word
 
     /// Makes the assets of `slots` into the app's store, as `parla content
     /// build` would (only these: all of them takes minutes).
@@ -45,19 +46,20 @@ struct AssetTests {
                 """
                 INSERT INTO account_entitlements (account_id, product, source) VALUES (\(UUID(uuidString: parent.accountID)!), 'animals', 'grant')
                 """)
-            let card = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token).json
-            let audio = try #require(card["audio"] as? JSON)
-            #expect(audio["word"] as? String == "/v1/assets/" + built["word:fr:elephant"]!.name)
-            #expect(audio["definition"] as? String == "/v1/assets/" + built["definition:fr:elephant"]!.name)
-            #expect(card["picture"] as? String == "/v1/assets/" + built["picture:emoji:1f418"]!.name)
+            let card = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token)
+                .decoded(Word.self)
+            let audio = try #require(card.audio)
+            #expect(audio.word == "/v1/assets/" + built["word:fr:elephant"]!.name)
+            #expect(audio.definition == "/v1/assets/" + built["definition:fr:elephant"]!.name)
+            #expect(card.picture == "/v1/assets/" + built["picture:emoji:1f418"]!.name)
             // Each word of the definition, in order, timed inside its audio.
-            let timings = try #require(card["definitionTimings"] as? [JSON])
-            #expect(timings.compactMap { $0["word"] as? String } == PhraseText.words(try #require(card["definition"] as? String)))
-            let starts = timings.compactMap { $0["start"] as? Double }, ends = timings.compactMap { $0["end"] as? Double }
+            let timings = try #require(card.definitionTimings)
+            #expect(timings.map(\.word) == PhraseText.words(card.definition))
+            let starts = timings.map(\.start), ends = timings.map(\.end)
             #expect(starts.count == timings.count && ends.count == timings.count)
             #expect(zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 })
 
-            let word = try await client.get(try #require(audio["word"] as? String))
+            let word = try await client.get(try #require(audio.word))
             #expect(word.status == 200)
             #expect(word.header("Content-Type") == "audio/ogg")
             #expect(word.header("Cache-Control") == "public, max-age=31536000, immutable")
@@ -66,15 +68,15 @@ struct AssetTests {
             // "l'éléphant" is under two seconds; its definition is longer.
             let wordSeconds = try #require(Audio.opusDuration(word.bytes))
             #expect(wordSeconds > 0.4 && wordSeconds < 2)
-            let definition = try await client.get(try #require(audio["definition"] as? String))
+            let definition = try await client.get(try #require(audio.definition))
             let definitionSeconds = try #require(Audio.opusDuration(definition.bytes))
             #expect(definitionSeconds > wordSeconds + 1)
             #expect(try #require(ends.last) <= definitionSeconds + 0.05)
 
             let tag = try #require(word.header("ETag"))
-            #expect(try await client.get(audio["word"] as! String, headers: ["If-None-Match": tag]).status == 304)
+            #expect(try await client.get(try #require(audio.word), headers: ["If-None-Match": tag]).status == 304)
 
-            let picture = try await client.get(card["picture"] as! String)
+            let picture = try await client.get(card.picture)
             #expect(picture.header("Content-Type") == "image/svg+xml")
             #expect(picture.text.contains("<svg"))
         }
@@ -85,9 +87,10 @@ struct AssetTests {
         let app = try await TestApp.make()
         let built = try await build(["phrase:de:greetings-see-you-tomorrow"], in: app)
         try await app.run { client in
-            let phrase = try await client.get("/v1/languages/de/phrases/greetings-see-you-tomorrow").json
+            let phrase = try await client.get("/v1/languages/de/phrases/greetings-see-you-tomorrow")
+                .decoded(Components.Schemas.Phrase.self)
             let path = "/v1/assets/" + built["phrase:de:greetings-see-you-tomorrow"]!.name
-            #expect(phrase["audio"] as? String == path)
+            #expect(phrase.audio == path)
             let whole = try await client.get(path).bytes
 
             let head = try await client.get(path, headers: ["Range": "bytes=0-99"])
@@ -180,10 +183,10 @@ struct BuildingAnswerTests {
             $0.content.buildAssets = true
         }
         try await app.run { client in
-            let card = try await client.get("/v1/languages/de/words/elephant").json
-            let picture = try #require(card["picture"] as? String)
-            let audio = try #require(card["audio"] as? [String: any Sendable])
-            let word = try #require(audio["word"] as? String), definition = try #require(audio["definition"] as? String)
+            let card = try await client.get("/v1/languages/de/words/elephant").decoded(Components.Schemas.Word.self)
+            let picture = card.picture
+            let audio = try #require(card.audio)
+            let word = try #require(audio.word), definition = try #require(audio.definition)
             let drawn = try await client.get(picture)
             #expect(drawn.status == 200 && drawn.header("Content-Type") == "image/svg+xml" && drawn.text.contains("<svg"))
             // Both voices at once: each is made once, for whoever asked first.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaCore
 import ParlaServer
 import ParlaTestSupport
@@ -10,7 +11,12 @@ import Testing
 /// configured to trust, as production trusts Apple's.
 @Suite("plans, shop and purchases")
 struct CommerceTests {
-    typealias JSON = [String: any Sendable]
+    typealias PlanInfo = Components.Schemas.PlanInfo
+    typealias Entitlements = Components.Schemas.Entitlements
+    typealias Problem = Components.Schemas.Problem
+    typealias Source = Components.Schemas.EntitlementInfo.SourcePayload
+    /// The body of `GET /v1/languages/{language}/wordlists` (an inline schema: no `Components.Schemas` type).
+    typealias WordLists = Operations.ListWordLists.Output.Ok.Body.JsonPayload
 
     /// A server that trusts `store`'s root for App Store data.
     func app(_ store: TestAppStore) async throws -> TestApp {
@@ -19,13 +25,12 @@ struct CommerceTests {
     }
 
     func unlocked(_ client: Client, _ learner: String, _ token: String) async throws -> Set<String> {
-        let lists = try #require(
-            try await client.get("/v1/languages/en/wordlists?learnerId=\(learner)", token: token).json["wordLists"] as? [JSON])
-        return Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
+        let lists = try await client.get("/v1/languages/en/wordlists?learnerId=\(learner)", token: token).decoded(WordLists.self)
+        return Set(lists.wordLists.filter { !$0.locked }.map(\.id))
     }
 
     func game(_ client: Client, _ learner: Client.SignedUp, list: String?, learnerID: String? = nil) async throws -> Client.Reply {
-        var json: JSON = ["language": "fr", "kind": "matching", "pairs": 6, "faces": "wordPicture"]
+        var json: [String: any Sendable] = ["language": "fr", "kind": "matching", "pairs": 6, "faces": "wordPicture"]
         if let list { json["wordListId"] = list }
         return try await client.post("/v1/learners/\(learnerID ?? learner.learnerID)/games", token: learner.token, json: json)
     }
@@ -36,17 +41,18 @@ struct CommerceTests {
             let parent = try await client.signUp()
             #expect(try await unlocked(client, parent.learnerID, parent.token) == Set(starterLists))
             let home = try await client.get("/v1/languages/en/wordlists/home/pages/1?learnerId=\(parent.learnerID)", token: parent.token)
-            #expect(home.json["locked"] as? Bool == false)
-            #expect((home.json["words"] as? [JSON])?.count == 35)
+                .decoded(Components.Schemas.WordPage.self)
+            #expect(!home.locked)
+            #expect(home.words.count == 35)
             // Anonymous callers see the starter set too.
-            let anonymous = try await client.get("/v1/languages/en/wordlists/home/pages/1")
-            #expect(anonymous.json["locked"] as? Bool == false)
+            let anonymous = try await client.get("/v1/languages/en/wordlists/home/pages/1").decoded(Components.Schemas.WordPage.self)
+            #expect(!anonymous.locked)
 
             let played = try await game(client, parent, list: "home")
             #expect(played.status == 201, "\(played.text)")
             let locked = try await game(client, parent, list: "water")
             #expect(locked.status == 403 && locked.code == "word_list_locked")
-            #expect((locked.json["detail"] as? String)?.isEmpty == false)
+            #expect(try !locked.decoded(Problem.self).detail.isEmpty)
             // A game from no list deals only words the account may open.
             let any = try await game(client, parent, list: nil)
             #expect(any.status == 201)
@@ -59,7 +65,7 @@ struct CommerceTests {
             let lockedWord = try await client.get(
                 "/v1/languages/fr/words/anchor?learnerId=\(parent.learnerID)", token: parent.token, headers: ["Accept-Language": "de"])
             #expect(lockedWord.status == 403 && lockedWord.code == "word_locked")
-            #expect((lockedWord.json["detail"] as? String)?.contains("Wort") == true)
+            #expect(try lockedWord.decoded(Problem.self).detail.contains("Wort"))
         }
     }
 
@@ -69,26 +75,27 @@ struct CommerceTests {
             let parent = try await client.signUp()
             let plan = try await client.get("/v1/me/plan?currency=EUR", token: parent.token)
             #expect(plan.status == 200, "\(plan.text)")
-            #expect(plan.json["plan"] as? String == "free" && plan.json["ads"] as? Bool == true)
-            #expect(plan.json["status"] as? String == "active")
-            let features = try #require(plan.json["features"] as? [JSON])
-            #expect(features.contains { $0["feature"] as? String == "lessonsPerDay" && $0["limit"] as? Int == 10 })
-            #expect(features.contains { $0["feature"] as? String == "allWordLists" && $0["enabled"] as? Bool == false })
-            let switches = try #require(plan.json["switchTo"] as? [JSON])
-            #expect(switches.contains { $0["how"] as? String == "trial" && $0["days"] as? Int == 7 })
-            let full = switches.filter { $0["plan"] as? String == "full" }.compactMap { ($0["offer"] as? JSON)?["id"] as? String }
+            let free = try plan.decoded(PlanInfo.self)
+            #expect(free.plan == .free && free.ads)
+            #expect(free.status == .active)
+            #expect(free.features.contains { $0.feature == .lessonsPerDay && $0.limit == 10 })
+            #expect(free.features.contains { $0.feature == .allWordLists && $0.enabled == false })
+            #expect(free.switchTo.contains { $0.how == .trial && $0.days == 7 })
+            let full = free.switchTo.filter { $0.plan == .full }.compactMap { $0.offer?.id }
             #expect(Set(full) == ["full-monthly", "full-yearly", "full-lifetime"])
 
             let trial = try await client.post("/v1/me/plan/trial", token: parent.token, json: [:])
             #expect(trial.status == 201, "\(trial.text)")
-            #expect(trial.json["plan"] as? String == "trial" && trial.json["ads"] as? Bool == false)
-            let ends = try #require(trial.json["endsAt"] as? String)
-            #expect(ends > ISO8601DateFormatter().string(from: Date().addingTimeInterval(6.9 * 86400)))
+            let onTrial = try trial.decoded(PlanInfo.self)
+            #expect(onTrial.plan == .trial && !onTrial.ads)
+            let ends = try #require(onTrial.endsAt)
+            #expect(ends > Date().addingTimeInterval(6.9 * 86400))
             #expect(try await unlocked(client, parent.learnerID, parent.token).count == 12)
             #expect(try await game(client, parent, list: "water").status == 201)
             let again = try await client.post("/v1/me/plan/trial", token: parent.token, json: [:])
             #expect(again.status == 409 && again.code == "trial_already_used")
-            #expect(try await client.get("/v1/me/plan", token: parent.token).json["switchTo"].map { "\($0)".contains("trial") } == false)
+            let after = try await client.get("/v1/me/plan", token: parent.token).decoded(PlanInfo.self)
+            #expect(!after.switchTo.contains { $0.plan == .trial || $0.how == .trial })
         }
     }
 
@@ -99,14 +106,14 @@ struct CommerceTests {
             let shop = try await client.get(
                 "/v1/catalogue?currency=EUR&language=fr", token: parent.token, headers: ["X-App-Version": "2.0.3"])
             #expect(shop.status == 200, "\(shop.text)")
-            let products = try #require(shop.json["products"] as? [JSON])
-            let byID = Dictionary(uniqueKeysWithValues: products.compactMap { p in (p["id"] as? String).map { ($0, p) } })
+            let products = try shop.decoded(Components.Schemas.CatalogueInfo.self).products
+            let byID = Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) })
             #expect(byID["home"] == nil && byID["legacy-picture-dictionary-175"] == nil)
-            #expect(byID["numbers"]?["price"] as? Int == 99 && byID["numbers"]?["name"] as? String == "Les nombres")
-            #expect(byID["pack-basics"]?["updateRequired"] as? Bool == true)
-            #expect(byID["numbers"]?["updateRequired"] as? Bool == false)
+            #expect(byID["numbers"]?.price == 99 && byID["numbers"]?.name == "Les nombres")
+            #expect(byID["pack-basics"]?.updateRequired == true)
+            #expect(byID["numbers"]?.updateRequired == false)
             let mega = try #require(byID["all-word-lists"])
-            #expect(mega["partsPrice"] as? Int == 347 && mega["savings"] as? Int == 48)
+            #expect(mega.partsPrice == 347 && mega.savings == 48)
             #expect(
                 try await client.get("/v1/catalogue", token: parent.token, headers: ["X-App-Version": "two"]).code == "invalid_app_version")
             #expect(try await client.get("/v1/catalogue?currency=euro", token: parent.token).code == "invalid_currency")
@@ -124,8 +131,8 @@ struct CommerceTests {
         try await app.run { first in
             try await second.run { other in
                 let parent = try await first.signUp()
-                let child = try #require(
-                    try await first.post("/v1/learners", token: parent.token, json: ["displayName": "Léo"]).json["id"] as? String)
+                let child = try await first.post("/v1/learners", token: parent.token, json: ["displayName": "Léo"])
+                    .decoded(Components.Schemas.Learner.self).id
                 // Both servers have read (and keep) the account's entitlements.
                 #expect(try await unlocked(other, child, parent.token) == Set(starterLists))
                 #expect(try await unlocked(first, parent.learnerID, parent.token) == Set(starterLists))
@@ -134,7 +141,7 @@ struct CommerceTests {
                     id: "1000000001", product: "app.parla.list.water", accountToken: UUID(uuidString: parent.accountID))
                 let bought = try await first.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": transaction])
                 #expect(bought.status == 200, "\(bought.text)")
-                #expect(Set(bought.json["lists"] as? [String] ?? []) == Set(starterLists + ["water"]))
+                #expect(Set(try bought.decoded(Entitlements.self).lists) == Set(starterLists + ["water"]))
                 #expect(try await unlocked(first, child, parent.token) == Set(starterLists + ["water"]))
                 #expect(try await eventually { try await unlocked(other, child, parent.token) == Set(starterLists + ["water"]) })
                 #expect(try await game(other, parent, list: "water", learnerID: child).status == 201)
@@ -162,10 +169,8 @@ struct CommerceTests {
                 #expect(try await game(first, parent, list: "water").code == "word_list_locked")
                 // Sent twice (Apple retries), taken once.
                 #expect(try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": notice]).status == 200)
-                let restored = try await first.post("/v1/purchases/restore", token: parent.token, json: [:])
-                #expect(
-                    (restored.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String }
-                        == starterLists.map { _ in "starter" })
+                let restored = try await first.post("/v1/purchases/restore", token: parent.token, json: [:]).decoded(Entitlements.self)
+                #expect(restored.entitlements.map(\.source) == starterLists.map { _ in Source.starter })
                 #expect(
                     try await first.post("/v1/store-notifications/app-store", json: ["signedPayload": "x.y.z"]).code == "purchase_invalid")
             }
@@ -182,10 +187,10 @@ struct CommerceTests {
                 id: "500", product: "app.parla.plan.full.monthly", purchased: Date().addingTimeInterval(-20 * 86400),
                 expires: Date().addingTimeInterval(10 * 86400), accountToken: token)
             #expect(try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": first]).status == 200)
-            var plan = try await client.get("/v1/me/plan", token: parent.token)
-            #expect(plan.json["plan"] as? String == "full" && plan.json["renews"] as? Bool == true)
-            #expect(plan.json["ads"] as? Bool == false)
-            #expect((plan.json["switchTo"] as? [JSON])?.compactMap { ($0["offer"] as? JSON)?["id"] as? String } == ["full-lifetime"])
+            var plan = try await client.get("/v1/me/plan", token: parent.token).decoded(PlanInfo.self)
+            #expect(plan.plan == .full && plan.renews == true)
+            #expect(!plan.ads)
+            #expect(plan.switchTo.compactMap { $0.offer?.id } == ["full-lifetime"])
             #expect(try await game(client, parent, list: "colours").status == 201)
             // The trial would give nothing more: it is kept for later.
             #expect(try await client.post("/v1/me/plan/trial", token: parent.token, json: [:]).code == "trial_not_available")
@@ -196,9 +201,9 @@ struct CommerceTests {
                 expires: Date().addingTimeInterval(40 * 86400), accountToken: token)
             _ = try await client.post(
                 "/v1/store-notifications/app-store", json: ["signedPayload": try store.notification("DID_RENEW", transaction: renewed)])
-            plan = try await client.get("/v1/me/plan", token: parent.token)
-            let end = try #require(plan.json["endsAt"] as? String)
-            #expect(end > ISO8601DateFormatter().string(from: Date().addingTimeInterval(39 * 86400)))
+            plan = try await client.get("/v1/me/plan", token: parent.token).decoded(PlanInfo.self)
+            let end = try #require(plan.endsAt)
+            #expect(end > Date().addingTimeInterval(39 * 86400))
 
             // Expired (the renewal failed for good): free again; a late, older notice moves nothing back.
             let lapsed = try store.transaction(
@@ -211,17 +216,17 @@ struct CommerceTests {
                         "EXPIRED", subtype: "VOLUNTARY", transaction: lapsed,
                         renewal: try store.renewal(original: "500", product: "app.parla.plan.full.monthly", renews: false))
                 ])
-            plan = try await client.get("/v1/me/plan", token: parent.token)
-            #expect(plan.json["plan"] as? String == "full")  // the renewal's period still runs
-            #expect(plan.json["renews"] as? Bool == false)
+            plan = try await client.get("/v1/me/plan", token: parent.token).decoded(PlanInfo.self)
+            #expect(plan.plan == .full)  // the renewal's period still runs
+            #expect(plan.renews == false)
             // Its refund ends it now; the learner's courses and progress stay.
             let refund = try store.transaction(
                 id: "501", original: "500", product: "app.parla.plan.full.monthly", purchased: Date(),
                 expires: Date().addingTimeInterval(40 * 86400), revoked: Date(), accountToken: token)
             _ = try await client.post(
                 "/v1/store-notifications/app-store", json: ["signedPayload": try store.notification("REFUND", transaction: refund)])
-            plan = try await client.get("/v1/me/plan", token: parent.token)
-            #expect(plan.json["plan"] as? String == "free")
+            plan = try await client.get("/v1/me/plan", token: parent.token).decoded(PlanInfo.self)
+            #expect(plan.plan == .free)
             #expect(try await game(client, parent, list: "colours").code == "word_list_locked")
             #expect(try await client.get("/v1/learners/\(parent.learnerID)/games?language=fr", token: parent.token).status != 500)
         }
@@ -242,8 +247,8 @@ struct CommerceTests {
             #expect(old.status == 200, "\(old.text)")
             // Seed 000 1.b: the same 280 words as a new user; Water and Professions stay locked.
             #expect(try await unlocked(client, parent.learnerID, parent.token) == Set(starterLists))
-            let sources = (old.json["entitlements"] as? [JSON])?.compactMap { $0["source"] as? String }
-            #expect(sources == starterLists.map { _ in "starter" } + ["legacy"])
+            let sources = try old.decoded(Entitlements.self).entitlements.map(\.source)
+            #expect(sources == starterLists.map { _ in Source.starter } + [.legacy])
         }
     }
 
@@ -263,7 +268,8 @@ struct CommerceTests {
             let signed = try store.transaction(id: "3000000001", product: "app.parla.list.water", accountToken: nil)
             let reply = try await client.post("/v1/purchases/app-store", token: parent.token, json: ["signedTransaction": signed])
             #expect(reply.status == 501 && reply.code == "store_not_configured", "\(reply.text)")
-            #expect(reply.header("Retry-After") == nil && (reply.json["detail"] as? String)?.contains("try again") == false)
+            #expect(reply.header("Retry-After") == nil)
+            #expect(try !reply.decoded(Problem.self).detail.contains("try again"))
         }
         try await app(store).run { client in
             let parent = try await client.signUp()

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaCore
 import ParlaTestSupport
 import Testing
@@ -7,7 +8,9 @@ import Testing
 /// and chromium-driver, installed by `make install-deps`).
 @Suite("teachers' dashboard in a browser", .serialized)
 struct DashboardTests {
+    /// Untyped JSON, for AccountPagesTests (an extension of this suite); this file's API bodies are decoded typed.
     typealias JSON = [String: any Sendable]
+    typealias SchoolClass = Components.Schemas.SchoolClass
     static let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
 
     /// The learner records `clip`, an English sentence.
@@ -79,8 +82,9 @@ struct DashboardTests {
             _ = try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"])
             let created = try await client.post(
                 "/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A2"])
-            let classID = try #require(created.json["id"] as? String)
-            let code = try #require(created.json["joinCode"] as? String)
+            let schoolClass = try created.decoded(SchoolClass.self)
+            let classID = schoolClass.id
+            let code = try #require(schoolClass.joinCode)
             let learner = try await client.signUp(firstName: "Léo", email: "leo@example.com")
             _ = try await client.patch(
                 "/v1/learners/\(learner.learnerID)", token: learner.token, json: ["keepRecordings": true, "targetLanguages": ["fr", "en"]])
@@ -92,12 +96,12 @@ struct DashboardTests {
             let lesson = try await client.post(
                 "/v1/learners/\(learner.learnerID)/lessons", token: learner.token,
                 json: ["language": "fr", "length": 3, "types": ["translationFromTarget"]]
-            ).json
-            let question = try #require(lesson["question"] as? JSON)
+            ).decoded(Components.Schemas.Lesson.self)
+            let question = try #require(lesson.question)
             _ = try await client.post(
-                "/v1/learners/\(learner.learnerID)/lessons/\(lesson["id"] as! String)/answers", token: learner.token,
+                "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/answers", token: learner.token,
                 json: [
-                    "questionId": question["id"] as! String, "optionId": try TeacherModeTests.rightOption(question), "responseTimeMs": 1500,
+                    "questionId": question.id, "optionId": try TeacherModeTests.rightOption(question), "responseTimeMs": 1500,
                 ])
             #expect(try await Self.record(client, learner).status == 201)
             #expect(try await GameTests.playPerfectly(client, learner: learner.learnerID, token: learner.token).status == 200)
@@ -239,8 +243,9 @@ struct DashboardTests {
             _ = try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"])
             let created = try await client.post(
                 "/v1/classes", token: teacher.token, json: ["name": "6e A", "language": "fr", "level": "A1"])
-            let classID = try #require(created.json["id"] as? String)
-            let code = try #require(created.json["joinCode"] as? String)
+            let schoolClass = try created.decoded(SchoolClass.self)
+            let classID = schoolClass.id
+            let code = try #require(schoolClass.joinCode)
             var learners: [Client.SignedUp] = []
             for name in ["Ana", "Bao", "Chloé"] {
                 let learner = try await client.signUp(firstName: name, email: "\(name.lowercased())@example.com")
@@ -254,7 +259,8 @@ struct DashboardTests {
             func startCourse(_ learner: Client.SignedUp) async throws {
                 let course = try await client.post(
                     "/v1/learners/\(learner.learnerID)/courses", token: learner.token, json: ["language": "fr", "start": "beginning"])
-                #expect(course.status == 201 && course.json["level"] as? String == "A1", "\(course.text)")
+                #expect(course.status == 201, "\(course.text)")
+                #expect(try course.decoded(Components.Schemas.Course.self).level == .a1, "\(course.text)")
             }
             func page() async throws -> String {
                 try await client.get("/teach/classes/\(classID)", headers: ["Cookie": "parla_teach=\(teacher.token)"]).text
@@ -336,7 +342,7 @@ struct DashboardTests {
         try await TestApp.make().run { client in
             let (teacher, classID, _) = try await ClassTests().teacherWithClass(client)
             let signedIn = try await client.post("/v1/sessions", json: ["email": teacher.email, "password": teacher.password])
-            let laptop = try #require((signedIn.json["session"] as? JSON)?["token"] as? String)
+            let laptop = try signedIn.decoded(Components.Schemas.SignedIn.self).session.token
             func page(_ token: String) async throws -> String {
                 let reply = try await client.get("/teach/classes/\(classID)", headers: ["Cookie": "parla_teach=\(token)"])
                 #expect(reply.status == 200)
@@ -390,11 +396,9 @@ struct DashboardTests {
         try #require(Browser.isInstalled, "chromium and chromium-driver are not installed: run make install-deps")
         try await TestApp.make().runLive { client, port in
             let parent = try await client.signUp(email: "parent@example.com", language: "de")
-            let child = try #require(
-                try await client.post(
-                    "/v1/learners", token: parent.token, json: ["displayName": "Mia", "age": 8, "targetLanguages": ["es"]]
-                )
-                .json["id"] as? String)
+            let child = try await client.post(
+                "/v1/learners", token: parent.token, json: ["displayName": "Mia", "age": 8, "targetLanguages": ["es"]]
+            ).decoded(Components.Schemas.Learner.self).id
             let browser = try await Browser.start(width: 390, height: 844)
             do {
                 try await browser.open("http://localhost:\(port)/teach")

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaMail
 import ParlaServer
 import ParlaTestSupport
@@ -9,6 +10,8 @@ import Testing
 /// outbox delivered to a real SMTP server on loopback.
 @Suite("email: verification, password reset, delivery")
 struct EmailTests {
+    typealias SignedIn = Components.Schemas.SignedIn
+
     /// A server whose email goes to `smtp`, retrying fast.
     func app(_ smtp: TestSMTPServer, security: SMTPSettings.Security = .startTLS) async throws -> TestApp {
         try await TestApp.make {
@@ -20,8 +23,8 @@ struct EmailTests {
         }
     }
 
-    func account(_ client: Client, _ token: String) async throws -> [String: any Sendable] {
-        try #require(try await client.get("/v1/me", token: token).json["account"] as? [String: any Sendable])
+    func account(_ client: Client, _ token: String) async throws -> Components.Schemas.Account {
+        try await client.get("/v1/me", token: token).decoded(Components.Schemas.Me.self).account
     }
 
     func outbox(_ app: TestApp) async throws -> (waiting: Int, sent: Int, failed: Int, errors: [String]) {
@@ -43,7 +46,7 @@ struct EmailTests {
         let app = try await app(smtp)
         try await app.run { client in
             let signedUp = try await client.signUp(email: "Zoe@Example.com", language: "fr")
-            #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == false)
+            #expect(try await account(client, signedUp.token).emailVerified == false)
             let delivered = try #require(try await smtp.waitFor(1).first)
             #expect(delivered.tls && delivered.authenticatedAs == "parla")
             #expect(delivered.recipients == ["Zoe@Example.com"] && delivered.mailFrom == "no-reply@parla.app")
@@ -53,7 +56,7 @@ struct EmailTests {
             #expect(mail.link?.hasPrefix("http://127.0.0.1:8080/verify-email?token=") == true)
             let token = try #require(mail.token)
             #expect(try await client.post("/v1/email-verifications", json: ["token": token]).status == 204)
-            #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == true)
+            #expect(try await account(client, signedUp.token).emailVerified == true)
             let again = try await client.post("/v1/email-verifications", json: ["token": token])
             #expect(again.status == 400 && again.code == "invalid_token")
             #expect(try await client.post("/v1/email-verifications", json: ["token": "made-up"]).code == "invalid_token")
@@ -72,7 +75,7 @@ struct EmailTests {
         try await app.run { client in
             let signedUp = try await client.signUp(email: "zoe@example.com")
             let other = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
-            let otherToken = try #require((other.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let otherToken = try other.decoded(SignedIn.self).session.token
             // Nobody has this email: the same answer, and no email.
             let unknown = try await client.post("/v1/password-resets", json: ["email": "nobody@example.com"])
             #expect(unknown.status == 202)
@@ -94,9 +97,9 @@ struct EmailTests {
             #expect(oldPassword.status == 401)
             let signedIn = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": "a new stable horse"])
             #expect(signedIn.status == 201)
-            let newToken = try #require((signedIn.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let newToken = try signedIn.decoded(SignedIn.self).session.token
             // The link reached the address: it counts as confirmed.
-            #expect(try await account(client, newToken)["emailVerified"] as? Bool == true)
+            #expect(try await account(client, newToken).emailVerified == true)
             let reused = try await client.post("/v1/password-resets/confirm", json: ["token": token, "newPassword": "yet another horse"])
             #expect(reused.status == 400 && reused.code == "invalid_token")
             #expect(
@@ -143,23 +146,21 @@ struct EmailTests {
             let first = try await smtp.waitFor(1)[0]
             // The address is confirmed: only a confirmed address gets the way back.
             #expect(try await client.post("/v1/email-verifications", json: ["token": first.mail.token ?? ""]).status == 204)
-            let elsewhere =
-                try #require(
-                    try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
-                        .json["session"] as? [String: any Sendable])["token"] as? String
+            let elsewhere = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
+                .decoded(SignedIn.self).session.token
             // Issue 32, item 11: a stolen session cannot take the address without the password.
             let bare = try await client.patch("/v1/me", token: signedUp.token, json: ["email": "zoe@example.org"])
             #expect(bare.status == 422 && bare.fieldErrors == ["currentPassword:required"])
             let wrong = try await client.patch(
                 "/v1/me", token: signedUp.token, json: ["email": "zoe@example.org", "currentPassword": "not the password"])
             #expect(wrong.code == "wrong_current_password")
-            #expect(try await account(client, signedUp.token)["email"] as? String == "zoe@example.com")
+            #expect(try await account(client, signedUp.token).email == "zoe@example.com")
             let changed = try await client.patch(
                 "/v1/me", token: signedUp.token, json: ["email": "zoe@example.org", "currentPassword": signedUp.password])
             #expect(changed.status == 200)
-            #expect((changed.json["account"] as? [String: any Sendable])?["emailVerified"] as? Bool == false)
+            #expect(try changed.decoded(Components.Schemas.Me.self).account.emailVerified == false)
             // Every other session ends; this one goes on.
-            #expect(try await eventually { try await client.get("/v1/me", token: elsewhere ?? "").status == 401 })
+            #expect(try await eventually { try await client.get("/v1/me", token: elsewhere).status == 401 })
             #expect(try await client.get("/v1/me", token: signedUp.token).status == 200)
             // The old address is told, masked, in the account's language, with a link that undoes it for 7 days.
             let delivered = try await smtp.waitFor(3)
@@ -173,10 +174,10 @@ struct EmailTests {
             let stale = try await client.post("/v1/email-verifications", json: ["token": first.mail.token ?? ""])
             #expect(stale.code == "invalid_token")
             #expect(try await client.post("/v1/email-verifications", json: ["token": second.mail.token ?? ""]).status == 204)
-            #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == true)
+            #expect(try await account(client, signedUp.token).emailVerified == true)
             // Changing only the name sends nothing and keeps the confirmation.
             _ = try await client.patch("/v1/me", token: signedUp.token, json: ["firstName": "Zoé"])
-            #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == true)
+            #expect(try await account(client, signedUp.token).emailVerified == true)
             let tokenRows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
                 "SELECT extract(epoch FROM expires_at - created_at)::int FROM account_tokens WHERE purpose = 'email_change_undo'")
@@ -188,8 +189,8 @@ struct EmailTests {
             #expect(try await eventually { try await client.get("/v1/me", token: signedUp.token).status == 401 })
             let back = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": signedUp.password])
             #expect(back.status == 201)
-            let restored = try #require(back.json["account"] as? [String: any Sendable])
-            #expect(restored["email"] as? String == "zoe@example.com" && restored["emailVerified"] as? Bool == true)
+            let restored = try back.decoded(SignedIn.self).account
+            #expect(restored.email == "zoe@example.com" && restored.emailVerified == true)
             #expect(try await client.post("/v1/email-changes/undo", json: ["token": undoToken]).code == "invalid_token")
             #expect(try await client.post("/v1/email-changes/undo", json: [:]).fieldErrors == ["token:required"])
             // Resending is limited: 3 verification emails an hour.
@@ -278,7 +279,7 @@ struct EmailTests {
             #expect(app.logs.all.contains { $0.contains("email written") })
             #expect(!app.logs.all.contains { $0.contains(token) })
             #expect(try await client.post("/v1/email-verifications", json: ["token": token]).status == 204)
-            #expect(try await account(client, signedUp.token)["emailVerified"] as? Bool == true)
+            #expect(try await account(client, signedUp.token).emailVerified == true)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaDatabase
 import ParlaStore
 import ParlaTestSupport
@@ -16,16 +17,38 @@ import Testing
 /// purpose, on clusters of their own); alone: `make faults`.
 @Suite("faults: nothing acknowledged is lost", .serialized)
 struct FaultTests {
+    /// A request body (answers are read as generated types).
     typealias JSON = [String: any Sendable]
+    typealias Lesson = Components.Schemas.Lesson
+    typealias Question = Components.Schemas.LessonQuestion
     let logger = Logger(label: "parla.tests.faults")
 
     /// What a writer reads of an answer.
     struct Reply: Sendable {
         var status: Int
-        var json: JSON
+        var bytes: [UInt8] = []
         /// Nil when absent, or when the client does not read headers.
         var retryAfter: String? = nil
         var retryAfterRead = false
+
+        /// The body decoded as `type` (a generated API type), with the API's
+        /// ISO 8601 times as `Client.Reply.decoded` reads them; nil when it
+        /// is not one (a problem, or no answer at all).
+        func decoded<Body: Decodable>(_ type: Body.Type) -> Body? {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let text = try decoder.singleValueContainer().decode(String.self)
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                if let date = formatter.date(from: text) { return date }
+                formatter.formatOptions = [.withInternetDateTime]
+                guard let date = formatter.date(from: text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a time: \(text)"))
+                }
+                return date
+            }
+            return try? decoder.decode(type, from: Data(bytes))
+        }
     }
     /// POST path, JSON body, token: one request of a writer.
     typealias Post = @Sendable (String, JSON, String?) async throws -> Reply
@@ -34,7 +57,7 @@ struct FaultTests {
     static func post(_ client: Client) -> Post {
         { path, json, token in
             let reply = try await client.post(path, token: token, json: json)
-            return Reply(status: reply.status, json: reply.json, retryAfter: reply.header("Retry-After"), retryAfterRead: true)
+            return Reply(status: reply.status, bytes: reply.bytes, retryAfter: reply.header("Retry-After"), retryAfterRead: true)
         }
     }
 
@@ -70,7 +93,7 @@ struct FaultTests {
     static func within(_ limit: Duration, _ request: @escaping @Sendable () async throws -> Reply) async -> (Reply?, Double) {
         let (outcome, seconds) = await TimeLimit.within(limit, request)
         // A request that fails outright found no server: status 0.
-        return (outcome.map { (try? $0.get()) ?? Reply(status: 0, json: [:]) }, seconds)
+        return (outcome.map { (try? $0.get()) ?? Reply(status: 0) }, seconds)
     }
 
     @Test("PostgreSQL stopped and started under a server taking sign-ups, lesson answers and game results")
@@ -155,7 +178,7 @@ struct FaultTests {
         let post: Post = { path, json, token in
             let body = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
             let (status, text) = try await running.server.request("POST", path, json: body, token: token)
-            return Reply(status: status, json: (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? JSON ?? [:])
+            return Reply(status: status, bytes: Array(text.utf8))
         }
         let signedUp = try await post(
             "/v1/accounts",
@@ -163,8 +186,9 @@ struct FaultTests {
                 "firstName": "Steady", "lastName": "Learner", "email": "steady@example.com", "password": "correct horse battery",
                 "acceptTerms": true,
             ], nil)
-        let token = try #require((signedUp.json["session"] as? JSON)?["token"] as? String)
-        let learner = try #require(((signedUp.json["learners"] as? [JSON])?.first)?["id"] as? String)
+        let signedIn = try #require(signedUp.decoded(Components.Schemas.SignedIn.self))
+        let token = signedIn.session.token
+        let learner = try #require(signedIn.learners.first).id
         #expect(try await post("/v1/learners/\(learner)/courses", ["language": "fr", "start": "beginning"], token).status == 201)
         let seen = Observations()
         try await withThrowingTaskGroup(of: Void.self) { writers in
@@ -291,7 +315,7 @@ struct FaultTests {
             let (reply, seconds) = await within(.seconds(10)) { try await post("/v1/accounts", json, nil) }
             seen.note(reply, seconds: seconds, what: "sign-up", startedIn: startedIn)
             if let reply, reply.status == 201,
-                let id = ((reply.json["account"] as? JSON)?["id"] as? String).flatMap { UUID(uuidString: $0) }
+                let id = reply.decoded(Components.Schemas.SignedIn.self).flatMap({ UUID(uuidString: $0.account.id) })
             {
                 seen.accounts.withLock { $0.append(id) }
             }
@@ -300,7 +324,7 @@ struct FaultTests {
     }
 
     static func lessonAnswers(_ post: @escaping Post, _ learner: String, _ token: String, _ seen: Observations) async {
-        var lesson: (id: String, question: JSON)?
+        var lesson: (id: String, question: Question)?
         while !seen.stopped.load(ordering: .relaxed) {
             guard let current = lesson else {
                 let startedIn = seen.phase.withLock { $0 }
@@ -311,16 +335,16 @@ struct FaultTests {
                         token)
                 }
                 seen.note(reply, seconds: seconds, what: "lesson start", startedIn: startedIn)
-                if let reply, reply.status == 200 || reply.status == 201, let id = reply.json["id"] as? String,
-                    let question = reply.json["question"] as? JSON
+                if let reply, reply.status == 200 || reply.status == 201, let started = reply.decoded(Lesson.self),
+                    let question = started.question
                 {
-                    lesson = (id, question)
+                    lesson = (started.id, question)
                 }
                 await pause(reply)
                 continue
             }
-            guard let questionID = current.question["id"] as? String, let option = try? TeacherModeTests.rightOption(current.question)
-            else {
+            let questionID = current.question.id
+            guard let option = try? TeacherModeTests.rightOption(current.question) else {
                 lesson = nil
                 continue
             }
@@ -332,10 +356,9 @@ struct FaultTests {
                     token)
             }
             seen.note(reply, seconds: seconds, what: "lesson answer", startedIn: startedIn)
-            if let reply, reply.status == 200, reply.json["correct"] as? Bool == true {
+            if let reply, reply.status == 200, let result = reply.decoded(Components.Schemas.LessonAnswerResult.self), result.correct {
                 seen.answers.withLock { $0.append((UUID(uuidString: current.id)!, questionID)) }
-                let next = (reply.json["lesson"] as? JSON)?["question"] as? JSON ?? reply.json["question"] as? JSON
-                lesson = next.map { (current.id, $0) }
+                lesson = result.lesson.question.map { (current.id, $0) }
             } else if let reply, reply.status != 503 {
                 lesson = nil  // finished, expired or refused: a new lesson
             }
@@ -354,14 +377,15 @@ struct FaultTests {
                     token)
             }
             seen.note(dealt, seconds: seconds, what: "game start", startedIn: startedIn)
-            guard let dealt, dealt.status == 201, let id = dealt.json["id"] as? String, let cards = dealt.json["cards"] as? [JSON] else {
+            guard let dealt, dealt.status == 201, let game = dealt.decoded(Components.Schemas.Game.self) else {
                 await pause(dealt)
                 continue
             }
+            let id = game.id
             var faces: [Int: Set<String>] = [:]
-            for card in cards {
-                guard let position = card["position"] as? Int, let concepts = try? GameTests.concepts(of: card) else { continue }
-                faces[position] = concepts
+            for card in game.cards {
+                guard let concepts = try? GameTests.concepts(of: card) else { continue }
+                faces[card.position] = concepts
             }
             let log: [JSON] = GameTests.pairs(faces).flatMap { $0 }.enumerated().map { ["position": $1, "at": Double($0)] }
             let logStartedIn = seen.phase.withLock { $0 }

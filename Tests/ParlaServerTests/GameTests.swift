@@ -25,17 +25,8 @@ struct GameTests {
     /// The concepts a card's text can name (its French word or English
     /// translation): two cards pair when theirs meet.
     static func concepts(of card: Card) throws -> Set<String> {
-        try concepts(text: card.text, word: card.face == .word)
-    }
-
-    /// The same for a card read as untyped JSON, as other suites read theirs.
-    static func concepts(of card: [String: any Sendable]) throws -> Set<String> {
-        try concepts(text: card["text"] as? String, word: card["face"] as? String == "word")
-    }
-
-    private static func concepts(text: String?, word: Bool) throws -> Set<String> {
-        let text = try #require(text)
-        let language: Language = word ? .french : .english
+        let text = try #require(card.text)
+        let language: Language = card.face == .word ? .french : .english
         let matches = Set(TeacherModeTests.corpus.concepts.filter { $0.localization(language)?.word == text }.map(\.key))
         #expect(!matches.isEmpty, "no word \(text)")
         return matches

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaCore
 import ParlaTestSupport
 import Testing
@@ -8,7 +9,9 @@ import Testing
 /// own, the service account's RS256 sign-in checked).
 @Suite("Google Play purchases")
 struct GooglePlayTests {
-    typealias JSON = [String: any Sendable]
+    typealias Entitlements = Components.Schemas.Entitlements
+    /// The body of `GET /v1/languages/{language}/wordlists` (an inline schema: no `Components.Schemas` type).
+    typealias WordLists = Operations.ListWordLists.Output.Ok.Body.JsonPayload
     static let secret = "pubsub-push-secret"
 
     func app(_ play: TestGooglePlay) async throws -> TestApp {
@@ -21,10 +24,9 @@ struct GooglePlayTests {
     }
 
     func unlocked(_ client: Client, _ learner: Client.SignedUp) async throws -> Set<String> {
-        let lists = try #require(
-            try await client.get("/v1/languages/en/wordlists?learnerId=\(learner.learnerID)", token: learner.token).json["wordLists"]
-                as? [JSON])
-        return Set(lists.filter { $0["locked"] as? Bool == false }.compactMap { $0["id"] as? String })
+        let lists = try await client.get("/v1/languages/en/wordlists?learnerId=\(learner.learnerID)", token: learner.token)
+            .decoded(WordLists.self)
+        return Set(lists.wordLists.filter { !$0.locked }.map(\.id))
     }
 
     @Test("a purchase token is read from the API, acknowledged, and opens its lists; a voided purchase's notification locks them")
@@ -39,7 +41,7 @@ struct GooglePlayTests {
                     "/v1/purchases/google-play", token: parent.token,
                     json: ["productId": "pack_basics", "purchaseToken": "token-basics-1"])
                 #expect(bought.status == 200, "\(bought.text)")
-                #expect(Set(bought.json["lists"] as? [String] ?? []) == Set(starterLists + ["numbers", "colours"]))
+                #expect(Set(try bought.decoded(Entitlements.self).lists) == Set(starterLists + ["numbers", "colours"]))
                 #expect(play.isAcknowledged("token-basics-1"))
                 #expect(play.tokensIssued == 1)
 
@@ -61,7 +63,9 @@ struct GooglePlayTests {
 
                 // A push without the secret is refused; with it, the voided purchase ends now.
                 let voided = try TestGooglePlay.push([
-                    "voidedPurchaseNotification": ["purchaseToken": "token-basics-1", "orderId": "GPA.3300-0001", "productType": 2] as JSON
+                    "voidedPurchaseNotification": [
+                        "purchaseToken": "token-basics-1", "orderId": "GPA.3300-0001", "productType": 2,
+                    ] as [String: any Sendable]
                 ])
                 #expect(try await client.post("/v1/store-notifications/google-play?secret=wrong", json: voided).status == 403)
                 #expect(try await unlocked(client, parent).count == starterLists.count + 2)
@@ -83,7 +87,7 @@ struct GooglePlayTests {
                 let bought = try await client.post(
                     "/v1/purchases/google-play", token: parent.token, json: ["productId": "plan_full_monthly", "purchaseToken": "sub-1"])
                 #expect(bought.status == 200, "\(bought.text)")
-                #expect(bought.json["plan"] as? String == "full")
+                #expect(try bought.decoded(Entitlements.self).plan == .full)
                 #expect(play.isAcknowledged("sub-1"))
 
                 // Renewed: Google says so, the notification only tells us to look.
@@ -92,28 +96,28 @@ struct GooglePlayTests {
                     expires: Date().addingTimeInterval(50 * 86400), orderID: "GPA.1111-0000..0", account: parent.accountID)
                 let renewed = try TestGooglePlay.push([
                     "subscriptionNotification": ["notificationType": 2, "purchaseToken": "sub-1", "subscriptionId": "plan_full_monthly"]
-                        as JSON
+                        as [String: any Sendable]
                 ])
                 #expect(try await client.post("/v1/store-notifications/google-play?secret=\(Self.secret)", json: renewed).status == 200)
-                let plan = try await client.get("/v1/me/plan", token: parent.token)
-                let ends = try #require(plan.json["endsAt"] as? String)
-                #expect(ends > ISO8601DateFormatter().string(from: Date().addingTimeInterval(49 * 86400)))
+                let plan = try await client.get("/v1/me/plan", token: parent.token).decoded(Components.Schemas.PlanInfo.self)
+                let ends = try #require(plan.endsAt)
+                #expect(ends > Date().addingTimeInterval(49 * 86400))
 
                 play.setSubscription(
                     token: "sub-1", product: "plan_full_monthly", state: "SUBSCRIPTION_STATE_EXPIRED",
                     expires: Date().addingTimeInterval(-60), orderID: "GPA.1111-0000..1", account: parent.accountID)
                 let expired = try TestGooglePlay.push([
                     "subscriptionNotification": ["notificationType": 13, "purchaseToken": "sub-1", "subscriptionId": "plan_full_monthly"]
-                        as JSON
+                        as [String: any Sendable]
                 ])
                 #expect(try await client.post("/v1/store-notifications/google-play?secret=\(Self.secret)", json: expired).status == 200)
                 // The entitlement keeps its latest end (a late notice never shortens it) until revoked.
                 let revoked = try TestGooglePlay.push([
                     "subscriptionNotification": ["notificationType": 12, "purchaseToken": "sub-1", "subscriptionId": "plan_full_monthly"]
-                        as JSON
+                        as [String: any Sendable]
                 ])
                 #expect(try await client.post("/v1/store-notifications/google-play?secret=\(Self.secret)", json: revoked).status == 200)
-                #expect(try await client.get("/v1/me/plan", token: parent.token).json["plan"] as? String == "free")
+                #expect(try await client.get("/v1/me/plan", token: parent.token).decoded(Components.Schemas.PlanInfo.self).plan == .free)
                 #expect(play.tokensIssued == 1)  // the access token was kept
             }
         }

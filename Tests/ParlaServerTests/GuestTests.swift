@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaIdentity
 import ParlaServer
 import ParlaTestSupport
@@ -7,7 +8,11 @@ import Testing
 /// Issue 19, item 3 (seed 001): start without an account, claim it later.
 @Suite("guests")
 struct GuestTests {
-    typealias JSON = [String: any Sendable]
+    typealias SignedIn = Components.Schemas.SignedIn
+    typealias Me = Components.Schemas.Me
+    typealias Entitlements = Components.Schemas.Entitlements
+    /// The body of `GET /v1/learners/{id}/courses` (an inline schema: no `Components.Schemas` type).
+    typealias Courses = Operations.ListCourses.Output.Ok.Body.JsonPayload
 
     struct Guest {
         var token: String
@@ -18,12 +23,9 @@ struct GuestTests {
     static func startAsGuest(_ client: Client, language: String = "fr") async throws -> Guest {
         let reply = try await client.post("/v1/guests", json: ["uiLanguage": language, "deviceName": "Pixel 8", "acceptTerms": true])
         #expect(reply.status == 201, "\(reply.text)")
-        let account = try #require(reply.json["account"] as? JSON)
-        let learner = try #require((reply.json["learners"] as? [JSON])?.first)
-        let session = try #require(reply.json["session"] as? JSON)
-        return Guest(
-            token: try #require(session["token"] as? String), accountID: try #require(account["id"] as? String),
-            learnerID: try #require(learner["id"] as? String))
+        let signedIn = try reply.decoded(SignedIn.self)
+        let learner = try #require(signedIn.learners.first)
+        return Guest(token: signedIn.session.token, accountID: signedIn.account.id, learnerID: learner.id)
     }
 
     /// What a guest learns: a course and a saved word.
@@ -39,19 +41,20 @@ struct GuestTests {
         let base = "/v1/learners/\(guest.learnerID)"
         let courses = try await client.get("\(base)/courses", token: token)
         let saved = try await client.get("\(base)/saved?language=es", token: token)
-        return (courses.json["courses"] as? [JSON])?.first?["language"] as? String == "es"
-            && (saved.json["items"] as? [JSON])?.first?["id"] as? String == "cat"
+        // A token that does not see the learner gets an error body: no progress, not a failure to decode.
+        guard courses.status == 200 && saved.status == 200 else { return false }
+        return try courses.decoded(Courses.self).courses.first?.language == .es
+            && saved.decoded(Components.Schemas.SavedList.self).items.first?.id == "cat"
     }
 
     @Test("a guest learns at once, without a name or an email; it changes only its language, cannot teach; it may leave without a password")
     func guest() async throws {
         try await TestApp.make().run { client in
             let guest = try await Self.startAsGuest(client)
-            let me = try await client.get("/v1/me", token: guest.token)
-            let account = try #require(me.json["account"] as? JSON)
-            #expect(account["guest"] as? Bool == true && account["email"] == nil && account["firstName"] == nil)
-            #expect(account["uiLanguage"] as? String == "fr")
-            #expect((me.json["learners"] as? [JSON])?.first?["displayName"] as? String != nil)
+            let me = try await client.get("/v1/me", token: guest.token).decoded(Me.self)
+            #expect(me.account.guest && me.account.email == nil && me.account.firstName == nil)
+            #expect(me.account.uiLanguage == .fr)
+            #expect(me.learners.first?.displayName != nil)
             try await Self.learn(client, guest)
             #expect(try await Self.hasProgress(client, guest, token: guest.token))
             // Only the language changes before signing up.
@@ -77,26 +80,24 @@ struct GuestTests {
             #expect(missing.status == 422 && missing.fieldErrors == ["acceptTerms:required"])
             let refused = try await client.post("/v1/guests", json: ["acceptTerms": false], headers: ["Accept-Language": "de"])
             #expect(refused.status == 422 && refused.fieldErrors == ["acceptTerms:terms_not_accepted"])
-            #expect((refused.json["errors"] as? [JSON])?.first?["message"] as? String != nil)
+            #expect(try refused.decoded(Components.Schemas.Problem.self).errors?.first?.message != nil)
             let guest = try await Self.startAsGuest(client)
-            let account = try #require(try await client.get("/v1/me", token: guest.token).json["account"] as? JSON)
-            #expect(account["termsVersion"] as? String == app.settings.accounts.termsVersion && account["termsAcceptedAt"] is String)
-            #expect(account["termsToAccept"] == nil)
+            let account = try await client.get("/v1/me", token: guest.token).decoded(Me.self).account
+            #expect(account.termsVersion == app.settings.accounts.termsVersion && account.termsAcceptedAt != nil)
+            #expect(account.termsToAccept == nil)
             return (guest, try await client.signUp())
         }
         // New terms: the guest and the account are both asked, and accept with PATCH /v1/me.
         let newer = TestApp(databaseURL: app.databaseURL) { $0.accounts.termsVersion = "2027-02-01" }
         try await newer.run { client in
             for token in [guest.token, member.token] {
-                let before = try #require(try await client.get("/v1/me", token: token).json["account"] as? JSON)
-                #expect(
-                    before["termsToAccept"] as? String == "2027-02-01"
-                        && before["termsVersion"] as? String == app.settings.accounts.termsVersion)
+                let before = try await client.get("/v1/me", token: token).decoded(Me.self).account
+                #expect(before.termsToAccept == "2027-02-01" && before.termsVersion == app.settings.accounts.termsVersion)
                 #expect(try await client.patch("/v1/me", token: token, json: ["acceptTerms": false]).code == "validation_failed")
                 let accepted = try await client.patch("/v1/me", token: token, json: ["acceptTerms": true])
                 #expect(accepted.status == 200, "\(accepted.text)")
-                let after = try #require(accepted.json["account"] as? JSON)
-                #expect(after["termsToAccept"] == nil && after["termsVersion"] as? String == "2027-02-01")
+                let after = try accepted.decoded(Me.self).account
+                #expect(after.termsToAccept == nil && after.termsVersion == "2027-02-01")
             }
         }
     }
@@ -106,44 +107,45 @@ struct GuestTests {
         try await TestApp.make().run { client in
             let guest = try await Self.startAsGuest(client)
             try await Self.learn(client, guest)
-            let form: JSON = [
+            let form: [String: any Sendable] = [
                 "firstName": "Zoë", "lastName": "Martin", "email": "zoe@example.com", "password": "correct horse battery",
                 "acceptTerms": true,
             ]
             let claimed = try await client.post("/v1/accounts", token: guest.token, json: form)
             #expect(claimed.status == 201, "\(claimed.text)")
-            let account = try #require(claimed.json["account"] as? JSON)
-            #expect(account["id"] as? String == guest.accountID && account["guest"] as? Bool == false)
-            #expect(account["email"] as? String == "zoe@example.com" && account["emailVerified"] as? Bool == false)
-            #expect((claimed.json["learners"] as? [JSON])?.compactMap { $0["id"] as? String } == [guest.learnerID])
-            let token = try #require((claimed.json["session"] as? JSON)?["token"] as? String)
+            let claim = try claimed.decoded(SignedIn.self)
+            #expect(claim.account.id == guest.accountID && !claim.account.guest)
+            #expect(claim.account.email == "zoe@example.com" && !claim.account.emailVerified)
+            #expect(claim.learners.map(\.id) == [guest.learnerID])
+            let token = claim.session.token
             #expect(try await Self.hasProgress(client, guest, token: token))
             // The guest's token ended; signing in works like for anyone.
             #expect(try await client.get("/v1/me", token: guest.token).status == 401)
             // Its stale token on a sign-up claims nothing: the email is the account's now.
             #expect(try await client.post("/v1/accounts", token: guest.token, json: form).code == "email_taken")
             let signIn = try await client.post("/v1/sessions", json: ["email": "zoe@example.com", "password": "correct horse battery"])
-            #expect((signIn.json["account"] as? JSON)?["id"] as? String == guest.accountID)
+            #expect(try signIn.decoded(SignedIn.self).account.id == guest.accountID)
             // A guest on another device signs in with the password: its learner joins the account.
             let third = try await Self.startAsGuest(client)
             try await Self.learn(client, third)
             let joined = try await client.post(
-                "/v1/sessions", token: third.token, json: ["email": "zoe@example.com", "password": "correct horse battery"])
-            #expect(
-                Set((joined.json["learners"] as? [JSON] ?? []).compactMap { $0["id"] as? String }) == [guest.learnerID, third.learnerID])
-            let joinedToken = try #require((joined.json["session"] as? JSON)?["token"] as? String)
+                "/v1/sessions", token: third.token, json: ["email": "zoe@example.com", "password": "correct horse battery"]
+            ).decoded(SignedIn.self)
+            #expect(Set(joined.learners.map(\.id)) == [guest.learnerID, third.learnerID])
+            let joinedToken = joined.session.token
             #expect(try await Self.hasProgress(client, third, token: joinedToken))
             #expect(try await client.get("/v1/me", token: third.token).status == 401)
             // A person's token on a sign-up is someone else signing up, not a claim.
             let other = try await client.post(
                 "/v1/accounts", token: token,
                 json: form.merging(["email": "max@example.com", "firstName": "Max"]) { $1 })
-            #expect(other.status == 201 && (other.json["account"] as? JSON)?["id"] as? String != guest.accountID)
+            #expect(other.status == 201)
+            #expect(try other.decoded(SignedIn.self).account.id != guest.accountID)
             // An email in use is refused, and the guest stays a guest.
             let second = try await Self.startAsGuest(client)
             let taken = try await client.post("/v1/accounts", token: second.token, json: form)
             #expect(taken.status == 409 && taken.code == "email_taken")
-            #expect((try await client.get("/v1/me", token: second.token).json["account"] as? JSON)?["guest"] as? Bool == true)
+            #expect(try await client.get("/v1/me", token: second.token).decoded(Me.self).account.guest)
         }
     }
 
@@ -169,8 +171,9 @@ struct GuestTests {
                 try await Self.learn(client, first)
                 let made = try await signIn("zoe", guest: first)
                 #expect(made.status == 201, "\(made.text)")
-                #expect((made.json["account"] as? JSON)?["id"] as? String == first.accountID)
-                let token = try #require((made.json["session"] as? JSON)?["token"] as? String)
+                let madeIn = try made.decoded(SignedIn.self)
+                #expect(madeIn.account.id == first.accountID)
+                let token = madeIn.session.token
                 #expect(try await Self.hasProgress(client, first, token: token))
 
                 // On another device, a guest learns, then signs in to the account it already has.
@@ -178,10 +181,10 @@ struct GuestTests {
                 try await Self.learn(client, second)
                 let merged = try await signIn("zoe", guest: second)
                 #expect(merged.status == 200, "\(merged.text)")
-                #expect((merged.json["account"] as? JSON)?["id"] as? String == first.accountID)
-                let learners = try #require(merged.json["learners"] as? [JSON]).compactMap { $0["id"] as? String }
-                #expect(Set(learners) == [first.learnerID, second.learnerID])
-                let mergedToken = try #require((merged.json["session"] as? JSON)?["token"] as? String)
+                let mergedIn = try merged.decoded(SignedIn.self)
+                #expect(mergedIn.account.id == first.accountID)
+                #expect(Set(mergedIn.learners.map(\.id)) == [first.learnerID, second.learnerID])
+                let mergedToken = mergedIn.session.token
                 #expect(try await Self.hasProgress(client, second, token: mergedToken))
                 #expect(try await client.get("/v1/me", token: second.token).status == 401)
                 let rows = try await TestDatabase.shared.rows(
@@ -236,13 +239,15 @@ struct GuestTests {
             let transaction = try store.transaction(
                 id: "2000000001", product: "app.parla.list.water", accountToken: UUID(uuidString: guest.accountID))
             let bought = try await client.post("/v1/purchases/app-store", token: guest.token, json: ["signedTransaction": transaction])
-            #expect(bought.status == 200 && (bought.json["lists"] as? [String])?.contains("water") == true, "\(bought.text)")
+            #expect(bought.status == 200, "\(bought.text)")
+            #expect(try bought.decoded(Entitlements.self).lists.contains("water"), "\(bought.text)")
             let joined = try await client.post(
                 "/v1/sessions", token: guest.token, json: ["email": zoe.email, "password": zoe.password])
-            let token = try #require((joined.json["session"] as? JSON)?["token"] as? String)
+            let token = try joined.decoded(SignedIn.self).session.token
             // The app restores with the same signed transaction: still the account's, and the list open.
             let restored = try await client.post("/v1/purchases/app-store", token: token, json: ["signedTransaction": transaction])
-            #expect(restored.status == 200 && (restored.json["lists"] as? [String])?.contains("water") == true, "\(restored.text)")
+            #expect(restored.status == 200, "\(restored.text)")
+            #expect(try restored.decoded(Entitlements.self).lists.contains("water"), "\(restored.text)")
             // Anyone else is refused it.
             let stranger = try await client.signUp(email: "stranger@example.com")
             #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaTestSupport
 import Testing
 
@@ -6,6 +7,12 @@ import Testing
 /// own picture, kept apart from every other account.
 @Suite("learner profiles")
 struct LearnerTests {
+    typealias Learner = Components.Schemas.Learner
+    /// The body of `GET /v1/learners` (an inline schema: no `Components.Schemas` type).
+    typealias Learners = Operations.ListLearners.Output.Ok.Body.JsonPayload
+    /// The body of `GET /v1/avatars` (an inline schema).
+    typealias Avatars = Operations.ListAvatars.Output.Ok.Body.JsonPayload
+
     @Test("a family: profiles are added, listed, edited and removed; the last one stays")
     func family() async throws {
         try await TestApp.make().run { client in
@@ -17,31 +24,30 @@ struct LearnerTests {
                     "targetLanguages": ["en", "es", "en"],
                 ])
             #expect(child.status == 201, "\(child.text)")
-            #expect(child.json["age"] as? Int == 7)
-            #expect(child.json["targetLanguages"] as? [String] == ["en", "es"])
-            let childID = try #require(child.json["id"] as? String)
+            let childLearner = try child.decoded(Learner.self)
+            #expect(childLearner.age == 7)
+            #expect(childLearner.targetLanguages == [.en, .es])
+            let childID = childLearner.id
 
             // Unnamed profiles get a default name in the account's language.
-            let unnamed = try await client.post("/v1/learners", token: parent.token, json: [:])
-            #expect(unnamed.json["displayName"] as? String == "Apprenant 3")
-            #expect(unnamed.json["avatarId"] as? String == "cap-explorer")
-            #expect(unnamed.json["nativeLanguage"] as? String == "fr")
+            let unnamed = try await client.post("/v1/learners", token: parent.token, json: [:]).decoded(Learner.self)
+            #expect(unnamed.displayName == "Apprenant 3")
+            #expect(unnamed.avatarId == "cap-explorer")
+            #expect(unnamed.nativeLanguage == .fr)
 
-            let list = try await client.get("/v1/learners", token: parent.token)
-            #expect(
-                (list.json["learners"] as? [[String: any Sendable]])?.compactMap { $0["displayName"] as? String } == [
-                    "Zoë", "Léo", "Apprenant 3",
-                ])
+            let list = try await client.get("/v1/learners", token: parent.token).decoded(Learners.self)
+            #expect(list.learners.map(\.displayName) == ["Zoë", "Léo", "Apprenant 3"])
 
             let edited = try await client.patch(
-                "/v1/learners/\(childID)", token: parent.token, json: ["displayName": "Léo B.", "removeAge": true])
-            #expect(edited.json["displayName"] as? String == "Léo B.")
-            #expect(edited.json["age"] == nil)
+                "/v1/learners/\(childID)", token: parent.token, json: ["displayName": "Léo B.", "removeAge": true]
+            ).decoded(Learner.self)
+            #expect(edited.displayName == "Léo B.")
+            #expect(edited.age == nil)
 
             // T7.7: the name removed, the profile shows its default one (its place in the account).
             let unnamedAgain = try await client.patch("/v1/learners/\(childID)", token: parent.token, json: ["removeDisplayName": true])
             #expect(unnamedAgain.status == 200, "\(unnamedAgain.text)")
-            #expect(unnamedAgain.json["displayName"] as? String == "Apprenant 2")
+            #expect(try unnamedAgain.decoded(Learner.self).displayName == "Apprenant 2")
             let both = try await client.patch(
                 "/v1/learners/\(childID)", token: parent.token, json: ["removeDisplayName": true, "displayName": "Léo"])
             #expect(both.status == 422 && both.fieldErrors == ["removeDisplayName:invalid_display_name"])
@@ -53,7 +59,7 @@ struct LearnerTests {
 
             #expect(try await client.delete("/v1/learners/\(childID)", token: parent.token).status == 204)
             #expect(try await client.get("/v1/learners/\(childID)", token: parent.token).status == 404)
-            let third = try #require(unnamed.json["id"] as? String)
+            let third = unnamed.id
             #expect(try await client.delete("/v1/learners/\(third)", token: parent.token).status == 204)
             let last = try await client.delete("/v1/learners/\(parent.learnerID)", token: parent.token)
             #expect(last.status == 409)
@@ -80,9 +86,9 @@ struct LearnerTests {
             let update = try await client.patch(
                 "/v1/learners/\(parent.learnerID)", token: parent.token, json: ["age": 121, "displayName": "Ok"])
             #expect(update.fieldErrors == ["age:invalid_age"])
-            let learner = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token)
-            #expect(learner.json["displayName"] as? String == "Zoë")
-            #expect((try await client.get("/v1/learners", token: parent.token).json["learners"] as? [Any])?.count == 1)
+            let learner = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token).decoded(Learner.self)
+            #expect(learner.displayName == "Zoë")
+            #expect(try await client.get("/v1/learners", token: parent.token).decoded(Learners.self).learners.count == 1)
         }
     }
 
@@ -118,11 +124,11 @@ struct LearnerTests {
                 #expect(reply.code == "learner_not_found")
                 #expect(!reply.text.contains("Zoë"))
             }
-            let learners = try await client.get("/v1/learners", token: ben.token)
-            #expect((learners.json["learners"] as? [[String: any Sendable]])?.map { $0["displayName"] as? String } == ["Ben"])
-            let annas = try await client.get(path, token: anna.token)
-            #expect(annas.json["displayName"] as? String == "Zoë")
-            #expect((annas.json["picture"] as? [String: any Sendable])?["isDefault"] as? Bool == true)
+            let learners = try await client.get("/v1/learners", token: ben.token).decoded(Learners.self)
+            #expect(learners.learners.map(\.displayName) == ["Ben"])
+            let annas = try await client.get(path, token: anna.token).decoded(Learner.self)
+            #expect(annas.displayName == "Zoë")
+            #expect(annas.picture.isDefault)
         }
     }
 
@@ -136,7 +142,7 @@ struct LearnerTests {
             }
             let mislabelled = try await put(Images.png(width: 50, height: 50), "image/jpeg")
             #expect(mislabelled.status == 200)
-            #expect(mislabelled.json["mediaType"] as? String == "image/png")
+            #expect(try mislabelled.decoded(Components.Schemas.Picture.self).mediaType == "image/png")
             #expect(try await put(Images.gif(width: 50, height: 50), "image/png").code == "unsupported_image")
             #expect(try await put(Images.gif(width: 50, height: 50), "image/gif").code == "unsupported_media_type")
             #expect(try await put(Array("hello".utf8), "image/jpeg").code == "unsupported_image")
@@ -157,8 +163,7 @@ struct LearnerTests {
             let parent = try await client.signUp()
             var seen = Set<[UInt8]>()
             for _ in 2...8 {
-                let learner = try await client.post("/v1/learners", token: parent.token, json: [:])
-                let id = try #require(learner.json["id"] as? String)
+                let id = try await client.post("/v1/learners", token: parent.token, json: [:]).decoded(Learner.self).id
                 let first = try await client.get("/v1/learners/\(id)/picture", token: parent.token).bytes
                 let second = try await client.get("/v1/learners/\(id)/picture", token: parent.token).bytes
                 #expect(first == second)
@@ -172,9 +177,9 @@ struct LearnerTests {
     func avatars() async throws {
         try await TestApp.make().run { client in
             let german = try await client.get("/v1/avatars", headers: ["Accept-Language": "de"])
-            let avatars = try #require(german.json["avatars"] as? [[String: any Sendable]])
+            let avatars = try german.decoded(Avatars.self).avatars
             #expect(avatars.count >= 6)
-            #expect(avatars.first { $0["id"] as? String == "cap-wizard" }?["name"] as? String == "Zauberhut")
+            #expect(avatars.first { $0.id == "cap-wizard" }?.name == "Zauberhut")
             #expect(german.header("Content-Language") == "de")
         }
     }

@@ -41,15 +41,6 @@ struct TeacherModeTests {
         return try rightOption(question._type, prompt, options, target: target, native: native, describing: question)
     }
 
-    /// The same for a question read as untyped JSON, as other suites read theirs.
-    static func rightOption(_ question: [String: any Sendable], target: Language = .french, native: Language = .english) throws -> String {
-        let options = try #require(question["options"] as? [[String: any Sendable]])
-            .map { (id: $0["id"] as? String, text: $0["text"] as? String) }
-        let prompt = try #require(question["prompt"] as? String)
-        let type = (question["type"] as? String).flatMap(Components.Schemas.QuestionType.init(rawValue:))
-        return try rightOption(type, prompt, options, target: target, native: native, describing: question)
-    }
-
     private static func rightOption(
         _ type: Components.Schemas.QuestionType?, _ prompt: String, _ options: [(id: String?, text: String?)], target: Language,
         native: Language, describing question: Any

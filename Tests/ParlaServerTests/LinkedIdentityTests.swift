@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaCore
 import ParlaIdentity
 import ParlaMail
@@ -12,7 +13,11 @@ import Testing
 /// Google, each provider a local server publishing its keys over HTTPS.
 @Suite("linked identities")
 struct LinkedIdentityTests {
+    /// A request body (answers are read as generated types).
     typealias JSON = [String: any Sendable]
+    typealias SignedIn = Components.Schemas.SignedIn
+    typealias LinkedIdentity = Components.Schemas.LinkedIdentity
+    typealias Provider = Components.Schemas.LinkedIdentity.ProviderPayload
     static let nonce = "n-0S6_WzA2Mj"
 
     func settings(_ provider: TestIdentityProvider, as name: IdentityProvider) -> IdentityProviderSettings {
@@ -44,20 +49,18 @@ struct LinkedIdentityTests {
     }
 
     func sessionToken(_ reply: Client.Reply) throws -> String {
-        try #require((reply.json["session"] as? JSON)?["token"] as? String, "\(reply.text)")
+        try #require(try? reply.decoded(SignedIn.self), "\(reply.text)").session.token
     }
 
     func proof(_ provider: TestIdentityProvider, _ name: String, _ subject: String) async throws -> JSON {
         ["provider": name, "idToken": try await provider.token(subject: subject), "nonce": Self.nonce]
     }
 
-    func identities(_ client: Client, _ token: String) async throws -> (hasPassword: Bool?, providers: [String], ids: [String]) {
+    func identities(_ client: Client, _ token: String) async throws -> (hasPassword: Bool, providers: [Provider], ids: [String]) {
         let reply = try await client.get("/v1/me/identities", token: token)
         #expect(reply.status == 200, "\(reply.text)")
-        let listed = reply.json["identities"] as? [JSON] ?? []
-        return (
-            reply.json["hasPassword"] as? Bool, listed.compactMap { $0["provider"] as? String }, listed.compactMap { $0["id"] as? String }
-        )
+        let ways = try reply.decoded(Components.Schemas.WaysIn.self)
+        return (ways.hasPassword, ways.identities.map(\.provider), ways.identities.map(\.id))
     }
 
     @Test("an Apple-made account links Google, unlinks Apple, never its last sign-in, and sets a first password with a fresh sign-in")
@@ -69,7 +72,7 @@ struct LinkedIdentityTests {
             #expect(created.status == 201, "\(created.text)")
             let token = try sessionToken(created)
             var ways = try await identities(client, token)
-            #expect(ways.hasPassword == false && ways.providers == ["apple"])
+            #expect(ways.hasPassword == false && ways.providers == [.apple])
             let appleID = try #require(ways.ids.first)
 
             // The only way in stays, whatever proof comes with it.
@@ -99,7 +102,8 @@ struct LinkedIdentityTests {
             let linked = try await client.post(
                 "/v1/me/identities", token: token,
                 json: ["provider": "google", "idToken": googleToken, "nonce": Self.nonce, "reauthentication": appleProof])
-            #expect(linked.status == 200 && linked.json["provider"] as? String == "google", "\(linked.text)")
+            let linkedIdentity = try #require(try? linked.decoded(LinkedIdentity.self), "\(linked.text)")
+            #expect(linked.status == 200 && linkedIdentity.provider == .google, "\(linked.text)")
             #expect(try await client.get("/v1/me/identities", token: tablet).status == 401)
             // The same proof, again: spent.
             let replayed = try await client.post(
@@ -116,14 +120,14 @@ struct LinkedIdentityTests {
                     "provider": "google", "idToken": try await google.token(subject: "g-42"), "nonce": Self.nonce,
                     "reauthentication": try await proof(apple, "apple", "001.zoe"),
                 ])
-            #expect(again.status == 200 && again.json["id"] as? String == linked.json["id"] as? String)
+            #expect(try again.status == 200 && again.decoded(LinkedIdentity.self).id == linkedIdentity.id)
             ways = try await identities(client, token)
-            #expect(ways.providers == ["apple", "google"])
+            #expect(ways.providers == [.apple, .google])
             // Google now signs in to the same account.
             let viaGoogle = try await signIn(client, "google", try await google.token(subject: "g-42"))
             #expect(
-                viaGoogle.status == 200
-                    && (viaGoogle.json["account"] as? JSON)?["id"] as? String == (created.json["account"] as? JSON)?["id"] as? String)
+                try viaGoogle.status == 200
+                    && viaGoogle.decoded(SignedIn.self).account.id == created.decoded(SignedIn.self).account.id)
 
             // Someone else cannot take the Google identity.
             let other = try await client.signUp(email: "max@example.com")
@@ -144,7 +148,7 @@ struct LinkedIdentityTests {
                 "/v1/me/identities/\(appleID)", token: token, json: ["reauthentication": try await proof(google, "google", "g-42")])
             #expect(unlinked.status == 204, "\(unlinked.text)")
             ways = try await identities(client, token)
-            #expect(ways.providers == ["google"])
+            #expect(ways.providers == [.google])
             // Apple's identity is free again: signing in with it makes a new account.
             let fresh = try await signIn(
                 client, "apple", try await apple.token(subject: "001.zoe", email: "zoe.new@privaterelay.appleid.com"),
@@ -180,13 +184,13 @@ struct LinkedIdentityTests {
             #expect(
                 try await client.send(.put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont"]).status == 200)
             let made = try await client.post("/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A2"])
-            let code = try #require(made.json["joinCode"] as? String)
+            let code = try #require(try made.decoded(Components.Schemas.SchoolClass.self).joinCode)
 
             let created = try await signIn(
                 client, "apple", try await apple.token(subject: "001.parent", email: "parent@privaterelay.appleid.com"),
                 extra: ["acceptTerms": true, "firstName": "Léa"])
             let token = try sessionToken(created)
-            let learner = try #require((created.json["learners"] as? [JSON])?.first?["id"] as? String)
+            let learner = try #require(try created.decoded(SignedIn.self).learners.first).id
             let path = "/v1/learners/\(learner)/classes"
             let bare = try await client.post(path, token: token, json: ["joinCode": code])
             #expect(bare.status == 422 && bare.fieldErrors == ["reauthentication:required"], "\(bare.text)")
@@ -212,11 +216,11 @@ struct LinkedIdentityTests {
                 let first = try await facebook.token(subject: "10158", email: "zoe@example.com", emailVerified: nil)
                 let created = try await signIn(client, "facebook", first, extra: ["acceptTerms": true, "firstName": "Zoë"])
                 #expect(created.status == 201, "\(created.text)")
-                #expect((created.json["account"] as? JSON)?["emailVerified"] as? Bool == false)
+                #expect(try created.decoded(SignedIn.self).account.emailVerified == false)
                 let again = try await signIn(client, "facebook", try await facebook.token(subject: "10158"))
                 #expect(again.status == 200)
                 let token = try sessionToken(again)
-                #expect(try await identities(client, token).providers == ["facebook"])
+                #expect(try await identities(client, token).providers == [.facebook])
 
                 // Someone's Facebook naming an address that has a Parla account is not a way into it.
                 _ = try await client.signUp(email: "max@example.com")
@@ -233,8 +237,9 @@ struct LinkedIdentityTests {
                     client, "facebook", try await facebook.token(subject: "3141"),
                     extra: ["acceptTerms": true, "firstName": "Ana", "email": "ana@example.com"])
                 #expect(typed.status == 201, "\(typed.text)")
-                #expect((typed.json["account"] as? JSON)?["email"] as? String == "ana@example.com")
-                #expect((typed.json["account"] as? JSON)?["emailVerified"] as? Bool == false)
+                let typedAccount = try typed.decoded(SignedIn.self).account
+                #expect(typedAccount.email == "ana@example.com")
+                #expect(typedAccount.emailVerified == false)
                 // An address that has an account is not taken that way.
                 let taken = try await signIn(
                     client, "facebook", try await facebook.token(subject: "2718"),

@@ -1,21 +1,26 @@
 import Foundation
+import ParlaAPI
 import ParlaTestSupport
 import Testing
 
 /// T7: the profile: name, email, picture, proficiency at a glance.
 @Suite("T7 profile")
 struct ProfileTests {
-    func account(_ reply: Client.Reply) -> [String: any Sendable] { reply.json["account"] as? [String: any Sendable] ?? [:] }
+    typealias Me = Components.Schemas.Me
+    typealias Picture = Components.Schemas.Picture
+
+    /// The account of a `GET` or `PATCH /v1/me` reply.
+    func account(_ reply: Client.Reply) throws -> Components.Schemas.Account { try reply.decoded(Me.self).account }
 
     @Test("T7.1 the profile is shown: account and learner profiles")
     func viewProfile() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
-            let me = try await client.get("/v1/me", token: signedUp.token)
-            #expect(me.status == 200)
-            #expect(account(me)["id"] as? String == signedUp.accountID)
-            let learners = try #require(me.json["learners"] as? [[String: any Sendable]])
-            #expect(learners.map { $0["id"] as? String } == [signedUp.learnerID])
+            let reply = try await client.get("/v1/me", token: signedUp.token)
+            #expect(reply.status == 200)
+            let me = try reply.decoded(Me.self)
+            #expect(me.account.id == signedUp.accountID)
+            #expect(me.learners.map(\.id) == [signedUp.learnerID])
         }
     }
 
@@ -25,11 +30,10 @@ struct ProfileTests {
             let signedUp = try await client.signUp()
             _ = try await client.patch(
                 "/v1/learners/\(signedUp.learnerID)", token: signedUp.token, json: ["targetLanguages": ["it", "de"]])
-            let me = try await client.get("/v1/me", token: signedUp.token)
-            let learner = try #require((me.json["learners"] as? [[String: any Sendable]])?.first)
-            let progress = try #require(learner["progress"] as? [[String: any Sendable]])
-            #expect(progress.map { $0["language"] as? String } == ["it", "de"])
-            #expect(progress.allSatisfy { $0["status"] as? String == "not_started" })
+            let me = try await client.get("/v1/me", token: signedUp.token).decoded(Me.self)
+            let learner = try #require(me.learners.first)
+            #expect(learner.progress.map(\.language) == [.it, .de])
+            #expect(learner.progress.allSatisfy { $0.status == .notStarted })
         }
     }
 
@@ -42,7 +46,8 @@ struct ProfileTests {
             #expect(picture.header("Content-Type") == "image/png")
             #expect(Array(picture.bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
             let learner = try await client.get("/v1/learners/\(signedUp.learnerID)", token: signedUp.token)
-            #expect((learner.json["picture"] as? [String: any Sendable])?["isDefault"] as? Bool == true)
+                .decoded(Components.Schemas.Learner.self)
+            #expect(learner.picture.isDefault)
         }
     }
 
@@ -54,14 +59,15 @@ struct ProfileTests {
             let png = Images.png(width: 64, height: 48)
             let stored = try await client.send(.put, path, token: signedUp.token, body: png, headers: ["Content-Type": "image/png"])
             #expect(stored.status == 200, "\(stored.text)")
-            #expect(stored.json["isDefault"] as? Bool == false)
-            #expect(stored.json["width"] as? Int == 64)
-            #expect(stored.json["height"] as? Int == 48)
+            let picture = try stored.decoded(Picture.self)
+            #expect(!picture.isDefault)
+            #expect(picture.width == 64)
+            #expect(picture.height == 48)
             #expect(try await client.get(path, token: signedUp.token).bytes == png)
 
             let jpeg = Images.jpeg(width: 640, height: 480)
             let replaced = try await client.send(.put, path, token: signedUp.token, body: jpeg, headers: ["Content-Type": "image/jpeg"])
-            #expect(replaced.json["mediaType"] as? String == "image/jpeg")
+            #expect(try replaced.decoded(Picture.self).mediaType == "image/jpeg")
             let fetched = try await client.get(path, token: signedUp.token)
             #expect(fetched.header("Content-Type") == "image/jpeg")
             #expect(fetched.bytes == jpeg)
@@ -78,7 +84,7 @@ struct ProfileTests {
                 .put, path, token: signedUp.token, body: Images.png(width: 100, height: 100), headers: ["Content-Type": "image/png"])
             let removed = try await client.delete(path, token: signedUp.token)
             #expect(removed.status == 200)
-            #expect(removed.json["isDefault"] as? Bool == true)
+            #expect(try removed.decoded(Picture.self).isDefault)
             #expect(try await client.get(path, token: signedUp.token).bytes == original)
         }
     }
@@ -87,9 +93,9 @@ struct ProfileTests {
     func viewName() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp(firstName: "Jean-Luc", lastName: "Müller")
-            let me = account(try await client.get("/v1/me", token: signedUp.token))
-            #expect(me["firstName"] as? String == "Jean-Luc")
-            #expect(me["lastName"] as? String == "Müller")
+            let me = try await account(client.get("/v1/me", token: signedUp.token))
+            #expect(me.firstName == "Jean-Luc")
+            #expect(me.lastName == "Müller")
         }
     }
 
@@ -99,9 +105,9 @@ struct ProfileTests {
             let signedUp = try await client.signUp()
             let reply = try await client.patch("/v1/me", token: signedUp.token, json: ["firstName": "Åsa", "lastName": "Núñez"])
             #expect(reply.status == 200)
-            let me = account(try await client.get("/v1/me", token: signedUp.token))
-            #expect(me["firstName"] as? String == "Åsa")
-            #expect(me["lastName"] as? String == "Núñez")
+            let me = try await account(client.get("/v1/me", token: signedUp.token))
+            #expect(me.firstName == "Åsa")
+            #expect(me.lastName == "Núñez")
         }
     }
 
@@ -117,9 +123,9 @@ struct ProfileTests {
             // A valid change beside an invalid one is not applied either.
             let mixed = try await client.patch("/v1/me", token: signedUp.token, json: ["lastName": "Smith", "firstName": "3"])
             #expect(mixed.status == 422)
-            let me = account(try await client.get("/v1/me", token: signedUp.token))
-            #expect(me["firstName"] as? String == "Zoë")
-            #expect(me["lastName"] as? String == "O'Brien")
+            let me = try await account(client.get("/v1/me", token: signedUp.token))
+            #expect(me.firstName == "Zoë")
+            #expect(me.lastName == "O'Brien")
         }
     }
 
@@ -127,7 +133,7 @@ struct ProfileTests {
     func viewEmail() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp(email: "Zoe@Example.org")
-            #expect(account(try await client.get("/v1/me", token: signedUp.token))["email"] as? String == "Zoe@Example.org")
+            #expect(try await account(client.get("/v1/me", token: signedUp.token)).email == "Zoe@Example.org")
         }
     }
 
@@ -138,7 +144,7 @@ struct ProfileTests {
             let reply = try await client.patch(
                 "/v1/me", token: signedUp.token, json: ["email": "zoe.new@example.com", "currentPassword": signedUp.password])
             #expect(reply.status == 200)
-            #expect(account(reply)["email"] as? String == "zoe.new@example.com")
+            #expect(try account(reply).email == "zoe.new@example.com")
             #expect(
                 try await client.post("/v1/sessions", json: ["email": "zoe.new@example.com", "password": signedUp.password]).status == 201)
             #expect(try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password]).status == 401)
@@ -160,7 +166,7 @@ struct ProfileTests {
                 #expect(reply.status == 422)
                 #expect(reply.fieldErrors == ["email:invalid_email"])
             }
-            #expect(account(try await client.get("/v1/me", token: signedUp.token))["email"] as? String == signedUp.email)
+            #expect(try await account(client.get("/v1/me", token: signedUp.token)).email == signedUp.email)
         }
     }
 
@@ -169,7 +175,7 @@ struct ProfileTests {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
             let tablet = try await client.post("/v1/sessions", json: ["email": signedUp.email, "password": signedUp.password])
-            let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let tabletToken = try tablet.decoded(Components.Schemas.SignedIn.self).session.token
 
             let missing = try await client.patch("/v1/me", token: signedUp.token, json: ["newPassword": "a brand new secret"])
             #expect(missing.fieldErrors == ["currentPassword:required"])
@@ -195,9 +201,7 @@ struct ProfileTests {
     func editLanguage() async throws {
         try await TestApp.make().run { client in
             let signedUp = try await client.signUp()
-            #expect(
-                account(try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "it"]))["uiLanguage"] as? String
-                    == "it")
+            #expect(try await account(client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "it"])).uiLanguage == .it)
             #expect(
                 try await client.patch("/v1/me", token: signedUp.token, json: ["uiLanguage": "klingon"]).fieldErrors == [
                     "uiLanguage:invalid_language"

@@ -26,6 +26,7 @@ struct ProtocolTests {
                 #expect(reply.status == 422)
                 #expect(reply.header("Content-Type") == "application/problem+json")
                 #expect(reply.header("Content-Language") == language.code, "\(header)")
+                // Raw JSON on purpose: the point is the problem document's wire format (RFC 9457 members by name).
                 #expect(reply.json["detail"] as? String == ErrorCode.validationFailed.message.text(in: language))
                 #expect(reply.json["status"] as? Int == 422)
                 #expect(reply.json["type"] as? String == "https://parla.dev/problems/validation_failed")
@@ -89,6 +90,7 @@ struct ProtocolTests {
             let id = try #require(made.header("X-Request-Id"))
             #expect(UUID(uuidString: id) != nil)
             let problem = try await client.get("/v1/me", headers: ["X-Request-Id": "trace-7"])
+            // Raw JSON on purpose: an error reply, read as the member a client sees on the wire.
             #expect(problem.json["requestId"] as? String == "trace-7")
             let hostile = try await client.get("/health", headers: ["X-Request-Id": String(repeating: "x", count: 500)])
             #expect(hostile.header("X-Request-Id")?.count == 36)

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaCore
 import ParlaTestSupport
 import Testing
@@ -6,7 +7,10 @@ import Testing
 /// Issue 19, item 5 (seed 002): the saved list.
 @Suite("saved list")
 struct SavedListTests {
-    typealias JSON = [String: any Sendable]
+    typealias SavedItem = Components.Schemas.SavedItem
+    typealias SavedList = Components.Schemas.SavedList
+    /// The body of `GET /v1/languages/{language}/phrases` (an inline schema: no `Components.Schemas` type).
+    typealias Phrases = Operations.ListPhrases.Output.Ok.Body.JsonPayload
 
     @Test("words and phrases are saved per language, one marked as studied; the 51st is refused with the list")
     func savedList() async throws {
@@ -14,12 +18,13 @@ struct SavedListTests {
             let zoe = try await client.signUp()
             let base = "/v1/learners/\(zoe.learnerID)/saved"
             let cat = try await client.post(base, token: zoe.token, json: ["language": "fr", "kind": "word", "id": "cat"])
-            #expect(cat.status == 201 && cat.json["text"] as? String == "le chat" && cat.json["studying"] as? Bool == false)
+            let catItem = try cat.decoded(SavedItem.self)
+            #expect(cat.status == 201 && catItem.text == "le chat" && catItem.studying == false)
             #expect(try await client.post(base, token: zoe.token, json: ["language": "fr", "kind": "word", "id": "cat"]).status == 200)
             // Lists are per language.
             #expect(try await client.post(base, token: zoe.token, json: ["language": "es", "kind": "word", "id": "cat"]).status == 201)
-            let phrases = try #require(try await client.get("/v1/languages/fr/phrases?perPage=100").json["phrases"] as? [JSON])
-            let ids = phrases.compactMap { $0["id"] as? String }
+            let phrases = try await client.get("/v1/languages/fr/phrases?perPage=100").decoded(Phrases.self).phrases
+            let ids = phrases.map(\.id)
             #expect(ids.count >= 50)
             for id in ids.prefix(49) {
                 let saved = try await client.post(base, token: zoe.token, json: ["language": "fr", "kind": "phrase", "id": id])
@@ -27,16 +32,18 @@ struct SavedListTests {
             }
             let full = try await client.post(base, token: zoe.token, json: ["language": "fr", "kind": "phrase", "id": ids[49]])
             #expect(full.status == 409 && full.code == "saved_list_full")
-            let listed = try #require(full.json["items"] as? [JSON])
+            // Raw JSON on purpose: the list comes in the problem document (an error reply), whose
+            // generated type has no `items`; they are references (kind, id, text), not `SavedItem`s.
+            let listed = try #require(full.json["items"] as? [[String: any Sendable]])
             #expect(listed.count == 50 && listed.first?["id"] as? String == "cat" && listed.first?["text"] as? String == "le chat")
             // One studied at a time.
             let first = try await client.send(.patch, "\(base)/phrase/\(ids[0])?language=fr", token: zoe.token, json: ["studying": true])
-            #expect(first.json["studying"] as? Bool == true)
+            #expect(try first.decoded(SavedItem.self).studying == true)
             _ = try await client.send(.patch, "\(base)/word/cat?language=fr", token: zoe.token, json: ["studying": true])
-            let list = try await client.get("\(base)?language=fr", token: zoe.token)
-            let items = try #require(list.json["items"] as? [JSON])
-            #expect(list.json["limit"] as? Int == 50 && items.count == 50)
-            #expect(items.filter { $0["studying"] as? Bool == true }.compactMap { $0["id"] as? String } == ["cat"])
+            let list = try await client.get("\(base)?language=fr", token: zoe.token).decoded(SavedList.self)
+            let items = list.items
+            #expect(list.limit == 50 && items.count == 50)
+            #expect(items.filter(\.studying).map(\.id) == ["cat"])
             // Room again after a removal.
             #expect(try await client.delete("\(base)/phrase/\(ids[1])?language=fr", token: zoe.token).status == 204)
             #expect(try await client.delete("\(base)/phrase/\(ids[1])?language=fr", token: zoe.token).code == "saved_item_not_found")
@@ -61,15 +68,13 @@ struct SavedListTests {
 
 @Suite("discovery feed")
 struct DiscoveryFeedTests {
-    typealias JSON = [String: any Sendable]
+    /// The body of `GET /v1/learners/{id}/feed` (an inline schema: no `Components.Schemas` type).
+    typealias Feed = Operations.GetFeed.Output.Ok.Body.JsonPayload
 
     func cards(_ client: Client, _ learner: Client.SignedUp, limit: Int) async throws -> [String] {
         let reply = try await client.get("/v1/learners/\(learner.learnerID)/feed?language=fr&limit=\(limit)", token: learner.token)
         #expect(reply.status == 200, "\(reply.text)")
-        return (reply.json["cards"] as? [JSON] ?? []).compactMap { card in
-            guard let kind = card["kind"] as? String, let id = card["id"] as? String else { return nil }
-            return "\(kind)/\(id)"
-        }
+        return try reply.decoded(Feed.self).cards.map { "\($0.kind.rawValue)/\($0.id)" }
     }
 
     @Test("unseen cards come first; a liked card is saved, and neither it nor a dismissed one ever comes back")
@@ -83,12 +88,12 @@ struct DiscoveryFeedTests {
             let (liked, dismissed) = (first[0], first[1])
             let like = try await client.post(
                 "/v1/learners/\(zoe.learnerID)/feed/\(liked)?language=fr", token: zoe.token, json: ["reaction": "like"])
-            #expect(like.status == 200 && like.json["id"] as? String == String(liked.split(separator: "/")[1]))
+            #expect(try like.status == 200 && like.decoded(Components.Schemas.SavedItem.self).id == String(liked.split(separator: "/")[1]))
             let dismiss = try await client.post(
                 "/v1/learners/\(zoe.learnerID)/feed/\(dismissed)?language=fr", token: zoe.token, json: ["reaction": "dismiss"])
             #expect(dismiss.status == 204)
             let saved = try await client.get("/v1/learners/\(zoe.learnerID)/saved?language=fr", token: zoe.token)
-            #expect((saved.json["items"] as? [JSON])?.count == 1)
+            #expect(try saved.decoded(Components.Schemas.SavedList.self).items.count == 1)
             // Through every card and round again: never the liked or dismissed one.
             var shown: [String] = []
             for _ in 0..<14 { shown += try await cards(client, zoe, limit: 50) }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaDatabase
 import ParlaTestSupport
 import Testing
@@ -6,6 +7,11 @@ import Testing
 /// T2: signing in and out, on one device or several.
 @Suite("T2 sessions")
 struct SessionTests {
+    typealias SignedIn = Components.Schemas.SignedIn
+    typealias Me = Components.Schemas.Me
+    /// The body of `GET /v1/sessions` (an inline schema: no `Components.Schemas` type).
+    typealias Sessions = Operations.ListSessions.Output.Ok.Body.JsonPayload
+
     @Test("T2.1 a registered email is recognized however it is typed")
     func emailRecognized() async throws {
         try await TestApp.make().run { client in
@@ -29,7 +35,9 @@ struct SessionTests {
             #expect(wrongPassword.status == 401)
             #expect(unknownEmail.status == 401)
             #expect(wrongPassword.code == "invalid_credentials")
-            #expect(wrongPassword.json["detail"] as? String == unknownEmail.json["detail"] as? String)
+            #expect(
+                try wrongPassword.decoded(Components.Schemas.Problem.self).detail
+                    == unknownEmail.decoded(Components.Schemas.Problem.self).detail)
             let missing = try await client.post("/v1/sessions", json: ["email": account.email])
             #expect(missing.fieldErrors == ["password:required"])
         }
@@ -42,12 +50,12 @@ struct SessionTests {
             let reply = try await client.post(
                 "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
             #expect(reply.status == 201)
-            let session = try #require(reply.json["session"] as? [String: any Sendable])
-            let token = try #require(session["token"] as? String)
+            let signedIn = try reply.decoded(SignedIn.self)
+            let token = signedIn.session.token
             #expect(token != account.token)
-            #expect((session["session"] as? [String: any Sendable])?["deviceName"] as? String == "Tablet")
-            #expect((reply.json["account"] as? [String: any Sendable])?["id"] as? String == account.accountID)
-            #expect((reply.json["learners"] as? [Any])?.count == 1)
+            #expect(signedIn.session.session.deviceName == "Tablet")
+            #expect(signedIn.account.id == account.accountID)
+            #expect(signedIn.learners.count == 1)
             #expect(try await client.get("/v1/me", token: token).status == 200)
         }
     }
@@ -81,15 +89,15 @@ struct SessionTests {
                 #expect(one.text == two.text)
                 let tablet = try await other.post(
                     "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
-                let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let tabletToken = try tablet.decoded(SignedIn.self).session.token
                 let fromTablet = try await first.get("/v1/me", token: tabletToken)
-                #expect(fromTablet.json["account"] as? NSDictionary == one.json["account"] as? NSDictionary)
-                let sessions = try await first.get("/v1/sessions", token: account.token)
-                let devices = (sessions.json["sessions"] as? [[String: any Sendable]] ?? []).compactMap { $0["deviceName"] as? String }
+                #expect(try fromTablet.decoded(Me.self).account == one.decoded(Me.self).account)
+                let sessions = try await first.get("/v1/sessions", token: account.token).decoded(Sessions.self).sessions
+                let devices = sessions.compactMap(\.deviceName)
                 #expect(Set(devices) == ["Phone", "Tablet"])
-                let current = (sessions.json["sessions"] as? [[String: any Sendable]] ?? []).filter { $0["current"] as? Bool == true }
+                let current = sessions.filter(\.current)
                 #expect(current.count == 1)
-                #expect(current.first?["deviceName"] as? String == "Phone")
+                #expect(current.first?.deviceName == "Phone")
             }
         }
     }
@@ -99,10 +107,10 @@ struct SessionTests {
         try await TestApp.make().run { client in
             let account = try await client.signUp(device: "Phone")
             let tablet = try await client.post(
-                "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
-            let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
-            let tabletID = try #require(
-                ((tablet.json["session"] as? [String: any Sendable])?["session"] as? [String: any Sendable])?["id"] as? String)
+                "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"]
+            ).decoded(SignedIn.self)
+            let tabletToken = tablet.session.token
+            let tabletID = tablet.session.session.id
 
             #expect(try await client.delete("/v1/sessions/current", token: account.token).status == 204)
             let after = try await client.get("/v1/me", token: account.token)
@@ -113,7 +121,7 @@ struct SessionTests {
 
             // Sign in again on the phone and sign the tablet out from there.
             let phone = try await client.post("/v1/sessions", json: ["email": account.email, "password": account.password])
-            let phoneToken = try #require((phone.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let phoneToken = try phone.decoded(SignedIn.self).session.token
             #expect(try await client.delete("/v1/sessions/\(tabletID)", token: phoneToken).status == 204)
             #expect(try await client.get("/v1/me", token: tabletToken).status == 401)
             #expect(try await client.delete("/v1/sessions/\(tabletID)", token: phoneToken).code == "session_not_found")
@@ -136,7 +144,7 @@ struct SessionTests {
 
                 let tablet = try await other.post(
                     "/v1/sessions", json: ["email": account.email, "password": account.password, "deviceName": "Tablet"])
-                let tabletToken = try #require((tablet.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let tabletToken = try tablet.decoded(SignedIn.self).session.token
                 #expect(try await first.get("/v1/sessions", token: tabletToken).status == 200)
                 #expect(try await other.get("/v1/sessions", token: tabletToken).status == 200)
                 try await TestDatabase.shared.execute(in: app.databaseURL, "DELETE FROM sessions")
@@ -145,9 +153,9 @@ struct SessionTests {
 
                 // A password change signs the other devices out at once on the server that made it.
                 let phone = try await first.post("/v1/sessions", json: ["email": account.email, "password": account.password])
-                let phoneToken = try #require((phone.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let phoneToken = try phone.decoded(SignedIn.self).session.token
                 let laptop = try await first.post("/v1/sessions", json: ["email": account.email, "password": account.password])
-                let laptopToken = try #require((laptop.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let laptopToken = try laptop.decoded(SignedIn.self).session.token
                 #expect(try await first.get("/v1/sessions", token: laptopToken).status == 200)
                 let change = try await first.patch(
                     "/v1/me", token: phoneToken,
@@ -172,7 +180,7 @@ struct SessionTests {
 
                 // The account edited where its profile is kept: the answer shows the edit.
                 let edited = try await first.patch("/v1/me", token: account.token, json: ["firstName": "Giulia"])
-                #expect((edited.json["account"] as? [String: any Sendable])?["firstName"] as? String == "Giulia", "\(edited.text)")
+                #expect(try edited.decoded(Me.self).account.firstName == "Giulia", "\(edited.text)")
 
                 // A course started here shows here at once, and there soon.
                 let started = try await first.post(
@@ -211,12 +219,11 @@ struct SessionTests {
 
     /// How many learners, the first one's display name and course levels, and the account's UI language, as `/v1/me` shows them.
     static func profile(_ client: Client, _ account: Client.SignedUp) async throws -> String {
-        let me = try await client.get("/v1/me", token: account.token)
-        let learners = me.json["learners"] as? [[String: any Sendable]] ?? []
-        let first = learners.first { $0["id"] as? String == account.learnerID } ?? [:]
-        let levels = (first["progress"] as? [[String: any Sendable]] ?? []).map { "\($0["language"] ?? "")=\($0["level"] ?? "")" }
-        let ui = (me.json["account"] as? [String: any Sendable])?["uiLanguage"] as? String ?? ""
-        return "\(learners.count) \(first["displayName"] ?? "") \(levels.joined(separator: ",")) \(ui)"
+        let me = try await client.get("/v1/me", token: account.token).decoded(Me.self)
+        let first = me.learners.first { $0.id == account.learnerID }
+        // The raw values, as the JSON has them ("it=A1").
+        let levels = (first?.progress ?? []).map { "\($0.language.rawValue)=\($0.level?.rawValue ?? "")" }
+        return "\(me.learners.count) \(first?.displayName ?? "") \(levels.joined(separator: ",")) \(me.account.uiLanguage.rawValue)"
     }
 
     @Test("another account's session cannot be signed out")
@@ -224,8 +231,8 @@ struct SessionTests {
         try await TestApp.make().run { client in
             let anna = try await client.signUp(email: "anna@example.com")
             let ben = try await client.signUp(email: "ben@example.com")
-            let sessions = try await client.get("/v1/sessions", token: anna.token)
-            let annaSession = try #require((sessions.json["sessions"] as? [[String: any Sendable]])?.first?["id"] as? String)
+            let sessions = try await client.get("/v1/sessions", token: anna.token).decoded(Sessions.self)
+            let annaSession = try #require(sessions.sessions.first?.id)
             let reply = try await client.delete("/v1/sessions/\(annaSession)", token: ben.token)
             #expect(reply.status == 404)
             #expect(try await client.get("/v1/me", token: anna.token).status == 200)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import ParlaAPI
 import ParlaIdentity
 import ParlaServer
 import ParlaTestSupport
@@ -11,6 +12,7 @@ import _CryptoExtras
 /// HTTPS by a local provider.
 @Suite("social sign-in")
 struct SocialSignInTests {
+    typealias SignedIn = Components.Schemas.SignedIn
     static let nonce = "n-0S6_WzA2Mj"
 
     func app(_ provider: TestIdentityProvider, as name: IdentityProvider = .apple) async throws -> TestApp {
@@ -29,7 +31,8 @@ struct SocialSignInTests {
         return try await client.post("/v1/sessions/social", json: json)
     }
 
-    func accountID(_ reply: Client.Reply) -> String? { (reply.json["account"] as? [String: any Sendable])?["id"] as? String }
+    /// The signed-in account's id.
+    func accountID(_ reply: Client.Reply) throws -> String { try reply.decoded(SignedIn.self).account.id }
 
     @Test("a first Apple sign-in makes an account without a password; the next one signs in to it")
     func firstAndNext() async throws {
@@ -38,15 +41,16 @@ struct SocialSignInTests {
                 let token = try await provider.token(subject: "001234.abcd", email: "zoe@privaterelay.appleid.com")
                 let created = try await signIn(client, token, extra: ["acceptTerms": true, "firstName": "Zoë", "uiLanguage": "fr"])
                 #expect(created.status == 201, "\(created.text)")
-                let account = try #require(created.json["account"] as? [String: any Sendable])
-                #expect(account["emailVerified"] as? Bool == true && account["firstName"] as? String == "Zoë")
-                #expect(account["uiLanguage"] as? String == "fr" && (created.json["learners"] as? [Any])?.count == 1)
+                let signedIn = try created.decoded(SignedIn.self)
+                let account = signedIn.account
+                #expect(account.emailVerified == true && account.firstName == "Zoë")
+                #expect(account.uiLanguage == .fr && signedIn.learners.count == 1)
                 // No password: signing in with one fails like a wrong one.
                 let withPassword = try await client.post(
                     "/v1/sessions", json: ["email": "zoe@privaterelay.appleid.com", "password": "correct horse battery"])
                 #expect(withPassword.status == 401)
                 let again = try await signIn(client, try await provider.token(subject: "001234.abcd"))
-                #expect(again.status == 200 && accountID(again) == accountID(created))
+                #expect(try again.status == 200 && accountID(again) == accountID(created))
                 // Apple's apps give Apple the nonce's SHA-256: either form is accepted.
                 let hashed = SHA256.hash(data: Data(Self.nonce.utf8)).map { String(format: "%02x", $0) }.joined()
                 let viaHash = try await signIn(client, try await provider.token(subject: "001234.abcd", nonce: hashed))
@@ -64,7 +68,7 @@ struct SocialSignInTests {
                 let created = try await signIn(
                     client, try await provider.token(subject: "001234.abcd", email: "zoe@privaterelay.appleid.com"),
                     extra: ["acceptTerms": true, "firstName": "Zoë"])
-                let token = try #require((created.json["session"] as? [String: any Sendable])?["token"] as? String)
+                let token = try created.decoded(SignedIn.self).session.token
                 let bare = try await client.patch("/v1/me", token: token, json: ["email": "zoe@example.com"])
                 #expect(bare.status == 422 && bare.fieldErrors == ["reauthentication:required"], "\(bare.text)")
                 func proof(_ subject: String) async throws -> [String: any Sendable] {
@@ -76,7 +80,7 @@ struct SocialSignInTests {
                 let changed = try await client.patch(
                     "/v1/me", token: token, json: ["email": "zoe@example.com", "reauthentication": try await proof("001234.abcd")])
                 #expect(changed.status == 200, "\(changed.text)")
-                #expect((changed.json["account"] as? [String: any Sendable])?["email"] as? String == "zoe@example.com")
+                #expect(try changed.decoded(Components.Schemas.Me.self).account.email == "zoe@example.com")
             }
         }
     }
@@ -142,9 +146,9 @@ struct SocialSignInTests {
                 let wrong = try await signIn(client, token, provider: "google", extra: ["password": "not the password"])
                 #expect(wrong.status == 401 && wrong.code == "invalid_credentials")
                 let linked = try await signIn(client, token, provider: "google", extra: ["password": existing.password])
-                #expect(linked.status == 200 && accountID(linked) == existing.accountID)
+                #expect(try linked.status == 200 && accountID(linked) == existing.accountID)
                 let next = try await signIn(client, try await provider.token(subject: "10769150350006150715113082367"), provider: "google")
-                #expect(next.status == 200 && accountID(next) == existing.accountID)
+                #expect(try next.status == 200 && accountID(next) == existing.accountID)
                 // An email the provider has not verified proves nothing.
                 let unverified = try await signIn(
                     client, try await provider.token(subject: "other", email: "zoe@example.com", emailVerified: false), provider: "google",
@@ -164,7 +168,7 @@ struct SocialSignInTests {
                 #expect(refused.status == 422 && refused.fieldErrors == ["firstName:required", "acceptTerms:required"], "\(refused.text)")
                 let created = try await signIn(client, token, extra: ["acceptTerms": true, "firstName": "Ana"])
                 #expect(created.status == 201)
-                #expect((created.json["account"] as? [String: any Sendable])?["emailVerified"] as? Bool == false)
+                #expect(try created.decoded(SignedIn.self).account.emailVerified == false)
                 let folder = app.settings.mail.outboxDirectory
                 #expect(
                     try await eventually {

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaAPI
 import ParlaCore
 import ParlaSpeech
 import ParlaTestSupport
@@ -9,7 +10,9 @@ import Testing
 /// PostgreSQL.
 @Suite("speech attempts")
 struct SpeechTests {
-    typealias JSON = [String: any Sendable]
+    typealias SpeechAttempt = Components.Schemas.SpeechAttempt
+    /// The body of `GET /v1/learners/{id}/speech/attempts` (an inline schema: no `Components.Schemas` type).
+    typealias SpeechAttempts = Operations.ListSpeechAttempts.Output.Ok.Body.JsonPayload
     static let librivox = "/usr/share/pocketsphinx/test/data/librivox"
     static let sharedClips =
         ProcessInfo.processInfo.environment["PARLA_SPEECH_TESTDATA"]
@@ -37,17 +40,18 @@ struct SpeechTests {
                 token: parent.token, body: try clip("0880"),
                 headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
             #expect(reply.status == 201, "\(reply.text)")
-            let result = try #require(reply.json["result"] as? JSON)
-            #expect(result["passed"] as? Bool == true)
-            #expect(["great", "good"].contains(result["feedback"] as? String))
-            #expect((result["message"] as? String)?.contains("!") == true)
-            #expect(result["message"] as? String != "Excellent! You said it just right.")
-            let words = try #require(result["words"] as? [JSON])
-            #expect(words.compactMap { $0["text"] as? String } == ["He", "was", "not", "an", "ill-disposed", "young", "man"])
-            #expect(words.allSatisfy { ($0["start"] as? Double ?? -1) >= 0 && !($0["phones"] as? [JSON] ?? []).isEmpty })
-            #expect(reply.json["recordingKept"] as? Bool == false)
+            let attempt = try reply.decoded(SpeechAttempt.self)
+            let result = attempt.result
+            #expect(result.passed)
+            #expect(result.feedback == .great || result.feedback == .good)
+            #expect(result.message.contains("!"))
+            #expect(result.message != "Excellent! You said it just right.")
+            let words = result.words
+            #expect(words.map(\.text) == ["He", "was", "not", "an", "ill-disposed", "young", "man"])
+            #expect(words.allSatisfy { ($0.start ?? -1) >= 0 && !$0.phones.isEmpty })
+            #expect(!attempt.recordingKept)
 
-            let attemptID = try #require(reply.json["id"] as? String)
+            let attemptID = attempt.id
             let audio = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(attemptID)/audio", token: parent.token)
             #expect(audio.code == "recording_not_kept")
             let rows = try await TestDatabase.shared.rows(
@@ -67,16 +71,16 @@ struct SpeechTests {
                 .post, path(learner.learnerID, Self.query("He was not an ill-disposed old man.")), token: learner.token,
                 body: try clip("0880"), headers: ["Content-Type": "audio/wav", "Accept-Language": "fr"])
             #expect(reply.status == 201, "\(reply.text)")
-            let words = try #require((reply.json["result"] as? JSON)?["words"] as? [JSON])
-            let old = try #require(words.first { $0["text"] as? String == "old" })
-            #expect(old["error"] as? String == "mispronounced")
-            let hint = try #require(old["hint"] as? JSON)
-            #expect(hint["phone"] as? String == "oʊ" && hint["heardAs"] as? String == "ʌ")
-            #expect(hint["message"] as? String == "Le /oʊ/ de « old » ressemblait à /ʌ/.")
-            #expect((old["phones"] as? [JSON])?.first?["ipa"] as? String == "oʊ")
+            let words = try reply.decoded(SpeechAttempt.self).result.words
+            let old = try #require(words.first { $0.text == "old" })
+            #expect(old.error == .mispronounced)
+            let hint = try #require(old.hint)
+            #expect(hint.phone == "oʊ" && hint.heardAs == "ʌ")
+            #expect(hint.message == "Le /oʊ/ de « old » ressemblait à /ʌ/.")
+            #expect(old.phones.first?.ipa == "oʊ")
             // The words said right have no hint; every phone is named in IPA.
-            #expect(words.filter { $0["hint"] != nil }.count == 1)
-            #expect(words.allSatisfy { ($0["phones"] as? [JSON] ?? []).allSatisfy { $0["ipa"] is String && $0["heardAs"] is String } })
+            #expect(words.filter { $0.hint != nil }.count == 1)
+            #expect(words.allSatisfy { $0.phones.allSatisfy { $0.ipa != nil && $0.heardAs != nil } })
         }
     }
 
@@ -86,14 +90,15 @@ struct SpeechTests {
         try await app.run { client in
             let parent = try await client.signUp()
             let update = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["keepRecordings": true])
-            #expect(update.json["keepRecordings"] as? Bool == true)
+            #expect(try update.decoded(Components.Schemas.Learner.self).keepRecordings)
             let recording = try clip("0930")
             let reply = try await client.send(
                 .post, path(parent.learnerID, Self.query("he might even have been made amiable himself")),
                 token: parent.token, body: recording, headers: ["Content-Type": "audio/wav"])
             #expect(reply.status == 201)
-            #expect(reply.json["recordingKept"] as? Bool == true)
-            let id = try #require(reply.json["id"] as? String)
+            let attempt = try reply.decoded(SpeechAttempt.self)
+            #expect(attempt.recordingKept)
+            let id = attempt.id
             let audio = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts/\(id)/audio", token: parent.token)
             #expect(audio.status == 200)
             #expect(audio.header("Content-Type") == "audio/wav")
@@ -123,15 +128,17 @@ struct SpeechTests {
                 #expect(reply.status == 201)
             }
             let first = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts?limit=1", token: parent.token)
-            let attempts = try #require(first.json["attempts"] as? [JSON])
-            #expect(attempts.first?["text"] as? String == "he might even have been made amiable himself")
-            let next = try #require(first.json["next"] as? String)
+                .decoded(SpeechAttempts.self)
+            #expect(first.attempts.first?.text == "he might even have been made amiable himself")
+            let next = try #require(first.next)
             let second = try await client.get(
-                "/v1/learners/\(parent.learnerID)/speech/attempts?limit=1&before=\(next)", token: parent.token)
-            #expect((second.json["attempts"] as? [JSON])?.first?["text"] as? String == "he was not an ill disposed young man")
+                "/v1/learners/\(parent.learnerID)/speech/attempts?limit=1&before=\(next)", token: parent.token
+            ).decoded(SpeechAttempts.self)
+            #expect(second.attempts.first?.text == "he was not an ill disposed young man")
             let all = try await client.get("/v1/learners/\(parent.learnerID)/speech/attempts", token: parent.token)
-            #expect((all.json["attempts"] as? [JSON])?.count == 2)
-            #expect(all.json["next"] == nil)
+                .decoded(SpeechAttempts.self)
+            #expect(all.attempts.count == 2)
+            #expect(all.next == nil)
         }
     }
 
@@ -152,10 +159,11 @@ struct SpeechTests {
 
             let reply = try await client.send(.post, path, token: parent.token, body: joined, headers: wav)
             #expect(reply.status == 200, "\(reply.text)")
-            let words = try #require(reply.json["words"] as? [JSON])
-            #expect(words.compactMap { $0["word"] as? String } == PhraseText.words(text))
-            #expect(reply.json["complete"] as? Bool == true)
-            let starts = words.compactMap { $0["start"] as? Double }, ends = words.compactMap { $0["end"] as? Double }
+            let alignment = try reply.decoded(Components.Schemas.SpeechAlignment.self)
+            let words = alignment.words
+            #expect(words.map(\.word) == PhraseText.words(text))
+            #expect(alignment.complete)
+            let starts = words.map(\.start), ends = words.map(\.end)
             #expect(zip(starts, ends).allSatisfy { $0 < $1 } && zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 })
             // "unless" starts after the pause, "man" ends before it.
             #expect(starts[7] >= first.duration + 0.95)
@@ -183,8 +191,9 @@ struct SpeechTests {
                 .post, base + "?language=en&phraseId=greetings-see-you-tomorrow", token: parent.token,
                 body: try clip("0880"), headers: wav)
             #expect(byPhrase.status == 201)
-            #expect(byPhrase.json["phraseId"] as? String == "greetings-see-you-tomorrow")
-            #expect((byPhrase.json["result"] as? JSON)?["passed"] as? Bool == false)
+            let attempt = try byPhrase.decoded(SpeechAttempt.self)
+            #expect(attempt.phraseId == "greetings-see-you-tomorrow")
+            #expect(!attempt.result.passed)
 
             func code(_ query: String, _ body: [UInt8], _ headers: [String: String] = wav) async throws -> String? {
                 try await client.send(.post, base + "?" + query, token: parent.token, body: body, headers: headers).code
@@ -230,7 +239,7 @@ struct SpeechTests {
                     .post, path(parent.learnerID, query), token: parent.token, body: audio,
                     headers: ["Content-Type": "audio/wav"])
                 #expect(reply.status == 201, "\(reply.text)")
-                overall.append((reply.json["result"] as? JSON)?["overall"] as? Double ?? -1)
+                overall.append(try reply.decoded(SpeechAttempt.self).result.overall)
             }
             #expect(overall[0] > overall[1], "\(code): \(overall)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaCore
 import ParlaMail
 import ParlaServer
@@ -9,11 +10,12 @@ import Testing
 /// Issue 19, item 6 (seed 004, BF 3): bug reports and support.
 @Suite("support: bug reports")
 struct SupportTests {
-    typealias JSON = [String: any Sendable]
+    typealias Report = Components.Schemas.SupportReport
+    typealias Reports = Components.Schemas.SupportReports
 
-    static let report: JSON = [
-        "text": "The game froze after the third pair.\nI had to restart the app.", "appVersion": "2.4.1", "platform": "ios",
-        "device": "iPhone 15, iOS 18.1",
+    static let reportText = "The game froze after the third pair.\nI had to restart the app."
+    static let report: [String: any Sendable] = [
+        "text": reportText, "appVersion": "2.4.1", "platform": "ios", "device": "iPhone 15, iOS 18.1",
     ]
 
     @Test(
@@ -42,10 +44,13 @@ struct SupportTests {
             report["learnerId"] = zoe.learnerID
             let filed = try await client.post("/v1/support/reports", token: zoe.token, json: report)
             #expect(filed.status == 201, "\(filed.text)")
-            let id = try #require(filed.json["id"] as? String)
-            let reference = try #require(filed.json["reference"] as? String)
-            #expect(reference.hasPrefix("PR-") && reference.count == 9 && filed.json["status"] as? String == "open")
-            #expect(filed.json["text"] as? String == Self.report["text"] as? String && filed.json["reporterEmail"] == nil)
+            let filedReport = try filed.decoded(Report.self)
+            let id = filedReport.id
+            let reference = filedReport.reference
+            #expect(reference.hasPrefix("PR-") && reference.count == 9 && filedReport.status == .open)
+            #expect(filedReport.text == Self.reportText)
+            // Raw JSON: the reporter's email is for support only, and a typed decode cannot tell a key left out from a null.
+            #expect(filed.json["reporterEmail"] == nil)
             // The acknowledgment, in the reporter's language, quoting the reference.
             let mails = try await smtp.waitFor(3)
             let acknowledgment = try #require(mails.first { $0.mail.header("Subject")?.contains(reference) == true })
@@ -57,7 +62,8 @@ struct SupportTests {
             let shot = Images.png(width: 390, height: 844)
             let attached = try await client.send(
                 .put, "/v1/support/reports/\(id)/screenshot", token: zoe.token, body: shot, headers: ["Content-Type": "image/png"])
-            #expect(attached.status == 200 && attached.json["hasScreenshot"] as? Bool == true, "\(attached.text)")
+            #expect(attached.status == 200, "\(attached.text)")
+            #expect(try attached.decoded(Report.self).hasScreenshot, "\(attached.text)")
             let notImage = try await client.send(
                 .put, "/v1/support/reports/\(id)/screenshot", token: zoe.token, body: Array("not a picture".utf8),
                 headers: ["Content-Type": "image/png"])
@@ -69,25 +75,27 @@ struct SupportTests {
 
             // Support sees the queue, filters it, reads the report and its screenshot, and sets the status.
             let queue = try await client.get("/v1/support/queue?status=open&platform=ios", token: agent.token)
-            let listed = try #require(queue.json["reports"] as? [JSON], "\(queue.text)")
-            #expect(listed.count == 1 && listed.first?["reporterEmail"] as? String == "zoe@example.com")
-            #expect(
-                (try await client.get("/v1/support/queue?platform=android", token: agent.token).json["reports"] as? [JSON])?.isEmpty == true
-            )
+            let listed = try queue.decoded(Reports.self).reports
+            #expect(listed.count == 1 && listed.first?.reporterEmail == "zoe@example.com", "\(queue.text)")
+            #expect(try await client.get("/v1/support/queue?platform=android", token: agent.token).decoded(Reports.self).reports.isEmpty)
             #expect(try await client.get("/v1/support/reports/\(id)/screenshot", token: agent.token).bytes == shot)
             let changed = try await client.patch(
-                "/v1/support/reports/\(id)", token: agent.token, json: ["status": "in_progress", "note": "Reproduced on iOS 18."])
-            #expect(changed.json["status"] as? String == "in_progress" && changed.json["note"] as? String == "Reproduced on iOS 18.")
+                "/v1/support/reports/\(id)", token: agent.token, json: ["status": "in_progress", "note": "Reproduced on iOS 18."]
+            ).decoded(Report.self)
+            #expect(changed.status == .inProgress && changed.note == "Reproduced on iOS 18.")
             #expect(
                 try await client.patch("/v1/support/reports/\(id)", token: agent.token, json: ["status": "lost"]).fieldErrors
                     == ["status:invalid_report_status"])
-            #expect((try await client.get("/v1/support/queue?status=open", token: agent.token).json["reports"] as? [JSON])?.isEmpty == true)
+            #expect(try await client.get("/v1/support/queue?status=open", token: agent.token).decoded(Reports.self).reports.isEmpty)
 
             // The reporter sees the status, not support's note; only support changes it.
             let mine = try await client.get("/v1/support/reports", token: zoe.token)
-            let own = try #require((mine.json["reports"] as? [JSON])?.first)
-            #expect(own["status"] as? String == "in_progress" && own["note"] == nil && own["reference"] as? String == reference)
-            #expect(try await client.get("/v1/support/reports/\(id)", token: zoe.token).json["status"] as? String == "in_progress")
+            let own = try #require(try mine.decoded(Reports.self).reports.first)
+            #expect(own.status == .inProgress && own.reference == reference)
+            // Raw JSON: support's note is for support only, and a typed decode cannot tell a key left out from a null.
+            let ownRaw = try #require((mine.json["reports"] as? [[String: any Sendable]])?.first)
+            #expect(ownRaw["note"] == nil)
+            #expect(try await client.get("/v1/support/reports/\(id)", token: zoe.token).decoded(Report.self).status == .inProgress)
             let refused = try await client.patch("/v1/support/reports/\(id)", token: zoe.token, json: ["status": "closed"])
             #expect(refused.status == 403 && refused.code == "staff_role_required")
             #expect(try await client.get("/v1/support/queue", token: zoe.token).code == "staff_role_required")
@@ -96,7 +104,7 @@ struct SupportTests {
             let max = try await client.signUp(email: "max@example.com")
             #expect(try await client.get("/v1/support/reports/\(id)", token: max.token).code == "report_not_found")
             #expect(try await client.get("/v1/support/reports/\(id)/screenshot", token: max.token).status == 404)
-            #expect((try await client.get("/v1/support/reports", token: max.token).json["reports"] as? [JSON])?.isEmpty == true)
+            #expect(try await client.get("/v1/support/reports", token: max.token).decoded(Reports.self).reports.isEmpty)
         }
     }
 
@@ -129,10 +137,9 @@ struct SupportTests {
             let over = try await client.post("/v1/support/reports", token: zoe.token, json: Self.report)
             #expect(over.status == 429 && over.code == "too_many_reports" && over.header("Retry-After") != nil)
             // Reports page by reference.
-            let first = try #require(try await client.get("/v1/support/reports?limit=15", token: zoe.token).json["reports"] as? [JSON])
-            let last = try #require(first.last?["reference"] as? String)
-            let rest = try #require(
-                try await client.get("/v1/support/reports?limit=15&before=\(last)", token: zoe.token).json["reports"] as? [JSON])
+            let first = try await client.get("/v1/support/reports?limit=15", token: zoe.token).decoded(Reports.self).reports
+            let last = try #require(first.last?.reference)
+            let rest = try await client.get("/v1/support/reports?limit=15&before=\(last)", token: zoe.token).decoded(Reports.self).reports
             #expect(first.count == 15 && rest.count == 5)
         }
     }

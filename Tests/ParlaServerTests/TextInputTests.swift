@@ -10,6 +10,7 @@ import Yams
 /// sent with a NUL and must come back a 422 naming the field.
 @Suite("text input: control characters")
 struct TextInputTests {
+    /// A request body built from the spec (a dictionary: it holds a NUL wherever the spec has a string).
     typealias JSON = [String: any Sendable]
 
     /// One request per string field of the spec: its method, a concrete
@@ -125,9 +126,8 @@ struct TextInputTests {
                 .post, "/v1/learners/\(learner.learnerID)/friends", token: learner.token,
                 json: ["friendCode": "AB\nCD"], headers: ["Accept-Language": "fr"])
             #expect(newline.status == 422)
-            #expect(
-                ((newline.json["errors"] as? [JSON])?.first?["message"] as? String ?? "").contains("caractère de contrôle"),
-                "\(newline.text)")
+            let message = try newline.decoded(Components.Schemas.Problem.self).errors?.first?.message ?? ""
+            #expect(message.contains("caractère de contrôle"), "\(newline.text)")
             // Letters from every language, and an emoji, still pass the rule.
             let renamed = try await client.patch(
                 "/v1/learners/\(learner.learnerID)", token: learner.token,

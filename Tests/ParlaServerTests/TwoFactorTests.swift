@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaIdentity
 import ParlaServer
 import ParlaTestSupport
@@ -9,6 +10,9 @@ import Testing
 /// codes, required of staff before any staff route answers.
 @Suite("two-factor sign-in")
 struct TwoFactorTests {
+    typealias TwoFactorStatus = Components.Schemas.TwoFactorStatus
+    typealias SignedIn = Components.Schemas.SignedIn
+
     /// RFC 6238's appendix B, SHA-1: the eight-digit codes of its secret.
     @Test("codes are RFC 6238's test vectors; a code counts once, within a step of now; base32 and URIs as apps read them")
     func oneTimeCodes() throws {
@@ -50,10 +54,10 @@ struct TwoFactorTests {
         try await app.run { client in
             let before = try await client.get("/v1/support/queue", token: agent.token)
             #expect(before.status == 403 && before.code == "two_factor_setup_required")
-            #expect(try await client.get("/v1/me/two-factor", token: agent.token).json["required"] as? Bool == true)
+            #expect(try await client.get("/v1/me/two-factor", token: agent.token).decoded(TwoFactorStatus.self).required == true)
             // Another device, signed in before the factor was on.
             let olderSession = try await client.post("/v1/sessions", json: ["email": agent.email, "password": agent.password])
-            let older = try #require((olderSession.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let older = try olderSession.decoded(SignedIn.self).session.token
 
             // Enrolment needs the password (a stolen session must not lock the owner out):
             // the secret, the URI an app scans, ten codes; on with a first code.
@@ -63,10 +67,10 @@ struct TwoFactorTests {
                     == "wrong_current_password")
             let enrolled = try await client.post("/v1/me/two-factor", token: agent.token, json: ["currentPassword": agent.password])
             #expect(enrolled.status == 201)
-            #expect((enrolled.json["otpauthUri"] as? String)?.hasPrefix("otpauth://totp/Parla:agent@example.com?secret=") == true)
-            let base32 = try #require(enrolled.json["secret"] as? String)
-            let secret = try #require(OneTimeCode.secret(base32: base32))
-            let codes = try #require(enrolled.json["recoveryCodes"] as? [String])
+            let enrolment = try enrolled.decoded(Components.Schemas.TwoFactorEnrolment.self)
+            #expect(enrolment.otpauthUri.hasPrefix("otpauth://totp/Parla:agent@example.com?secret="))
+            let secret = try #require(OneTimeCode.secret(base32: enrolment.secret))
+            let codes = enrolment.recoveryCodes
             #expect(codes.count == 10)
             #expect(
                 try await client.post("/v1/me/two-factor/confirm", token: agent.token, json: ["code": "000000"]).code
@@ -74,7 +78,8 @@ struct TwoFactorTests {
             let step = OneTimeCode.step(at: Date())
             let first = OneTimeCode.code(secret, step: step)
             let confirmed = try await client.post("/v1/me/two-factor/confirm", token: agent.token, json: ["code": first])
-            #expect(confirmed.status == 200 && confirmed.json["enabled"] as? Bool == true, "\(confirmed.text)")
+            let confirmedStatus = try #require(try? confirmed.decoded(TwoFactorStatus.self), "\(confirmed.text)")
+            #expect(confirmed.status == 200 && confirmedStatus.enabled == true, "\(confirmed.text)")
             #expect(
                 try await client.post("/v1/me/two-factor", token: agent.token, json: ["currentPassword": agent.password]).code
                     == "two_factor_already_enabled")
@@ -86,7 +91,7 @@ struct TwoFactorTests {
             #expect(try await client.get("/v1/support/queue", token: agent.token).code == "two_factor_session_required")
             let report = try await client.post("/v1/support/reports", token: agent.token, json: SupportTests.report)
             #expect(report.status == 201, "\(report.text)")
-            let reportID = try #require(report.json["id"] as? String)
+            let reportID = try report.decoded(Components.Schemas.SupportReport.self).id
             #expect(
                 try await client.get("/v1/support/reports/\(reportID)", token: agent.token).code == "two_factor_session_required")
 
@@ -102,14 +107,14 @@ struct TwoFactorTests {
             #expect(try await signIn("123456").code == "invalid_one_time_code" || OneTimeCode.code(secret, step: step + 1) == "123456")
             let next = try await signIn(OneTimeCode.code(secret, step: step + 1))
             #expect(next.status == 201, "\(next.text)")
-            let fresh = try #require((next.json["session"] as? [String: any Sendable])?["token"] as? String)
+            let fresh = try next.decoded(SignedIn.self).session.token
             #expect(try await client.get("/v1/support/queue", token: fresh).status == 200)
             #expect(try await client.get("/v1/support/queue", token: agent.token).code == "two_factor_session_required")
             // A recovery code, once.
             let recovered = try await signIn(codes[3].uppercased())
             #expect(recovered.status == 201)
             #expect(try await signIn(codes[3]).code == "invalid_one_time_code")
-            #expect(try await client.get("/v1/me/two-factor", token: fresh).json["recoveryCodesLeft"] as? Int == 9)
+            #expect(try await client.get("/v1/me/two-factor", token: fresh).decoded(TwoFactorStatus.self).recoveryCodesLeft == 9)
 
             // Off with a code: staff routes refuse again.
             #expect(try await client.delete("/v1/me/two-factor", token: fresh, json: ["code": "000000"]).code == "invalid_one_time_code")
