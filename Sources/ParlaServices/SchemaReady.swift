@@ -29,7 +29,7 @@ package final class SchemaReady: Sendable {
     package func everyRound(
         _ interval: Duration, logger: Logger, failure: String, _ round: @escaping @Sendable (Int) async throws -> Void
     ) async {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await self.wait()
             var number = 0
             while !Task.isCancelled {
