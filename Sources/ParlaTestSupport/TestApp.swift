@@ -128,6 +128,12 @@ public struct Client: Sendable {
         /// The body decoded as `type` (a generated `Components.Schemas`
         /// type), with the API's ISO 8601 times.
         public func decoded<Body: Decodable>(_ type: Body.Type) throws -> Body {
+            try Self.decoded(type, from: bytes)
+        }
+
+        /// `bytes` decoded as `type`, as the API writes JSON: ISO 8601 times,
+        /// with or without fractional seconds.
+        public static func decoded<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws -> Body {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .custom { decoder in
                 let text = try decoder.singleValueContainer().decode(String.self)

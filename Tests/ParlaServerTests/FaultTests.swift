@@ -31,23 +31,11 @@ struct FaultTests {
         var retryAfter: String? = nil
         var retryAfterRead = false
 
-        /// The body decoded as `type` (a generated API type), with the API's
-        /// ISO 8601 times as `Client.Reply.decoded` reads them; nil when it
-        /// is not one (a problem, or no answer at all).
+        /// The body decoded as `type` (a generated API type), as
+        /// `Client.Reply.decoded` reads it; nil when it is not one (a
+        /// problem, or no answer at all).
         func decoded<Body: Decodable>(_ type: Body.Type) -> Body? {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .custom { decoder in
-                let text = try decoder.singleValueContainer().decode(String.self)
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                if let date = formatter.date(from: text) { return date }
-                formatter.formatOptions = [.withInternetDateTime]
-                guard let date = formatter.date(from: text) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a time: \(text)"))
-                }
-                return date
-            }
-            return try? decoder.decode(type, from: Data(bytes))
+            try? Client.Reply.decoded(type, from: bytes)
         }
     }
     /// POST path, JSON body, token: one request of a writer.
