@@ -15,23 +15,10 @@ struct ClassTests {
     struct LearnerClasses: Decodable { var classes: [Components.Schemas.LearnerClass] }
     static let clip = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav"
 
-    /// A teacher with one French class; its join code as handed out.
-    func teacherWithClass(_ client: Client, email: String = "teacher@example.com") async throws -> (Client.SignedUp, String, String) {
-        let teacher = try await client.signUp(email: email)
-        let profile = try await client.send(
-            .put, "/v1/me/teacher", token: teacher.token, json: ["displayName": "Mme Dupont", "school": "École Jean Moulin"])
-        #expect(profile.status == 200, "\(profile.text)")
-        let created = try await client.post("/v1/classes", token: teacher.token, json: ["name": "4e B", "language": "fr", "level": "A2"])
-        #expect(created.status == 201, "\(created.text)")
-        let schoolClass = try created.decoded(SchoolClass.self)
-        let code = try #require(schoolClass.joinCode)
-        return (teacher, schoolClass.id, code)
-    }
-
     @Test("a learner joins with the code and its account's password; its teacher reads its progress, never writes; others see nothing")
     func teacherReads() async throws {
         try await TestApp.make().run { client in
-            let (teacher, classID, code) = try await teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             #expect(code.wholeMatch(of: /[ACDEFGHJKMNPQRTUVWXY34679]{4}-[ACDEFGHJKMNPQRTUVWXY34679]{4}/) != nil)
             let parent = try await client.signUp(email: "parent@example.com")
             let child = try await client.post(
@@ -91,7 +78,7 @@ struct ClassTests {
             #expect(try await client.get("/v1/learners/\(child)/classes", token: teacher.token).code == "learner_not_found")
 
             // Another teacher sees nothing of it.
-            let (other, otherClass, _) = try await teacherWithClass(client, email: "other@example.com")
+            let (other, otherClass, _) = try await client.teacherWithClass(email: "other@example.com")
             #expect(try await client.get("/v1/learners/\(child)/speech/attempts", token: other.token).code == "learner_not_found")
             #expect(try await client.get("/v1/learners/\(child)/games", token: other.token).code == "learner_not_found")
             #expect(try await client.get("/v1/classes/\(classID)", token: other.token).code == "class_not_found")
@@ -110,7 +97,7 @@ struct ClassTests {
     @Test("recordings not shared stay with the family; a removed learner is out of reach")
     func recordingsAndRemoval() async throws {
         try await TestApp.make().run { client in
-            let (teacher, classID, code) = try await teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             let parent = try await client.signUp(email: "parent@example.com")
             _ = try await client.patch("/v1/learners/\(parent.learnerID)", token: parent.token, json: ["keepRecordings": true])
             #expect(
@@ -147,7 +134,7 @@ struct ClassTests {
                     == "teacher_required")
             #expect(try await client.get("/v1/me/teacher", token: stranger.token).status == 403)
 
-            let (teacher, classID, code) = try await teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             let rotated = try await client.post("/v1/classes/\(classID)/join-code", token: teacher.token, json: [:])
             let fresh = try #require(try rotated.decoded(SchoolClass.self).joinCode)
             #expect(fresh != code)
@@ -201,7 +188,7 @@ struct AssignmentTests {
     )
     func assignAndProgress() async throws {
         try await TestApp.make().run { client in
-            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             let learner = try await client.signUp(email: "learner@example.com")
             #expect(
                 try await client.post(
@@ -284,7 +271,7 @@ struct AssignmentTests {
                 "/v1/classes/\(classID)/assignments", token: teacher.token,
                 json: ["kind": "grammarNote", "targets": ["de-cases"], "dueAt": "2020-01-01T00:00:00Z"])
             #expect(bad.fieldErrors == ["dueAt:validation_failed", "targets:grammar_note_not_found"])
-            let (other, _, _) = try await ClassTests().teacherWithClass(client, email: "other@example.com")
+            let (other, _, _) = try await client.teacherWithClass(email: "other@example.com")
             #expect(
                 try await client.get("/v1/classes/\(classID)/assignments/\(assignmentID)", token: other.token).code
                     == "class_not_found")
@@ -307,7 +294,7 @@ struct AssignmentTests {
         let elsewhere = TestApp(databaseURL: app.databaseURL)
         try await app.run { client in
             try await elsewhere.run { other in
-                let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+                let (teacher, classID, code) = try await client.teacherWithClass()
                 let learner = try await client.signUp(email: "learner@example.com")
                 _ = try await client.post(
                     "/v1/learners/\(learner.learnerID)/classes", token: learner.token,
@@ -378,18 +365,10 @@ struct AssignmentTests {
     func lockedForSome() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
-            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             let free = try await client.signUp(firstName: "Free", email: "free@example.com")
             let paid = try await client.signUp(firstName: "Paid", email: "paid@example.com")
-            func grant(_ product: String, to learner: String) async throws {
-                try await TestDatabase.shared.execute(
-                    in: app.databaseURL,
-                    """
-                    INSERT INTO account_entitlements (account_id, product, source, note)
-                    SELECT account_id, \(product), 'grant', 'test' FROM learners WHERE id = \(UUID(uuidString: learner)!)
-                    """)
-            }
-            try await grant("water-and-professions", to: paid.learnerID)
+            try await app.grant("water-and-professions", to: paid, client: client)
             for pupil in [free, paid] {
                 let joined = try await client.post(
                     "/v1/learners/\(pupil.learnerID)/classes", token: pupil.token, json: ["joinCode": code, "password": pupil.password])
@@ -437,7 +416,7 @@ struct AssignmentTests {
             #expect(completions[free.learnerID] == -1 && completions[paid.learnerID] == 0, "\(completions)")
 
             // Once the free pupil's family buys the pair, the list is its to do: the kept overview follows.
-            try await grant("water-and-professions", to: free.learnerID)
+            try await app.grant("water-and-professions", to: free, client: client)
             #expect(try await eventually { try await overview()[free.learnerID] == 0 })
             let openedList = try await client.get("/v1/learners/\(free.learnerID)/assignments", token: free.token)
             let opened = try #require(try openedList.decoded(LearnerAssignments.self).assignments.first)

@@ -36,15 +36,6 @@ struct ContentTests {
     typealias WordPage = Components.Schemas.WordPage
     typealias GrammarNote = Components.Schemas.GrammarNote
 
-    func grant(_ product: String, to learner: String, in app: TestApp) async throws {
-        try await TestDatabase.shared.execute(
-            in: app.databaseURL,
-            """
-            INSERT INTO account_entitlements (account_id, product, source, note)
-            SELECT account_id, \(product), 'grant', 'test' FROM learners WHERE id = \(UUID(uuidString: learner)!)
-            """)
-    }
-
     @Test("languages with their names and alphabets; Spanish has ñ")
     func languages() async throws {
         try await TestApp.make().run { client in
@@ -79,7 +70,7 @@ struct ContentTests {
             #expect(names["fr"] == "La maison" && names["de"] == "Das Zuhause" && names.count == 5)
 
             let parent = try await client.signUp()
-            try await grant("numbers", to: parent.learnerID, in: app)
+            try await app.grant("numbers", to: parent, client: client)
             let mine = try await client.get("/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
                 .decoded(WordLists.self).wordLists
             #expect(Set(mine.filter { !$0.locked }.map(\.id)) == Set(starterLists + ["numbers"]))
@@ -155,7 +146,7 @@ struct ContentTests {
             #expect(starter.ids.contains("elephant"))  // a starter list's word
             #expect(!starter.ids.contains("water") && !starter.ids.contains("anchor"))  // a locked list's words
             // Seed 000 1.a.v: the pair's 70 words folded in alphabetically.
-            try await grant("water-and-professions", to: parent.learnerID, in: app)
+            try await app.grant("water-and-professions", to: parent, client: client)
             let bought = try await allWords()
             #expect(bought.ids.count == 350 && bought.pageCount == 10)
             #expect(bought.ids.contains("anchor") && bought.ids.contains("doctor"))
@@ -169,7 +160,7 @@ struct ContentTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let parent = try await client.signUp()
-            try await grant("legacy-picture-dictionary-175", to: parent.learnerID, in: app)
+            try await app.grant("legacy-picture-dictionary-175", to: parent, client: client)
             let lists = try await client.get("/v1/languages/en/wordlists?learnerId=\(parent.learnerID)", token: parent.token)
                 .decoded(WordLists.self).wordLists
             let unlocked = Set(lists.filter { !$0.locked }.map(\.id))
@@ -199,7 +190,7 @@ struct ContentTests {
             let path = "/v1/languages/fr/wordlists?learnerId=\(parent.learnerID)"
             let before = try #require(try await client.get(path, token: parent.token).header("ETag"))
             #expect(try await client.get(path, token: parent.token, headers: ["If-None-Match": before]).status == 304)
-            try await grant("water", to: parent.learnerID, in: app)
+            try await app.grant("water", to: parent, client: client)
             #expect(
                 try await eventually { try await client.get(path, token: parent.token, headers: ["If-None-Match": before]).status == 200 })
             let after = try await client.get(path, token: parent.token, headers: ["If-None-Match": before])
@@ -208,12 +199,11 @@ struct ContentTests {
         }
     }
 
-    @Test("a word's card (of a list the learner owns); search ignores case and accents")
+    @Test("a word's card (of a list the learner owns: Animals is the starter set's); search ignores case and accents")
     func words() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             let parent = try await client.signUp()
-            try await grant("animals", to: parent.learnerID, in: app)
             let card = try await client.get("/v1/languages/fr/words/elephant?learnerId=\(parent.learnerID)", token: parent.token)
                 .decoded(Components.Schemas.Word.self)
             #expect(card.word == "éléphant")

@@ -257,10 +257,7 @@ struct DashboardTests {
                 learners.append(learner)
             }
             func startCourse(_ learner: Client.SignedUp) async throws {
-                let course = try await client.post(
-                    "/v1/learners/\(learner.learnerID)/courses", token: learner.token, json: ["language": "fr", "start": "beginning"])
-                #expect(course.status == 201, "\(course.text)")
-                #expect(try course.decoded(Components.Schemas.Course.self).level == .a1, "\(course.text)")
+                #expect(try await client.startCourse("fr", for: learner).level == .a1)
             }
             func page() async throws -> String {
                 try await client.get("/teach/classes/\(classID)", headers: ["Cookie": "parla_teach=\(teacher.token)"]).text
@@ -340,7 +337,7 @@ struct DashboardTests {
     @Test("a class page kept in memory carries each visitor's own CSRF token, and shows the teacher's changes at once")
     func keptClassPage() async throws {
         try await TestApp.make().run { client in
-            let (teacher, classID, _) = try await ClassTests().teacherWithClass(client)
+            let (teacher, classID, _) = try await client.teacherWithClass()
             let signedIn = try await client.post("/v1/sessions", json: ["email": teacher.email, "password": teacher.password])
             let laptop = try signedIn.decoded(Components.Schemas.SignedIn.self).session.token
             func page(_ token: String) async throws -> String {
@@ -377,7 +374,7 @@ struct DashboardTests {
     @Test("a recording not shared with the class is listed without its audio")
     func recordingNotShared() async throws {
         try await TestApp.make().run { client in
-            let (teacher, _, code) = try await ClassTests().teacherWithClass(client)
+            let (teacher, _, code) = try await client.teacherWithClass()
             let learner = try await client.signUp(email: "leo@example.com")
             _ = try await client.patch("/v1/learners/\(learner.learnerID)", token: learner.token, json: ["keepRecordings": true])
             _ = try await client.post(

@@ -834,8 +834,7 @@ struct PublicProfileTests {
                 .decoded(Components.Schemas.FriendCircle.self).friendCode
             _ = try await client.post("/v1/learners/\(ann.learnerID)/friends", token: ann.token, json: ["friendCode": bobCode])
             _ = try await client.post("/v1/learners/\(bob.learnerID)/friends/\(ann.learnerID)/accept", token: bob.token, json: [:])
-            _ = try await client.post(
-                "/v1/learners/\(bob.learnerID)/courses", token: bob.token, json: ["language": "fr", "start": "beginning"])
+            try await client.startCourse("fr", for: bob)
             _ = try await LeaderboardTests().play(client, bob, gap: 1)
             _ = try await LeaderboardTests().play(client, cat, gap: 2)
 
@@ -853,8 +852,7 @@ struct PublicProfileTests {
 
             // Levels are counted as courses start, move and go (migration 0017):
             // with Cat at B1, Bob's A1 is at or above half the French courses.
-            _ = try await client.post(
-                "/v1/learners/\(cat.learnerID)/courses", token: cat.token, json: ["language": "fr", "start": "beginning"])
+            try await client.startCourse("fr", for: cat)
             try await TestDatabase.shared.execute(
                 in: app.databaseURL,
                 "UPDATE courses SET level = 'B1' WHERE learner_id = \(UUID(uuidString: cat.learnerID)!)")

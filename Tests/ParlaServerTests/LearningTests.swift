@@ -85,10 +85,7 @@ struct LearnerLanguageTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let parent = try await client.signUp()
-            let started = try await client.post(
-                "/v1/learners/\(parent.learnerID)/courses", token: parent.token,
-                json: ["language": "it", "start": "beginning"])
-            #expect(started.status == 201, "\(started.text)")
+            try await client.startCourse("it", for: parent)
             let italian = Components.Schemas.LanguageProgress(language: .it, status: .notStarted, level: .a1)
 
             let one = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token).decoded(Learner.self)
@@ -108,9 +105,7 @@ struct LearnerLanguageTests {
             #expect(updated.progress == [.init(language: .de, status: .notStarted), italian])
 
             // The first answer puts the course in progress, at the learner's level.
-            _ = try await client.post(
-                "/v1/learners/\(parent.learnerID)/courses", token: parent.token,
-                json: ["language": "fr", "start": "beginning"])
+            try await client.startCourse("fr", for: parent)
             try await Self.answerFirstQuestion(client, parent)
             let after = try await client.get("/v1/learners/\(parent.learnerID)", token: parent.token).decoded(Learner.self)
             #expect(after.targetLanguages == [.de, .it, .fr])
@@ -127,9 +122,7 @@ struct LearnerLanguageTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            _ = try await client.post(
-                "/v1/learners/\(learner.learnerID)/courses", token: learner.token,
-                json: ["language": "fr", "start": "beginning"])
+            try await client.startCourse("fr", for: learner)
             let path = "/v1/learners/\(learner.learnerID)/proficiency?language=fr"
             let fresh = try await client.get(path, token: learner.token).decoded(Components.Schemas.Proficiency.self)
             #expect(fresh.skills.count == 5)

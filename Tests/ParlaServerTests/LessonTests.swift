@@ -452,12 +452,7 @@ struct TeacherModeTests {
             #expect(try await attempts() == 50)
 
             // Lite: 200 a day.
-            try await TestDatabase.shared.execute(
-                in: app.databaseURL,
-                """
-                INSERT INTO account_entitlements (account_id, product, source, note)
-                SELECT account_id, 'lite', 'grant', 'test' FROM learners WHERE id = \(UUID(uuidString: learner.learnerID)!)
-                """)
+            try await app.grant("lite", to: learner, client: client)
             #expect(try await record().status == 200)
             try await spoken(149)
             let lite = try await record()
@@ -522,12 +517,7 @@ struct TeacherModeTests {
             let numbers = try #require(Self.corpus.wordLists.first { $0.id == "numbers" }).words.map(\.key)
             let learner = try await client.signUp()
             // Sequencing orders numbers: a list bought (the starter set does not open it).
-            try await TestDatabase.shared.execute(
-                in: app.databaseURL,
-                """
-                INSERT INTO account_entitlements (account_id, product, source, note)
-                VALUES (\(UUID(uuidString: learner.accountID)!), 'numbers', 'grant', 'test')
-                """)
+            try await app.grant("numbers", to: learner, client: client)
 
             // Sequencing: numbers in order, one box at a time.
             var lesson = try await start(client, learner, length: 2, types: ["sequencing"]).decoded(Lesson.self)

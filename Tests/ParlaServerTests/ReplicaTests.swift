@@ -57,7 +57,7 @@ struct ReplicaTests {
 
         let app = TestApp(databaseURL: Self.url(primary)) { $0.database.readURL = Self.url(replica) }
         try await app.run { client in
-            let (teacher, classID, code) = try await ClassTests().teacherWithClass(client)
+            let (teacher, classID, code) = try await client.teacherWithClass()
             func join(_ email: String) async throws {
                 let parent = try await client.signUp(email: email)
                 let joined = try await client.post(

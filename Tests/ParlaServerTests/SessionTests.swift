@@ -183,9 +183,7 @@ struct SessionTests {
                 #expect(try edited.decoded(Me.self).account.firstName == "Giulia", "\(edited.text)")
 
                 // A course started here shows here at once, and there soon.
-                let started = try await first.post(
-                    "/v1/learners/\(account.learnerID)/courses", token: account.token, json: ["language": "it", "start": "beginning"])
-                #expect(started.status == 201, "\(started.text)")
+                try await first.startCourse("it", for: account)
                 let withCourse = try await Self.profile(first, account)
                 #expect(withCourse.contains("it=A1"), "\(withCourse)")
                 #expect(try await eventually { try await Self.profile(other, account) == withCourse })
