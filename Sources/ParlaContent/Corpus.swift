@@ -12,16 +12,24 @@ public struct Corpus: Sendable, Equatable {
     /// Per language, groups of concepts whose words sound the same
     /// (`homophones.yaml`): a listening question never offers two of a group.
     public var homophones: [Language: [[String]]]
+    /// The course (`course/`): every language's packs with their lessons,
+    /// by language, section and order.
+    public var packs: [CoursePack]
+    public var stories: [Story]
+    public var sightWords: [Language: [SightWord]]
+    public var instructions: CourseInstructions
 
     public init(
         wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
-        placementQuestions: [PlacementQuestion] = [], homophones: [Language: [[String]]] = [:]
+        placementQuestions: [PlacementQuestion] = [], homophones: [Language: [[String]]] = [:], packs: [CoursePack] = [],
+        stories: [Story] = [], sightWords: [Language: [SightWord]] = [:], instructions: CourseInstructions = .init()
     ) {
         self.wordLists = wordLists
         self.phrases = phrases
         self.grammarNotes = grammarNotes
         self.placementQuestions = placementQuestions
         self.homophones = homophones
+        (self.packs, self.stories, self.sightWords, self.instructions) = (packs, stories, sightWords, instructions)
     }
 
     /// Every concept once, in list order.
@@ -32,7 +40,7 @@ public struct Corpus: Sendable, Equatable {
 }
 
 /// A picture, sound or background that does not depend on the language.
-public enum AssetReference: Sendable, Hashable, CustomStringConvertible {
+public enum AssetReference: Sendable, Hashable, CustomStringConvertible, Codable {
     /// An emoji drawing, by its code points (`1f468-200d-1f373`).
     case emoji(String)
     /// One of our own drawings, `Corpora/pictures/<name>.svg`.
@@ -54,6 +62,20 @@ public enum AssetReference: Sendable, Hashable, CustomStringConvertible {
         default:
             return nil
         }
+    }
+
+    /// Coded as it is written in Corpora: `emoji:1f43e`.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let reference = AssetReference(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is no picture reference"))
+        }
+        self = reference
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 
     public var description: String {

@@ -63,10 +63,12 @@ public struct CorpusLoader: Sendable {
             case "grammar": context.readGrammar(node)
             case "placement": context.readPlacement(node, path: file.path)
             case "homophones.yaml": context.readHomophones(node)
+            case "course": context.readCourseFile(node)
             default: continue
             }
         }
         context.applyExplanations()
+        context.assembleCourse()
         context.checkReferences()
         return (context.corpus, context.problems)
     }
@@ -96,6 +98,8 @@ struct CorpusReading {
     var exerciseSites: [String: (file: String, line: Int)] = [:]
     var homophoneReferences: [(file: String, line: Int, concept: String)] = []
     var exampleReferences: [(file: String, line: Int, note: String, phrase: String)] = []
+    var storyConcepts: [(file: String, line: Int, concept: String)] = []
+    var course = CourseReading()
     /// Explanations of notes in other UI languages, applied once every note is read.
     var explanations: [(file: String, line: Int, language: Language, ui: Language, note: Node)] = []
 

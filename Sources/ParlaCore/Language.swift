@@ -2,7 +2,8 @@
 ///
 /// Text direction is a property of the language so that right-to-left
 /// languages (Hebrew) can be added without touching callers.
-public enum Language: String, CaseIterable, Codable, Sendable, Comparable {
+/// Coded as a key, texts per language are JSON objects (`{"en": ...}`).
+public enum Language: String, CaseIterable, Codable, CodingKeyRepresentable, Sendable, Comparable {
     case english = "en"
     case french = "fr"
     case italian = "it"

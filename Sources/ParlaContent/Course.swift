@@ -1,0 +1,189 @@
+import Foundation
+import ParlaCore
+
+/// The parts of seed 001's main menu a pack belongs to.
+public enum CourseSection: String, Sendable, CaseIterable, Codable {
+    case learnToRead, readAStory, discover, artSpace
+}
+
+/// How a screen asks (seed 001's templates, and the question types
+/// lessons already had).
+public enum ScreenTemplate: String, Sendable, CaseIterable, Codable, CodingKeyRepresentable {
+    case wordPicture, choice, listen, gapFill, repeatPhrase = "repeat", sequencing, matching, sightWords, story
+}
+
+/// A pack of authored lessons in one language (`course/<lang>/packs.yaml`).
+public struct CoursePack: Sendable, Equatable, Codable, Identifiable {
+    public var id: String
+    public var language: Language
+    public var section: CourseSection
+    public var level: CEFRLevel
+    /// Its place in its section, from 1.
+    public var order: Int
+    public var icon: AssetReference
+    /// A Discover pack's word list: what it teaches, and what opens it.
+    public var wordList: String?
+    public var titles: [Language: String]
+    public var summaries: [Language: String]
+    public var lessons: [CourseLesson]
+
+    public init(
+        id: String, language: Language, section: CourseSection, level: CEFRLevel, order: Int, icon: AssetReference, wordList: String?,
+        titles: [Language: String], summaries: [Language: String], lessons: [CourseLesson] = []
+    ) {
+        (self.id, self.language, self.section, self.level, self.order, self.icon) = (id, language, section, level, order, icon)
+        (self.wordList, self.titles, self.summaries, self.lessons) = (wordList, titles, summaries, lessons)
+    }
+}
+
+/// A lesson of a pack (`course/<lang>/lessons/<pack>/NN.yaml`): screens in order.
+public struct CourseLesson: Sendable, Equatable, Codable, Identifiable {
+    /// `<pack>-NN`.
+    public var id: String
+    /// Its place in the pack, from 1.
+    public var number: Int
+    public var titles: [Language: String]
+    public var screens: [CourseScreen]
+
+    public init(id: String, number: Int, titles: [Language: String], screens: [CourseScreen]) {
+        (self.id, self.number, self.titles, self.screens) = (id, number, titles, screens)
+    }
+}
+
+/// One screen of a lesson: a template and its parts. Concepts are word
+/// lists' keys; the instruction said aloud is the template's
+/// (`course/instructions.yaml`) unless the screen has its own.
+public struct CourseScreen: Sendable, Equatable, Codable {
+    public enum Direction: String, Sendable, Codable {
+        /// A word of the language learnt; choose its meaning.
+        case fromTarget
+        /// A word in the learner's language; choose it in the language learnt.
+        case toTarget
+    }
+
+    public enum Task: Sendable, Equatable, Codable {
+        /// The word said and shown; choose its picture among the others'.
+        case wordPicture(word: String, others: [String])
+        case choice(word: String, others: [String], direction: Direction)
+        /// The word heard only; choose how it is written.
+        case listen(word: String, others: [String])
+        /// A sentence with one gap (`___`), its filler and three wrong ones.
+        case gapFill(sentence: String, answer: String, others: [String], hint: [Language: String])
+        /// A phrase to say, scored by the speech scorer.
+        case repeatPhrase(phrase: String)
+        /// Concepts in their one right order.
+        case sequencing(items: [String])
+        /// Concepts whose words go onto their pictures.
+        case matching(words: [String])
+        /// A sentence read aloud; each sight word's tile tapped as it is said.
+        case sightWords(sentence: String, words: [String])
+        /// A story read along, then its questions.
+        case story(id: String)
+    }
+
+    public var task: Task
+    /// "I'll do the first one for you": the first item is placed for the learner.
+    public var workedExample: Bool
+    public var instruction: [Language: String]?
+
+    public init(task: Task, workedExample: Bool = false, instruction: [Language: String]? = nil) {
+        (self.task, self.workedExample, self.instruction) = (task, workedExample, instruction)
+    }
+
+    public var template: ScreenTemplate {
+        switch task {
+        case .wordPicture: .wordPicture
+        case .choice: .choice
+        case .listen: .listen
+        case .gapFill: .gapFill
+        case .repeatPhrase: .repeatPhrase
+        case .sequencing: .sequencing
+        case .matching: .matching
+        case .sightWords: .sightWords
+        case .story: .story
+        }
+    }
+
+    /// Every concept the screen shows.
+    public var concepts: [String] {
+        switch task {
+        case .wordPicture(let word, let others), .choice(let word, let others, _), .listen(let word, let others): [word] + others
+        case .sequencing(let items): items
+        case .matching(let words): words
+        case .gapFill, .repeatPhrase, .sightWords, .story: []
+        }
+    }
+}
+
+/// A graded story (`course/<lang>/stories/NN-slug.yaml`), narrated with
+/// read-along word timings, and its comprehension questions.
+public struct Story: Sendable, Equatable, Codable, Identifiable {
+    public struct Question: Sendable, Equatable, Codable {
+        public var prompt: String
+        public var options: [String]
+        public var answer: Int
+        public init(prompt: String, options: [String], answer: Int) { (self.prompt, self.options, self.answer) = (prompt, options, answer) }
+    }
+
+    public static let wordCount = 80...250
+
+    public var id: String
+    public var language: Language
+    public var level: CEFRLevel
+    public var pack: String
+    public var titles: [Language: String]
+    public var summaries: [Language: String]
+    /// The concepts it uses.
+    public var words: [String]
+    public var paragraphs: [String]
+    public var questions: [Question]
+
+    public init(
+        id: String, language: Language, level: CEFRLevel, pack: String, titles: [Language: String], summaries: [Language: String],
+        words: [String], paragraphs: [String], questions: [Question]
+    ) {
+        (self.id, self.language, self.level, self.pack, self.titles, self.summaries) = (id, language, level, pack, titles, summaries)
+        (self.words, self.paragraphs, self.questions) = (words, paragraphs, questions)
+    }
+
+    /// Its words as a reader counts them: runs of letters or digits.
+    public var wordCount: Int { paragraphs.reduce(0) { $0 + Self.words(in: $1).count } }
+
+    static func words(in text: String) -> [Substring] {
+        text.split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’" || $0 == "-") }.filter { $0.contains(where: \.isLetter) }
+    }
+}
+
+/// A language's sight words (`course/<lang>/sightwords.yaml`): the most
+/// frequent words a beginner learns to read at a glance, in sets.
+public struct SightWord: Sendable, Equatable, Codable {
+    public var word: String
+    public var set: Int
+    public init(word: String, set: Int) { (self.word, self.set) = (word, set) }
+}
+
+/// What the narrator says on a screen (`course/instructions.yaml`), in
+/// every UI language.
+public struct CourseInstructions: Sendable, Equatable, Codable {
+    public struct Lines: Sendable, Equatable, Codable {
+        /// Said first.
+        public var instruction: [Language: String]
+        /// Said before a worked example.
+        public var example: [Language: String]?
+        /// Said after a wrong try.
+        public var retry: [Language: String]?
+        public init(instruction: [Language: String], example: [Language: String]? = nil, retry: [Language: String]? = nil) {
+            (self.instruction, self.example, self.retry) = (instruction, example, retry)
+        }
+    }
+
+    public var templates: [ScreenTemplate: Lines]
+    /// Said at a lesson's end, in turn.
+    public var closing: [[Language: String]]
+    /// Said after a right answer, in turn.
+    public var praise: [[Language: String]]
+
+    public init(templates: [ScreenTemplate: Lines] = [:], closing: [[Language: String]] = [], praise: [[Language: String]] = []) {
+        (self.templates, self.closing, self.praise) = (templates, closing, praise)
+    }
+}
