@@ -229,7 +229,8 @@ struct Content: AsyncParsableCommand {
         progress.finish()
         print(
             "content \(report.version): \(report.wordLists) word lists, \(report.concepts) words, \(report.phrases) phrases, "
-                + "\(report.grammarNotes) grammar notes, \(report.assets) assets"
+                + "\(report.grammarNotes) grammar notes, \(report.packs) course packs of \(report.lessons) lessons, \(report.stories) stories, "
+                + "\(report.assets) assets"
                 + (build ? " (\(report.built) made now)" : "") + (report.imported ? "; imported" : "; already imported"))
     }
 }

@@ -14,6 +14,7 @@ public struct ContentImporter: Sendable {
         public var version: String
         public var imported: Bool
         public var wordLists: Int, concepts: Int, phrases: Int, grammarNotes: Int
+        public var packs: Int, lessons: Int, stories: Int
         /// Distinct assets the content uses.
         public var assets: Int
         /// Assets made by this run (`parla content build`).
@@ -124,6 +125,7 @@ public struct ContentImporter: Sendable {
         return Report(
             version: content.version, imported: imported, wordLists: corpus.wordLists.count,
             concepts: corpus.concepts.count, phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count,
+            packs: corpus.packs.count, lessons: corpus.packs.reduce(0) { $0 + $1.lessons.count }, stories: corpus.stories.count,
             assets: Set(content.assets.values.map(\.name)).count)
     }
 }

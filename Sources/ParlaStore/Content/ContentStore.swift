@@ -26,7 +26,7 @@ public struct ContentStore: Sendable {
         progress: Progress? = nil
     ) async throws -> Bool {
         let summary =
-            "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count)}"
+            "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count), \"packs\": \(corpus.packs.count), \"lessons\": \(corpus.packs.reduce(0) { $0 + $1.lessons.count }), \"stories\": \(corpus.stories.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
             _ = try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger).collect()
@@ -160,6 +160,7 @@ public struct ContentStore: Sendable {
                             \(item.passage), \(item.audio), \(item.correct), \(item.distractors))
                     """, logger: logger)
             }
+            try await Self.importCourse(corpus, on: connection, logger: logger)
             try await connection.query("DELETE FROM content_assets", logger: logger)
             let slots = assets.keys.sorted()
             try await connection.query(
@@ -323,12 +324,64 @@ extension ContentStore {
                 let (code, concepts) = try row.decode((String, [String]).self)
                 if let language = Language(rawValue: code) { homophones[language, default: []].append(concepts) }
             }
-            return (
-                version,
-                Corpus(
-                    wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions,
-                    homophones: homophones), assets, catalogue
-            )
+            var corpus = Corpus(
+                wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions, homophones: homophones)
+            try await Self.loadCourse(into: &corpus, on: connection, logger: logger)
+            return (version, corpus, assets, catalogue)
+        }
+    }
+}
+
+// The course: each pack (with its lessons), story, language's sight words
+// and the narrator's lines one JSON document, as ParlaContent codes them.
+extension ContentStore {
+    static func importCourse(_ corpus: Corpus, on connection: PostgresConnection, logger: Logger) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        for table in ["course_packs", "course_stories", "course_sight_words", "course_instructions"] {
+            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
+        }
+        for pack in corpus.packs {
+            try await connection.query(
+                """
+                INSERT INTO course_packs (id, language, section, position, body)
+                VALUES (\(pack.id), \(pack.language.code), \(pack.section.rawValue), \(pack.order), \(try json(pack))::jsonb)
+                """, logger: logger)
+        }
+        for story in corpus.stories {
+            try await connection.query(
+                """
+                INSERT INTO course_stories (id, language, pack_id, body)
+                VALUES (\(story.id), \(story.language.code), \(story.pack), \(try json(story))::jsonb)
+                """, logger: logger)
+        }
+        for (language, words) in corpus.sightWords {
+            try await connection.query(
+                "INSERT INTO course_sight_words (language, words) VALUES (\(language.code), \(try json(words))::jsonb)", logger: logger)
+        }
+        if !corpus.instructions.templates.isEmpty {
+            try await connection.query(
+                "INSERT INTO course_instructions (body) VALUES (\(try json(corpus.instructions))::jsonb)", logger: logger)
+        }
+    }
+
+    static func loadCourse(into corpus: inout Corpus, on connection: PostgresConnection, logger: Logger) async throws {
+        let decoder = JSONDecoder()
+        func decoded<Value: Decodable>(_ type: Value.Type, _ text: String) throws -> Value {
+            try decoder.decode(type, from: Data(text.utf8))
+        }
+        corpus.packs = try await connection.query(
+            "SELECT body::text FROM course_packs ORDER BY language, section, position", logger: logger
+        ).collect().map { try decoded(CoursePack.self, try $0.decode(String.self)) }
+        corpus.stories = try await connection.query("SELECT body::text FROM course_stories ORDER BY id", logger: logger).collect()
+            .map { try decoded(Story.self, try $0.decode(String.self)) }
+        for row in try await connection.query("SELECT language, words::text FROM course_sight_words", logger: logger).collect() {
+            let (code, words) = try row.decode((String, String).self)
+            if let language = Language(rawValue: code) { corpus.sightWords[language] = try decoded([SightWord].self, words) }
+        }
+        if let body = try await connection.query("SELECT body::text FROM course_instructions", logger: logger).collect().first {
+            corpus.instructions = try decoded(CourseInstructions.self, try body.decode(String.self))
         }
     }
 }
