@@ -40,7 +40,8 @@ public struct Corpus: Sendable, Equatable {
 }
 
 /// A picture, sound or background that does not depend on the language.
-public enum AssetReference: Sendable, Hashable, CustomStringConvertible, Codable {
+/// Coded as it is written in Corpora: `emoji:1f43e`.
+public enum AssetReference: Sendable, Hashable, TextCoded {
     /// An emoji drawing, by its code points (`1f468-200d-1f373`).
     case emoji(String)
     /// One of our own drawings, `Corpora/pictures/<name>.svg`.
@@ -62,20 +63,6 @@ public enum AssetReference: Sendable, Hashable, CustomStringConvertible, Codable
         default:
             return nil
         }
-    }
-
-    /// Coded as it is written in Corpora: `emoji:1f43e`.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let reference = AssetReference(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is no picture reference"))
-        }
-        self = reference
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 
     public var description: String {

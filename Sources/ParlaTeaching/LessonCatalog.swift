@@ -75,7 +75,7 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
 /// What a learner learns and is asked about: `word:<concept>`,
 /// `phrase:<phrase id>` or `grammar:<exercise id>`. Memory and difficulty
 /// are kept per item, whatever type of question asked it.
-public struct LessonItemID: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+public struct LessonItemID: Hashable, TextCoded, Sendable, Comparable {
     public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar }
 
     public var kind: Kind
@@ -91,19 +91,6 @@ public struct LessonItemID: Hashable, Codable, Sendable, Comparable, CustomStrin
     }
 
     public var description: String { "\(kind.rawValue):\(key)" }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = LessonItemID(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an item id: \(text)"))
-        }
-        self = id
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
 
     public static func < (lhs: LessonItemID, rhs: LessonItemID) -> Bool { (lhs.kind.rawValue, lhs.key) < (rhs.kind.rawValue, rhs.key) }
 }
