@@ -288,7 +288,10 @@ extension CorpusReading {
         /// offered, by its picture.
         func offered(_ keys: [String], count: ClosedRange<Int>, languages: [Language], pictures: Bool) {
             if !count.contains(keys.count) || Set(keys).count != keys.count {
-                problem(line: at, .invalidValue, "\(name) offers \(count.lowerBound) to \(count.upperBound) different words, not \(keys)")
+                problem(
+                    line: at, .invalidValue,
+                    "\(name) offers \(count.count == 1 ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)") different words, each once: \(keys)"
+                )
                 return
             }
             let known = keys.compactMap { concepts[$0] }
