@@ -32,6 +32,9 @@ public struct Corpus: Sendable, Equatable {
         (self.packs, self.stories, self.sightWords, self.instructions) = (packs, stories, sightWords, instructions)
     }
 
+    /// The course's lessons, in every pack of every language.
+    public var lessonCount: Int { packs.reduce(0) { $0 + $1.lessons.count } }
+
     /// Every concept once, in list order.
     public var concepts: [Concept] {
         var seen = Set<String>()

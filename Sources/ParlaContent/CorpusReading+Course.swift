@@ -197,11 +197,11 @@ extension CorpusReading {
         var concepts: [String: Concept] = [:]
         for concept in corpus.concepts { concepts[concept.key] = concept }
         let phrases = Set(corpus.phrases.map(\.id))
-        let lists = Dictionary(corpus.wordLists.map { ($0.id, Set($0.words.map(\.key))) }, uniquingKeysWith: { first, _ in first })
+        let lists = Set(corpus.wordLists.map(\.id))
         var packs = course.packs
         for (index, entry) in packs.enumerated() {
             file = entry.site.file
-            if let list = entry.pack.wordList, lists[list] == nil {
+            if let list = entry.pack.wordList, !lists.contains(list) {
                 problem(
                     line: entry.site.line, .unknownReference, "pack \(entry.pack.id) is built on word list \(list), which does not exist")
             }

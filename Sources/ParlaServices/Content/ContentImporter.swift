@@ -125,7 +125,7 @@ public struct ContentImporter: Sendable {
         return Report(
             version: content.version, imported: imported, wordLists: corpus.wordLists.count,
             concepts: corpus.concepts.count, phrases: corpus.phrases.count, grammarNotes: corpus.grammarNotes.count,
-            packs: corpus.packs.count, lessons: corpus.packs.reduce(0) { $0 + $1.lessons.count }, stories: corpus.stories.count,
+            packs: corpus.packs.count, lessons: corpus.lessonCount, stories: corpus.stories.count,
             assets: Set(content.assets.values.map(\.name)).count)
     }
 }

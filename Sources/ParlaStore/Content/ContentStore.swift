@@ -26,7 +26,7 @@ public struct ContentStore: Sendable {
         progress: Progress? = nil
     ) async throws -> Bool {
         let summary =
-            "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count), \"packs\": \(corpus.packs.count), \"lessons\": \(corpus.packs.reduce(0) { $0 + $1.lessons.count }), \"stories\": \(corpus.stories.count)}"
+            "{\"wordLists\": \(corpus.wordLists.count), \"concepts\": \(corpus.concepts.count), \"phrases\": \(corpus.phrases.count), \"grammarNotes\": \(corpus.grammarNotes.count), \"placementQuestions\": \(corpus.placementQuestions.count), \"packs\": \(corpus.packs.count), \"lessons\": \(corpus.lessonCount), \"stories\": \(corpus.stories.count)}"
         return try await database.withTransaction { connection in
             let logger = database.logger
             _ = try await connection.query("SELECT pg_advisory_xact_lock(7261002)", logger: logger).collect()
