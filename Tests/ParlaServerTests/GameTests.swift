@@ -466,6 +466,99 @@ struct GameLearningTests {
             }
         }
     }
+
+    @Test("a game's pairs written in one statement leave what one statement per pair leaves: memory, difficulty, ability, history")
+    func learningInOneStatement() async throws {
+        let app = try await TestApp.make()
+        let url = app.databaseURL
+        try await app.run { client in
+            let ann = try #require(LearnerID(try await client.signUp(email: "ann@example.com").learnerID))
+            let bob = try #require(LearnerID(try await client.signUp(email: "bob@example.com").learnerID))
+            // Both start alike, ann in French and bob in German: a stored
+            // ability and card (updated), and ones they lack (inserted).
+            for (learner, language) in [(ann, "fr"), (bob, "de")] {
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    """
+                    INSERT INTO abilities (learner_id, language, skill, theta, responses) VALUES (\(learner.uuid), \(language), 'vocabulary', 0.25, 6);
+                    """)
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    """
+                    INSERT INTO memory_cards (learner_id, language, item_id, phase, stability, difficulty, due, last_review, reviews, lapses)
+                    VALUES (\(learner.uuid), \(language), 'word:b', 2, 10, 5, now(), now(), 3, 1)
+                    """)
+                try await TestDatabase.shared.execute(
+                    in: url,
+                    "INSERT INTO practice_items (language, item_id, difficulty, responses) VALUES (\(language), 'word:a', 0.75, 40)")
+            }
+            let day = Date(timeIntervalSince1970: 1_800_000_000)
+            func card(_ stability: Double) -> MemoryCard {
+                MemoryCard(phase: .review, step: nil, stability: stability, difficulty: 4.5, due: day + 86_400 * stability, lastReview: day)
+            }
+            func snapshots(_ skill: Skill, _ theta: Double) -> [ProficiencySnapshot] {
+                [.init(day: day, skill: skill, theta: theta, level: .a2), .init(day: day, skill: nil, theta: theta / 2, level: .a1)]
+            }
+            // Two answers about word:b, two skills, one answer with no
+            // review (a mismatch) and one that forgot a card.
+            let learning = [
+                AnswerLearning(
+                    itemID: "word:a", skill: .vocabulary, card: card(2), lapse: false,
+                    ability: SkillAbility(skill: .vocabulary, theta: 0.35, responses: 7),
+                    abilityChange: 0.1, snapshots: snapshots(.vocabulary, 0.35), initialDifficulty: 0.5, difficultyChange: -0.125),
+                AnswerLearning(
+                    itemID: "word:b", skill: .vocabulary, card: nil, lapse: false,
+                    ability: SkillAbility(skill: .vocabulary, theta: 0.3, responses: 8),
+                    abilityChange: -0.05, snapshots: snapshots(.vocabulary, 0.3), initialDifficulty: -0.25, difficultyChange: 0.0625),
+                AnswerLearning(
+                    itemID: "word:b", skill: .listening, card: card(0.5), lapse: true,
+                    ability: SkillAbility(skill: .listening, theta: -0.2, responses: 1),
+                    abilityChange: -0.2, snapshots: snapshots(.listening, -0.2), initialDifficulty: -0.25, difficultyChange: 0.03125),
+                AnswerLearning(
+                    itemID: "word:c", skill: .listening, card: card(3), lapse: false,
+                    ability: SkillAbility(skill: .listening, theta: -0.1, responses: 2),
+                    abilityChange: 0.1, snapshots: snapshots(.listening, -0.1), initialDifficulty: 1, difficultyChange: -0.5),
+            ]
+            let logger = Logger(label: "parla.tests.learning")
+            try await TestDatabase.withPool(url, connections: 1, logger: logger) { database in
+                try await database.withTransaction { connection in
+                    try await LearningRows.write(learning, learner: ann, language: .french, on: connection, logger: logger)
+                }
+                for answer in learning {
+                    try await database.withTransaction { connection in
+                        try await LearningRows.write([answer], learner: bob, language: .german, on: connection, logger: logger)
+                    }
+                }
+            }
+            func rows(_ learner: LearnerID, _ language: String) async throws -> [String] {
+                try await TestDatabase.shared.rows(
+                    in: url,
+                    """
+                    SELECT concat_ws(' ', 'card', item_id, phase, step, stability, difficulty, extract(epoch FROM due), extract(epoch FROM last_review),
+                                     reviews, lapses)
+                    FROM memory_cards WHERE learner_id = \(learner.uuid) AND language = \(language)
+                    UNION ALL SELECT concat_ws(' ', 'item', item_id, round(difficulty::numeric, 9), responses)
+                    FROM practice_items WHERE language = \(language) AND item_id IN ('word:a', 'word:b', 'word:c')
+                    UNION ALL SELECT concat_ws(' ', 'ability', skill, round(theta::numeric, 9), responses)
+                    FROM abilities WHERE learner_id = \(learner.uuid) AND language = \(language)
+                    UNION ALL SELECT concat_ws(' ', 'history', skill, day, round(theta::numeric, 9), level)
+                    FROM ability_history WHERE learner_id = \(learner.uuid) AND language = \(language)
+                    ORDER BY 1
+                    """
+                ).map { try $0.decode(String.self) }
+            }
+            let together = try await rows(ann, "fr"), apart = try await rows(bob, "de")
+            #expect(together == apart)
+            // And what both left is what the answers say.
+            #expect(together.contains("ability vocabulary 0.300000000 8"))  // stored 0.25 + 0.1 - 0.05, 6 + 2
+            #expect(together.contains("ability listening -0.100000000 2"))  // inserted at -0.2, then + 0.1
+            #expect(together.contains("item word:a 0.625000000 41"))
+            #expect(together.contains("item word:b -0.156250000 2"))  // inserted at -0.25 + 0.0625, then + 0.03125
+            #expect(together.contains { $0.hasPrefix("card word:b 2 0.5 4.5 ") && $0.hasSuffix(" 4 2") })
+            #expect(together.contains { $0.hasPrefix("history overall ") && $0.hasSuffix(" -0.050000000 A1") })
+            #expect(together.filter { $0.hasPrefix("history") }.count == 3)
+        }
+    }
 }
 
 @Suite("games: leaderboards")

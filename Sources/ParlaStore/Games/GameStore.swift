@@ -139,9 +139,8 @@ public struct GameStore: Sendable {
                 """, logger: logger
             ).collect()
             guard let row = rows.first else { return .overtaken }
-            for learned in learning.sorted(by: { $0.itemID < $1.itemID }) {
-                try await LearningRows.write(learned, learner: learner, language: language, on: connection, logger: logger)
-            }
+            try await LearningRows.write(
+                learning.sorted(by: { $0.itemID < $1.itemID }), learner: learner, language: language, on: connection, logger: logger)
             let finishedAt = try row.decode(Date?.self)
             // The result goes on the leaderboards in the same transaction.
             if let finish, let finishedAt {

@@ -5,71 +5,165 @@ import ParlaDatabase
 import ParlaLearning
 import PostgresNIO
 
-/// The rows one answer's learning (`AnswerLearning`) writes, written once
-/// for lessons and games: the learner's memory of the item (when the
-/// answer reviewed it), the item's shared difficulty and the skill's
-/// ability (both moved relative to the stored values: learners answering
-/// one item at once each add their change), and today's history.
+/// The rows answers' learning (`AnswerLearning`) writes, written once for
+/// lessons and games: the learner's memory of each item (when the answer
+/// reviewed it), the item's shared difficulty and the skill's ability (both
+/// moved relative to the stored values: learners answering one item at once
+/// each add their change), and today's history.
 ///
 /// They are common table expressions, written only when the `gate` table
 /// has a row: a lesson's gate is its own update (nothing is written when
 /// another answer came first), a game's is a constant row.
+///
+/// Design note: a game's pairs go in one statement, not one per pair. The
+/// triggers on abilities and ability_history announce per statement
+/// (migration 0049), so eight statements cost eight rounds of them, and
+/// eight round trips. One `INSERT ... ON CONFLICT` may not touch a row
+/// twice, so the answers are summed per key first (`Summed`), to what one
+/// statement per answer, in the order given, would have left.
 enum LearningRows {
-    static func expressions(_ learning: AnswerLearning, learner: LearnerID, language: Language, gate: String) -> SQL {
-        let card = learning.card
-        let day = learning.snapshots.first?.day ?? Date()
-        let history = learning.snapshots.map { snapshot -> [String: any Sendable] in
-            ["skill": snapshot.skill?.rawValue ?? "overall", "theta": snapshot.theta, "level": snapshot.level.rawValue]
-        }
-        let historyJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: history)) ?? Data("[]".utf8), as: UTF8.self)
+    static func expressions(_ learning: [AnswerLearning], learner: LearnerID, language: Language, gate: String) throws -> SQL {
+        let rows = Summed(learning)
+        let (cards, items, abilities, history) = (
+            try rows.json(rows.cards), try rows.json(rows.items), try rows.json(rows.abilities), try rows.json(rows.history)
+        )
         return """
-            card AS (
+            learned_cards AS (
+                SELECT * FROM jsonb_to_recordset(\(cards)::jsonb) AS c (
+                    item text, phase smallint, step integer, stability float8, difficulty float8, due float8, last_review float8,
+                    reviews integer, lapses integer)
+            ), card AS (
                 INSERT INTO memory_cards (learner_id, language, item_id, phase, step, stability, difficulty, due, last_review, reviews, lapses)
-                SELECT \(learner.uuid), \(language.code), \(learning.itemID), \(card.map { Int16($0.phase.rawValue) })::smallint,
-                       \(card?.step)::integer, \(card?.stability)::float8, \(card?.difficulty)::float8, \(card?.due)::timestamptz,
-                       \(card?.lastReview)::timestamptz, 1, \(learning.lapse ? 1 : 0)
-                FROM \(unescaped: gate) WHERE \(card != nil)
+                SELECT \(learner.uuid), \(language.code), c.item, c.phase, c.step, c.stability, c.difficulty, to_timestamp(c.due),
+                       to_timestamp(c.last_review), c.reviews, c.lapses
+                FROM \(unescaped: gate), learned_cards c
                 ON CONFLICT (learner_id, language, item_id) DO UPDATE SET phase = EXCLUDED.phase, step = EXCLUDED.step,
                     stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty, due = EXCLUDED.due,
-                    last_review = EXCLUDED.last_review, reviews = memory_cards.reviews + 1, lapses = memory_cards.lapses + EXCLUDED.lapses
+                    last_review = EXCLUDED.last_review, reviews = memory_cards.reviews + EXCLUDED.reviews,
+                    lapses = memory_cards.lapses + EXCLUDED.lapses
                 RETURNING 1
+            ), learned_items AS (
+                SELECT * FROM jsonb_to_recordset(\(items)::jsonb) AS i (item text, difficulty float8, change float8, responses integer)
             ), item AS (
                 INSERT INTO practice_items (language, item_id, difficulty, responses)
-                SELECT \(language.code), \(learning.itemID), \(learning.initialDifficulty + learning.difficultyChange), 1 FROM \(unescaped: gate)
-                ON CONFLICT (language, item_id) DO UPDATE SET difficulty = practice_items.difficulty + \(learning.difficultyChange),
-                    responses = practice_items.responses + 1
+                SELECT \(language.code), i.item, i.difficulty, i.responses FROM \(unescaped: gate), learned_items i
+                ON CONFLICT (language, item_id) DO UPDATE
+                    SET difficulty = practice_items.difficulty + (SELECT i.change FROM learned_items i WHERE i.item = EXCLUDED.item_id),
+                        responses = practice_items.responses + EXCLUDED.responses
                 RETURNING 1
+            ), learned_abilities AS (
+                SELECT * FROM jsonb_to_recordset(\(abilities)::jsonb) AS a (
+                    skill text, theta float8, responses integer, change float8, answers integer)
             ), ability AS (
                 INSERT INTO abilities (learner_id, language, skill, theta, responses)
-                SELECT \(learner.uuid), \(language.code), \(learning.skill.rawValue), \(learning.ability.theta), \(learning.ability.responses)
-                FROM \(unescaped: gate)
-                ON CONFLICT (learner_id, language, skill) DO UPDATE SET theta = abilities.theta + \(learning.abilityChange),
-                    responses = abilities.responses + 1, updated_at = now()
+                SELECT \(learner.uuid), \(language.code), a.skill, a.theta, a.responses FROM \(unescaped: gate), learned_abilities a
+                ON CONFLICT (learner_id, language, skill) DO UPDATE
+                    SET theta = abilities.theta + (SELECT a.change FROM learned_abilities a WHERE a.skill = EXCLUDED.skill),
+                        responses = abilities.responses + (SELECT a.answers FROM learned_abilities a WHERE a.skill = EXCLUDED.skill),
+                        updated_at = now()
                 RETURNING 1
             ), history AS (
                 INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
-                SELECT \(learner.uuid), \(language.code), h.skill, \(day)::date, h.theta, h.level
-                FROM \(unescaped: gate), jsonb_to_recordset(\(historyJSON)::jsonb) AS h (skill text, theta double precision, level text)
+                SELECT \(learner.uuid), \(language.code), h.skill, to_timestamp(h.day)::date, h.theta, h.level
+                FROM \(unescaped: gate), jsonb_to_recordset(\(history)::jsonb) AS h (skill text, day float8, theta float8, level text)
                 ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = EXCLUDED.theta, level = EXCLUDED.level
                 RETURNING 1
             )
             """
     }
 
-    /// One answer's rows on their own (a game's pair), inside the caller's
+    /// Answers' rows on their own (a game's pairs), inside the caller's
     /// transaction: one statement.
     static func write(
-        _ learning: AnswerLearning, learner: LearnerID, language: Language, on connection: PostgresConnection,
+        _ learning: [AnswerLearning], learner: LearnerID, language: Language, on connection: PostgresConnection,
         logger: Logger
     ) async throws {
+        guard !learning.isEmpty else { return }
+        let rows = try expressions(learning, learner: learner, language: language, gate: "gate")
         let statement: SQL = """
-            WITH gate AS (SELECT), \(expressions(learning, learner: learner, language: language, gate: "gate"))
+            WITH gate AS (SELECT), \(rows)
             SELECT 1
             """
         // Read to the end: a statement that returns rows reports what went
         // wrong as it executes (a deadlock) in its rows, and an unread
         // error would leave the transaction aborted with no one the wiser.
         _ = try await connection.query(statement.query, logger: logger).collect()
+    }
+
+    /// Answers summed per key, in the order given (which is the order of
+    /// their locks: callers sort by item): what one write per answer would
+    /// leave. A row first inserted takes the first answer's absolute value
+    /// plus the later answers' changes; a stored row moves by all of them.
+    struct Summed {
+        struct Card: Encodable {
+            var item: String, phase: Int, step: Int?, stability: Double?, difficulty: Double?, due: Double, last_review: Double?
+            var reviews: Int, lapses: Int
+        }
+        struct Item: Encodable {
+            var item: String, difficulty: Double, change: Double, responses: Int
+        }
+        struct Ability: Encodable {
+            var skill: String, theta: Double, responses: Int, change: Double, answers: Int
+        }
+        struct History: Encodable {
+            var skill: String, day: Double, theta: Double, level: String
+        }
+        var cards: [Card] = [], items: [Item] = [], abilities: [Ability] = [], history: [History] = []
+
+        init(_ learning: [AnswerLearning]) {
+            for answer in learning {
+                if let card = answer.card {
+                    var row = Card(
+                        item: answer.itemID, phase: card.phase.rawValue, step: card.step, stability: card.stability,
+                        difficulty: card.difficulty, due: card.due.timeIntervalSince1970,
+                        last_review: card.lastReview?.timeIntervalSince1970, reviews: 1, lapses: answer.lapse ? 1 : 0)
+                    if let index = cards.firstIndex(where: { $0.item == answer.itemID }) {
+                        // The last review's memory, every review counted.
+                        (row.reviews, row.lapses) = (cards[index].reviews + 1, cards[index].lapses + row.lapses)
+                        cards[index] = row
+                    } else {
+                        cards.append(row)
+                    }
+                }
+                if let index = items.firstIndex(where: { $0.item == answer.itemID }) {
+                    items[index].difficulty += answer.difficultyChange
+                    items[index].change += answer.difficultyChange
+                    items[index].responses += 1
+                } else {
+                    items.append(
+                        Item(
+                            item: answer.itemID, difficulty: answer.initialDifficulty + answer.difficultyChange,
+                            change: answer.difficultyChange, responses: 1))
+                }
+                let skill = answer.skill.rawValue
+                if let index = abilities.firstIndex(where: { $0.skill == skill }) {
+                    abilities[index].theta += answer.abilityChange
+                    abilities[index].responses += 1
+                    abilities[index].change += answer.abilityChange
+                    abilities[index].answers += 1
+                } else {
+                    abilities.append(
+                        Ability(
+                            skill: skill, theta: answer.ability.theta, responses: answer.ability.responses, change: answer.abilityChange,
+                            answers: 1))
+                }
+                // Each answer's history rows take its first snapshot's day, as one write per answer did.
+                guard let day = answer.snapshots.first?.day else { continue }
+                for snapshot in answer.snapshots {
+                    let row = History(
+                        skill: snapshot.skill?.rawValue ?? "overall", day: day.timeIntervalSince1970, theta: snapshot.theta,
+                        level: snapshot.level.rawValue)
+                    history.removeAll { $0.skill == row.skill && $0.day == row.day }
+                    history.append(row)
+                }
+            }
+        }
+
+        /// Rows as JSON for `jsonb_to_recordset`; a value JSON cannot hold
+        /// (a NaN, never computed on purpose) fails the write, never drops it.
+        func json<Row: Encodable>(_ rows: [Row]) throws -> String {
+            String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
+        }
     }
 }
 

@@ -235,6 +235,7 @@ public struct LessonStore: Sendable {
             let statement: SQL = "\(update) RETURNING touched_at, finished_at"
             return try await connection.query(statement.query, logger: logger).collect().first?.decode((Date, Date?).self)
         }
+        let learned = try LearningRows.expressions([record.learning], learner: learner, language: language, gate: "updated")
         let statement: SQL = """
             WITH updated AS (
                 \(update)
@@ -248,7 +249,7 @@ public struct LessonStore: Sendable {
                        \(record.questionType), \(record.learning.skill.rawValue), \(record.areaKind), \(record.areaID),
                        \(record.level.rawValue), \(record.correct), \(record.tries), \(record.responseMilliseconds)
                 FROM updated
-            ), \(LearningRows.expressions(record.learning, learner: learner, language: language, gate: "updated"))
+            ), \(learned)
             SELECT touched_at, finished_at FROM updated
             """
         let rows = try await connection.query(statement.query, logger: logger).collect()
