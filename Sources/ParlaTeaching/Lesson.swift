@@ -178,6 +178,9 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// late answer or a kept audio of a skipped question never meets the
     /// one that replaced it.
     public var skippedQuestions: Int?
+    /// A lesson of the course: its questions are an authored lesson's
+    /// screens, in order (absent: teacher mode, each question planned).
+    public var course: CourseLessonPlace?
 
     /// The id the next question gets.
     public var nextQuestionID: String { "q\(questions.count + (skippedQuestions ?? 0) + 1)" }

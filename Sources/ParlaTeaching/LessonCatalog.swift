@@ -203,6 +203,10 @@ public struct LessonCatalog: Sendable {
     func indices(of type: QuestionType) -> [Int] { byType[type] ?? [] }
 
     public func concept(_ key: String) -> Concept? { concepts[key] }
+    /// A lesson of the language's course, by id (`<pack>-NN`).
+    public func courseLesson(_ id: String) -> CourseLesson? {
+        corpus.packs.lazy.filter { $0.language == language }.flatMap(\.lessons).first { $0.id == id }
+    }
     /// The concepts whose word in `language` reads as `word`.
     public func concepts(named word: String, in language: Language) -> [Concept] {
         senses.concepts(named: word, in: language).compactMap { concepts[$0] }

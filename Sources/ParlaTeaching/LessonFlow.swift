@@ -15,8 +15,9 @@ import ParlaLearning
 ///    its first try (`AnswerLearning`), unless the item has left the
 ///    content since it was asked: the lesson goes on all the same;
 /// 4. once the question is done the next one is asked, chosen from the
-///    model as this answer left it, or the lesson ends when nothing more
-///    can be asked.
+///    model as this answer left it (a course lesson's: its next screen,
+///    `AuthoredQuestions.swift`), or the lesson ends when nothing more can
+///    be asked.
 extension Lesson {
     /// Takes an answer and goes on as above. `model` and `difficulties` are
     /// as stored before the answer; `planner` holds the language's
@@ -55,6 +56,7 @@ extension Lesson {
     @discardableResult
     public mutating func askNext(_ id: LessonID, planner: QuestionPlanner, state: LearnerState, at now: Date) -> Bool {
         var random = Self.random(id, step: questions.count)
+        if course != nil { return askNextScreen(planner: planner, state: state, at: now, using: &random) }
         var asking = self
         asking.types = askableTypes(at: now)
         guard !asking.types.isEmpty, let next = planner.next(for: asking, state: state, at: now, using: &random) else {
@@ -63,6 +65,32 @@ extension Lesson {
         }
         questions.append(next)
         return true
+    }
+
+    /// A course lesson's next question: its next screen that can be asked
+    /// here (a speaking screen not while speaking is paused), or none, and
+    /// the lesson ends there.
+    mutating func askNextScreen(
+        planner: QuestionPlanner, state: LearnerState, at now: Date, using random: inout SimulationRandom
+    ) -> Bool {
+        guard var place = course, let authored = planner.catalog.courseLesson(place.lesson) else {
+            length = questions.count
+            return false
+        }
+        let speaking = askableTypes(at: now).contains(.repetition)
+        defer { course = place }
+        while place.nextScreen < authored.screens.count {
+            let index = place.nextScreen
+            place.nextScreen += 1
+            if authored.screens[index].template == .repeatPhrase, !speaking { continue }
+            if let next = planner.question(forScreen: index, of: authored, in: self, state: state, at: now, using: &random) {
+                place.screens[next.id] = index
+                questions.append(next)
+                return true
+            }
+        }
+        length = questions.count
+        return false
     }
 
     /// The generator for the question after `step` questions: a retried

@@ -1,0 +1,165 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaGames
+import ParlaLearning
+import Testing
+
+@testable import ParlaTeaching
+
+/// A course lesson served as a lesson (issue 34): its screens, in order,
+/// asked as their templates say, judged and taught as any lesson's answers.
+@Suite("course lessons")
+struct CourseLessonTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let id = LessonID(UUID(uuidString: "0190a0b0-0000-7000-8000-000000000034")!)
+
+    /// The whole bundled content, course included.
+    static let corpus: Corpus = {
+        let root = ChoiceQuestionTests.corpora.path
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: root).sorted()) ?? []
+        let files = paths.filter { $0.hasSuffix(".yaml") && $0 != "products.yaml" }.compactMap { path in
+            (try? String(contentsOfFile: root + "/" + path, encoding: .utf8)).map { CorpusLoader.File(path: path, text: $0) }
+        }
+        let (corpus, problems) = CorpusLoader { _ in true }.load(files)
+        precondition(problems.isEmpty, "content problems: \(problems.prefix(5))")
+        return corpus
+    }()
+
+    static func native(for language: Language) -> Language { language == .english ? .french : .english }
+
+    /// The templates served as questions, and the type each asks with.
+    static func type(of screen: CourseScreen) -> QuestionType? {
+        switch screen.task {
+        case .wordPicture: .picture
+        case .choice(_, _, .fromTarget): .translationFromTarget
+        case .choice: .translationToTarget
+        case .listen: .listening
+        case .gapFill: .gapFill
+        case .repeatPhrase: .repetition
+        case .sequencing: .sequencing
+        case .matching: .dragMatching
+        case .sightWords, .story: nil
+        }
+    }
+
+    /// The right answers to `question`, in order: one option, one
+    /// recording, or each drop of a template not yet made.
+    static func rightAnswers(to question: LessonQuestion) -> [LessonAnswer] {
+        if let task = question.sequencing { return task.order.filter { !task.placed.contains($0) }.map { .drop(item: $0, target: nil) } }
+        if let task = question.dragMatching {
+            return task.items.filter { task.matched[$0.id] == nil }.map { item in
+                .drop(item: item.id, target: task.targets.first { $0.concept == item.concept }!.id)
+            }
+        }
+        if question.type == .repetition { return [.recording(passed: true, feedback: "")] }
+        return [.option(question.correctOptionID!)]
+    }
+
+    @Test("every screen of every bundled lesson is asked as its template says, with exactly one right answer", arguments: Language.allCases)
+    func everyScreenAsked(language: Language) throws {
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: language))
+        let packs = Self.corpus.packs.filter { $0.language == language }
+        var asked = 0
+        for pack in packs {
+            for authored in pack.lessons {
+                let lesson = Lesson(course: authored, of: pack, native: Self.native(for: language), startAbilities: [])
+                var random = SimulationRandom(seed: 34)
+                for (index, screen) in authored.screens.enumerated() {
+                    let question = planner.question(
+                        forScreen: index, of: authored, in: lesson, state: LearnerState(LearnerModel()), at: Self.now, using: &random)
+                    guard let type = Self.type(of: screen) else {
+                        #expect(question == nil)
+                        continue
+                    }
+                    let built = try #require(question, "\(authored.id) screen \(index + 1) (\(screen.template))")
+                    asked += 1
+                    #expect(built.type == type)
+                    switch screen.task {
+                    case .wordPicture(let word, let others), .choice(let word, let others, _), .listen(let word, let others):
+                        #expect(built.item == LessonItemID(.word, word))
+                        #expect(built.options.count == others.count + 1)
+                        let right = built.options.filter { $0.id == built.correctOptionID }
+                        #expect(right.count == 1)
+                        if type == .picture { #expect(right.first?.concept == word) }
+                        if type == .translationFromTarget || type == .translationToTarget { #expect(built.prompt != nil) }
+                        if type == .listening { #expect(built.prompt == nil) }
+                    case .gapFill(let sentence, let answer, let others, _):
+                        #expect(built.prompt == sentence && built.options.count == others.count + 1)
+                        #expect(built.options.filter { $0.id == built.correctOptionID }.map(\.text) == [answer])
+                    case .repeatPhrase(let phrase):
+                        #expect(built.item == LessonItemID(.phrase, phrase) && built.accepted == [built.prompt!])
+                    case .sequencing(let items):
+                        let task = try #require(built.sequencing)
+                        #expect(task.order.compactMap { id in task.items.first { $0.id == id }?.concept } == items)
+                        #expect(task.placed.count == (screen.workedExample ? 1 : 0))
+                    case .matching(let words):
+                        let task = try #require(built.dragMatching)
+                        #expect(Set(task.items.map(\.concept)) == Set(words) && Set(task.targets.map(\.concept)) == Set(words))
+                        #expect(task.matched.count == (screen.workedExample ? 1 : 0))
+                        #expect(built.targets?.allSatisfy { $0.concept != nil && $0.text == nil } == true)
+                    case .sightWords, .story:
+                        break
+                    }
+                }
+            }
+        }
+        #expect(asked >= 200, "\(language.code): \(asked) screens asked")
+    }
+
+    @Test("a course lesson asks its screens in order, teaches each right first try, and ends after its last screen")
+    func walkedThrough() throws {
+        let pack = try #require(Self.corpus.packs.first { $0.id == "fr-discover-family" })
+        let authored = try #require(pack.lessons.first)
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: .french))
+        var lesson = Lesson(course: authored, of: pack, native: .english, startAbilities: [])
+        let asked = lesson.askNext(Self.id, planner: planner, state: LearnerState(LearnerModel()), at: Self.now)
+        #expect(asked)
+        var model = LearnerModel()
+        var seconds = 0.0
+        var screens: [Int] = []
+        while let question = lesson.current {
+            screens.append(try #require(lesson.course?.screens[question.id]))
+            var taught: [LessonLearning] = []
+            for answer in Self.rightAnswers(to: question) {
+                seconds += 3
+                if let learning = try lesson.record(
+                    answer, to: question.id, of: Self.id, at: Self.now + seconds, claimedMilliseconds: nil, planner: planner,
+                    model: model, difficulties: [:])
+                {
+                    taught.append(learning)
+                    model.apply(learning.learning)
+                }
+            }
+            if question.item.kind == .word { #expect(!taught.isEmpty, "\(question.id): \(question.type)") }
+            #expect(taught.allSatisfy { $0.learned.correct })
+        }
+        let served = authored.screens.indices.filter { Self.type(of: authored.screens[$0]) != nil }
+        #expect(screens == served)
+        #expect(lesson.isFinished && lesson.questions.count == served.count)
+        #expect(!model.cards.isEmpty)
+    }
+
+    @Test("while speaking is paused, a course lesson's speaking screens are passed over")
+    func speakingPaused() throws {
+        let pack = try #require(Self.corpus.packs.first { $0.id == "fr-discover-family" })
+        let authored = try #require(pack.lessons.first { $0.screens.contains { $0.template == .repeatPhrase } })
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: .french))
+        var lesson = Lesson(course: authored, of: pack, native: .english, startAbilities: [])
+        _ = lesson.pauseSpeaking(until: Self.now + 3600)
+        let asked = lesson.askNext(Self.id, planner: planner, state: LearnerState(LearnerModel()), at: Self.now)
+        #expect(asked)
+        var types: [QuestionType] = []
+        var seconds = 0.0
+        while let question = lesson.current {
+            types.append(question.type)
+            for answer in Self.rightAnswers(to: question) {
+                seconds += 2
+                _ = try lesson.record(
+                    answer, to: question.id, of: Self.id, at: Self.now + seconds, claimedMilliseconds: nil, planner: planner,
+                    model: LearnerModel(), difficulties: [:])
+            }
+        }
+        #expect(!types.isEmpty && !types.contains(.repetition) && lesson.isFinished)
+    }
+}
