@@ -662,6 +662,13 @@ extension ErrorCode {
                 it: "Questa lezione non esiste.",
                 de: "Diese Lektion gibt es nicht.",
                 es: "Esta lección no existe.")
+        case .courseLessonNotFound:
+            LocalizedText(
+                en: "The course has no such lesson in this language.",
+                fr: "Le cours n'a pas cette leçon dans cette langue.",
+                it: "Il corso non ha questa lezione in questa lingua.",
+                de: "Diese Lektion gibt es im Kurs dieser Sprache nicht.",
+                es: "El curso no tiene esta lección en este idioma.")
         case .lessonExpired:
             LocalizedText(
                 en: "This lesson was left for more than a day and has ended. Start a new one.",

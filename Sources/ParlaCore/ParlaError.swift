@@ -188,6 +188,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case targetNotFound = "target_not_found"
     case answerKindMismatch = "answer_kind_mismatch"
     case lessonUnavailable = "lesson_unavailable"
+    case courseLessonNotFound = "course_lesson_not_found"
     // Games
     case gameNotFound = "game_not_found"
     case gameFinished = "game_finished"

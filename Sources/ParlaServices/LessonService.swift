@@ -48,19 +48,25 @@ package struct LessonService: Sendable {
         /// An assignment of one of the learner's classes: its items not yet
         /// answered right come after `focus`.
         package var assignment: String?
+        /// A lesson of the course (`<pack>-NN`) instead of teacher mode.
+        package var courseLesson: String?
 
-        package init(language: String, length: Int? = nil, types: [QuestionType]? = nil, focus: [String]? = nil, assignment: String? = nil)
-        {
+        package init(
+            language: String, length: Int? = nil, types: [QuestionType]? = nil, focus: [String]? = nil, assignment: String? = nil,
+            courseLesson: String? = nil
+        ) {
             self.language = language
             self.length = length
             self.types = types
             self.focus = focus
             self.assignment = assignment
+            self.courseLesson = courseLesson
         }
     }
 
     package func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> (View, created: Bool) {
         let language = try content.language(start.language)
+        if let courseLesson = start.courseLesson { return try await startCourse(authorized, language: language, lesson: courseLesson) }
         let learner = try await learners.learner(authorized)
         let length = start.length ?? Lesson.defaultLength
         var problems: [FieldError] = []
@@ -104,6 +110,40 @@ package struct LessonService: Sendable {
         }
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
         // Another device's lesson may have come first: then it is read whole.
+        let created = stored.id == lessonID
+        return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
+    }
+
+    /// A lesson of the course: resumed when it is the one open; another
+    /// open lesson of the language is left (as `abandon` does), since the
+    /// learner chose this one from the course. Counts against the plan's
+    /// daily lessons as any lesson does.
+    private func startCourse(_ authorized: AuthorizedLearner, language: Language, lesson courseLesson: String) async throws -> (
+        View, created: Bool
+    ) {
+        let corpus = try content.snapshot().corpus
+        guard let pack = corpus.packs.first(where: { $0.language == language && $0.lessons.contains { $0.id == courseLesson } }),
+            let authored = pack.lessons.first(where: { $0.id == courseLesson })
+        else { throw ParlaError(.courseLessonNotFound) }
+        let open = try await lessons.open(learner: authorized, language: language)
+        if let open, try JSONDecoder().decode(Lesson.self, from: open.state).course?.lesson == courseLesson {
+            return (try await view(open, learner: authorized), false)
+        }
+        // Over the plan's daily lessons, the open lesson stays as it is.
+        let ownership = try await plans.ownership(for: authorized)
+        try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
+        if let open { try await lessons.abandon(open.id, learner: authorized) }
+        let learner = try await learners.learner(authorized)
+        let catalog = try catalogs.catalog(language, content: content)
+        let learning = try await lessons.learning(learner: authorized, language: language)
+        var lesson = Lesson(course: authored, of: pack, native: learner.nativeLanguage, startAbilities: learning.everySkill)
+        lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
+        let lessonID = LessonID.generate()
+        let words = try content.openWords(ownership.lists)
+        guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
+            throw ParlaError(.lessonUnavailable)
+        }
+        let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
         let created = stored.id == lessonID
         return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
     }

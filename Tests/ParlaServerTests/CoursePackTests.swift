@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaAPI
 import ParlaContent
 import ParlaServices
 import ParlaStore
@@ -21,5 +22,151 @@ struct CoursePackTests {
         #expect(!written.packs.isEmpty && corpus.packs == written.packs)
         #expect(corpus.stories == written.stories && corpus.sightWords == written.sightWords)
         #expect(corpus.instructions == written.instructions && !corpus.instructions.closing.isEmpty)
+    }
+}
+
+/// A lesson of the course taken over HTTP (issue 34): its screens asked in
+/// order, each judged by the server and taught as teacher mode's answers.
+@Suite("the course: a lesson over HTTP")
+struct CourseLessonHTTPTests {
+    typealias Lesson = Components.Schemas.Lesson
+    typealias Question = Components.Schemas.LessonQuestion
+    typealias Verdict = Components.Schemas.LessonAnswerResult
+
+    func start(_ client: Client, _ learner: Client.SignedUp, _ lesson: String?, mode: String = "course") async throws -> Client.Reply {
+        var json: [String: any Sendable] = ["language": "fr", "mode": mode]
+        if let lesson { json["courseLesson"] = lesson }
+        return try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: json)
+    }
+
+    /// Answers the question on screen right, trying what it offers in turn
+    /// as a learner who does not know would (the server alone knows what is
+    /// right): each choice, or each item in the active box or on each
+    /// target. Returns the lesson after it and the verdicts, in order.
+    func answerRight(_ client: Client, _ learner: Client.SignedUp, _ lesson: Lesson, _ question: Question) async throws -> (
+        Lesson, [Bool]
+    ) {
+        let path = "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/answers"
+        var verdicts: [Bool] = []
+        var after = lesson
+        func post(_ option: String, target: String? = nil) async throws -> Verdict {
+            var json: [String: any Sendable] = ["questionId": question.id, "optionId": option, "responseTimeMs": 1500]
+            if let target { json["targetId"] = target }
+            let reply = try await client.post(path, token: learner.token, json: json)
+            #expect(reply.status == 200, "\(reply.text)")
+            let verdict = try reply.decoded(Verdict.self)
+            verdicts.append(verdict.correct)
+            after = verdict.lesson
+            return verdict
+        }
+        switch question._type {
+        case .sequencing:
+            let placed = Set((question.placed ?? []).map(\.optionId))
+            var left = question.options.map(\.id).filter { !placed.contains($0) }
+            while !left.isEmpty {
+                for item in left where try await post(item).correct {
+                    left.removeAll { $0 == item }
+                    break
+                }
+            }
+        case .dragMatching:
+            let placed = question.placed ?? []
+            var free = (question.targets ?? []).map(\.id).filter { target in !placed.contains { $0.targetId == target } }
+            for item in question.options.map(\.id) where !placed.contains(where: { $0.optionId == item }) {
+                for target in free where try await post(item, target: target).correct {
+                    free.removeAll { $0 == target }
+                    break
+                }
+            }
+        default:
+            for option in question.options.map(\.id) where try await post(option).correct { break }
+        }
+        return (after, verdicts)
+    }
+
+    @Test("a French lesson of the course: every screen in order, judged by the server with one right answer, taught, resumed, finished")
+    func walkedThrough() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            _ = try await client.startCourse("fr", for: learner)
+            let started = try await start(client, learner, "fr-discover-family-01")
+            #expect(started.status == 201, "\(started.text)")
+            var lesson = try started.decoded(Lesson.self)
+            #expect(lesson.mode == .course)
+            let place = try #require(lesson.course)
+            #expect(place.lessonId == "fr-discover-family-01" && place.packId == "fr-discover-family" && place.screen == 1)
+            #expect(place.title?.isEmpty == false && place.instruction?.isEmpty == false && place.closing == nil)
+
+            // Started again: the same lesson, resumed.
+            let again = try await start(client, learner, "fr-discover-family-01")
+            #expect(again.status == 200)
+            #expect(try again.decoded(Lesson.self).id == lesson.id)
+
+            var screens: [Int] = []
+            var firstTries = 0
+            while let question = lesson.question {
+                let course = try #require(lesson.course)
+                screens.append(course.screen)
+                if question._type == .repetition {
+                    // No recording here: speaking paused, the screen is passed over.
+                    let paused = try await client.post(
+                        "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/speaking-pause", token: learner.token, json: [:])
+                    #expect(paused.status == 200, "\(paused.text)")
+                    lesson = try paused.decoded(Lesson.self)
+                    continue
+                }
+                if [.sequencing, .dragMatching].contains(question._type) {
+                    #expect((question.placed ?? []).count == (course.workedExample ? 1 : 0))
+                }
+                if question._type == .dragMatching { #expect(question.targets?.allSatisfy { $0.picture != nil } == true) }
+                let (after, verdicts) = try await answerRight(client, learner, lesson, question)
+                // Exactly one right answer per choice; each template item placed once.
+                #expect(verdicts.last == true)
+                if ![.sequencing, .dragMatching].contains(question._type) { #expect(verdicts.filter { $0 }.count == 1) }
+                firstTries += verdicts.first == true ? 1 : 0
+                lesson = after
+            }
+            #expect(screens == screens.sorted() && Set(screens).count == screens.count && screens.count >= 5)
+            #expect(lesson.status == .finished && lesson.summary != nil)
+            #expect(lesson.course?.closing?.isEmpty == false && lesson.course?.instruction == nil)
+            // What each first try taught is kept as teacher mode's answers are.
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL, "SELECT count(*)::int FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: lesson.id)!)")
+            let answers = try rows.first?.decode(Int.self) ?? 0
+            #expect(answers >= 3)
+            let cards = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                "SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%'"
+            )
+            let words = try cards.first?.decode(Int.self) ?? 0
+            #expect(words >= 3)
+            #expect(firstTries >= 1)
+        }
+    }
+
+    @Test(
+        "bad course requests: an unknown lesson (404), a course lesson not named or named in teacher mode (422); another lesson leaves the open one"
+    )
+    func badRequests() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let unknown = try await start(client, learner, "fr-discover-family-99")
+            #expect(unknown.status == 404 && unknown.text.contains("course_lesson_not_found"), "\(unknown.text)")
+            let otherLanguage = try await start(client, learner, "de-discover-family-01")
+            #expect(otherLanguage.status == 404, "\(otherLanguage.text)")
+            let unnamed = try await start(client, learner, nil)
+            #expect(unnamed.status == 422 && unnamed.text.contains("courseLesson"), "\(unnamed.text)")
+            let teacher = try await start(client, learner, "fr-discover-family-01", mode: "teacher")
+            #expect(teacher.status == 422, "\(teacher.text)")
+
+            let first = try await start(client, learner, "fr-discover-family-01").decoded(Lesson.self)
+            let second = try await start(client, learner, "fr-discover-family-02")
+            #expect(second.status == 201)
+            #expect(try second.decoded(Lesson.self).course?.lessonId == "fr-discover-family-02")
+            let left = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(first.id)", token: learner.token)
+            #expect(left.status == 410 && left.text.contains("lesson_expired"), "\(left.text)")
+        }
     }
 }

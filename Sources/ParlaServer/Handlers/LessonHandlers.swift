@@ -12,10 +12,16 @@ extension APIHandler {
     func startLesson(_ input: Operations.StartLesson.Input) async throws -> Operations.StartLesson.Output {
         let learner = try await authorized(input.path.learnerId, for: .write)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        // A lesson of the course names its lesson, and only it does.
+        switch (form.mode ?? .teacher, form.courseLesson) {
+        case (.course, nil): throw ParlaError.validation([FieldError("courseLesson", .required)])
+        case (.teacher, .some): throw ParlaError.validation([FieldError("courseLesson", .validationFailed)])
+        default: break
+        }
         let start = LessonService.Start(
             language: form.language.rawValue, length: form.length,
             types: form.types?.compactMap { QuestionType(rawValue: $0.rawValue) }, focus: form.focus,
-            assignment: form.assignmentId)
+            assignment: form.assignmentId, courseLesson: form.courseLesson)
         let (view, created) = try await lessons.start(learner, start)
         let body = try Components.Schemas.Lesson(view, content.snapshot())
         return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
@@ -100,10 +106,35 @@ extension Components.Schemas.Lesson {
         }
         let summary = lesson.isFinished ? Components.Schemas.LessonSummary(lesson.summary(abilities: view.abilities), gaps: view.gaps) : nil
         self.init(
-            id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en, mode: .teacher,
+            id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en,
+            mode: lesson.course == nil ? .teacher : .course,
+            course: lesson.course.flatMap { Components.Schemas.CourseLessonPlace($0, lesson: lesson, corpus: snapshot.corpus) },
             status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
             startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
             proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
+    }
+}
+
+extension Components.Schemas.CourseLessonPlace {
+    /// Where `lesson` is in its course lesson, with what the narrator says
+    /// there in the learner's own language; nil when the content no longer
+    /// has the lesson.
+    init?(_ place: ParlaTeaching.CourseLessonPlace, lesson: Lesson, corpus: Corpus) {
+        guard let pack = corpus.packs.first(where: { $0.id == place.pack }),
+            let authored = pack.lessons.first(where: { $0.id == place.lesson })
+        else { return nil }
+        let native = lesson.native
+        let index = lesson.questions.last.flatMap { place.screens[$0.id] } ?? 0
+        let screen = authored.screens.indices.contains(index) ? authored.screens[index] : nil
+        let lines = screen.flatMap { corpus.instructions.templates[$0.template] }
+        let closing =
+            corpus.instructions.closing.isEmpty
+            ? nil : corpus.instructions.closing[(authored.number - 1) % corpus.instructions.closing.count]
+        self.init(
+            lessonId: place.lesson, packId: place.pack, title: authored.titles[native], screen: index + 1, screens: authored.screens.count,
+            instruction: lesson.isFinished ? nil : (screen?.instruction ?? lines?.instruction)?[native],
+            workedExample: !lesson.isFinished && screen?.workedExample == true,
+            closing: lesson.isFinished ? closing?[native] : nil)
     }
 }
 
@@ -128,14 +159,31 @@ extension Components.Schemas.LessonQuestion {
             hint: question.type == .repetition ? question.translation : nil, options: options,
             targets: question.targets.map { targets in
                 let filled = Set(question.filledTargetIDs)
-                return targets.map { .init(id: $0.id, text: $0.text ?? "", filled: filled.contains($0.id)) }
-            },
-            placed: question.type.isTemplate
-                ? question.tries.filter(\.correct).compactMap { drop in
-                    drop.optionID.map { PlacedPayloadPayload(optionId: $0, targetId: drop.targetID) }
+                return targets.map { target in
+                    .init(
+                        id: target.id, text: target.text ?? "",
+                        picture: target.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
+                        filled: filled.contains(target.id))
                 }
-                : nil,
+            },
+            placed: question.type.isTemplate ? Self.placed(question) : nil,
             tries: question.tries.filter { !$0.correct }.count, timeLimitSeconds: question.type.timeLimitSeconds)
+    }
+}
+
+extension Components.Schemas.LessonQuestion {
+    /// A template's items in place, in order: a worked example's first (placed
+    /// for the learner when the question was asked, so no try of theirs),
+    /// then the learner's right drops.
+    static func placed(_ question: LessonQuestion) -> [PlacedPayloadPayload] {
+        let dropped = question.tries.filter(\.correct).compactMap { drop in drop.optionID.map { (item: $0, target: drop.targetID) } }
+        func byLearner(_ item: String) -> Bool { dropped.contains { $0.item == item } }
+        var example: [(item: String, target: String?)] = []
+        if let task = question.sequencing { example = task.placed.filter { !byLearner($0) }.map { ($0, nil) } }
+        if let task = question.dragMatching {
+            example = task.items.compactMap { item in task.matched[item.id].flatMap { byLearner(item.id) ? nil : (item.id, $0) } }
+        }
+        return (example + dropped).map { PlacedPayloadPayload(optionId: $0.item, targetId: $0.target) }
     }
 }
 
