@@ -54,6 +54,9 @@ struct KeptTests {
             #expect(missing.isEmpty, "\(topic): read from \(missing.sorted()) with no trigger announcing its changes")
             #expect(unlisted.isEmpty, "\(topic): announced from \(unlisted.sorted()), which the registry does not list")
         }
+        // A lesson's own row announces nothing: a wrong try, which writes
+        // only it, is written outside a transaction (LessonStore.update).
+        #expect(!announced.values.contains { $0.contains("lessons") }, "lessons now announces: LessonStore.update must hear it")
         // Every subscriber's topic is in the registry.
         #expect(Set(registry.keys) == ["session", "account", "learner", "entitlements", "entry", "class"])
         // Changes reach the feed only through announce(): no other function

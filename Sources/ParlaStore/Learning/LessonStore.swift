@@ -179,17 +179,22 @@ public struct LessonStore: Sendable {
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
-                // In a transaction of its own, so that this server hears what
-                // it announced at its commit (the learner's profile, its classes).
+                let cardReviews = change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0
+                @Sendable func written(_ connection: PostgresConnection) async throws -> (Date, Date?)? {
+                    try await write(
+                        change, lesson: id, version: version, learner: learner.id, language: language, cardReviews: cardReviews,
+                        on: connection, logger: logger)
+                }
+                // An answer that teaches writes the learner's answers and
+                // abilities: in a transaction of its own, so that this server
+                // hears what it announced at its commit (the learner's profile,
+                // its classes). One that does not (a wrong try) writes only the
+                // lesson, which announces nothing (KeptTests): one statement,
+                // 1 round trip instead of 4 (lessons.sh at saturation: 313 and 343 answers/s against 267).
                 guard
-                    let (touchedAt, finishedAt) = try await database.transaction(
-                        on: connection,
-                        { connection in
-                            try await write(
-                                change, lesson: id, version: version, learner: learner.id, language: language,
-                                cardReviews: change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0,
-                                on: connection, logger: logger)
-                        })
+                    let (touchedAt, finishedAt) =
+                        change.record == nil
+                        ? try await written(connection) : try await database.transaction(on: connection, { try await written($0) })
                 else { return nil }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record { read.apply(record.learning) }
