@@ -121,10 +121,9 @@ package struct LessonService: Sendable {
     private func startCourse(_ authorized: AuthorizedLearner, language: Language, lesson courseLesson: String) async throws -> (
         View, created: Bool
     ) {
-        let corpus = try content.snapshot().corpus
-        guard let pack = corpus.packs.first(where: { $0.language == language && $0.lessons.contains { $0.id == courseLesson } }),
-            let authored = pack.lessons.first(where: { $0.id == courseLesson })
-        else { throw ParlaError(.courseLessonNotFound) }
+        guard let (pack, authored) = try content.snapshot().corpus.courseLesson(courseLesson, in: language) else {
+            throw ParlaError(.courseLessonNotFound)
+        }
         let open = try await lessons.open(learner: authorized, language: language)
         if let open, try JSONDecoder().decode(Lesson.self, from: open.state).course?.lesson == courseLesson {
             return (try await view(open, learner: authorized), false)

@@ -205,7 +205,7 @@ public struct LessonCatalog: Sendable {
     public func concept(_ key: String) -> Concept? { concepts[key] }
     /// A lesson of the language's course, by id (`<pack>-NN`).
     public func courseLesson(_ id: String) -> CourseLesson? {
-        corpus.packs.lazy.filter { $0.language == language }.flatMap(\.lessons).first { $0.id == id }
+        corpus.courseLesson(id, in: language)?.lesson
     }
     /// The concepts whose word in `language` reads as `word`.
     public func concepts(named word: String, in language: Language) -> [Concept] {

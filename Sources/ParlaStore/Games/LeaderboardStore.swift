@@ -88,7 +88,8 @@ public struct LeaderboardStore: Sendable {
     /// a transaction announced (`Database.transaction`) made it 4 round trips
     /// instead of 1, for nothing, as its topic (`entry`) is not one a server
     /// hears from its own writes: the caller updates `LeaderboardRanks`
-    /// itself. Measured: 612 results/s against 492 (leaderboards.sh).
+    /// itself. Measured (leaderboards.sh, 200,000 learners): level with
+    /// cee7707, before announcements were heard, at 972 against 967 a second.
     public func record(_ result: Result) async throws {
         try await database.withConnection { connection in
             try await Self.record(
