@@ -224,6 +224,15 @@ public final class Database: Sendable {
         }
     }
 
+    /// What one statement outside a transaction announced, as it returned
+    /// it itself (the keys of `topic`; none, nothing): heard as a
+    /// transaction's announcements are at its commit. Call it once the
+    /// statement has ended.
+    public func heardOwn(_ topic: String, keys: [Substring]) {
+        guard !keys.isEmpty, let own = ownAnnouncements.withLock({ $0 }), own.topics.contains(topic) else { return }
+        own.heard(topic, keys)
+    }
+
     /// One use of a connection: who won the race between the lease and the
     /// timer, the caller's continuation (resumed exactly once, by whoever
     /// finishes first), and the tasks to stop when it is over.

@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaDatabase
 import ParlaKept
+import ParlaLearning
 import ParlaServices
 import ParlaStore
 import ParlaTestSupport
@@ -239,6 +240,87 @@ struct KeptTests {
                     logger: logger)
             }
             #expect(heard.withLock { $0 } == [taught.uuidString.lowercased()])
+        }
+    }
+
+    @Test("a lesson answer hears what its triggers announce from the statement's own result, answer by answer")
+    func lessonAnswerHearsItsAnnouncements() async throws {
+        let url = try await TestDatabase.shared.newDatabase()
+        let heard = Mutex<[String: Set<String>]>([:])
+        let (teacher, family, learner) = (UUID(), UUID(), UUID())
+        let (first, second) = (UUID(), UUID())
+        for statement: PostgresQuery in [
+            "INSERT INTO accounts (id, ui_language, guest) VALUES (\(teacher), 'en', true), (\(family), 'en', true)",
+            "INSERT INTO teachers (account_id, display_name) VALUES (\(teacher), '\\x00')",
+            """
+            INSERT INTO learners (id, account_id, display_name, avatar_id, native_language)
+            VALUES (\(learner), \(family), '\\x00', 'fox', 'en')
+            """,
+            """
+            INSERT INTO classes (id, teacher_id, name, language, level)
+            VALUES (\(first), \(teacher), '\\x00', 'fr', 'A1'), (\(second), \(teacher), '\\x00', 'fr', 'A2')
+            """,
+            "INSERT INTO class_members (class_id, learner_id) VALUES (\(first), \(learner)), (\(second), \(learner))",
+        ] {
+            try await TestDatabase.shared.execute(in: url, statement)
+        }
+        try await TestDatabase.withPool(url, connections: 3, logger: logger) { database in
+            database.hearOwnAnnouncements(topics: ["account", "class"]) { topic, keys in
+                heard.withLock { $0[topic, default: []].formUnion(keys.map(String.init)) }
+            }
+            let store = LessonStore(database: database)
+            let owner = AuthorizedLearner(id: LearnerID(learner), account: AccountID(family), role: .owner)
+            let lesson = try await store.create(LessonID(UUID()), learner: owner, language: .french, state: Data("{}".utf8))
+            let today = Date()
+            /// One answer of `skill`, the learner's `responses`-th, with
+            /// today's overall level `level`; nil: a wrong try, which teaches nothing.
+            func answer(_ number: Int, _ skill: Skill, responses: Int, level: CEFRLevel) -> LessonStore.Record {
+                let learning = AnswerLearning(
+                    itemID: "word:\(number)", skill: skill, card: nil, lapse: false,
+                    ability: SkillAbility(skill: skill, theta: 0.1, responses: responses), abilityChange: 0.1,
+                    snapshots: [
+                        .init(day: today, skill: skill, theta: 0.1, level: level), .init(day: today, skill: nil, theta: 0.1, level: level),
+                    ],
+                    initialDifficulty: 0, difficultyChange: 0)
+                return LessonStore.Record(
+                    questionID: "q\(number)", questionType: "picture", areaKind: "topic", areaID: "food", level: .a1, correct: true,
+                    tries: 1,
+                    responseMilliseconds: 900, learning: learning)
+            }
+            let (account, classes) = (family.uuidString.lowercased(), Set([first, second].map { $0.uuidString.lowercased() }))
+            // What each answer announces, as the triggers have it: a skill
+            // started or today's overall level new or moved reach the
+            // account; every answer reaches the learner's classes.
+            let answers: [(LessonStore.Record?, [String: Set<String>])] = [
+                (answer(1, .vocabulary, responses: 1, level: .a1), ["account": [account], "class": classes]),
+                (answer(2, .vocabulary, responses: 2, level: .a1), ["class": classes]),
+                (answer(3, .vocabulary, responses: 3, level: .a2), ["account": [account], "class": classes]),
+                (answer(4, .listening, responses: 1, level: .a2), ["account": [account], "class": classes]),
+                (nil, [:]),
+            ]
+            try await database.withConnection { listener in
+                try await listener.listen(on: "parla_changes") { notifications in
+                    var notified = notifications.makeAsyncIterator()
+                    for (number, (record, expected)) in answers.enumerated() {
+                        heard.withLock { $0 = [:] }
+                        _ = try await store.update(lesson.id, learner: owner) { stored, _ in
+                            (LessonStore.Change(state: stored.state, finished: false, record: record), ())
+                        }
+                        // Notifications come in commit order: all of the
+                        // answer's have come once the mark that follows it has.
+                        try await database.withConnection { connection in
+                            try await connection.query("SELECT pg_notify('parla_changes', \("mark\t\(number)"))", logger: logger)
+                        }
+                        var triggered: [String: Set<String>] = [:]
+                        while let notification = try await notified.next(), notification.payload != "mark\t\(number)" {
+                            let fields = notification.payload.split(separator: "\t")
+                            triggered[String(fields[0]), default: []].insert(String(fields[1]))
+                        }
+                        #expect(triggered == expected, "answer \(number + 1): the triggers")
+                        #expect(heard.withLock { $0 } == expected, "answer \(number + 1): what the statement returned")
+                    }
+                }
+            }
         }
     }
 }

@@ -61,15 +61,45 @@ enum LearningRows {
                     SET theta = abilities.theta + (SELECT a.change FROM learned_abilities a WHERE a.skill = EXCLUDED.skill),
                         responses = abilities.responses + (SELECT a.answers FROM learned_abilities a WHERE a.skill = EXCLUDED.skill),
                         updated_at = now()
-                RETURNING 1
+                RETURNING skill, responses
             ), history AS (
                 INSERT INTO ability_history (learner_id, language, skill, day, theta, level)
                 SELECT \(learner.uuid), \(language.code), h.skill, to_timestamp(h.day)::date, h.theta, h.level
                 FROM \(unescaped: gate), jsonb_to_recordset(\(history)::jsonb) AS h (skill text, day float8, theta float8, level text)
                 ON CONFLICT (learner_id, language, skill, day) DO UPDATE SET theta = EXCLUDED.theta, level = EXCLUDED.level
-                RETURNING 1
+                RETURNING skill, day, level
             )
             """
+    }
+
+    /// What the triggers of migration 0049 announce for the rows of
+    /// `expressions` and an answer added to `lesson_answers`, as two columns
+    /// of the statement's own result: `announced_account` (the learner's
+    /// account, when a skill started or today's overall level is new or
+    /// moved) and `announced_classes` (every class the learner is in).
+    ///
+    /// Design note: a statement outside a transaction cannot read what its
+    /// triggers announced (they run after its result is made, and the
+    /// setting they leave ends with it), and a transaction costs 3 more
+    /// round trips. The statement's snapshot still holds the rows as they
+    /// were before it, so comparing them with what it wrote says what the
+    /// triggers' `WHEN` conditions say. A concurrent write of the same row
+    /// can only make this say more (a kept answer dropped once more) or, for
+    /// a level this answer sets back to what the snapshot held, less, which
+    /// the notification then brings a moment later. KeptTests compares the
+    /// two, answer by answer.
+    static func announced(learner: LearnerID, language: Language) -> SQL {
+        """
+        (SELECT l.account_id::text FROM learners l WHERE l.id = \(learner.uuid) AND (
+            EXISTS (SELECT FROM ability a WHERE a.responses > 0 AND NOT EXISTS (
+                SELECT FROM abilities s WHERE s.learner_id = \(learner.uuid) AND s.language = \(language.code)
+                  AND s.skill = a.skill AND s.responses > 0))
+            OR EXISTS (SELECT FROM history h WHERE h.skill = 'overall' AND NOT EXISTS (
+                SELECT FROM ability_history s WHERE s.learner_id = \(learner.uuid) AND s.language = \(language.code)
+                  AND s.skill = 'overall' AND s.day = h.day AND s.level IS NOT DISTINCT FROM h.level)))
+        ) AS announced_account,
+        ARRAY(SELECT m.class_id::text FROM class_members m WHERE m.learner_id = \(learner.uuid)) AS announced_classes
+        """
     }
 
     /// Answers' rows on their own (a game's pairs), inside the caller's

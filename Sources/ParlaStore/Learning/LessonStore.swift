@@ -7,7 +7,7 @@ import PostgresNIO
 
 /// Teacher-mode lessons and what their answers teach the model: memory
 /// cards per learner and item, shared item difficulties, abilities. An
-/// answer and all its updates are written in one transaction.
+/// answer and all its updates are written in one statement.
 public struct LessonStore: Sendable {
     let database: Database
 
@@ -180,21 +180,15 @@ public struct LessonStore: Sendable {
                 var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
                 let cardReviews = change.record.flatMap { read.reviews[$0.learning.itemID] } ?? 0
-                @Sendable func written(_ connection: PostgresConnection) async throws -> (Date, Date?)? {
-                    try await write(
+                // One statement, no transaction: 1 round trip instead of 4
+                // (BEGIN, the statement, the read of what it announced,
+                // COMMIT). What it announced (the learner's profile, its
+                // classes) it returns itself, and this server hears it now,
+                // before the notification arrives.
+                guard
+                    let (touchedAt, finishedAt) = try await write(
                         change, lesson: id, version: version, learner: learner.id, language: language, cardReviews: cardReviews,
                         on: connection, logger: logger)
-                }
-                // An answer that teaches writes the learner's answers and
-                // abilities: in a transaction of its own, so that this server
-                // hears what it announced at its commit (the learner's profile,
-                // its classes). One that does not (a wrong try) writes only the
-                // lesson, which announces nothing (KeptTests): one statement,
-                // 1 round trip instead of 4 (lessons.sh at saturation: 313 and 343 answers/s against 267).
-                guard
-                    let (touchedAt, finishedAt) =
-                        change.record == nil
-                        ? try await written(connection) : try await database.transaction(on: connection, { try await written($0) })
                 else { return nil }
                 (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
                 if let record = change.record { read.apply(record.learning) }
@@ -255,10 +249,14 @@ public struct LessonStore: Sendable {
                        \(record.level.rawValue), \(record.correct), \(record.tries), \(record.responseMilliseconds)
                 FROM updated
             ), \(learned)
-            SELECT touched_at, finished_at FROM updated
+            SELECT touched_at, finished_at, \(LearningRows.announced(learner: learner, language: language)) FROM updated
             """
         let rows = try await connection.query(statement.query, logger: logger).collect()
-        return try rows.first?.decode((Date, Date?).self)
+        guard let row = rows.first else { return nil }
+        let (touchedAt, finishedAt, account, classes) = try row.decode((Date, Date?, String?, [String]).self)
+        database.heardOwn("account", keys: account.map { [Substring($0)] } ?? [])
+        database.heardOwn("class", keys: classes.map { Substring($0) })
+        return (touchedAt, finishedAt)
     }
 
     // MARK: Reading
