@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParlaCore
 import ParlaLearning
 import PostgresNIO
 import Testing
@@ -180,5 +181,38 @@ struct MemoryCacheTests {
         cache.dropAll()
         cache.keep(["c": 3], since: again)
         #expect(cache.value("c") == nil)
+    }
+}
+
+@Suite("a right answer's write")
+struct AnswerWriteTests {
+    @Test("its text is the same whatever the answer, so it runs prepared: only its values change")
+    func textIsFixed() throws {
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        let card = MemoryCard(phase: .review, step: nil, stability: 3, difficulty: 5, due: day + 86_400, lastReview: day)
+        let answers = [
+            AnswerLearning(
+                itemID: "word:cat", skill: .listening, card: card, lapse: true,
+                ability: SkillAbility(skill: .listening, theta: -0.5, responses: 9),
+                abilityChange: -0.1,
+                snapshots: [
+                    .init(day: day, skill: .listening, theta: -0.5, level: .a2), .init(day: day, skill: nil, theta: 0.1, level: .b1),
+                ],
+                initialDifficulty: 0.25, difficultyChange: 0.125),
+            AnswerLearning(
+                itemID: "story:fr-story-01/2", skill: .reading, card: nil, lapse: false,
+                ability: SkillAbility(skill: .reading, theta: 0, responses: 1),
+                abilityChange: 0, snapshots: [], initialDifficulty: 0, difficultyChange: 0),
+        ]
+        for (number, learning) in answers.enumerated() {
+            let record = LessonStore.Record(
+                questionID: "q\(number)", questionType: "reading", areaKind: "grammarNote", areaID: "x", level: .b2, correct: number == 0,
+                tries: number + 1, responseMilliseconds: 1234, learning: learning)
+            let change = LessonStore.Change(state: Data("{\"n\":\(number)}".utf8), finished: number == 1, record: record)
+            let query = try LessonStore.answerWrite(
+                change, record: record, lesson: LessonID(UUID()), version: number, learner: LearnerID(UUID()), language: .german,
+                cardReviews: number)
+            #expect(!LessonStore.AnswerWrite.sql.isEmpty && query.query.sql == LessonStore.AnswerWrite.sql)
+        }
     }
 }
