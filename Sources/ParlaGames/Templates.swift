@@ -74,6 +74,53 @@ public struct SequencingTask: Codable, Sendable, Equatable {
     static func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
 }
 
+/// The sight-words template of the course (seed 001): a sentence is read
+/// aloud and, at each of its sight words, the learner taps that word's
+/// tile. A word the sentence says twice is tapped twice, so tiles never run
+/// out; a tap that is not the word said now is wrong and changes nothing.
+public struct SightWordsTask: Codable, Sendable, Equatable {
+    public struct Tile: Codable, Sendable, Equatable {
+        public var id: String
+        public var word: String
+    }
+
+    /// Each sight word of the sentence once, shuffled.
+    public var tiles: [Tile]
+    /// Tile ids, one for each sight word of the sentence, in its order.
+    public var order: [String]
+    public private(set) var tapped = 0
+    public private(set) var wrongTaps = 0
+
+    public var isComplete: Bool { tapped == order.count }
+
+    /// The tiles for `words`, the sight words of a sentence in its order;
+    /// nil when there are none, or more distinct than tiles can be lettered.
+    public static func make(words: [String], using generator: inout some RandomNumberGenerator) -> SightWordsTask? {
+        var distinct: [String] = []
+        for word in words where !distinct.contains(word) { distinct.append(word) }
+        let ids = ["a", "b", "c", "d", "e", "f"]
+        guard !distinct.isEmpty, distinct.count <= ids.count else { return nil }
+        let tiles = zip(ids, distinct.shuffled(using: &generator)).map { Tile(id: $0, word: $1) }
+        let order = words.compactMap { word in tiles.first { $0.word == word }?.id }
+        return SightWordsTask(tiles: tiles, order: order)
+    }
+
+    /// Taps `tileID` as the next sight word is said: true when it is that word.
+    public mutating func tap(_ tileID: String) throws(TemplateRejection) -> Bool {
+        guard !isComplete else { throw .complete }
+        guard tiles.contains(where: { $0.id == tileID }) else { throw .unknownItem }
+        guard order[tapped] == tileID else {
+            wrongTaps += 1
+            return false
+        }
+        tapped += 1
+        return true
+    }
+
+    /// Whether the tap at `position` (from 0) is its word's first in the sentence.
+    public func isFirstOfItsWord(_ position: Int) -> Bool { !order.prefix(position).contains(order[position]) }
+}
+
 /// The matching template of the lesson packs (seed 001, "Discover
 /// Matching"): four items and four targets (a word and its picture or
 /// translation); the learner drags each item onto its target. Each item has

@@ -171,7 +171,14 @@ package struct ClassService: Sendable {
         switch id.kind {
         case .word: return snapshot.concepts[id.key]?.localization(language)?.word ?? id.key
         case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
-        case .grammar: return id.key
+        case .grammar, .sightWord: return id.key
+        case .story:
+            // `<story>/<question from 1>`: the question as the story asks it.
+            guard let slash = id.key.lastIndex(of: "/"), let number = Int(id.key[id.key.index(after: slash)...]),
+                let story = snapshot.corpus.stories.first(where: { $0.id == id.key[..<slash] }),
+                story.questions.indices.contains(number - 1)
+            else { return id.key }
+            return story.questions[number - 1].prompt
         }
     }
 

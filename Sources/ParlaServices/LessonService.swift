@@ -72,9 +72,13 @@ package struct LessonService: Sendable {
         var problems: [FieldError] = []
         if !Lesson.lengths.contains(length) { problems.append(FieldError("length", .validationFailed)) }
         if let types = start.types, types.isEmpty { problems.append(FieldError("types", .required)) }
+        // Sight words and story questions are the course's: its lessons ask them.
+        if let types = start.types, types.contains(where: { !QuestionType.practice.contains($0) }) {
+            problems.append(FieldError("types", .validationFailed))
+        }
         let catalog = try catalogs.catalog(language, content: content)
         var focus = try (start.focus ?? []).map { text -> LessonItemID in
-            guard let item = LessonItemID(text), catalog.item(item) != nil else {
+            guard let item = LessonItemID(text), catalog.item(item)?.types.isEmpty == false else {
                 throw ParlaError.validation([FieldError("focus", .validationFailed)])
             }
             return item
@@ -102,7 +106,7 @@ package struct LessonService: Sendable {
         let weights = Dictionary(gaps.map { ($0.id, 1 + min(max($0.severity, 0), 2)) }, uniquingKeysWith: max)
         var lesson = Lesson(
             language: language, native: learner.nativeLanguage, length: length,
-            types: Set(start.types ?? QuestionType.allCases), focus: focus, gapWeights: weights, startAbilities: abilities)
+            types: Set(start.types ?? QuestionType.practice), focus: focus, gapWeights: weights, startAbilities: abilities)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
@@ -135,7 +139,7 @@ package struct LessonService: Sendable {
         let learner = try await learners.learner(authorized)
         let catalog = try catalogs.catalog(language, content: content)
         let learning = try await lessons.learning(learner: authorized, language: language)
-        var lesson = Lesson(course: authored, of: pack, native: learner.nativeLanguage, startAbilities: learning.everySkill)
+        var lesson = Lesson(course: authored, of: pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         let words = try content.openWords(ownership.lists)

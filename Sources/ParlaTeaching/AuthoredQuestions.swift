@@ -10,7 +10,7 @@ public struct CourseLessonPlace: Codable, Sendable, Equatable {
     /// The course lesson's id, `<pack>-NN`.
     public var lesson: String
     public var pack: String
-    /// The next screen to ask, from 0.
+    /// The screen asking now, or the next to try, from 0.
     public var nextScreen: Int = 0
     /// Per question id, the screen it asks.
     public var screens: [String: Int] = [:]
@@ -29,18 +29,19 @@ public struct CourseLessonPlace: Codable, Sendable, Equatable {
 /// fills it when the language's words have it (another form, "gants" for
 /// "gant", teaches nothing: the lesson goes on all the same).
 extension QuestionPlanner {
-    /// The question the screen at `index` of `authored` asks, as the next
-    /// of `lesson`; nil when it
-    /// cannot be asked here: the content lost a word, a picture or a
+    /// The question the screen at `index` of `authored` asks as its
+    /// `part`-th (a story screen asks each of the story's questions, any
+    /// other screen one), as the next of `lesson`; nil when it has no more,
+    /// or cannot be asked here: the content lost a word, a picture or a
     /// recording is not made yet, a translation is missing (the learner's
-    /// own language is the one learnt), or the template is not served as a
-    /// question (sight words and stories have their own screens).
+    /// own language is the one learnt).
     public func question(
-        forScreen index: Int, of authored: CourseLesson, in lesson: Lesson, state: LearnerState, at now: Date,
+        forScreen index: Int, part: Int = 0, of authored: CourseLesson, in lesson: Lesson, state: LearnerState, at now: Date,
         using generator: inout some RandomNumberGenerator
     ) -> LessonQuestion? {
         guard authored.screens.indices.contains(index) else { return nil }
         let screen = authored.screens[index]
+        if case .story = screen.task {} else if part > 0 { return nil }
         let id = lesson.nextQuestionID
         let target = lesson.language, native = lesson.native
         func item(_ concept: String) -> LessonItem? { catalog.item(LessonItemID(.word, concept)) }
@@ -151,8 +152,35 @@ extension QuestionPlanner {
             question.targets = task.targets.map { .init(id: $0.id, text: nil, concept: $0.concept) }
             return question
 
-        case .sightWords, .story:
-            return nil
+        case .sightWords(let sentence, let words):
+            // The sentence is read aloud; at each of its sight words the
+            // learner taps that word's tile.
+            guard words.allSatisfy({ catalog.item(LessonItemID(.sightWord, $0)) != nil }), let first = words.first,
+                var task = SightWordsTask.make(words: words, using: &generator)
+            else { return nil }
+            if screen.workedExample { _ = try? task.tap(task.order[0]) }
+            let asked = LessonItemID(.sightWord, first)
+            var question = LessonQuestion(
+                id: id, item: asked, type: .sightWords, prompt: sentence,
+                options: task.tiles.map { .init(id: $0.id, text: $0.word, concept: nil) }, correctOptionID: nil, accepted: [],
+                translation: nil, isNew: isNew(asked), servedAt: now)
+            question.sightWords = task
+            return question
+
+        case .story(let storyID):
+            // The story is read and heard (the client shows it from its
+            // id), then each of its questions is asked in turn.
+            guard let story = catalog.story(storyID), story.questions.indices.contains(part) else { return nil }
+            let authoredQuestion = story.questions[part]
+            guard authoredQuestion.options.count <= letters.count, authoredQuestion.options.indices.contains(authoredQuestion.answer)
+            else { return nil }
+            let order = authoredQuestion.options.indices.shuffled(using: &generator)
+            let options = zip(letters, order).map { LessonQuestion.Option(id: $0, text: authoredQuestion.options[$1], concept: nil) }
+            let asked = LessonItemID(.story, "\(storyID)/\(part + 1)")
+            return LessonQuestion(
+                id: id, item: asked, type: .reading, prompt: authoredQuestion.prompt, options: options,
+                correctOptionID: zip(letters, order).first { $1 == authoredQuestion.answer }?.0, accepted: [], translation: nil,
+                isNew: isNew(asked), servedAt: now)
         }
     }
 }
@@ -160,9 +188,12 @@ extension QuestionPlanner {
 extension Lesson {
     /// A lesson of the course: `authored`'s screens in order, every type a
     /// screen can ask allowed; the first question is asked by `askNext`.
-    public init(course authored: CourseLesson, of pack: CoursePack, native: Language, startAbilities: [SkillAbility]) {
+    public init(
+        course authored: CourseLesson, of pack: CoursePack, in catalog: LessonCatalog, native: Language, startAbilities: [SkillAbility]
+    ) {
         self.init(
-            language: pack.language, native: native, length: authored.screens.count, types: Set(QuestionType.allCases), focus: [],
+            language: pack.language, native: native, length: catalog.questionCount(of: authored), types: Set(QuestionType.allCases),
+            focus: [],
             gapWeights: [:], startAbilities: startAbilities)
         course = CourseLessonPlace(lesson: authored.id, pack: pack.id)
     }

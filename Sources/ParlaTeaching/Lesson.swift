@@ -53,6 +53,9 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     /// A drag-matching question's task: its options are the items to drag,
     /// `targets` where they go.
     public var dragMatching: DragMatchingTask?
+    /// A sight-words question's task: its options are the tiles, tapped as
+    /// the sentence (the prompt) says their words.
+    public var sightWords: SightWordsTask?
     public var targets: [Option]?
 
     public init(
@@ -69,6 +72,7 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     public var isResolved: Bool {
         if let sequencing { return sequencing.isComplete }
         if let dragMatching { return dragMatching.isComplete }
+        if let sightWords { return sightWords.isComplete }
         return tries.last?.correct == true
     }
 
@@ -77,6 +81,8 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     public var disabledOptionIDs: [String] {
         if let sequencing { return sequencing.placed }
         if let dragMatching { return dragMatching.items.map(\.id).filter { dragMatching.matched[$0] != nil } }
+        // A tile is tapped at each of its word's turns: never used up.
+        if sightWords != nil { return [] }
         return tries.compactMap { $0.correct ? nil : $0.optionID }
     }
 
@@ -91,6 +97,9 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
         // A sequence's answer is its items in order.
         if let sequencing {
             return sequencing.order.compactMap { id in options.first { $0.id == id }?.text }.joined(separator: ", ")
+        }
+        if let sightWords {
+            return sightWords.order.compactMap { id in sightWords.tiles.first { $0.id == id }?.word }.joined(separator: ", ")
         }
         // A picture's answer is the option itself: there is no text to show.
         if let correctOptionID { return options.first { $0.id == correctOptionID }?.text }
@@ -254,6 +263,12 @@ public struct Lesson: Codable, Sendable, Equatable {
             tried.text = String(text.prefix(200))
         case (.recording(let passed, let code), .repetition):
             (correct, feedback, expected) = (passed, code, nil)
+        case (.option(let tile), .sightWords), (.drop(let tile, nil), .sightWords):
+            guard var task = question.sightWords else { throw .wrongAnswerKind }
+            correct = try Self.templateMove { () throws(TemplateRejection) -> Bool in try task.tap(tile) }
+            (feedback, expected) = (correct ? "correct" : "wrong", nil)
+            question.sightWords = task
+            tried.optionID = tile
         case (.option(let item), .sequencing), (.drop(let item, nil), .sequencing):
             guard var task = question.sequencing else { throw .wrongAnswerKind }
             correct = try Self.templateMove { () throws(TemplateRejection) -> Bool in try task.drop(item) }
@@ -289,7 +304,7 @@ public struct Lesson: Codable, Sendable, Equatable {
             let placedBefore = before.filter(\.correct).count
             let remaining = question.options.count - placedBefore
             let wrongs =
-                question.type == .sequencing
+                question.type != .dragMatching
                 ? before.reversed().prefix { !$0.correct }.count
                 : before.filter { !$0.correct && $0.optionID == item }.count
             let started = before.last(where: \.correct)?.at ?? question.servedAt
@@ -301,6 +316,15 @@ public struct Lesson: Codable, Sendable, Equatable {
                     item: LessonItemID(.word, concept), type: question.type, correct: wrongs == 0,
                     responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
                     optionCount: remaining)
+            }
+            // Sight words: a word's first tap teaches it, when there was another tile to tap.
+            if let task = question.sightWords, task.tiles.count > 1, task.isFirstOfItsWord(task.tapped - 1),
+                let word = task.tiles.first(where: { $0.id == item })?.word
+            {
+                outcome.learned = .init(
+                    item: LessonItemID(.sightWord, word), type: question.type, correct: wrongs == 0,
+                    responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
+                    optionCount: task.tiles.count)
             }
         } else if correct {
             outcome.learned = .init(

@@ -24,6 +24,16 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
     /// Four words and their translations; drop each word on its own
     /// (seed 001, "Discover Matching").
     case dragMatching
+    /// A sentence read aloud: tap each sight word's tile as it is said, in
+    /// the sentence's order (seed 001, a course's sight-words screens).
+    case sightWords
+    /// A question about a story read and heard: choose its answer (a
+    /// course's story screens ask each of the story's questions).
+    case reading
+
+    /// The types teacher mode chooses from: the course's own (sight words,
+    /// stories) are asked only by its lessons.
+    public static let practice = allCases.filter { $0 != .sightWords && $0 != .reading }
 
     /// The skill whose ability the answer moves.
     public var skill: Skill {
@@ -31,6 +41,7 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .listening: .listening
         case .gapFill: .grammar
         case .repetition: .speaking
+        case .sightWords, .reading: .reading
         case .translationToTarget, .translationFromTarget, .picture, .typedTranslation, .sequencing, .dragMatching: .vocabulary
         }
     }
@@ -39,7 +50,7 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
     public var isChoice: Bool { !isTemplate && self != .typedTranslation && self != .repetition }
 
     /// Whether the learner drops items one at a time, each drop a try.
-    public var isTemplate: Bool { self == .sequencing || self == .dragMatching }
+    public var isTemplate: Bool { self == .sequencing || self == .dragMatching || self == .sightWords }
 
     /// The choice-question kind that builds it, for the four word choices.
     var choiceKind: ChoiceQuestion.Kind? {
@@ -63,6 +74,9 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .repetition: 60
         // Per drop: each placement is timed from the one before.
         case .sequencing, .dragMatching: 20
+        // Per tap, as the sentence is read.
+        case .sightWords: 10
+        case .reading: 45
         }
     }
 
@@ -73,10 +87,11 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
 }
 
 /// What a learner learns and is asked about: `word:<concept>`,
-/// `phrase:<phrase id>` or `grammar:<exercise id>`. Memory and difficulty
-/// are kept per item, whatever type of question asked it.
+/// `phrase:<phrase id>`, `grammar:<exercise id>`, and in the course
+/// `sightWord:<word>` and `story:<story id>/<question, from 1>`. Memory
+/// and difficulty are kept per item, whatever type of question asked it.
 public struct LessonItemID: Hashable, TextCoded, Sendable, Comparable {
-    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar }
+    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar, sightWord, story }
 
     public var kind: Kind
     public var key: String
@@ -120,6 +135,7 @@ public struct LessonCatalog: Sendable {
     let concepts: [String: Concept]
     let phrases: [String: Phrase]
     let exercises: [String: (note: GrammarNote, exercise: GrammarExercise)]
+    let stories: [String: Story]
     let choices: ChoiceQuestionMaker
     /// The concepts each word names, per language: a typed translation
     /// accepts every word the prompt can mean, and a matching question
@@ -174,6 +190,25 @@ public struct LessonCatalog: Sendable {
                         types: [.gapFill], initialDifficulty: AbilityModel.initialDifficulty(level: note.level)))
             }
         }
+        // The course's own: asked only by its screens (no type of teacher
+        // mode asks them), remembered and weighed as any item.
+        for (rank, sight) in (corpus.sightWords[language] ?? []).enumerated() {
+            items.append(
+                LessonItem(
+                    id: LessonItemID(.sightWord, sight.word), level: .a1, area: .topic, areaID: "sight-words", types: [],
+                    initialDifficulty: AbilityModel.initialDifficulty(level: .a1, frequencyRank: rank + 1)))
+        }
+        var stories: [String: Story] = [:]
+        for story in corpus.stories where story.language == language {
+            stories[story.id] = story
+            for number in story.questions.indices {
+                items.append(
+                    LessonItem(
+                        id: LessonItemID(.story, "\(story.id)/\(number + 1)"), level: story.level, area: .topic, areaID: story.pack,
+                        types: [], initialDifficulty: AbilityModel.initialDifficulty(level: story.level)))
+            }
+        }
+        self.stories = stories
         self.senses = WordSenses(concepts.values)
         self.ordered = Dictionary(
             corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
@@ -203,6 +238,18 @@ public struct LessonCatalog: Sendable {
     func indices(of type: QuestionType) -> [Int] { byType[type] ?? [] }
 
     public func concept(_ key: String) -> Concept? { concepts[key] }
+    /// A story of the language's course, by id.
+    public func story(_ id: String) -> Story? { stories[id] }
+
+    /// How many questions a course lesson asks: one a screen, and a story
+    /// screen one for each of its story's questions.
+    public func questionCount(of lesson: CourseLesson) -> Int {
+        lesson.screens.reduce(0) { count, screen in
+            if case .story(let id) = screen.task { return count + (stories[id]?.questions.count ?? 0) }
+            return count + 1
+        }
+    }
+
     /// A lesson of the language's course, by id (`<pack>-NN`).
     public func courseLesson(_ id: String) -> CourseLesson? {
         corpus.courseLesson(id, in: language)?.lesson

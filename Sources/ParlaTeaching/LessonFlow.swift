@@ -81,13 +81,16 @@ extension Lesson {
         defer { course = place }
         while place.nextScreen < authored.screens.count {
             let index = place.nextScreen
-            place.nextScreen += 1
-            if authored.screens[index].template == .repeatPhrase, !speaking { continue }
-            if let next = planner.question(forScreen: index, of: authored, in: self, state: state, at: now, using: &random) {
+            // A screen asks its parts (a story its questions) until it has no more.
+            let part = place.screens.values.count { $0 == index }
+            if authored.screens[index].template != .repeatPhrase || speaking,
+                let next = planner.question(forScreen: index, part: part, of: authored, in: self, state: state, at: now, using: &random)
+            {
                 place.screens[next.id] = index
                 questions.append(next)
                 return true
             }
+            place.nextScreen += 1
         }
         length = questions.count
         return false

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ParlaGames
 
-@Suite("lesson templates: sequencing and matching")
+@Suite("lesson templates: sequencing, matching and sight words")
 struct TemplateTests {
     /// Numbers in French, in their one right order, with a repeated text.
     static let numbers: [(concept: String, text: String)] = [
@@ -34,6 +34,31 @@ struct TemplateTests {
         #expect(task.isComplete)
         #expect(throws: TemplateRejection.complete) { try task.drop(task.order[0]) }
         #expect(SequencingTask.make(from: Array(Self.numbers.prefix(3)), using: &generator) == nil)
+    }
+
+    @Test("sight words: a tile per word, tapped at each of its word's turns, in the sentence's order; a wrong tap changes nothing")
+    func sightWords() throws {
+        var generator = SimulationRandom(seed: 7)
+        // "The cat is on the mat": "the" is said twice.
+        let words = ["the", "is", "on", "the"]
+        var task = try #require(SightWordsTask.make(words: words, using: &generator))
+        #expect(task.tiles.count == 3 && Set(task.tiles.map(\.word)) == ["the", "is", "on"])
+        #expect(task.order.map { id in task.tiles.first { $0.id == id }!.word } == words)
+        #expect((0..<4).map(task.isFirstOfItsWord) == [true, true, true, false])
+        let wrong = try #require(task.tiles.first { $0.word == "on" }).id
+        let tapped = try task.tap(wrong)
+        #expect(!tapped && task.tapped == 0 && task.wrongTaps == 1)
+        #expect(throws: TemplateRejection.unknownItem) { try task.tap("z") }
+        for (turn, id) in task.order.enumerated() {
+            let right = try task.tap(id)
+            #expect(right && task.tapped == turn + 1)
+        }
+        #expect(task.isComplete)
+        #expect(throws: TemplateRejection.complete) { try task.tap(task.order[0]) }
+        // One word is one tile; none, or more than six, cannot be lettered.
+        #expect(SightWordsTask.make(words: ["das"], using: &generator)?.order.count == 1)
+        #expect(SightWordsTask.make(words: [], using: &generator) == nil)
+        #expect(SightWordsTask.make(words: ["a", "b", "c", "d", "e", "f", "g"], using: &generator) == nil)
     }
 
     @Test("drag matching: each item has exactly one target, no two targets alike; wrong drops pop back")

@@ -69,6 +69,12 @@ struct CourseLessonHTTPTests {
                     break
                 }
             }
+        case .sightWords:
+            // At each sight word said, tiles in turn until the right one: a
+            // tile serves again at its word's next turn.
+            repeat {
+                for tile in question.options.map(\.id) where try await post(tile).correct { break }
+            } while after.question?.id == question.id
         case .dragMatching:
             let placed = question.placed ?? []
             var free = (question.targets ?? []).map(\.id).filter { target in !placed.contains { $0.targetId == target } }
@@ -142,6 +148,55 @@ struct CourseLessonHTTPTests {
             let words = try cards.first?.decode(Int.self) ?? 0
             #expect(words >= 3)
             #expect(firstTries >= 1)
+        }
+    }
+
+    @Test("a sight-words lesson and a story lesson over HTTP: tiles tapped as the sentence says them, the story's questions, each taught")
+    func sightWordsAndStory() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            _ = try await client.startCourse("fr", for: learner)
+            for (id, template) in [("fr-read-sightwords-01", "sightWords"), ("fr-stories-a1-01", "story")] {
+                let started = try await start(client, learner, id)
+                #expect(started.status == 201, "\(started.text)")
+                var lesson = try started.decoded(Lesson.self)
+                var types: [Components.Schemas.QuestionType] = []
+                while let question = lesson.question {
+                    let place = try #require(lesson.course)
+                    types.append(question._type)
+                    if place.template?.rawValue == "story" {
+                        #expect(question._type == .reading && place.storyId?.hasPrefix("fr-story-") == true, "\(id)")
+                    }
+                    if place.template?.rawValue == "sightWords" {
+                        #expect(question._type == .sightWords && question.prompt?.isEmpty == false && question.skill == .reading)
+                    }
+                    let (after, verdicts) = try await answerRight(client, learner, lesson, question)
+                    #expect(verdicts.last == true)
+                    lesson = after
+                }
+                #expect(lesson.status == .finished && types.contains(template == "story" ? .reading : .sightWords), "\(id): \(types)")
+                if template == "story" { #expect(types.allSatisfy { $0 == .reading } && types.count >= 3) }
+            }
+            // Sight words and story questions are remembered and move the
+            // reading ability, as any lesson's answers do.
+            let learnerID = UUID(uuidString: learner.learnerID)!
+            let rows = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                """
+                SELECT count(*) FILTER (WHERE item_id LIKE 'sightWord:%')::int, count(*) FILTER (WHERE item_id LIKE 'story:%')::int
+                FROM memory_cards WHERE learner_id = \(learnerID)
+                """)
+            let (sightWords, storyQuestions) = try #require(rows.first).decode((Int, Int).self)
+            #expect(sightWords >= 2 && storyQuestions >= 3)
+            let reading = try await TestDatabase.shared.rows(
+                in: app.databaseURL, "SELECT responses FROM abilities WHERE learner_id = \(learnerID) AND skill = 'reading'")
+            let readingAnswers = try reading.first?.decode(Int.self) ?? 0
+            #expect(readingAnswers >= 5)
+            // Teacher mode does not ask the course's own types.
+            let teacher = try await client.post(
+                "/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: ["language": "fr", "types": ["reading"]])
+            #expect(teacher.status == 422 && teacher.text.contains("types"), "\(teacher.text)")
         }
     }
 

@@ -28,8 +28,8 @@ struct CourseLessonTests {
 
     static func native(for language: Language) -> Language { language == .english ? .french : .english }
 
-    /// The templates served as questions, and the type each asks with.
-    static func type(of screen: CourseScreen) -> QuestionType? {
+    /// The type each template asks with.
+    static func type(of screen: CourseScreen) -> QuestionType {
         switch screen.task {
         case .wordPicture: .picture
         case .choice(_, _, .fromTarget): .translationFromTarget
@@ -39,13 +39,15 @@ struct CourseLessonTests {
         case .repeatPhrase: .repetition
         case .sequencing: .sequencing
         case .matching: .dragMatching
-        case .sightWords, .story: nil
+        case .sightWords: .sightWords
+        case .story: .reading
         }
     }
 
     /// The right answers to `question`, in order: one option, one
     /// recording, or each drop of a template not yet made.
     static func rightAnswers(to question: LessonQuestion) -> [LessonAnswer] {
+        if let task = question.sightWords { return task.order.dropFirst(task.tapped).map { .drop(item: $0, target: nil) } }
         if let task = question.sequencing { return task.order.filter { !task.placed.contains($0) }.map { .drop(item: $0, target: nil) } }
         if let task = question.dragMatching {
             return task.items.filter { task.matched[$0.id] == nil }.map { item in
@@ -63,16 +65,32 @@ struct CourseLessonTests {
         var asked = 0
         for pack in packs {
             for authored in pack.lessons {
-                let lesson = Lesson(course: authored, of: pack, native: Self.native(for: language), startAbilities: [])
+                let lesson = Lesson(
+                    course: authored, of: pack, in: planner.catalog, native: Self.native(for: language), startAbilities: [])
                 var random = SimulationRandom(seed: 34)
                 for (index, screen) in authored.screens.enumerated() {
-                    let question = planner.question(
-                        forScreen: index, of: authored, in: lesson, state: LearnerState(LearnerModel()), at: Self.now, using: &random)
-                    guard let type = Self.type(of: screen) else {
-                        #expect(question == nil)
+                    let type = Self.type(of: screen)
+                    func built(part: Int) -> LessonQuestion? {
+                        planner.question(
+                            forScreen: index, part: part, of: authored, in: lesson, state: LearnerState(LearnerModel()), at: Self.now,
+                            using: &random)
+                    }
+                    if case .story(let id) = screen.task {
+                        // Each of the story's questions, then no more.
+                        let story = try #require(planner.catalog.story(id), "\(authored.id): story \(id)")
+                        for (number, authoredQuestion) in story.questions.enumerated() {
+                            let question = try #require(built(part: number), "\(authored.id): \(id) question \(number + 1)")
+                            asked += 1
+                            #expect(question.type == .reading && question.prompt == authoredQuestion.prompt)
+                            #expect(question.item == LessonItemID(.story, "\(id)/\(number + 1)"))
+                            let right = question.options.filter { $0.id == question.correctOptionID }.map { $0.text }
+                            #expect(right == [authoredQuestion.options[authoredQuestion.answer]])
+                        }
+                        #expect(built(part: story.questions.count) == nil)
                         continue
                     }
-                    let built = try #require(question, "\(authored.id) screen \(index + 1) (\(screen.template))")
+                    #expect(built(part: 1) == nil, "one question a screen")
+                    let built = try #require(built(part: 0), "\(authored.id) screen \(index + 1) (\(screen.template))")
                     asked += 1
                     #expect(built.type == type)
                     switch screen.task {
@@ -98,7 +116,12 @@ struct CourseLessonTests {
                         #expect(Set(task.items.map(\.concept)) == Set(words) && Set(task.targets.map(\.concept)) == Set(words))
                         #expect(task.matched.count == (screen.workedExample ? 1 : 0))
                         #expect(built.targets?.allSatisfy { $0.concept != nil && $0.text == nil } == true)
-                    case .sightWords, .story:
+                    case .sightWords(let sentence, let words):
+                        let task = try #require(built.sightWords)
+                        #expect(built.prompt == sentence && built.item == LessonItemID(.sightWord, words[0]))
+                        #expect(task.order.compactMap { id in task.tiles.first { $0.id == id }?.word } == words)
+                        #expect(Set(task.tiles.map { $0.word }).count == task.tiles.count && task.tapped == (screen.workedExample ? 1 : 0))
+                    case .story:
                         break
                     }
                 }
@@ -112,7 +135,7 @@ struct CourseLessonTests {
         let pack = try #require(Self.corpus.packs.first { $0.id == "fr-discover-family" })
         let authored = try #require(pack.lessons.first)
         let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: .french))
-        var lesson = Lesson(course: authored, of: pack, native: .english, startAbilities: [])
+        var lesson = Lesson(course: authored, of: pack, in: planner.catalog, native: .english, startAbilities: [])
         let asked = lesson.askNext(Self.id, planner: planner, state: LearnerState(LearnerModel()), at: Self.now)
         #expect(asked)
         var model = LearnerModel()
@@ -134,10 +157,46 @@ struct CourseLessonTests {
             if question.item.kind == .word { #expect(!taught.isEmpty, "\(question.id): \(question.type)") }
             #expect(taught.allSatisfy { $0.learned.correct })
         }
-        let served = authored.screens.indices.filter { Self.type(of: authored.screens[$0]) != nil }
-        #expect(screens == served)
-        #expect(lesson.isFinished && lesson.questions.count == served.count)
+        #expect(screens == Array(authored.screens.indices))
+        #expect(lesson.isFinished && lesson.questions.count == authored.screens.count)
         #expect(!model.cards.isEmpty)
+    }
+
+    @Test(
+        "a sight-words lesson and a story lesson are walked through in every language, each answer teaching its item",
+        arguments: Language.allCases)
+    func sightWordsAndStories(language: Language) throws {
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: language))
+        let packs = Self.corpus.packs.filter { $0.language == language }
+        let sightWords = try #require(packs.flatMap(\.lessons).first { $0.screens.contains { $0.template == .sightWords } })
+        let story = try #require(packs.flatMap(\.lessons).first { $0.screens.contains { $0.template == .story } })
+        for authored in [sightWords, story] {
+            let pack = try #require(packs.first { $0.lessons.contains(authored) })
+            var lesson = Lesson(course: authored, of: pack, in: planner.catalog, native: Self.native(for: language), startAbilities: [])
+            let asked = lesson.askNext(Self.id, planner: planner, state: LearnerState(LearnerModel()), at: Self.now)
+            #expect(asked)
+            var (model, seconds, taught) = (LearnerModel(), 0.0, [LessonItemID.Kind: Int]())
+            while let question = lesson.current {
+                for answer in Self.rightAnswers(to: question) {
+                    seconds += 2
+                    if let learning = try lesson.record(
+                        answer, to: question.id, of: Self.id, at: Self.now + seconds, claimedMilliseconds: nil, planner: planner,
+                        model: model, difficulties: [:])
+                    {
+                        taught[learning.item.id.kind, default: 0] += 1
+                        #expect(learning.learned.correct)
+                        if [.sightWord, .story].contains(learning.item.id.kind) { #expect(learning.learning.skill == .reading) }
+                        model.apply(learning.learning)
+                    }
+                }
+            }
+            #expect(lesson.isFinished && lesson.questions.count == planner.catalog.questionCount(of: authored))
+            if authored == story {
+                #expect(taught[.story] == lesson.questions.count, "\(authored.id): every story question teaches")
+            } else {
+                #expect(taught[.sightWord, default: 0] > 0 && model.abilities.contains { $0.skill == .reading }, "\(authored.id)")
+            }
+        }
     }
 
     @Test("while speaking is paused, a course lesson's speaking screens are passed over")
@@ -145,7 +204,7 @@ struct CourseLessonTests {
         let pack = try #require(Self.corpus.packs.first { $0.id == "fr-discover-family" })
         let authored = try #require(pack.lessons.first { $0.screens.contains { $0.template == .repeatPhrase } })
         let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: .french))
-        var lesson = Lesson(course: authored, of: pack, native: .english, startAbilities: [])
+        var lesson = Lesson(course: authored, of: pack, in: planner.catalog, native: .english, startAbilities: [])
         _ = lesson.pauseSpeaking(until: Self.now + 3600)
         let asked = lesson.askNext(Self.id, planner: planner, state: LearnerState(LearnerModel()), at: Self.now)
         #expect(asked)

@@ -130,6 +130,8 @@ extension Components.Schemas.CourseLessonPlace {
             ? nil : corpus.instructions.closing[(authored.number - 1) % corpus.instructions.closing.count]
         self.init(
             lessonId: place.lesson, packId: place.pack, title: authored.titles[native], screen: index + 1, screens: authored.screens.count,
+            template: screen.flatMap { .init(rawValue: $0.template.rawValue) },
+            storyId: screen.flatMap { if case .story(let id) = $0.task { id } else { nil } },
             instruction: lesson.isFinished ? nil : (screen?.instruction ?? lines?.instruction)?[native],
             workedExample: !lesson.isFinished && screen?.workedExample == true,
             closing: lesson.isFinished ? closing?[native] : nil)
@@ -178,6 +180,8 @@ extension Components.Schemas.LessonQuestion {
         func byLearner(_ item: String) -> Bool { dropped.contains { $0.item == item } }
         var example: [(item: String, target: String?)] = []
         if let task = question.sequencing { example = task.placed.filter { !byLearner($0) }.map { ($0, nil) } }
+        // Sight words: the worked example's taps come first, a tile once per turn of its word.
+        if let task = question.sightWords { example = task.order.prefix(task.tapped - dropped.count).map { ($0, nil) } }
         if let task = question.dragMatching {
             example = task.items.compactMap { item in task.matched[item.id].flatMap { byLearner(item.id) ? nil : (item.id, $0) } }
         }
