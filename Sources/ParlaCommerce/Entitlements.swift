@@ -68,6 +68,10 @@ public struct Ownership: Sendable, Equatable {
     public var trialUsed: Bool
 
     public func mayOpen(list: String) -> Bool { lists.contains(list) }
+
+    /// A pack of the course opens with the word list it teaches (a Discover
+    /// pack's); one that teaches none is open to all.
+    public func mayOpen(packTeaching wordList: String?) -> Bool { wordList.map(mayOpen(list:)) ?? true }
 }
 
 extension Catalogue {

@@ -662,6 +662,24 @@ extension ErrorCode {
                 it: "Questa lezione non esiste.",
                 de: "Diese Lektion gibt es nicht.",
                 es: "Esta lección no existe.")
+        case .packNotFound:
+            LocalizedText(
+                en: "The course has no such pack.",
+                fr: "Le cours n'a pas ce pack.",
+                it: "Il corso non ha questo pacchetto.",
+                de: "Dieses Paket gibt es im Kurs nicht.",
+                es: "El curso no tiene este paquete.")
+        case .packLocked:
+            LocalizedText(
+                en: "This pack is locked: buy its word list, or a pack or plan that includes it, to take its lessons.",
+                fr: "Ce pack est verrouillé : achetez sa liste de mots, ou un pack ou une formule qui la contient, pour suivre ses leçons.",
+                it:
+                    "Questo pacchetto è bloccato: acquista il suo elenco di parole, o un pacchetto o un piano che lo include, per seguirne le lezioni.",
+                de:
+                    "Dieses Paket ist gesperrt: Kaufe seine Wortliste oder ein Paket oder einen Tarif, der sie enthält, um seine Lektionen zu machen.",
+                es:
+                    "Este paquete está bloqueado: compra su lista de palabras, o un paquete o plan que la incluya, para hacer sus lecciones."
+            )
         case .courseLessonNotFound:
             LocalizedText(
                 en: "The course has no such lesson in this language.",

@@ -189,6 +189,8 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case answerKindMismatch = "answer_kind_mismatch"
     case lessonUnavailable = "lesson_unavailable"
     case courseLessonNotFound = "course_lesson_not_found"
+    case packNotFound = "pack_not_found"
+    case packLocked = "pack_locked"
     // Games
     case gameNotFound = "game_not_found"
     case gameFinished = "game_finished"

@@ -134,6 +134,7 @@ package struct LessonService: Sendable {
         }
         // Over the plan's daily lessons, the open lesson stays as it is.
         let ownership = try await plans.ownership(for: authorized)
+        guard ownership.mayOpen(packTeaching: pack.wordList) else { throw ParlaError(.packLocked) }
         try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
         if let open { try await lessons.abandon(open.id, learner: authorized) }
         let learner = try await learners.learner(authorized)
@@ -146,7 +147,8 @@ package struct LessonService: Sendable {
         guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
             throw ParlaError(.lessonUnavailable)
         }
-        let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
+        let stored = try await lessons.create(
+            lessonID, learner: authorized, language: language, state: try Self.encode(lesson), courseLesson: courseLesson)
         let created = stored.id == lessonID
         return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
     }

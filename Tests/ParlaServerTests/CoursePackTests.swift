@@ -110,7 +110,7 @@ struct CourseLessonHTTPTests {
             #expect(try again.decoded(Lesson.self).id == lesson.id)
 
             var screens: [Int] = []
-            var firstTries = 0
+            var firstTries: [String: Bool] = [:]
             while let question = lesson.question {
                 let course = try #require(lesson.course)
                 screens.append(course.screen)
@@ -130,7 +130,7 @@ struct CourseLessonHTTPTests {
                 // Exactly one right answer per choice; each template item placed once.
                 #expect(verdicts.last == true)
                 if ![.sequencing, .dragMatching].contains(question._type) { #expect(verdicts.filter { $0 }.count == 1) }
-                firstTries += verdicts.first == true ? 1 : 0
+                if ![.sequencing, .dragMatching].contains(question._type) { firstTries[question.id] = verdicts.first }
                 lesson = after
             }
             #expect(screens == screens.sorted() && Set(screens).count == screens.count && screens.count >= 5)
@@ -147,7 +147,15 @@ struct CourseLessonHTTPTests {
             )
             let words = try cards.first?.decode(Int.self) ?? 0
             #expect(words >= 3)
-            #expect(firstTries >= 1)
+            // Each choice's row keeps whether its first try was right.
+            let kept = try await TestDatabase.shared.rows(
+                in: app.databaseURL,
+                "SELECT question_id, correct FROM lesson_answers WHERE lesson_id = \(UUID(uuidString: lesson.id)!)"
+            ).reduce(into: [String: Bool]()) { kept, row in
+                let (question, correct) = try row.decode((String, Bool).self)
+                kept[question] = correct
+            }
+            #expect(!firstTries.isEmpty && firstTries.allSatisfy { kept[$0.key] == $0.value }, "\(firstTries) against \(kept)")
         }
     }
 
@@ -197,6 +205,58 @@ struct CourseLessonHTTPTests {
             let teacher = try await client.post(
                 "/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: ["language": "fr", "types": ["reading"]])
             #expect(teacher.status == 422 && teacher.text.contains("types"), "\(teacher.text)")
+        }
+    }
+
+    @Test("the course's packs over HTTP: sections in order, x of y lessons complete, last accessed, the next lesson, continue")
+    func packsAndProgress() async throws {
+        typealias Overview = Components.Schemas.CourseOverview
+        typealias Detail = Components.Schemas.CoursePackDetail
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            _ = try await client.startCourse("fr", for: learner)
+            let packsPath = "/v1/learners/\(learner.learnerID)/packs"
+            func overview() async throws -> Overview {
+                let reply = try await client.get(packsPath + "?language=fr", token: learner.token)
+                #expect(reply.status == 200, "\(reply.text)")
+                return try reply.decoded(Overview.self)
+            }
+            let before = try await overview()
+            #expect(before.sections.map(\.section.rawValue) == ["learnToRead", "readAStory", "discover"])
+            #expect(before._continue == nil)
+            let allPacks = before.sections.flatMap(\.packs)
+            #expect(allPacks.count == 8 && allPacks.allSatisfy { $0.completed == 0 && $0.lastAccessed == nil && $0.lessons >= 6 })
+            #expect(allPacks.allSatisfy { !$0.title.isEmpty && $0.next?.lessonId.hasSuffix("-01") == true && !$0.locked })
+
+            // One lesson finished, the next one opened.
+            var lesson = try await start(client, learner, "fr-discover-family-01").decoded(Lesson.self)
+            while let question = lesson.question {
+                if question._type == .repetition {
+                    lesson = try await client.post(
+                        "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/speaking-pause", token: learner.token, json: [:]
+                    ).decoded(Lesson.self)
+                    continue
+                }
+                lesson = try await answerRight(client, learner, lesson, question).0
+            }
+            _ = try await start(client, learner, "fr-discover-family-02")
+            let after = try await overview()
+            let family = try #require(after.sections.flatMap(\.packs).first { $0.id == "fr-discover-family" })
+            #expect(family.completed == 1 && family.lastAccessed != nil && family.next?.lessonId == "fr-discover-family-02")
+            #expect(after._continue?.lessonId == "fr-discover-family-02" && after._continue?.title?.isEmpty == false)
+
+            let detail = try await client.get(packsPath + "/fr-discover-family", token: learner.token)
+            #expect(detail.status == 200, "\(detail.text)")
+            let pack = try detail.decoded(Detail.self)
+            #expect(pack.value1.completed == 1 && pack.value2.lessonList.count == pack.value1.lessons)
+            #expect(pack.value2.lessonList.prefix(3).map(\.status.rawValue) == ["completed", "started", "notStarted"])
+            #expect(pack.value2.lessonList[0].lastAccessed != nil && pack.value2.lessonList[2].lastAccessed == nil)
+
+            let unknown = try await client.get(packsPath + "/fr-discover-nothing", token: learner.token)
+            #expect(unknown.status == 404 && unknown.text.contains("pack_not_found"), "\(unknown.text)")
+            let noLanguage = try await client.get(packsPath, token: learner.token)
+            #expect(noLanguage.status == 400 || noLanguage.status == 422, "\(noLanguage.text)")
         }
     }
 

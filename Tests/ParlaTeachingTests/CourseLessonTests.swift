@@ -222,3 +222,33 @@ struct CourseLessonTests {
         #expect(!types.isEmpty && !types.contains(.repetition) && lesson.isFinished)
     }
 }
+
+@Suite("course progress")
+struct CourseProgressTests {
+    @Test("per pack: lessons finished, last opened, the next to take; the lesson in progress; packs by section and order")
+    func progress() throws {
+        let packs = CourseLessonTests.corpus.packs.filter { $0.language == .french }
+        let family = try #require(packs.first { $0.id == "fr-discover-family" })
+        let day = CourseLessonTests.now
+        let ids = family.lessons.map(\.id)
+        let records: [String: CourseLessonRecord] = [
+            ids[0]: .init(finished: true, lastOpened: day, inProgress: false),
+            ids[2]: .init(finished: true, lastOpened: day + 60, inProgress: false),
+            // Opened after, never finished: the next to take, and open now.
+            ids[1]: .init(finished: false, lastOpened: day + 120, inProgress: true),
+            ids[3]: .init(finished: false, lastOpened: day - 86_400, inProgress: false),
+        ]
+        let progress = CourseProgress(packs: packs.shuffled(), records: records) { $0.id == "fr-stories-a2" }
+        let sections = CourseSection.allCases
+        let places = progress.packs.map { (sections.firstIndex(of: $0.pack.section)!, $0.pack.order) }
+        #expect(places.map(\.0) == places.map(\.0).sorted() && progress.packs.count == packs.count)
+        let shown = try #require(progress.packs.first { $0.pack.id == family.id })
+        #expect(shown.completed == 2 && shown.lastAccessed == day + 120 && shown.next?.id == ids[1] && !shown.locked)
+        #expect(progress.inProgress == ids[1])
+        #expect(progress.packs.filter(\.locked).map(\.pack.id) == ["fr-stories-a2"])
+        let untouched = try #require(progress.packs.first { $0.pack.id == "fr-discover-home" })
+        #expect(untouched.completed == 0 && untouched.lastAccessed == nil && untouched.next?.number == 1)
+        #expect(CourseProgress.status(records[ids[3]]) == .started && CourseProgress.status(nil) == .notStarted)
+        #expect(CourseProgress.status(records[ids[0]]) == .completed)
+    }
+}

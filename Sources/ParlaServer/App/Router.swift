@@ -141,6 +141,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
             speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
             speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60)),
+        packs: PackService(lessons: lessons, learners: learners, content: content, plans: plans),
         games: GameService(
             games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),

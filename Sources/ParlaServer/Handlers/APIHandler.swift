@@ -21,6 +21,7 @@ struct APIHandler: APIProtocol {
     let placements: PlacementService
     let proficiency: ProficiencyService
     let lessons: LessonService
+    let packs: PackService
     let games: GameService
     let leaderboards: LeaderboardService
     let friends: FriendService

@@ -120,12 +120,12 @@ extension ErrorCode {
         case .planLimitReached: 402
         case .twoFactorSetupRequired, .twoFactorSessionRequired: 403
         case .twoFactorAlreadyEnabled, .twoFactorNotEnabled, .identityLinkedElsewhere, .lastWayIn: 409
-        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired,
+        case .wrongCurrentPassword, .wordListLocked, .wordLocked, .packLocked, .legacyNotEligible, .teacherRequired, .staffRoleRequired,
             .signUpRequired:
             403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
-            .placementNotFound, .lessonNotFound, .courseLessonNotFound, .gameNotFound,
+            .placementNotFound, .lessonNotFound, .courseLessonNotFound, .packNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
             .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound,
             .identityNotFound:

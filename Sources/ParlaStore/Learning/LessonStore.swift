@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaDatabase
 import ParlaLearning
+import ParlaTeaching
 import PostgresNIO
 
 /// Teacher-mode lessons and what their answers teach the model: memory
@@ -77,12 +78,15 @@ public struct LessonStore: Sendable {
 
     /// Starts a lesson unless one is open (then that one comes back: two
     /// devices starting at once get the same lesson).
-    public func create(_ id: LessonID, learner: AuthorizedLearner, language: Language, state: Data) async throws -> Stored {
+    /// `courseLesson`: the lesson of the course it serves, if any.
+    public func create(
+        _ id: LessonID, learner: AuthorizedLearner, language: Language, state: Data, courseLesson: String? = nil
+    ) async throws -> Stored {
         try await database.withConnection { connection in
             let rows = try await connection.query(
                 """
-                INSERT INTO lessons (id, learner_id, language, state)
-                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: state, as: UTF8.self))::jsonb)
+                INSERT INTO lessons (id, learner_id, language, state, course_lesson)
+                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: state, as: UTF8.self))::jsonb, \(courseLesson))
                 ON CONFLICT (learner_id, language) WHERE finished_at IS NULL AND expired_at IS NULL DO NOTHING
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger
@@ -96,6 +100,28 @@ public struct LessonStore: Sendable {
             ).collect()
             guard let row = open.first else { throw ParlaError(.lessonNotFound) }
             return try Self.stored(row)
+        }
+    }
+
+    /// What the learner did of each lesson of the course it took in
+    /// `language`, by course lesson id, in one scan of one index.
+    public func courseLessons(learner: AuthorizedLearner, language: Language) async throws -> [String: CourseLessonRecord] {
+        try await database.withConnection { connection in
+            var records: [String: CourseLessonRecord] = [:]
+            let rows = try await connection.query(
+                """
+                SELECT course_lesson, bool_or(finished_at IS NOT NULL), max(touched_at),
+                       bool_or(finished_at IS NULL AND expired_at IS NULL
+                               AND touched_at >= now() - make_interval(secs => \(Self.idleLimit)))
+                FROM lessons WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND course_lesson IS NOT NULL
+                GROUP BY course_lesson
+                """, logger: database.logger
+            ).collect()
+            for row in rows {
+                let (lesson, finished, lastOpened, open) = try row.decode((String, Bool, Date, Bool).self)
+                records[lesson] = CourseLessonRecord(finished: finished, lastOpened: lastOpened, inProgress: open)
+            }
+            return records
         }
     }
 

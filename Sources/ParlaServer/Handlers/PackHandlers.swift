@@ -1,0 +1,63 @@
+import Foundation
+import ParlaAPI
+import ParlaContent
+import ParlaCore
+import ParlaServices
+import ParlaTeaching
+
+extension APIHandler {
+    func listCoursePacks(_ input: Operations.ListCoursePacks.Input) async throws -> Operations.ListCoursePacks.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let view = try await packs.course(learner, language: input.query.language.rawValue)
+        let snapshot = try content.snapshot()
+        let sections = CourseSection.allCases.compactMap { section -> Components.Schemas.CourseOverview.SectionsPayloadPayload? in
+            let packs = view.progress.packs.filter { $0.pack.section == section }
+            guard !packs.isEmpty else { return nil }
+            return .init(
+                section: .init(rawValue: section.rawValue) ?? .discover,
+                packs: packs.map { Components.Schemas.CoursePackSummary($0, view, snapshot) })
+        }
+        let going = view.progress.inProgress.flatMap { id in snapshot.corpus.courseLesson(id, in: view.language) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        language: .init(rawValue: view.language.code) ?? .en,
+                        _continue: going.map { Components.Schemas.CourseLessonRef($0.lesson, of: $0.pack, view) },
+                        sections: sections))))
+    }
+
+    func getCoursePack(_ input: Operations.GetCoursePack.Input) async throws -> Operations.GetCoursePack.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let (view, pack) = try await packs.pack(learner, id: input.path.packId)
+        let lessons = pack.pack.lessons.map { lesson in
+            let record = view.records[lesson.id]
+            return Components.Schemas.CoursePackDetail.Value2Payload.LessonListPayloadPayload(
+                id: lesson.id, number: lesson.number, title: lesson.titles[view.native] ?? lesson.id, screens: lesson.screens.count,
+                status: .init(rawValue: CourseProgress.status(record).rawValue) ?? .notStarted, lastAccessed: record?.lastOpened)
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(value1: .init(pack, view, try content.snapshot()), value2: .init(lessonList: lessons)))))
+    }
+}
+
+extension Components.Schemas.CoursePackSummary {
+    init(_ progress: CourseProgress.Pack, _ view: PackService.View, _ snapshot: ContentCatalog.Snapshot) {
+        let pack = progress.pack
+        self.init(
+            id: pack.id, section: .init(rawValue: pack.section.rawValue) ?? .discover, level: .init(rawValue: pack.level.rawValue) ?? .a1,
+            order: pack.order, title: pack.titles[view.native] ?? pack.id, summary: pack.summaries[view.native],
+            icon: snapshot.assetPath(.picture(pack.icon)) ?? "", wordList: pack.wordList, lessons: pack.lessons.count,
+            completed: progress.completed, lastAccessed: progress.lastAccessed,
+            next: progress.next.map { Components.Schemas.CourseLessonRef($0, of: pack, view) }, locked: progress.locked,
+            offer: view.offers[pack.id])
+    }
+}
+
+extension Components.Schemas.CourseLessonRef {
+    init(_ lesson: CourseLesson, of pack: CoursePack, _ view: PackService.View) {
+        self.init(packId: pack.id, lessonId: lesson.id, title: lesson.titles[view.native])
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ParlaCommerce
+import ParlaContent
+import ParlaCore
+import ParlaStore
+import ParlaTeaching
+
+/// The course's packs as a learner sees them (issue 34, seed 001): per
+/// section, each pack with the learner's progress, whether its account may
+/// open it and the offer that would.
+package struct PackService: Sendable {
+    package let lessons: LessonStore
+    package let learners: LearnerStore
+    package let content: ContentService
+    package let plans: EntitlementService
+
+    package init(lessons: LessonStore, learners: LearnerStore, content: ContentService, plans: EntitlementService) {
+        (self.lessons, self.learners, self.content, self.plans) = (lessons, learners, content, plans)
+    }
+
+    /// The course in `language` as the learner stands in it.
+    package struct View: Sendable {
+        package var language: Language
+        /// Titles and summaries are shown in it.
+        package var native: Language
+        package var progress: CourseProgress
+        package var records: [String: CourseLessonRecord]
+        /// Per locked pack, the offer that opens it, when one is on sale.
+        package var offers: [String: String]
+    }
+
+    package func course(_ authorized: AuthorizedLearner, language code: String) async throws -> View {
+        try await view(authorized, language: try content.language(code))
+    }
+
+    /// One pack of the course, with the rest of the view it comes from.
+    package func pack(_ authorized: AuthorizedLearner, id: String) async throws -> (View, CourseProgress.Pack) {
+        guard let language = try content.snapshot().corpus.packs.first(where: { $0.id == id })?.language else {
+            throw ParlaError(.packNotFound)
+        }
+        let view = try await view(authorized, language: language)
+        guard let pack = view.progress.packs.first(where: { $0.pack.id == id }) else { throw ParlaError(.packNotFound) }
+        return (view, pack)
+    }
+
+    private func view(_ authorized: AuthorizedLearner, language: Language) async throws -> View {
+        let snapshot = try content.snapshot()
+        async let ownership = plans.ownership(for: authorized)
+        async let records = lessons.courseLessons(learner: authorized, language: language)
+        async let learner = learners.learner(authorized)
+        let owned = try await ownership
+        let packs = snapshot.corpus.packs.filter { $0.language == language }
+        let progress = CourseProgress(packs: packs, records: try await records) { !owned.mayOpen(packTeaching: $0.wordList) }
+        let now = Date()
+        var offers: [String: String] = [:]
+        for pack in progress.packs where pack.locked {
+            if let list = pack.pack.wordList, let offer = snapshot.catalogue.offer(opening: list, for: owned, at: now) {
+                offers[pack.pack.id] = offer.id
+            }
+        }
+        return View(
+            language: language, native: try await learner.nativeLanguage, progress: progress, records: try await records, offers: offers)
+    }
+}
