@@ -508,6 +508,13 @@ extension ErrorCode {
                 it: "Questa parola non esiste in questa lingua.",
                 de: "Dieses Wort gibt es in dieser Sprache nicht.",
                 es: "Esta palabra no existe en este idioma.")
+        case .storyNotFound:
+            LocalizedText(
+                en: "There is no such story in this language.",
+                fr: "Il n'y a pas cette histoire dans cette langue.",
+                it: "Non c'è questa storia in questa lingua.",
+                de: "Diese Geschichte gibt es in dieser Sprache nicht.",
+                es: "No existe esta historia en este idioma.")
         case .phraseNotFound:
             LocalizedText(
                 en: "This phrase does not exist.",

@@ -251,6 +251,14 @@ package struct ContentService: Sendable {
         return phrase
     }
 
+    /// A story of `language`'s course.
+    package func story(_ id: String, in language: Language) throws -> Story {
+        guard let story = try snapshot().corpus.stories.first(where: { $0.id == id && $0.language == language }) else {
+            throw ParlaError(.storyNotFound)
+        }
+        return story
+    }
+
     package func notes(in language: Language) throws -> [GrammarNote] {
         try snapshot().corpus.grammarNotes.filter { $0.language == language }.sorted { $0.level < $1.level }
     }

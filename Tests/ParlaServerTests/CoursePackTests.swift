@@ -170,8 +170,10 @@ struct CourseLessonHTTPTests {
                 #expect(started.status == 201, "\(started.text)")
                 var lesson = try started.decoded(Lesson.self)
                 var types: [Components.Schemas.QuestionType] = []
+                var storyID: String?
                 while let question = lesson.question {
                     let place = try #require(lesson.course)
+                    storyID = place.storyId ?? storyID
                     types.append(question._type)
                     if place.template?.rawValue == "story" {
                         #expect(question._type == .reading && place.storyId?.hasPrefix("fr-story-") == true, "\(id)")
@@ -184,7 +186,17 @@ struct CourseLessonHTTPTests {
                     lesson = after
                 }
                 #expect(lesson.status == .finished && types.contains(template == "story" ? .reading : .sightWords), "\(id): \(types)")
-                if template == "story" { #expect(types.allSatisfy { $0 == .reading } && types.count >= 3) }
+                if template == "story" {
+                    #expect(types.allSatisfy { $0 == .reading } && types.count >= 3)
+                    // The story itself, to read before its questions: content, no sign-in.
+                    let story = try await client.get("/v1/languages/fr/stories/\(storyID ?? "")")
+                    #expect(story.status == 200, "\(story.text)")
+                    let shown = try story.decoded(Components.Schemas.Story.self)
+                    #expect(shown.questions == types.count && !shown.paragraphs.isEmpty && shown.titles.additionalProperties["en"] != nil)
+                    #expect((80...250).contains(shown.wordCount) && shown.packId == "fr-stories-a1")
+                    let missing = try await client.get("/v1/languages/fr/stories/fr-story-99")
+                    #expect(missing.status == 404 && missing.text.contains("story_not_found"), "\(missing.text)")
+                }
             }
             // Sight words and story questions are remembered and move the
             // reading ability, as any lesson's answers do.

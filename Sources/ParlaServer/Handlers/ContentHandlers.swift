@@ -127,6 +127,22 @@ extension APIHandler {
                 body: .json(.init(phrase, language, try content.snapshot()))))
     }
 
+    func getStory(_ input: Operations.GetStory.Input) async throws -> Operations.GetStory.Output {
+        let language = try content.language(input.path.language)
+        let tag = try content.entityTag("story", language.code, input.path.storyId)
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let story = try content.story(input.path.storyId, in: language)
+        func byCode(_ texts: [Language: String]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: texts.map { ($0.key.code, $0.value) })
+        }
+        let body = Components.Schemas.Story(
+            id: story.id, language: .init(rawValue: language.code) ?? .en, level: .init(rawValue: story.level.rawValue) ?? .a1,
+            packId: story.pack, titles: .init(additionalProperties: byCode(story.titles)),
+            summaries: .init(additionalProperties: byCode(story.summaries)),
+            paragraphs: story.paragraphs, words: story.words, wordCount: story.wordCount, questions: story.questions.count)
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+    }
+
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
         let language = try content.language(input.path.language)
         let reader = try explanationLanguage(input.query.ui)
