@@ -175,7 +175,20 @@ struct TourTests {
             #expect(trial.endsAt.map { abs($0.timeIntervalSinceNow - 7 * 86_400) < 3_600 } == true)
             step(12, "See the plan, the shop, and try everything.")
 
-            // 13. Forget the password, and reset it.
+            // 13. Open the course.
+            let packs = try await zoe.listCoursePacks(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
+            #expect(packs.sections.map(\.section) == [.learnToRead, .readAStory, .discover] && packs._continue == nil)
+            #expect(packs.sections.flatMap(\.packs).allSatisfy { $0.completed == 0 && $0.lessons >= 6 && !$0.locked })
+            let sightWords = try await zoe.startLesson(
+                path: .init(learnerId: path),
+                body: .json(.init(language: .fr, mode: .course, courseLesson: "fr-read-sightwords-01"))
+            ).created.body.json
+            let tiles = try #require(sightWords.question)
+            #expect(sightWords.course?.template == .sightWords && sightWords.course?.screen == 1 && tiles._type == .sightWords)
+            #expect(tiles.prompt?.isEmpty == false && !tiles.options.isEmpty && tiles.skill == .reading)
+            step(13, "Open the course.")
+
+            // 14. Forget the password, and reset it.
             _ = try await parla.requestPasswordReset(body: .json(.init(email: "zoe@example.com"))).accepted
             let outbox = app.settings.mail.outboxDirectory
             var letter: String?
@@ -197,7 +210,7 @@ struct TourTests {
             let signedIn = try await parla.createSession(body: .json(.init(email: "zoe@example.com", password: "a stable new horse")))
                 .created.body.json
             #expect(signedIn.account.email == "zoe@example.com" && signedIn.account.emailVerified)
-            step(13, "Forget the password, and reset it.")
+            step(14, "Forget the password, and reset it.")
 
             #expect(walked == tour.steps.count, "README's tour has steps this walk does not make")
         }
