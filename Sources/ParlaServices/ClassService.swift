@@ -173,9 +173,8 @@ package struct ClassService: Sendable {
         case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
         case .grammar, .sightWord: return id.key
         case .story:
-            // `<story>/<question from 1>`: the question as the story asks it.
-            guard let slash = id.key.lastIndex(of: "/"), let number = Int(id.key[id.key.index(after: slash)...]),
-                let story = snapshot.corpus.stories.first(where: { $0.id == id.key[..<slash] }),
+            // The question as the story asks it.
+            guard let (storyID, number) = id.storyQuestion, let story = snapshot.corpus.stories.first(where: { $0.id == storyID }),
                 story.questions.indices.contains(number - 1)
             else { return id.key }
             return story.questions[number - 1].prompt

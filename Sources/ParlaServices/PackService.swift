@@ -48,9 +48,9 @@ package struct PackService: Sendable {
         async let ownership = plans.ownership(for: authorized)
         async let records = lessons.courseLessons(learner: authorized, language: language)
         async let learner = learners.learner(authorized)
-        let owned = try await ownership
+        let (owned, taken) = try await (ownership, records)
         let packs = snapshot.corpus.packs.filter { $0.language == language }
-        let progress = CourseProgress(packs: packs, records: try await records) { !owned.mayOpen(packTeaching: $0.wordList) }
+        let progress = CourseProgress(packs: packs, records: taken) { !owned.mayOpen(packTeaching: $0.wordList) }
         let now = Date()
         var offers: [String: String] = [:]
         for pack in progress.packs where pack.locked {
@@ -59,6 +59,6 @@ package struct PackService: Sendable {
             }
         }
         return View(
-            language: language, native: try await learner.nativeLanguage, progress: progress, records: try await records, offers: offers)
+            language: language, native: try await learner.nativeLanguage, progress: progress, records: taken, offers: offers)
     }
 }

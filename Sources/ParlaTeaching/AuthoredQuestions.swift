@@ -176,7 +176,7 @@ extension QuestionPlanner {
             else { return nil }
             let order = authoredQuestion.options.indices.shuffled(using: &generator)
             let options = zip(letters, order).map { LessonQuestion.Option(id: $0, text: authoredQuestion.options[$1], concept: nil) }
-            let asked = LessonItemID(.story, "\(storyID)/\(part + 1)")
+            let asked = LessonItemID.storyQuestion(storyID, part + 1)
             return LessonQuestion(
                 id: id, item: asked, type: .reading, prompt: authoredQuestion.prompt, options: options,
                 correctOptionID: zip(letters, order).first { $1 == authoredQuestion.answer }?.0, accepted: [], translation: nil,

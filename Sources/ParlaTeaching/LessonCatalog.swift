@@ -107,6 +107,15 @@ public struct LessonItemID: Hashable, TextCoded, Sendable, Comparable {
 
     public var description: String { "\(kind.rawValue):\(key)" }
 
+    /// The `number`-th question (from 1) of a story: `story:<story id>/<number>`.
+    public static func storyQuestion(_ story: String, _ number: Int) -> LessonItemID { LessonItemID(.story, "\(story)/\(number)") }
+
+    /// A story question's story and number (from 1); nil for any other item.
+    public var storyQuestion: (story: String, number: Int)? {
+        guard kind == .story, let slash = key.lastIndex(of: "/"), let number = Int(key[key.index(after: slash)...]) else { return nil }
+        return (String(key[..<slash]), number)
+    }
+
     public static func < (lhs: LessonItemID, rhs: LessonItemID) -> Bool { (lhs.kind.rawValue, lhs.key) < (rhs.kind.rawValue, rhs.key) }
 }
 
@@ -204,7 +213,7 @@ public struct LessonCatalog: Sendable {
             for number in story.questions.indices {
                 items.append(
                     LessonItem(
-                        id: LessonItemID(.story, "\(story.id)/\(number + 1)"), level: story.level, area: .topic, areaID: story.pack,
+                        id: .storyQuestion(story.id, number + 1), level: story.level, area: .topic, areaID: story.pack,
                         types: [], initialDifficulty: AbilityModel.initialDifficulty(level: story.level)))
             }
         }

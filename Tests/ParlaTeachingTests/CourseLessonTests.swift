@@ -83,6 +83,7 @@ struct CourseLessonTests {
                             asked += 1
                             #expect(question.type == .reading && question.prompt == authoredQuestion.prompt)
                             #expect(question.item == LessonItemID(.story, "\(id)/\(number + 1)"))
+                            #expect(question.item.storyQuestion?.story == id && question.item.storyQuestion?.number == number + 1)
                             let right = question.options.filter { $0.id == question.correctOptionID }.map { $0.text }
                             #expect(right == [authoredQuestion.options[authoredQuestion.answer]])
                         }
