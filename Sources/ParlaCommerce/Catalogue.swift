@@ -10,16 +10,21 @@ public struct Catalogue: Sendable, Equatable {
     /// Word lists every account opens whole from sign-up (seed 000's Home
     /// block); the free words of every other list are open to all too.
     public let starterLists: [String]
+    /// Packs of the course every account opens from sign-up, by the id they
+    /// share across languages (`stories-a1` opens en-stories-a1, fr-...).
+    public let starterCoursePacks: Set<String>
 
-    public init(products: [Product], plans: [PlanID: Plan], starterLists: [String]) {
+    public init(products: [Product], plans: [PlanID: Plan], starterLists: [String], starterCoursePacks: Set<String> = []) {
         self.products = products
         self.plans = plans
         self.starterLists = starterLists
+        self.starterCoursePacks = starterCoursePacks
         byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var order: [String: Int] = [:]
         for list in starterLists + products.flatMap(\.unlocks) where order[list] == nil { order[list] = order.count }
         listOrder = order
         allLists = Set(order.keys)
+        allCoursePacks = starterCoursePacks.union(products.flatMap(\.coursePacks))
     }
 
     private let byID: [String: Product]
@@ -28,6 +33,9 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Every word list the catalogue sells or opens.
     public let allLists: Set<String>
+    /// Every pack of the course it opens or sells (the reader checks that
+    /// this is every pack the content has).
+    public let allCoursePacks: Set<String>
 
     public func product(_ id: String) -> Product? { byID[id] }
 
@@ -38,16 +46,21 @@ public struct Catalogue: Sendable, Equatable {
 
     /// Every word list a product unlocks, through its parts (a mega-pack's
     /// packs, a pack's lists).
-    public func lists(of product: Product) -> Set<String> {
-        var lists = Set(product.unlocks)
+    public func lists(of product: Product) -> Set<String> { opened(by: product, \.unlocks) }
+
+    /// Every pack of the course a product opens (by shared id), through its parts.
+    public func coursePacks(of product: Product) -> Set<String> { opened(by: product, \.coursePacks) }
+
+    private func opened(by product: Product, _ what: KeyPath<Product, [String]>) -> Set<String> {
+        var opened = Set(product[keyPath: what])
         var seen: Set<String> = [product.id]
         var parts = product.includes
         while let part = parts.popLast() {
             guard seen.insert(part).inserted, let included = byID[part] else { continue }
-            lists.formUnion(included.unlocks)
+            opened.formUnion(included[keyPath: what])
             parts += included.includes
         }
-        return lists
+        return opened
     }
 
     public func plan(_ id: PlanID) -> Plan { plans[id] ?? Plan(id: id, ads: id == .free, features: [:]) }
@@ -63,7 +76,7 @@ public struct Product: Sendable, Equatable, Identifiable {
     public enum Kind: String, Sendable, CaseIterable {
         /// One word list.
         case list
-        /// A group of lists (seed 001's pack).
+        /// A group of lists, or a pack of the course (seed 001's pack).
         case pack
         /// Products sold together, often for a while (seed 000's promotion).
         case bundle
@@ -87,6 +100,10 @@ public struct Product: Sendable, Equatable, Identifiable {
     public var names: [Language: String]
     /// Word lists it unlocks itself.
     public var unlocks: [String]
+    /// Packs of the course it opens itself, by the id they share across
+    /// languages (seed 001: a lesson pack is sold for every language at once,
+    /// as a word list is).
+    public var coursePacks: [String]
     /// Products it contains (a pack's lists, a mega-pack's packs).
     public var includes: [String]
     /// The plan it switches to, for a plan product.
@@ -104,12 +121,14 @@ public struct Product: Sendable, Equatable, Identifiable {
     public var storeIDs: [Store: String]
 
     public init(
-        id: String, kind: Kind, names: [Language: String] = [:], unlocks: [String] = [], includes: [String] = [],
-        plan: PlanID? = nil, billing: Billing = .oneTime, prices: [String: Int] = [:], promotions: [Promotion] = [],
+        id: String, kind: Kind, names: [Language: String] = [:], unlocks: [String] = [], coursePacks: [String] = [],
+        includes: [String] = [], plan: PlanID? = nil, billing: Billing = .oneTime, prices: [String: Int] = [:],
+        promotions: [Promotion] = [],
         availableFrom: Date? = nil, availableUntil: Date? = nil, minAppVersion: AppVersion? = nil,
         storeIDs: [Store: String] = [:]
     ) {
-        (self.id, self.kind, self.names, self.unlocks, self.includes) = (id, kind, names, unlocks, includes)
+        (self.id, self.kind, self.names, self.unlocks, self.coursePacks, self.includes) =
+            (id, kind, names, unlocks, coursePacks, includes)
         (self.plan, self.billing, self.prices, self.promotions) = (plan, billing, prices, promotions)
         (self.availableFrom, self.availableUntil, self.minAppVersion, self.storeIDs) =
             (availableFrom, availableUntil, minAppVersion, storeIDs)
@@ -183,6 +202,8 @@ public struct Plan: Sendable, Equatable {
 public enum Feature: String, Sendable, CaseIterable, Codable {
     /// Every word list, whole.
     case allWordLists
+    /// Every pack of the course.
+    case allCoursePacks
     /// New lessons a learner may start per day (UTC).
     case lessonsPerDay
     /// Card games a learner may start per day (UTC).
@@ -193,7 +214,7 @@ public enum Feature: String, Sendable, CaseIterable, Codable {
     public var isLimit: Bool {
         switch self {
         case .lessonsPerDay, .gamesPerDay, .speechAttemptsPerDay: true
-        case .allWordLists: false
+        case .allWordLists, .allCoursePacks: false
         }
     }
 }

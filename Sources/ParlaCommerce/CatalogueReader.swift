@@ -13,8 +13,11 @@ public struct CatalogueReader: Sendable {
 
     /// The word lists the content has: products may unlock only these.
     let lists: Set<String>
+    /// The packs of the course the content has, by shared id: each must be
+    /// open from sign-up or sold, and products may open only these.
+    let coursePacks: Set<String>
 
-    public init(lists: Set<String>) { self.lists = lists }
+    public init(lists: Set<String>, coursePacks: Set<String> = []) { (self.lists, self.coursePacks) = (lists, coursePacks) }
 
     public func read(_ text: String) -> (catalogue: Catalogue, problems: [Problem]) {
         var problems: [Problem] = []
@@ -31,6 +34,10 @@ public struct CatalogueReader: Sendable {
 
         let starter = strings(root["starter"]?["lists"])
         for list in starter where !lists.contains(list) { problem(root["starter"], "starter list \(list) is not a word list") }
+        let starterPacks = strings(root["starter"]?["coursePacks"])
+        for pack in starterPacks where !coursePacks.contains(pack) {
+            problem(root["starter"], "starter course pack \(pack) is not a pack of the course")
+        }
 
         var plans: [PlanID: Plan] = [:]
         if case .mapping(let pairs) = root["plans"] {
@@ -83,6 +90,10 @@ public struct CatalogueReader: Sendable {
             product.includes = strings(node["includes"])
             for list in product.unlocks where !lists.contains(list) {
                 problem(node, "product \(id) unlocks \(list), which is not a word list")
+            }
+            product.coursePacks = strings(node["coursePacks"])
+            for pack in product.coursePacks where !coursePacks.contains(pack) {
+                problem(node, "product \(id) opens course pack \(pack), which the course does not have")
             }
             if let plan = node["plan"]?.string {
                 product.plan = PlanID(rawValue: plan)
@@ -151,7 +162,11 @@ public struct CatalogueReader: Sendable {
                 }
             }
         }
-        return (Catalogue(products: products, plans: plans, starterLists: starter), problems)
+        let opened = Set(starterPacks).union(products.flatMap(\.coursePacks))
+        for pack in coursePacks.subtracting(opened).sorted() {
+            problem(root["products"], "course pack \(pack) is neither open from sign-up nor sold")
+        }
+        return (Catalogue(products: products, plans: plans, starterLists: starter, starterCoursePacks: Set(starterPacks)), problems)
     }
 
     private func strings(_ node: Node?) -> [String] { (node?.sequence.map(Array.init) ?? []).compactMap(\.string) }

@@ -62,6 +62,8 @@ public struct Ownership: Sendable, Equatable {
     public var planEntitlement: Entitlement?
     /// Word lists open whole.
     public var lists: Set<String>
+    /// Packs of the course open, by shared id (`stories-a2`).
+    public var coursePacks: Set<String>
     /// The products owned now, bundles not expanded (what restore returns).
     public var products: Set<String>
     /// Whether the account has started its trial, ever.
@@ -69,18 +71,20 @@ public struct Ownership: Sendable, Equatable {
 
     public func mayOpen(list: String) -> Bool { lists.contains(list) }
 
-    /// A pack of the course opens with the word list it teaches (a Discover
-    /// pack's); one that teaches none is open to all.
-    public func mayOpen(packTeaching wordList: String?) -> Bool { wordList.map(mayOpen(list:)) ?? true }
+    /// A pack of the course, by the id it shares across languages: open from
+    /// sign-up, bought (alone or in a mega-pack), or by a plan that opens all.
+    public func mayOpen(coursePack: String) -> Bool { coursePacks.contains(coursePack) }
 }
 
 extension Catalogue {
     /// The entitlement rule: what `entitlements` (an account's, with their
     /// histories) let it use at `now`. The starter lists are open to all;
     /// a plan that allows every list opens them all; products open their
-    /// lists; the best plan running is the plan (free without one).
+    /// lists; the best plan running is the plan (free without one). Packs
+    /// of the course open the same way.
     public func ownership(of entitlements: [Entitlement], at now: Date) -> Ownership {
         var lists = Set(starterLists)
+        var coursePacks = starterCoursePacks
         var products = Set<String>()
         var best: (plan: PlanID, entitlement: Entitlement)?
         for entitlement in entitlements where entitlement.isActive(at: now) {
@@ -91,12 +95,16 @@ extension Catalogue {
                     best = (planID, entitlement)
                 }
             }
-            if let product = product(entitlement.product) { lists.formUnion(self.lists(of: product)) }
+            if let product = product(entitlement.product) {
+                lists.formUnion(self.lists(of: product))
+                coursePacks.formUnion(self.coursePacks(of: product))
+            }
         }
         let plan = plan(best?.plan ?? .free)
         if plan.allows(.allWordLists) { lists.formUnion(allLists) }
+        if plan.allows(.allCoursePacks) { coursePacks.formUnion(allCoursePacks) }
         return Ownership(
-            plan: plan, planEntitlement: best?.entitlement, lists: lists, products: products,
+            plan: plan, planEntitlement: best?.entitlement, lists: lists, coursePacks: coursePacks, products: products,
             trialUsed: entitlements.contains { $0.source == .trial })
     }
 

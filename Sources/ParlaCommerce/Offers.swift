@@ -15,6 +15,8 @@ public struct Offer: Sendable, Equatable {
     public var savings: Int?
     /// The word lists it opens, in catalogue order.
     public var lists: [String]
+    /// The packs of the course it opens, by shared id, sorted.
+    public var coursePacks: [String]
     /// The client is older than the product's minimum app version.
     public var updateRequired: Bool
 }
@@ -37,6 +39,7 @@ extension Catalogue {
                 regularPrice: promotion == nil ? nil : product.prices[currency], promotion: promotion,
                 partsPrice: partsPrice, savings: partsPrice.map { $0 - price }.flatMap { $0 > 0 ? $0 : nil },
                 lists: lists(of: product).sorted { listOrder[$0, default: .max] < listOrder[$1, default: .max] },
+                coursePacks: coursePacks(of: product).sorted(),
                 updateRequired: zip(appVersion, product.minAppVersion).map { $0 < $1 } ?? false)
         }
     }
@@ -54,6 +57,19 @@ extension Catalogue {
             .min { (rank[$0.kind]!, lists(of: $0).count) < (rank[$1.kind]!, lists(of: $1).count) }
     }
 
+    /// What opens a locked pack of the course (by shared id), as its popup
+    /// shows it (seed 001: "Buy 1 pack", then the mega-pack that holds it
+    /// with its savings): packs before mega-packs, smaller first; empty when
+    /// the pack is open or nothing on sale opens it.
+    public func offers(opening coursePack: String, for ownership: Ownership, currency: String, at now: Date) -> [Offer] {
+        guard !ownership.mayOpen(coursePack: coursePack) else { return [] }
+        let rank: [Product.Kind: Int] = [.bundle: 0, .pack: 1, .megaPack: 2]
+        func place(_ offer: Offer) -> (Int, Int, String) { (rank[offer.product.kind]!, offer.coursePacks.count, offer.product.id) }
+        return offers(for: ownership, currency: currency, appVersion: nil, store: nil, at: now)
+            .filter { rank[$0.product.kind] != nil && $0.coursePacks.contains(coursePack) }
+            .sorted { place($0) < place($1) }
+    }
+
     /// Products on sale now, not owned, that give the account something:
     /// a product that a bundle on sale holds is sold only as that bundle
     /// while it is (seed 000 6.d: Water and Professions are the pair during
@@ -67,14 +83,15 @@ extension Catalogue {
     }
 
     /// A plan product is worth buying if it is a better plan, or the same
-    /// plan for good instead of by subscription; content if it opens a list.
+    /// plan for good instead of by subscription; content if it opens a list
+    /// or a pack of the course the account cannot open yet.
     private func isWorthBuying(_ product: Product, for ownership: Ownership) -> Bool {
         if let plan = product.plan {
             if plan > ownership.plan.id { return true }
             guard plan == ownership.plan.id, let held = ownership.planEntitlement else { return false }
             return held.ends != nil && !product.billing.isSubscription
         }
-        return !lists(of: product).isSubset(of: ownership.lists)
+        return !lists(of: product).isSubset(of: ownership.lists) || !coursePacks(of: product).isSubset(of: ownership.coursePacks)
     }
 
     /// The sum of its parts' prices, when each part has one.

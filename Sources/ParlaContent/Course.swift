@@ -27,6 +27,10 @@ public struct CoursePack: Sendable, Equatable, Codable, Identifiable {
     public var summaries: [Language: String]
     public var lessons: [CourseLesson]
 
+    /// The id the same pack has in every language (en-stories-a2 →
+    /// stories-a2): what products and entitlements name.
+    public var sharedID: String { String(id.dropFirst(language.code.count + 1)) }
+
     public init(
         id: String, language: Language, section: CourseSection, level: CEFRLevel, order: Int, icon: AssetReference, wordList: String?,
         titles: [Language: String], summaries: [Language: String], lessons: [CourseLesson] = []

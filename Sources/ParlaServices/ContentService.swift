@@ -97,7 +97,7 @@ package final class ContentCatalog: Sendable {
         }
         if let (version, corpus, assets, text) = try await store.loadCorpus() {
             // Checked on import: a problem here is a hand-edited database.
-            let (catalogue, problems) = CatalogueReader(lists: Set(corpus.wordLists.map(\.id))).read(text)
+            let (catalogue, problems) = CatalogueReader(for: corpus).read(text)
             if !problems.isEmpty { store.logger.error("catalogue", metadata: ["problems": "\(problems)"]) }
             let snapshot = Snapshot(version: version, corpus: corpus, assets: assets, catalogue: catalogue)
             Self.decoded.withLock { $0 = snapshot }
@@ -306,5 +306,13 @@ package struct ContentService: Sendable {
         self.content = content
         self.assets = assets
         self.onDemand = onDemand
+    }
+}
+
+extension CatalogueReader {
+    /// The reader that checks the catalogue against `corpus`: its word lists
+    /// and the packs of its course.
+    package init(for corpus: Corpus) {
+        self.init(lists: Set(corpus.wordLists.map(\.id)), coursePacks: Set(corpus.packs.map(\.sharedID)))
     }
 }

@@ -134,7 +134,7 @@ package struct LessonService: Sendable {
         }
         // Over the plan's daily lessons, the open lesson stays as it is.
         let ownership = try await plans.ownership(for: authorized)
-        guard ownership.mayOpen(packTeaching: pack.wordList) else { throw ParlaError(.packLocked) }
+        guard ownership.mayOpen(coursePack: pack.sharedID) else { throw ParlaError(.packLocked) }
         try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
         if let open { try await lessons.abandon(open.id, learner: authorized) }
         let learner = try await learners.learner(authorized)

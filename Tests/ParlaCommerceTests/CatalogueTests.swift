@@ -10,10 +10,17 @@ let projectCatalogue: Catalogue = {
         "home", "water", "professions", "animals", "food", "body", "clothing", "transport", "weather", "family", "numbers",
         "colours",
     ]
-    let (catalogue, problems) = CatalogueReader(lists: lists).read(try! String(contentsOf: url, encoding: .utf8))
+    let (catalogue, problems) = CatalogueReader(lists: lists, coursePacks: Set(coursePacks))
+        .read(try! String(contentsOf: url, encoding: .utf8))
     precondition(problems.isEmpty, "\(problems)")
     return catalogue
 }()
+
+/// The packs of the course, by the id they share across languages.
+let coursePacks = [
+    "read-sightwords", "discover-home", "discover-animals", "discover-food", "discover-family", "discover-clothing", "stories-a1",
+    "stories-a2",
+]
 
 /// Seed 000's starter set: Home and seven lists of 35.
 let starter = ["home", "animals", "food", "body", "clothing", "transport", "weather", "family"]
@@ -26,9 +33,9 @@ struct CatalogueTests {
     func projectCatalogueReads() {
         let kinds = Dictionary(grouping: projectCatalogue.products, by: \.kind).mapValues(\.count)
         #expect(kinds[.list] == 4)
-        #expect(kinds[.pack] == 1)
+        #expect(kinds[.pack] == 5)  // one of word lists, four of the course
         #expect(kinds[.bundle] == 1)
-        #expect(kinds[.megaPack] == 1)
+        #expect(kinds[.megaPack] == 2)
         #expect(kinds[.plan] == 4)
         #expect(kinds[.legacy] == 1)
         #expect(projectCatalogue.starterLists == starter)
@@ -246,5 +253,68 @@ struct OfferTests {
         let catalogue = Catalogue(products: products, plans: projectCatalogue.plans, starterLists: projectCatalogue.starterLists)
         let onPlay = catalogue.offers(for: ownership, currency: "USD", appVersion: nil, store: .googlePlay, at: day("2026-12-01"))
         #expect(!onPlay.contains { $0.product.id == catalogue.products[0].id })
+    }
+}
+
+@Suite("packs of the course as products")
+struct CoursePackProductTests {
+    let now = day("2026-12-01")
+
+    @Test("a new account opens the first pack of each section; the rest are locked, each with its pack then the mega-pack")
+    func newAccount() throws {
+        let fresh = projectCatalogue.ownership(of: [], at: now)
+        #expect(fresh.coursePacks == ["read-sightwords", "discover-home", "discover-animals", "stories-a1"])
+        #expect(!fresh.mayOpen(coursePack: "discover-food") && !fresh.mayOpen(coursePack: "stories-a2"))
+        let food = projectCatalogue.offers(opening: "discover-food", for: fresh, currency: "USD", at: now)
+        #expect(food.map(\.product.id) == ["course-discover-food", "course-discover-all"])
+        // Seed 001's flyer: $1.99 a pack, "Save 33%, $3.99 for 3 packs".
+        #expect(food[0].price == 199 && food[0].coursePacks == ["discover-food"])
+        #expect(food[1].price == 399 && food[1].partsPrice == 597 && food[1].savings == 198)
+        #expect(food[1].coursePacks == ["discover-clothing", "discover-family", "discover-food"])
+        #expect(
+            projectCatalogue.offers(opening: "stories-a2", for: fresh, currency: "USD", at: now).map(\.product.id) == ["course-stories-a2"])
+        #expect(projectCatalogue.offers(opening: "stories-a1", for: fresh, currency: "USD", at: now).isEmpty)
+    }
+
+    @Test("a mega-pack opens its packs and leaves the shop; a pack bought alone leaves the mega-pack on sale; full opens all")
+    func buying() {
+        let mega = Entitlement(product: "course-discover-all", source: .purchase, starts: day("2026-11-01"))
+        let owner = projectCatalogue.ownership(of: [mega], at: now)
+        #expect(["discover-food", "discover-family", "discover-clothing"].allSatisfy(owner.mayOpen(coursePack:)))
+        #expect(!owner.mayOpen(coursePack: "stories-a2"))
+        let shop = Set(projectCatalogue.offers(for: owner, currency: "USD", appVersion: nil, store: nil, at: now).map(\.product.id))
+        #expect(!shop.contains("course-discover-all") && !shop.contains("course-discover-food") && shop.contains("course-stories-a2"))
+        let one = Entitlement(product: "course-discover-food", source: .purchase, starts: day("2026-11-01"))
+        let single = projectCatalogue.ownership(of: [one], at: now)
+        #expect(single.mayOpen(coursePack: "discover-food") && !single.mayOpen(coursePack: "discover-family"))
+        #expect(
+            projectCatalogue.offers(opening: "discover-family", for: single, currency: "USD", at: now).map(\.product.id)
+                == ["course-discover-family", "course-discover-all"])
+        var refunded = one
+        refunded.revoked = day("2026-11-30")
+        #expect(!projectCatalogue.ownership(of: [refunded], at: now).mayOpen(coursePack: "discover-food"))
+        let full = Entitlement(product: "full-lifetime", source: .purchase, starts: day("2026-11-01"))
+        #expect(projectCatalogue.ownership(of: [full], at: now).coursePacks == Set(coursePacks))
+        let trial = Entitlement(product: "trial", source: .trial, starts: day("2026-11-28"), ends: day("2026-12-05"))
+        #expect(projectCatalogue.ownership(of: [trial], at: now).mayOpen(coursePack: "stories-a2"))
+    }
+
+    @Test("the reader refuses a pack the course lacks, and a pack neither open from sign-up nor sold")
+    func problems() {
+        let text = """
+            starter: {lists: [], coursePacks: [stories-a1, stories-z9]}
+            plans:
+              free: {ads: true, names: {en: Free, fr: Gratuit, it: Gratuita, de: Kostenlos, es: Gratis}}
+            products:
+              - {id: p, kind: pack, coursePacks: [dragons]}
+            """
+        let messages = CatalogueReader(lists: [], coursePacks: ["stories-a1", "stories-a2"]).read(text).problems.map(\.message)
+        for expected in [
+            "starter course pack stories-z9 is not a pack of the course",
+            "product p opens course pack dragons, which the course does not have",
+            "course pack stories-a2 is neither open from sign-up nor sold",
+        ] {
+            #expect(messages.contains { $0.contains(expected) }, "\(expected): \(messages)")
+        }
     }
 }

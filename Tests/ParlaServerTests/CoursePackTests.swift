@@ -96,6 +96,10 @@ struct CourseLessonHTTPTests {
         try await app.run { client in
             let learner = try await client.signUp()
             _ = try await client.startCourse("fr", for: learner)
+            // Family and people is sold (seed 001): locked until the account has it.
+            let locked = try await start(client, learner, "fr-discover-family-01")
+            #expect(locked.status == 403 && locked.text.contains("pack_locked"), "\(locked.text)")
+            try await app.grant("course-discover-family", to: learner, client: client)
             let started = try await start(client, learner, "fr-discover-family-01")
             #expect(started.status == 201, "\(started.text)")
             var lesson = try started.decoded(Lesson.self)
@@ -239,7 +243,36 @@ struct CourseLessonHTTPTests {
             #expect(before._continue == nil)
             let allPacks = before.sections.flatMap(\.packs)
             #expect(allPacks.count == 8 && allPacks.allSatisfy { $0.completed == 0 && $0.lastAccessed == nil && $0.lessons >= 6 })
-            #expect(allPacks.allSatisfy { !$0.title.isEmpty && $0.next?.lessonId.hasSuffix("-01") == true && !$0.locked })
+            #expect(allPacks.allSatisfy { !$0.title.isEmpty && $0.next?.lessonId.hasSuffix("-01") == true })
+            // The first pack of each section is open to all; the rest are sold
+            // alone and, for Discover, in a mega-pack (seed 001's popup).
+            #expect(
+                Set(allPacks.filter(\.locked).map(\.id)) == [
+                    "fr-stories-a2", "fr-discover-food", "fr-discover-family", "fr-discover-clothing",
+                ])
+            #expect(allPacks.allSatisfy { $0.locked == ($0.offers?.isEmpty == false) })
+            let familyOffers = try #require(allPacks.first { $0.id == "fr-discover-family" }?.offers)
+            #expect(familyOffers.map(\.product.id) == ["course-discover-family", "course-discover-all"])
+            #expect(familyOffers[0].packs == ["fr-discover-family"] && familyOffers[0].product.price == 199)
+            let mega = familyOffers[1]
+            #expect(mega.packs == ["fr-discover-food", "fr-discover-family", "fr-discover-clothing"])
+            #expect(mega.product.price == 399 && mega.product.savings == 198 && mega.product.kind == .megaPack)
+            let megaParts = allPacks.filter { mega.packs.contains($0.id) }
+            #expect(mega.lessons == megaParts.map(\.lessons).reduce(0, +) && mega.screens > mega.lessons)
+            let inEuros = try await client.get(packsPath + "?language=fr&currency=EUR", token: learner.token).decoded(Overview.self)
+            #expect(inEuros.sections.flatMap(\.packs).first { $0.id == "fr-discover-family" }?.offers?.first?.product.currency == "EUR")
+
+            // The mega-pack opens its three packs in every language, and leaves the shop.
+            try await app.grant("course-discover-all", to: learner, client: client)
+            let owned = try await overview().sections.flatMap(\.packs)
+            #expect(Set(owned.filter(\.locked).map(\.id)) == ["fr-stories-a2"])
+            let plan = try await client.get("/v1/me/plan", token: learner.token).decoded(Components.Schemas.PlanInfo.self)
+            #expect(plan.entitlements.first { $0.product == "course-discover-all" }?.coursePacks?.contains("discover-family") == true)
+            let shop = try await client.get("/v1/catalogue", token: learner.token).decoded(Components.Schemas.CatalogueInfo.self)
+            #expect(!shop.products.contains { $0.id == "course-discover-all" } && shop.products.contains { $0.id == "course-stories-a2" })
+            #expect(shop.products.first { $0.id == "course-stories-a2" }?.coursePacks == ["stories-a2"])
+            let german = try await client.get(packsPath + "?language=de", token: learner.token).decoded(Overview.self)
+            #expect(german.sections.flatMap(\.packs).first { $0.id == "de-discover-family" }?.locked == false)
 
             // One lesson finished, the next one opened.
             var lesson = try await start(client, learner, "fr-discover-family-01").decoded(Lesson.self)
@@ -279,19 +312,19 @@ struct CourseLessonHTTPTests {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
-            let unknown = try await start(client, learner, "fr-discover-family-99")
+            let unknown = try await start(client, learner, "fr-discover-home-99")
             #expect(unknown.status == 404 && unknown.text.contains("course_lesson_not_found"), "\(unknown.text)")
             let otherLanguage = try await start(client, learner, "de-discover-family-01")
             #expect(otherLanguage.status == 404, "\(otherLanguage.text)")
             let unnamed = try await start(client, learner, nil)
             #expect(unnamed.status == 422 && unnamed.text.contains("courseLesson"), "\(unnamed.text)")
-            let teacher = try await start(client, learner, "fr-discover-family-01", mode: "teacher")
+            let teacher = try await start(client, learner, "fr-discover-home-01", mode: "teacher")
             #expect(teacher.status == 422, "\(teacher.text)")
 
-            let first = try await start(client, learner, "fr-discover-family-01").decoded(Lesson.self)
-            let second = try await start(client, learner, "fr-discover-family-02")
+            let first = try await start(client, learner, "fr-discover-home-01").decoded(Lesson.self)
+            let second = try await start(client, learner, "fr-discover-home-02")
             #expect(second.status == 201)
-            #expect(try second.decoded(Lesson.self).course?.lessonId == "fr-discover-family-02")
+            #expect(try second.decoded(Lesson.self).course?.lessonId == "fr-discover-home-02")
             let left = try await client.get("/v1/learners/\(learner.learnerID)/lessons/\(first.id)", token: learner.token)
             #expect(left.status == 410 && left.text.contains("lesson_expired"), "\(left.text)")
         }

@@ -92,7 +92,7 @@ extension APIHandler {
 
     // MARK: Encoding
 
-    private func shopQuery(_ currency: String?, _ store: String?) throws -> (String, Store?) {
+    func shopQuery(_ currency: String?, _ store: String?) throws -> (String, Store?) {
         let currency = currency ?? "USD"
         guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { throw ParlaError(.invalidCurrency) }
         return (currency, store.flatMap(Store.init(rawValue:)))
@@ -131,7 +131,8 @@ extension APIHandler {
             name: product?.name(in: language), source: .init(rawValue: entitlement.source.rawValue)!,
             status: .init(rawValue: entitlement.status(at: Date()).rawValue)!, startsAt: entitlement.starts,
             endsAt: entitlement.ends, renews: entitlement.renews,
-            lists: product.map { catalogue.lists(of: $0).sorted() } ?? [])
+            lists: product.map { catalogue.lists(of: $0).sorted() } ?? [],
+            coursePacks: product.map { catalogue.coursePacks(of: $0).sorted() }.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// What the account owns now: the starter lists (from sign-up) first.
@@ -145,7 +146,7 @@ extension APIHandler {
         }
         return .init(
             plan: .init(rawValue: ownership.plan.id.rawValue)!, lists: ownership.lists.sorted(),
-            entitlements: starter + held.map { entitlementInfo($0, catalogue) })
+            coursePacks: ownership.coursePacks.sorted(), entitlements: starter + held.map { entitlementInfo($0, catalogue) })
     }
 }
 
@@ -157,6 +158,7 @@ extension Components.Schemas.CatalogueProduct {
             currency: offer.currency, regularPrice: offer.regularPrice, promotionEndsAt: offer.promotion?.ends,
             availableUntil: product.availableUntil, partsPrice: offer.partsPrice, savings: offer.savings,
             includes: product.includes.isEmpty ? nil : product.includes, lists: offer.lists,
+            coursePacks: offer.coursePacks.isEmpty ? nil : offer.coursePacks,
             plan: product.plan.flatMap { .init(rawValue: $0.rawValue) },
             billing: product.plan == nil ? nil : .init(rawValue: product.billing.rawValue),
             minAppVersion: product.minAppVersion?.description, updateRequired: offer.updateRequired,

@@ -1,5 +1,6 @@
 import Foundation
 import ParlaAPI
+import ParlaCommerce
 import ParlaContent
 import ParlaCore
 import ParlaServices
@@ -8,7 +9,8 @@ import ParlaTeaching
 extension APIHandler {
     func listCoursePacks(_ input: Operations.ListCoursePacks.Input) async throws -> Operations.ListCoursePacks.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
-        let view = try await packs.course(learner, language: input.query.language.rawValue)
+        let (currency, _) = try shopQuery(input.query.currency, nil)
+        let view = try await packs.course(learner, language: input.query.language.rawValue, currency: currency)
         let snapshot = try content.snapshot()
         let sections = CourseSection.allCases.compactMap { section -> Components.Schemas.CourseOverview.SectionsPayloadPayload? in
             let packs = view.progress.packs.filter { $0.pack.section == section }
@@ -29,7 +31,8 @@ extension APIHandler {
 
     func getCoursePack(_ input: Operations.GetCoursePack.Input) async throws -> Operations.GetCoursePack.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
-        let (view, pack) = try await packs.pack(learner, id: input.path.packId)
+        let (currency, _) = try shopQuery(input.query.currency, nil)
+        let (view, pack) = try await packs.pack(learner, id: input.path.packId, currency: currency)
         let lessons = pack.pack.lessons.map { lesson in
             let record = view.records[lesson.id]
             return Components.Schemas.CoursePackDetail.Value2Payload.LessonListPayloadPayload(
@@ -52,7 +55,20 @@ extension Components.Schemas.CoursePackSummary {
             icon: snapshot.assetPath(.picture(pack.icon)) ?? "", wordList: pack.wordList, lessons: pack.lessons.count,
             completed: progress.completed, lastAccessed: progress.lastAccessed,
             next: progress.next.map { Components.Schemas.CourseLessonRef($0, of: pack, view) }, locked: progress.locked,
-            offer: view.offers[pack.id])
+            offers: view.offers[pack.id].map { $0.map { Components.Schemas.CourseOffer($0, view) } })
+    }
+}
+
+extension Components.Schemas.CourseOffer {
+    /// The offer with what it opens in the view's language, counted (seed
+    /// 001's mega-pack popup: "30 Lessons, xxx Pages of Learning").
+    init(_ offer: Offer, _ view: PackService.View) {
+        let packs = offer.coursePacks.compactMap { view.packsByShared[$0] }
+        let order = view.progress.packs.map(\.pack.id)
+        let inOrder = packs.sorted { (order.firstIndex(of: $0.id) ?? .max) < (order.firstIndex(of: $1.id) ?? .max) }
+        self.init(
+            product: .init(offer, view.native), packs: inOrder.map(\.id), lessons: packs.map(\.lessons.count).reduce(0, +),
+            screens: packs.flatMap(\.lessons).map(\.screens.count).reduce(0, +))
     }
 }
 

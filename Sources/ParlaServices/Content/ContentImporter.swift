@@ -93,7 +93,7 @@ public struct ContentImporter: Sendable {
         }
         let catalogue = files.first { $0.path == "products.yaml" }
         if let catalogue {
-            let (_, problems) = CatalogueReader(lists: Set(corpus.wordLists.map(\.id))).read(catalogue.text)
+            let (_, problems) = CatalogueReader(for: corpus).read(catalogue.text)
             allProblems += problems.map {
                 ContentProblem(file: catalogue.path, line: $0.line, kind: .invalidValue, message: $0.message)
             }

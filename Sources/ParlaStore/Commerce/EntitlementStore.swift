@@ -225,7 +225,7 @@ public struct EntitlementStore: Sendable {
             case .lessonsPerDay: "lessons WHERE started_at"
             case .gamesPerDay: "games WHERE started_at"
             case .speechAttemptsPerDay: "speech_attempts WHERE created_at"
-            case .allWordLists: preconditionFailure("\(feature) is not counted")
+            case .allWordLists, .allCoursePacks: preconditionFailure("\(feature) is not counted")
             }
         return try await database.withConnection { connection in
             try await connection.query(
