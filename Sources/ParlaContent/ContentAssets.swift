@@ -12,6 +12,15 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     case phrase(id: String, Language)
     /// What a listening item of the placement test speaks.
     case placementAudio(item: String, Language)
+    /// What the course's narrator says, in a UI language (`CourseLine`).
+    case narratorLine(CourseLine, Language)
+    /// A story read aloud, and when each of its words is said.
+    case storyAudio(id: String, Language)
+    case storyTimings(id: String, Language)
+    /// A sight-words screen's sentence read aloud (`<lesson>.<screen>`), and
+    /// when each word is said: the tiles are tapped at those times.
+    case sentenceAudio(screen: String, Language)
+    case sentenceTimings(screen: String, Language)
 
     /// The slot's stable name, as stored with the imported content.
     public var description: String {
@@ -23,6 +32,11 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .definitionTimings(let concept, let language): "timings:\(language.code):\(concept)"
         case .phrase(let id, let language): "phrase:\(language.code):\(id)"
         case .placementAudio(let item, let language): "placement:\(language.code):\(item)"
+        case .narratorLine(let line, let language): "line:\(language.code):\(line)"
+        case .storyAudio(let id, let language): "story:\(language.code):\(id)"
+        case .storyTimings(let id, let language): "storytimings:\(language.code):\(id)"
+        case .sentenceAudio(let screen, let language): "sentence:\(language.code):\(screen)"
+        case .sentenceTimings(let screen, let language): "sentencetimings:\(language.code):\(screen)"
         }
     }
 
@@ -109,8 +123,41 @@ public struct AssetPlan: Sendable {
                 recording(item.language, item.id).map { .recorded(path: $0) }
                 ?? .synthetic(text: audio, item.language)
         }
+        Self.planCourse(corpus, recording: recording, into: &sources)
         self.sources = sources
         self.problems = problems
+    }
+
+    /// The course's voice: the narrator's lines in every UI language, each
+    /// story and each sight-words sentence read aloud with its word timings.
+    /// A recording named after the slot's key wins (`audio/<lang>/line.closing.1.opus`,
+    /// `story.<id>`, `sentence.<lesson>.<screen>`).
+    private static func planCourse(
+        _ corpus: Corpus, recording: (Language, String) -> String?, into sources: inout [AssetSlot: AssetSource]
+    ) {
+        func spoken(_ slot: AssetSlot, _ stem: String, _ text: String, _ language: Language) {
+            sources[slot] = recording(language, stem).map { .recorded(path: $0) } ?? .synthetic(text: text, language)
+        }
+        for (line, texts) in corpus.instructions.lines.merging(corpus.screenInstructions, uniquingKeysWith: { first, _ in first }) {
+            for (language, text) in texts { spoken(.narratorLine(line, language), "line.\(line)", text, language) }
+        }
+        for story in corpus.stories {
+            let text = story.paragraphs.joined(separator: "\n\n")
+            let audio = AssetSlot.storyAudio(id: story.id, story.language)
+            spoken(audio, "story.\(story.id)", text, story.language)
+            sources[.storyTimings(id: story.id, story.language)] = .narration(audio: audio, text: text, story.language)
+        }
+        for pack in corpus.packs {
+            for lesson in pack.lessons {
+                for (index, screen) in lesson.screens.enumerated() {
+                    guard case .sightWords(let sentence, _) = screen.task else { continue }
+                    let key = CourseLine.screenKey(lesson: lesson.id, screen: index + 1)
+                    let audio = AssetSlot.sentenceAudio(screen: key, pack.language)
+                    spoken(audio, "sentence.\(key)", sentence, pack.language)
+                    sources[.sentenceTimings(screen: key, pack.language)] = .narration(audio: audio, text: sentence, pack.language)
+                }
+            }
+        }
     }
 
     /// What the word card says: the word with its article where the

@@ -191,3 +191,111 @@ public struct CourseInstructions: Sendable, Equatable, Codable {
         (self.templates, self.closing, self.praise) = (templates, closing, praise)
     }
 }
+
+/// A line the course's narrator says: a template's instruction, its worked
+/// example's or its retry's, a screen's own instruction, a closing line or
+/// a praise. Its description names its audio's slot.
+public enum CourseLine: Sendable, Hashable, CustomStringConvertible {
+    public enum Moment: String, Sendable, CaseIterable { case instruction, example, retry }
+
+    case template(ScreenTemplate, Moment)
+    /// A screen's own instruction: its lesson, and its number from 1.
+    case screen(lesson: String, number: Int)
+    /// The n-th closing line or praise, from 1.
+    case closing(Int)
+    case praise(Int)
+
+    public var description: String {
+        switch self {
+        case .template(let template, let moment): "\(template.rawValue).\(moment.rawValue)"
+        case .screen(let lesson, let number): "screen.\(Self.screenKey(lesson: lesson, screen: number))"
+        case .closing(let n): "closing.\(n)"
+        case .praise(let n): "praise.\(n)"
+        }
+    }
+
+    /// A screen's key: its lesson and its number, from 1 (`fr-read-sightwords-01.3`).
+    public static func screenKey(lesson: String, screen: Int) -> String { "\(lesson).\(screen)" }
+}
+
+extension CourseInstructions {
+    /// Every line, in every UI language it is written in.
+    public var lines: [CourseLine: [Language: String]] {
+        var lines: [CourseLine: [Language: String]] = [:]
+        for (template, said) in templates {
+            lines[.template(template, .instruction)] = said.instruction
+            lines[.template(template, .example)] = said.example
+            lines[.template(template, .retry)] = said.retry
+        }
+        for (index, texts) in closing.enumerated() { lines[.closing(index + 1)] = texts }
+        for (index, texts) in praise.enumerated() { lines[.praise(index + 1)] = texts }
+        return lines
+    }
+}
+
+/// What the narrator says on one screen of a lesson, or at its end: which
+/// lines, each found in the content by `Corpus.texts(of:)`.
+public struct CourseNarration: Sendable, Equatable {
+    /// Said first: the screen's own instruction, else its template's.
+    public var instruction: CourseLine?
+    /// Said before the worked example, on a screen that has one.
+    public var example: CourseLine?
+    /// Said after a wrong try.
+    public var retry: CourseLine?
+    /// Said once the lesson is finished: the closing lines in turn, by lesson number.
+    public var closing: CourseLine?
+
+    public init(instruction: CourseLine? = nil, example: CourseLine? = nil, retry: CourseLine? = nil, closing: CourseLine? = nil) {
+        (self.instruction, self.example, self.retry, self.closing) = (instruction, example, retry, closing)
+    }
+}
+
+extension Corpus {
+    /// The narrator's lines on screen `index` (from 0) of `lesson`, or, once
+    /// `finished`, at its end.
+    public func narration(of lesson: CourseLesson, screen index: Int, finished: Bool) -> CourseNarration {
+        if finished {
+            let count = instructions.closing.count
+            return CourseNarration(closing: count == 0 ? nil : .closing((lesson.number - 1) % count + 1))
+        }
+        guard lesson.screens.indices.contains(index) else { return CourseNarration() }
+        let screen = lesson.screens[index]
+        let lines = instructions.templates[screen.template]
+        return CourseNarration(
+            instruction: screen.instruction != nil
+                ? .screen(lesson: lesson.id, number: index + 1)
+                : lines.map { _ in .template(screen.template, .instruction) },
+            example: screen.workedExample && lines?.example != nil ? .template(screen.template, .example) : nil,
+            retry: lines?.retry != nil ? .template(screen.template, .retry) : nil)
+    }
+
+    /// A line's text in every UI language it is written in.
+    public func texts(of line: CourseLine) -> [Language: String]? {
+        switch line {
+        case .template(let template, let moment):
+            let lines = instructions.templates[template]
+            switch moment {
+            case .instruction: return lines?.instruction
+            case .example: return lines?.example
+            case .retry: return lines?.retry
+            }
+        case .screen(let id, let number):
+            let lesson = packs.lazy.filter { id.hasPrefix($0.id + "-") }.compactMap { $0.lessons.first { $0.id == id } }.first
+            guard let lesson, lesson.screens.indices.contains(number - 1) else { return nil }
+            return lesson.screens[number - 1].instruction
+        case .closing(let n): return instructions.closing.indices.contains(n - 1) ? instructions.closing[n - 1] : nil
+        case .praise(let n): return instructions.praise.indices.contains(n - 1) ? instructions.praise[n - 1] : nil
+        }
+    }
+
+    /// The screens' own instructions, by screen.
+    public var screenInstructions: [CourseLine: [Language: String]] {
+        var lines: [CourseLine: [Language: String]] = [:]
+        for lesson in packs.flatMap(\.lessons) {
+            for (index, screen) in lesson.screens.enumerated() {
+                if let own = screen.instruction { lines[.screen(lesson: lesson.id, number: index + 1)] = own }
+            }
+        }
+        return lines
+    }
+}

@@ -269,10 +269,10 @@ package struct ContentService: Sendable {
         return (note, note.examples.compactMap { snapshot.phrases[$0] })
     }
 
-    /// The bytes of a picture or a sound, or `asset_not_found`. Timings are
-    /// served on the word card, not by name.
+    /// The bytes of a picture, a sound or a narration's timings, or
+    /// `asset_not_found`.
     package func asset(_ name: String) async throws -> (bytes: [UInt8], kind: AssetStore.Kind) {
-        guard let kind = AssetStore.kind(of: name), kind != .json else { throw ParlaError(.assetNotFound) }
+        guard let kind = AssetStore.kind(of: name) else { throw ParlaError(.assetNotFound) }
         if let bytes = try await assets.bytes(of: name) { return (bytes, kind) }
         guard let onDemand, try await onDemand.make(name), let bytes = try await assets.bytes(of: name) else {
             throw ParlaError(.assetNotFound)

@@ -48,3 +48,74 @@ struct BundledCourseTests {
         }
     }
 }
+
+@Suite("the course's voice")
+struct CourseVoiceTests {
+    @Test("every narrator line in every UI language, every story and every sight-words sentence is spoken, with word timings")
+    func planned() throws {
+        let (corpus, _) = try BundledCourseTests.load()
+        let plan = AssetPlan(corpus: corpus, files: [])
+        let lines = corpus.instructions.lines
+        #expect(lines.count >= 9 * 2 + 2)
+        for (line, texts) in lines {
+            for language in Language.allCases {
+                #expect(plan.sources[.narratorLine(line, language)] == texts[language].map { .synthetic(text: $0, language) }, "\(line)")
+            }
+        }
+        for story in corpus.stories {
+            let text = story.paragraphs.joined(separator: "\n\n")
+            #expect(plan.sources[.storyAudio(id: story.id, story.language)] == .synthetic(text: text, story.language))
+            #expect(
+                plan.sources[.storyTimings(id: story.id, story.language)]
+                    == .narration(audio: .storyAudio(id: story.id, story.language), text: text, story.language))
+        }
+        var sentences = 0
+        for pack in corpus.packs {
+            for lesson in pack.lessons {
+                for (index, screen) in lesson.screens.enumerated() {
+                    guard case .sightWords(let sentence, _) = screen.task else { continue }
+                    let key = CourseLine.screenKey(lesson: lesson.id, screen: index + 1)
+                    #expect(plan.sources[.sentenceAudio(screen: key, pack.language)] == .synthetic(text: sentence, pack.language))
+                    #expect(plan.sources[.sentenceTimings(screen: key, pack.language)] != nil)
+                    sentences += 1
+                }
+            }
+        }
+        #expect(sentences >= 5 * 6)
+    }
+
+    @Test(
+        "the narrator on a screen: its own instruction before its template's, the example only on a worked example; the closing lines in turn"
+    )
+    func narration() {
+        let lines = CourseInstructions.Lines(
+            instruction: [.english: "Drag them."], example: [.english: "Watch."], retry: [.english: "Again."])
+        let screens = [
+            CourseScreen(task: .sequencing(items: ["a", "b", "c"]), workedExample: true),
+            CourseScreen(task: .sequencing(items: ["a", "b", "c"]), instruction: [.english: "Put the day in order."]),
+            CourseScreen(task: .repeatPhrase(phrase: "greetings-hello")),
+        ]
+        let lesson = CourseLesson(id: "en-discover-home-02", number: 2, titles: [:], screens: screens)
+        let corpus = Corpus(
+            packs: [
+                CoursePack(
+                    id: "en-discover-home", language: .english, section: .discover, level: .a1, order: 1, icon: .emoji("1f3e0"),
+                    wordList: "home", titles: [:], summaries: [:], lessons: [lesson])
+            ],
+            instructions: CourseInstructions(
+                templates: [.sequencing: lines], closing: [[.english: "Well done!"], [.english: "Great work!"], [.english: "Bravo!"]]))
+        let first = corpus.narration(of: lesson, screen: 0, finished: false)
+        #expect(first.instruction == .template(.sequencing, .instruction) && first.example == .template(.sequencing, .example))
+        #expect(first.retry == .template(.sequencing, .retry) && first.closing == nil)
+        let second = corpus.narration(of: lesson, screen: 1, finished: false)
+        #expect(second.instruction == .screen(lesson: lesson.id, number: 2) && second.example == nil)
+        #expect(corpus.texts(of: second.instruction!)?[.english] == "Put the day in order.")
+        #expect(corpus.narration(of: lesson, screen: 2, finished: false) == CourseNarration())
+        let end = corpus.narration(of: lesson, screen: 2, finished: true)
+        #expect(end.closing == .closing(2) && end.instruction == nil)
+        #expect(corpus.texts(of: .closing(2))?[.english] == "Great work!" && corpus.texts(of: .closing(4)) == nil)
+        #expect(CourseLine.template(.repeatPhrase, .retry).description == "repeat.retry")
+        #expect(
+            AssetSlot.narratorLine(.screen(lesson: lesson.id, number: 2), .french).description == "line:fr:screen.en-discover-home-02.2")
+    }
+}

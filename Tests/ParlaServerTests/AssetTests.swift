@@ -20,18 +20,8 @@ import Testing
 struct AssetTests {
     typealias Word = Components.Schemas.Word
 
-    /// Makes the assets of `slots` into the app's store, as `parla content
-    /// build` would (only these: all of them takes minutes).
-    @discardableResult
     func build(_ slots: Set<String>, in app: TestApp, corpora: String = TestApp.corporaDirectory) async throws -> [String: PlannedAsset] {
-        let content = try ContentImporter(directory: corpora, openMojiDirectory: TestApp.openMojiDirectory).read()
-        let wanted = content.assets.filter { slots.contains($0.key.description) }
-        #expect(wanted.count == slots.count)
-        let aligner = SpeechScorer(settings: app.settings.speech.scorer)
-        try await AssetBuilder(store: AssetStore(directory: app.settings.content.assetDirectory), aligner: aligner)
-            .build(wanted.values, logger: Logger(label: "test"))
-        try await aligner.shutdown()
-        return Dictionary(uniqueKeysWithValues: wanted.map { ($0.key.description, $0.value) })
+        try await app.buildAssets(corpora: corpora) { slots.contains($0.key.description) }
     }
 
     @Test("a word card's voices and picture are served whole, by range, and cached for good")
@@ -159,8 +149,10 @@ struct AssetTests {
         #expect(narration.complete)
         #expect(narration.words.map(\.word) == PhraseText.words(text))
         #expect(zip(narration.words, narration.words.dropFirst()).allSatisfy { $0.start < $0.end && $0.end <= $1.start })
-        // Timings are for the word card: not served by name.
-        #expect(try await app.run { client in try await client.get("/v1/assets/" + timings.name).status } == 404)
+        // Served by name too, as JSON (a story's and a sentence's are fetched so, and kept offline).
+        let served = try await app.run { client in try await client.get("/v1/assets/" + timings.name) }
+        #expect(served.status == 200 && served.header("Content-Type")?.hasPrefix("application/json") == true)
+        #expect(try served.decoded(Components.Schemas.SpeechAlignment.self).words.map(\.word) == narration.words.map(\.word))
     }
 }
 

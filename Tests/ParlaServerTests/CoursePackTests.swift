@@ -163,12 +163,29 @@ struct CourseLessonHTTPTests {
         }
     }
 
+    /// A narration's word timings, fetched by its asset path once made.
+    func timings(_ app: TestApp, _ client: Client, _ path: String) async throws -> Components.Schemas.SpeechAlignment {
+        try await app.buildAssets(paths: [path])
+        let reply = try await client.get(path)
+        #expect(reply.status == 200 && reply.header("Content-Type")?.hasPrefix("application/json") == true, "\(path): \(reply.text)")
+        return try reply.decoded(Components.Schemas.SpeechAlignment.self)
+    }
+
+    /// An audio asset: Ogg, once made.
+    func expectAudio(_ app: TestApp, _ client: Client, _ path: String?) async throws {
+        let path = try #require(path)
+        try await app.buildAssets(paths: [path])
+        let reply = try await client.get(path)
+        #expect(reply.status == 200 && reply.bytes.starts(with: Array("OggS".utf8)), "\(path): \(reply.status)")
+    }
+
     @Test("a sight-words lesson and a story lesson over HTTP: tiles tapped as the sentence says them, the story's questions, each taught")
     func sightWordsAndStory() async throws {
         let app = try await TestApp.make()
         try await app.run { client in
             let learner = try await client.signUp()
             _ = try await client.startCourse("fr", for: learner)
+            var heardSentence = false
             for (id, template) in [("fr-read-sightwords-01", "sightWords"), ("fr-stories-a1-01", "story")] {
                 let started = try await start(client, learner, id)
                 #expect(started.status == 201, "\(started.text)")
@@ -184,12 +201,24 @@ struct CourseLessonHTTPTests {
                     }
                     if place.template?.rawValue == "sightWords" {
                         #expect(question._type == .sightWords && question.prompt?.isEmpty == false && question.skill == .reading)
+                        if !heardSentence {
+                            // The sentence read aloud, and when each word is said: the tiles' moments.
+                            let timings = try await timings(app, client, try #require(place.sentenceTimings))
+                            let said = timings.words.map { $0.word.lowercased() }
+                            #expect(!said.isEmpty && timings.complete, "\(said)")
+                            let tiles = Set(question.options.compactMap { $0.text?.lowercased() })
+                            #expect(tiles.isSubset(of: Set(said)), "\(tiles) in \(said)")
+                            try await expectAudio(app, client, place.sentenceAudio)
+                            try await expectAudio(app, client, place.instructionAudio)
+                            heardSentence = true
+                        }
                     }
                     let (after, verdicts) = try await answerRight(client, learner, lesson, question)
                     #expect(verdicts.last == true)
                     lesson = after
                 }
                 #expect(lesson.status == .finished && types.contains(template == "story" ? .reading : .sightWords), "\(id): \(types)")
+                #expect(lesson.course?.closing?.isEmpty == false && lesson.course?.closingAudio?.hasPrefix("/v1/assets/") == true)
                 if template == "story" {
                     #expect(types.allSatisfy { $0 == .reading } && types.count >= 3)
                     // The story itself, to read before its questions: content, no sign-in.
@@ -198,6 +227,11 @@ struct CourseLessonHTTPTests {
                     let shown = try story.decoded(Components.Schemas.Story.self)
                     #expect(shown.questions == types.count && !shown.paragraphs.isEmpty && shown.titles.additionalProperties["en"] != nil)
                     #expect((80...250).contains(shown.wordCount) && shown.packId == "fr-stories-a1")
+                    // Read aloud, with each word's time for reading along.
+                    try await expectAudio(app, client, shown.audio)
+                    let along = try await timings(app, client, try #require(shown.timings))
+                    #expect(along.complete && along.words.count >= 80, "\(along.words.count) words timed")
+                    #expect(zip(along.words, along.words.dropFirst()).allSatisfy { $0.start <= $1.start && $0.end <= $1.end })
                     let missing = try await client.get("/v1/languages/fr/stories/fr-story-99")
                     #expect(missing.status == 404 && missing.text.contains("story_not_found"), "\(missing.text)")
                 }

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
 import ParlaAPI
+import ParlaContent
 import ParlaServer
+import ParlaServices
+import ParlaSpeech
 import ParlaTestSupport
 import Testing
 
@@ -22,6 +25,31 @@ extension TestApp {
             return plan.entitlements.contains { $0.product == product }
         }
         guard heard else { throw TestFailure("the server never heard of the grant of \(product)") }
+    }
+}
+
+extension TestApp {
+    /// Makes the assets the content plans that `wanted` picks into the
+    /// app's store, as `parla content build` would (only these: all of them
+    /// takes minutes); by slot name.
+    @discardableResult
+    func buildAssets(
+        corpora: String = TestApp.corporaDirectory, _ wanted: (Dictionary<AssetSlot, PlannedAsset>.Element) -> Bool
+    ) async throws -> [String: PlannedAsset] {
+        let content = try ContentImporter(directory: corpora, openMojiDirectory: TestApp.openMojiDirectory).read()
+        let picked = content.assets.filter(wanted)
+        #expect(!picked.isEmpty)
+        let aligner = SpeechScorer(settings: settings.speech.scorer)
+        try await AssetBuilder(store: AssetStore(directory: settings.content.assetDirectory), aligner: aligner)
+            .build(picked.values, logger: Logger(label: "test"))
+        try await aligner.shutdown()
+        return Dictionary(uniqueKeysWithValues: picked.map { ($0.key.description, $0.value) })
+    }
+
+    /// Makes the assets a client was sent the paths of (`/v1/assets/<name>`).
+    func buildAssets(paths: [String]) async throws {
+        let names = Set(paths.map { String($0.dropFirst("/v1/assets/".count)) })
+        try await buildAssets { names.contains($0.value.name) }
     }
 }
 

@@ -132,6 +132,7 @@ extension APIHandler {
         let tag = try content.entityTag("story", language.code, input.path.storyId)
         if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let story = try content.story(input.path.storyId, in: language)
+        let snapshot = try content.snapshot()
         func byCode(_ texts: [Language: String]) -> [String: String] {
             Dictionary(uniqueKeysWithValues: texts.map { ($0.key.code, $0.value) })
         }
@@ -139,7 +140,9 @@ extension APIHandler {
             id: story.id, language: .init(rawValue: language.code) ?? .en, level: .init(rawValue: story.level.rawValue) ?? .a1,
             packId: story.pack, titles: .init(additionalProperties: byCode(story.titles)),
             summaries: .init(additionalProperties: byCode(story.summaries)),
-            paragraphs: story.paragraphs, words: story.words, wordCount: story.wordCount, questions: story.questions.count)
+            paragraphs: story.paragraphs, words: story.words, wordCount: story.wordCount, questions: story.questions.count,
+            audio: snapshot.assetPath(.storyAudio(id: story.id, language)),
+            timings: snapshot.assetPath(.storyTimings(id: story.id, language)))
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }
 
@@ -212,6 +215,10 @@ extension APIHandler {
         if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let (bytes, kind) = try await content.asset(name)
         let cacheControl = "public, max-age=31536000, immutable"
+        if kind == .json {
+            let timings = try JSONDecoder().decode(Components.Schemas.SpeechAlignment.self, from: Data(bytes))
+            return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl, acceptRanges: .bytes), body: .json(timings)))
+        }
         func body(_ slice: ArraySlice<UInt8>) -> HTTPBody { HTTPBody(slice) }
         switch ByteRange.parse(input.headers.range, length: bytes.count) {
         case .whole:

@@ -108,7 +108,7 @@ extension Components.Schemas.Lesson {
         self.init(
             id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en,
             mode: lesson.course == nil ? .teacher : .course,
-            course: lesson.course.flatMap { Components.Schemas.CourseLessonPlace($0, lesson: lesson, corpus: snapshot.corpus) },
+            course: lesson.course.flatMap { Components.Schemas.CourseLessonPlace($0, lesson: lesson, snapshot: snapshot) },
             status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
             startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
             proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
@@ -119,22 +119,33 @@ extension Components.Schemas.CourseLessonPlace {
     /// Where `lesson` is in its course lesson, with what the narrator says
     /// there in the learner's own language; nil when the content no longer
     /// has the lesson.
-    init?(_ place: ParlaTeaching.CourseLessonPlace, lesson: Lesson, corpus: Corpus) {
-        guard let authored = corpus.courseLesson(place.lesson, in: lesson.language)?.lesson else { return nil }
+    init?(_ place: ParlaTeaching.CourseLessonPlace, lesson: Lesson, snapshot: ContentCatalog.Snapshot) {
+        guard let authored = snapshot.corpus.courseLesson(place.lesson, in: lesson.language)?.lesson else { return nil }
         let native = lesson.native
         let index = lesson.questions.last.flatMap { place.screens[$0.id] } ?? 0
         let screen = authored.screens.indices.contains(index) ? authored.screens[index] : nil
-        let lines = screen.flatMap { corpus.instructions.templates[$0.template] }
-        let closing =
-            corpus.instructions.closing.isEmpty
-            ? nil : corpus.instructions.closing[(authored.number - 1) % corpus.instructions.closing.count]
+        let narration = snapshot.corpus.narration(of: authored, screen: index, finished: lesson.isFinished)
+        func said(_ line: CourseLine?) -> (text: String?, audio: String?) {
+            guard let line, let text = snapshot.corpus.texts(of: line)?[native] else { return (nil, nil) }
+            return (text, snapshot.assetPath(.narratorLine(line, native)))
+        }
+        let (instruction, example, retry, closing) = (
+            said(narration.instruction), said(narration.example), said(narration.retry), said(narration.closing)
+        )
+        let sentence: String? =
+            if !lesson.isFinished, case .sightWords = screen?.task {
+                CourseLine.screenKey(lesson: authored.id, screen: index + 1)
+            } else { nil }
         self.init(
             lessonId: place.lesson, packId: place.pack, title: authored.titles[native], screen: index + 1, screens: authored.screens.count,
             template: screen.flatMap { .init(rawValue: $0.template.rawValue) },
             storyId: screen.flatMap { if case .story(let id) = $0.task { id } else { nil } },
-            instruction: lesson.isFinished ? nil : (screen?.instruction ?? lines?.instruction)?[native],
+            instruction: instruction.text, instructionAudio: instruction.audio,
             workedExample: !lesson.isFinished && screen?.workedExample == true,
-            closing: lesson.isFinished ? closing?[native] : nil)
+            example: example.text, exampleAudio: example.audio, retry: retry.text, retryAudio: retry.audio,
+            sentenceAudio: sentence.flatMap { snapshot.assetPath(.sentenceAudio(screen: $0, lesson.language)) },
+            sentenceTimings: sentence.flatMap { snapshot.assetPath(.sentenceTimings(screen: $0, lesson.language)) },
+            closing: closing.text, closingAudio: closing.audio)
     }
 }
 
