@@ -299,3 +299,44 @@ extension Corpus {
         return lines
     }
 }
+
+extension Corpus {
+    /// Everything a pack shows and says, for a learner whose own language is
+    /// `native` (the narrator speaks it): the pack's icon; per screen its
+    /// words' pictures and voices, its phrase, its sentence or story read
+    /// aloud with their timings, and the narrator's lines; the closing lines.
+    /// What an app downloads to take the pack offline (`concepts` looks a
+    /// concept up by key), in a stable order, each slot once.
+    public func assetSlots(of pack: CoursePack, native: Language, concepts: (String) -> Concept?) -> [AssetSlot] {
+        var slots: [AssetSlot] = [.picture(pack.icon)]
+        var seen: Set<AssetSlot> = Set(slots)
+        func add(_ slot: AssetSlot) { if seen.insert(slot).inserted { slots.append(slot) } }
+        let language = pack.language
+        for lesson in pack.lessons {
+            for (index, screen) in lesson.screens.enumerated() {
+                let narration = narration(of: lesson, screen: index, finished: false)
+                for line in [narration.instruction, narration.example, narration.retry].compactMap(\.self) {
+                    add(.narratorLine(line, native))
+                }
+                for key in screen.concepts {
+                    guard let concept = concepts(key) else { continue }
+                    add(.picture(concept.picture))
+                    add(.word(concept: key, language))
+                }
+                switch screen.task {
+                case .repeatPhrase(let phrase): add(.phrase(id: phrase, language))
+                case .sightWords:
+                    let key = CourseLine.screenKey(lesson: lesson.id, screen: index + 1)
+                    add(.sentenceAudio(screen: key, language))
+                    add(.sentenceTimings(screen: key, language))
+                case .story(let id):
+                    add(.storyAudio(id: id, language))
+                    add(.storyTimings(id: id, language))
+                default: break
+                }
+            }
+            if let closing = narration(of: lesson, screen: 0, finished: true).closing { add(.narratorLine(closing, native)) }
+        }
+        return slots
+    }
+}

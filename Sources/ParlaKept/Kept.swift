@@ -119,6 +119,13 @@ public enum Kept {
             gain: "a learner's own word-list page at 74% of /health, 230% of the same page built by its handler for every request "
                 + "(Benchmarks/results/platform-2026-11-29T080901Z.md; 22% at cee7707, platform-2026-11-29T080604Z.md)"),
         KeptThing(
+            name: "AssetFiles", kind: .readModel, topic: nil, key: "an asset's name in the store",
+            loader: "AssetStore.files(_:) (the file read and hashed on a thread pool)", tables: [],
+            droppedBy: "nothing needs to: a name never changes its bytes (it is a hash of what made them); "
+                + "an asset not made yet is not kept", setting: nil,
+            gain: "a pack's download size and bundle manifest without reading its files again: to be measured by "
+                + "Benchmarks/course.sh (issue 34)"),
+        KeptThing(
             name: "LeaderboardFastPath", kind: .answer, topic: "entry", key: "none: a page made from LeaderboardRanks and LearnerDirectory",
             loader: "LeaderboardService, before the generated handler", tables: ["leaderboard_entries"],
             droppedBy: "what changes LeaderboardRanks; its names drop with LearnerDirectory", setting: "leaderboards.fastPath",

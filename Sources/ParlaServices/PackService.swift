@@ -31,6 +31,34 @@ package struct PackService: Sendable {
         /// The packs of the course in this language, by shared id: what an
         /// offer's `coursePacks` name.
         package var packsByShared: [String: CoursePack]
+        /// Per pack, the bytes of its assets the store has (seed 001: "273MB").
+        package var downloadBytes: [String: Int]
+    }
+
+    /// An asset of a pack's download: its slot, its name in the store, and
+    /// its size and hash once the store has made it (nil: not yet).
+    package struct BundledAsset: Sendable {
+        package var slot: AssetSlot
+        package var name: String
+        package var file: AssetFile?
+    }
+
+    /// Everything a pack shows and says for this learner, to download whole
+    /// and learn offline: `pack_locked` (403) while its account may not open it.
+    package func bundle(_ authorized: AuthorizedLearner, id: String) async throws -> (View, CourseProgress.Pack, [BundledAsset]) {
+        let (view, pack) = try await pack(authorized, id: id, currency: "USD")
+        guard !pack.locked else { throw ParlaError(.packLocked) }
+        let snapshot = try content.snapshot()
+        let planned = assets(of: pack.pack, native: view.native, snapshot)
+        let files = try await content.assets.files(planned.map(\.name))
+        return (view, pack, planned.map { BundledAsset(slot: $0.slot, name: $0.name, file: files[$0.name]) })
+    }
+
+    /// The pack's slots that the content fills, with their asset names.
+    private func assets(of pack: CoursePack, native: Language, _ snapshot: ContentCatalog.Snapshot) -> [(slot: AssetSlot, name: String)] {
+        snapshot.corpus.assetSlots(of: pack, native: native) { snapshot.concepts[$0] }.compactMap { slot in
+            snapshot.assets[slot.description].map { (slot, $0) }
+        }
     }
 
     package func course(_ authorized: AuthorizedLearner, language code: String, currency: String) async throws -> View {
@@ -60,8 +88,14 @@ package struct PackService: Sendable {
         for pack in progress.packs where pack.locked {
             offers[pack.pack.id] = snapshot.catalogue.offers(opening: pack.pack.sharedID, for: owned, currency: currency, at: now)
         }
+        let native = try await learner.nativeLanguage
+        let planned = packs.map { ($0.id, assets(of: $0, native: native, snapshot)) }
+        let files = try await content.assets.files(Set(planned.flatMap { $0.1.map(\.name) }))
+        var downloadBytes: [String: Int] = [:]
+        for (pack, assets) in planned { downloadBytes[pack] = assets.compactMap { files[$0.name]?.bytes }.reduce(0, +) }
         return View(
-            language: language, native: try await learner.nativeLanguage, progress: progress, records: taken, offers: offers,
-            packsByShared: Dictionary(packs.map { ($0.sharedID, $0) }, uniquingKeysWith: { first, _ in first }))
+            language: language, native: native, progress: progress, records: taken, offers: offers,
+            packsByShared: Dictionary(packs.map { ($0.sharedID, $0) }, uniquingKeysWith: { first, _ in first }),
+            downloadBytes: downloadBytes)
     }
 }

@@ -115,6 +115,17 @@ struct CourseVoiceTests {
         #expect(end.closing == .closing(2) && end.instruction == nil)
         #expect(corpus.texts(of: .closing(2))?[.english] == "Great work!" && corpus.texts(of: .closing(4)) == nil)
         #expect(CourseLine.template(.repeatPhrase, .retry).description == "repeat.retry")
+
+        // What the pack's download holds for a French-speaking learner.
+        let concept = Concept(key: "a", level: .a1, picture: .emoji("1f34e"), localizations: [:])
+        let slots = corpus.assetSlots(of: corpus.packs[0], native: .french) { $0 == "a" ? concept : nil }
+        #expect(slots.first == .picture(.emoji("1f3e0")) && Set(slots).count == slots.count)
+        #expect(slots.contains(.narratorLine(.template(.sequencing, .example), .french)))
+        #expect(slots.contains(.narratorLine(.screen(lesson: lesson.id, number: 2), .french)))
+        #expect(slots.contains(.narratorLine(.closing(2), .french)) && !slots.contains(.narratorLine(.closing(1), .french)))
+        #expect(slots.contains(.picture(.emoji("1f34e"))) && slots.contains(.word(concept: "a", .english)))
+        #expect(slots.contains(.phrase(id: "greetings-hello", .english)))
+        #expect(!slots.contains { if case .narratorLine(_, .english) = $0 { true } else { false } })
         #expect(
             AssetSlot.narratorLine(.screen(lesson: lesson.id, number: 2), .french).description == "line:fr:screen.en-discover-home-02.2")
     }

@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
 import Logging
 import ParlaAPI
 import ParlaContent
+import ParlaCore
 import ParlaServices
 import ParlaStore
 import ParlaTestSupport
@@ -331,6 +333,26 @@ struct CourseLessonHTTPTests {
             #expect(pack.value1.completed == 1 && pack.value2.lessonList.count == pack.value1.lessons)
             #expect(pack.value2.lessonList.prefix(3).map(\.status.rawValue) == ["completed", "started", "notStarted"])
             #expect(pack.value2.lessonList[0].lastAccessed != nil && pack.value2.lessonList[2].lastAccessed == nil)
+
+            // The download of a pack: every asset with its size and hash, once made.
+            typealias Bundle = Components.Schemas.CoursePackBundle
+            let bundlePath = packsPath + "/fr-read-sightwords/bundle"
+            let unmade = try await client.get(bundlePath, token: learner.token).decoded(Bundle.self)
+            #expect(unmade.assets.isEmpty && unmade.bytes == 0 && unmade.pending.count >= 20 && unmade.narratorLanguage == .en)
+            #expect(Set(unmade.pending).count == unmade.pending.count)
+            let some = Array(unmade.pending.prefix(3))
+            try await app.buildAssets(paths: some)
+            let bundle = try await client.get(bundlePath, token: learner.token).decoded(Bundle.self)
+            #expect(bundle.assets.map(\.path) == some && bundle.pending == Array(unmade.pending.dropFirst(3)))
+            for asset in bundle.assets {
+                let fetched = try await client.get(asset.path)
+                #expect(fetched.bytes.count == asset.bytes && SHA256.hash(data: fetched.bytes).hexadecimal == asset.sha256)
+            }
+            #expect(bundle.bytes == bundle.assets.map(\.bytes).reduce(0, +) && bundle.bytes > 0)
+            let listed = try await overview().sections.flatMap(\.packs).first { $0.id == "fr-read-sightwords" }
+            #expect(listed?.downloadBytes == bundle.bytes)
+            let lockedBundle = try await client.get(packsPath + "/fr-stories-a2/bundle", token: learner.token)
+            #expect(lockedBundle.status == 403 && lockedBundle.text.contains("pack_locked"), "\(lockedBundle.text)")
 
             let unknown = try await client.get(packsPath + "/fr-discover-nothing", token: learner.token)
             #expect(unknown.status == 404 && unknown.text.contains("pack_not_found"), "\(unknown.text)")

@@ -46,6 +46,31 @@ extension APIHandler {
     }
 }
 
+extension APIHandler {
+    func getCoursePackBundle(_ input: Operations.GetCoursePackBundle.Input) async throws -> Operations.GetCoursePackBundle.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let (view, pack, assets) = try await packs.bundle(learner, id: input.path.packId)
+        let snapshot = try content.snapshot()
+        func path(_ asset: PackService.BundledAsset) -> String { "/v1/assets/" + asset.name }
+        let made = assets.compactMap { asset in
+            asset.file.map { file in
+                Components.Schemas.CoursePackBundle.AssetsPayloadPayload(
+                    path: path(asset),
+                    mediaType: .init(rawValue: AssetStore.kind(of: asset.name)?.mediaType ?? "") ?? .applicationJson,
+                    bytes: file.bytes, sha256: file.sha256)
+            }
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        packId: pack.pack.id, language: .init(rawValue: view.language.code) ?? .en,
+                        narratorLanguage: .init(rawValue: view.native.code) ?? .en, contentVersion: snapshot.version,
+                        bytes: made.map(\.bytes).reduce(0, +), assets: made,
+                        pending: assets.filter { $0.file == nil }.map(path)))))
+    }
+}
+
 extension Components.Schemas.CoursePackSummary {
     init(_ progress: CourseProgress.Pack, _ view: PackService.View, _ snapshot: ContentCatalog.Snapshot) {
         let pack = progress.pack
@@ -55,6 +80,7 @@ extension Components.Schemas.CoursePackSummary {
             icon: snapshot.assetPath(.picture(pack.icon)) ?? "", wordList: pack.wordList, lessons: pack.lessons.count,
             completed: progress.completed, lastAccessed: progress.lastAccessed,
             next: progress.next.map { Components.Schemas.CourseLessonRef($0, of: pack, view) }, locked: progress.locked,
+            downloadBytes: view.downloadBytes[pack.id] ?? 0,
             offers: view.offers[pack.id].map { $0.map { Components.Schemas.CourseOffer($0, view) } })
     }
 }

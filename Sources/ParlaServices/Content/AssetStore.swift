@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOPosix
 import ParlaCore
@@ -25,7 +26,37 @@ package final class AssetStore: Sendable {
     private let cache = Mutex<(bytes: Int, files: [String: [UInt8]])>((0, [:]))
     private static let cacheLimit = 64 * 1024 * 1024
 
+    /// Each asset's size and hash, once read (`Kept`: AssetFiles): a name
+    /// never changes its bytes, so nothing drops them; a missing file is
+    /// not kept.
+    private let files = Mutex<[String: AssetFile]>([:])
+
     package init(directory: String) { self.directory = directory }
+
+    /// The sizes and SHA-256s of `names`, for a download manifest; a name
+    /// the store does not have (yet) is left out. What is not known yet is
+    /// read and hashed on a thread pool, once.
+    package func files(_ names: some Collection<String>) async throws -> [String: AssetFile] {
+        var known: [String: AssetFile] = [:]
+        let unknown = files.withLock { files in
+            names.filter { name in
+                if let file = files[name] { known[name] = file }
+                return known[name] == nil && Self.kind(of: name) != nil
+            }
+        }
+        guard !unknown.isEmpty else { return known }
+        let directory = directory
+        let read: [String: AssetFile] = try await NIOThreadPool.singleton.runIfActive {
+            var read: [String: AssetFile] = [:]
+            for name in unknown {
+                guard let bytes = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
+                read[name] = AssetFile(bytes: bytes.count, sha256: SHA256.hash(data: bytes).hexadecimal)
+            }
+            return read
+        }
+        files.withLock { $0.merge(read) { first, _ in first } }
+        return known.merging(read) { first, _ in first }
+    }
 
     /// The kind of a well-formed asset name, nil for anything else (so no
     /// request can name a path outside the store).
@@ -64,4 +95,11 @@ package final class AssetStore: Sendable {
         }
         return read
     }
+}
+
+/// What a download manifest says of an asset.
+package struct AssetFile: Sendable, Equatable {
+    package var bytes: Int
+    /// Lowercase hex.
+    package var sha256: String
 }
