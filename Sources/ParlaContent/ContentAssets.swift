@@ -21,6 +21,9 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// when each word is said: the tiles are tapped at those times.
     case sentenceAudio(screen: String, Language)
     case sentenceTimings(screen: String, Language)
+    /// A lesson's or a story's title said in a UI language (the main menu
+    /// says it between its lines' parts).
+    case courseTitle(id: String, Language)
 
     /// The slot's stable name, as stored with the imported content.
     public var description: String {
@@ -37,6 +40,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .storyTimings(let id, let language): "storytimings:\(language.code):\(id)"
         case .sentenceAudio(let screen, let language): "sentence:\(language.code):\(screen)"
         case .sentenceTimings(let screen, let language): "sentencetimings:\(language.code):\(screen)"
+        case .courseTitle(let id, let language): "title:\(language.code):\(id)"
         }
     }
 
@@ -140,6 +144,9 @@ public struct AssetPlan: Sendable {
         }
         for (line, texts) in corpus.instructions.lines.merging(corpus.screenInstructions, uniquingKeysWith: { first, _ in first }) {
             for (language, text) in texts { spoken(.narratorLine(line, language), "line.\(line)", text, language) }
+        }
+        for (id, titles) in corpus.packs.flatMap(\.lessons).map({ ($0.id, $0.titles) }) + corpus.stories.map({ ($0.id, $0.titles) }) {
+            for (language, title) in titles { spoken(.courseTitle(id: id, language), "title.\(id)", title, language) }
         }
         for story in corpus.stories {
             let text = story.paragraphs.joined(separator: "\n\n")

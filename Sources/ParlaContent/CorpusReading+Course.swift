@@ -186,6 +186,21 @@ extension CorpusReading {
             if lines.isEmpty { problem(line: line(node), .missingField, "\(key) is missing") }
             if key == "closing" { instructions.closing = lines } else { instructions.praise = lines }
         }
+        for menuLine in CourseInstructions.MenuLine.allCases {
+            guard let menu = node["menu"] else {
+                problem(line: line(node), .missingField, "menu is missing")
+                break
+            }
+            let texts = perLanguage(menu, menuLine.rawValue)
+            for (language, text) in texts
+            where menuLine.namesTitle != (text.components(separatedBy: CourseInstructions.titlePlaceholder).count == 2) {
+                problem(
+                    line: line(menu[menuLine.rawValue] ?? menu), .invalidValue,
+                    "menu \(menuLine.rawValue) (\(language.code)) must say \(CourseInstructions.titlePlaceholder) "
+                        + (menuLine.namesTitle ? "once" : "nowhere"))
+            }
+            instructions.menu[menuLine] = texts
+        }
         corpus.instructions = instructions
     }
 

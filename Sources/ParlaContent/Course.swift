@@ -186,9 +186,41 @@ public struct CourseInstructions: Sendable, Equatable, Codable {
     public var closing: [[Language: String]]
     /// Said after a right answer, in turn.
     public var praise: [[Language: String]]
+    /// The main menu's lines (seed 001, 4.a), by `MenuLine`; a suggestion's
+    /// holds `{title}` once, where the suggested lesson's title is said.
+    public var menu: [MenuLine: [Language: String]]
 
-    public init(templates: [ScreenTemplate: Lines] = [:], closing: [[Language: String]] = [], praise: [[Language: String]] = []) {
-        (self.templates, self.closing, self.praise) = (templates, closing, praise)
+    public init(
+        templates: [ScreenTemplate: Lines] = [:], closing: [[Language: String]] = [], praise: [[Language: String]] = [],
+        menu: [MenuLine: [Language: String]] = [:]
+    ) {
+        (self.templates, self.closing, self.praise, self.menu) = (templates, closing, praise, menu)
+    }
+
+    /// What the main menu says.
+    public enum MenuLine: String, Sendable, CaseIterable, Codable, CodingKeyRepresentable {
+        /// Before the suggestions; `welcome` when there are none.
+        case intro, welcome
+        case learnToRead, discover, story
+        /// The lesson in progress.
+        case `continue`
+
+        /// Whether the line names a lesson's title.
+        public var namesTitle: Bool { ![.intro, .welcome].contains(self) }
+    }
+
+    /// The placeholder a menu line says a title at.
+    public static let titlePlaceholder = "{title}"
+
+    private enum CodingKeys: String, CodingKey { case templates, closing, praise, menu }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        templates = try container.decode([ScreenTemplate: Lines].self, forKey: .templates)
+        closing = try container.decode([[Language: String]].self, forKey: .closing)
+        praise = try container.decode([[Language: String]].self, forKey: .praise)
+        // Imported before the menu had lines: none.
+        menu = try container.decodeIfPresent([MenuLine: [Language: String]].self, forKey: .menu) ?? [:]
     }
 }
 
@@ -204,6 +236,10 @@ public enum CourseLine: Sendable, Hashable, CustomStringConvertible {
     /// The n-th closing line or praise, from 1.
     case closing(Int)
     case praise(Int)
+    /// A main-menu line, or the part of it before or after its title.
+    case menu(CourseInstructions.MenuLine, MenuPart)
+
+    public enum MenuPart: String, Sendable, CaseIterable { case whole, beforeTitle, afterTitle }
 
     public var description: String {
         switch self {
@@ -211,6 +247,7 @@ public enum CourseLine: Sendable, Hashable, CustomStringConvertible {
         case .screen(let lesson, let number): "screen.\(Self.screenKey(lesson: lesson, screen: number))"
         case .closing(let n): "closing.\(n)"
         case .praise(let n): "praise.\(n)"
+        case .menu(let line, let part): "menu.\(line.rawValue).\(part.rawValue)"
         }
     }
 
@@ -219,6 +256,19 @@ public enum CourseLine: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension CourseInstructions {
+    /// A menu line's part, trimmed; nil when it says nothing.
+    public static func part(_ part: CourseLine.MenuPart, of text: String) -> String? {
+        let said: Substring
+        switch part {
+        case .whole: said = Substring(text)
+        case .beforeTitle: said = text.range(of: titlePlaceholder).map { text[..<$0.lowerBound] } ?? Substring(text)
+        case .afterTitle: said = text.range(of: titlePlaceholder).map { text[$0.upperBound...] } ?? ""
+        }
+        let trimmed = said.trimmingCharacters(in: .whitespaces)
+        // A part that is only punctuation ("?", " ?") is not said on its own.
+        return trimmed.contains(where: \.isLetter) ? trimmed : nil
+    }
+
     /// Every line, in every UI language it is written in.
     public var lines: [CourseLine: [Language: String]] {
         var lines: [CourseLine: [Language: String]] = [:]
@@ -229,6 +279,12 @@ extension CourseInstructions {
         }
         for (index, texts) in closing.enumerated() { lines[.closing(index + 1)] = texts }
         for (index, texts) in praise.enumerated() { lines[.praise(index + 1)] = texts }
+        for (line, texts) in menu {
+            for part in line.namesTitle ? [CourseLine.MenuPart.beforeTitle, .afterTitle] : [.whole] {
+                let said = texts.compactMapValues { Self.part(part, of: $0) }
+                if !said.isEmpty { lines[.menu(line, part)] = said }
+            }
+        }
         return lines
     }
 }
@@ -285,6 +341,8 @@ extension Corpus {
             return lesson.screens[number - 1].instruction
         case .closing(let n): return instructions.closing.indices.contains(n - 1) ? instructions.closing[n - 1] : nil
         case .praise(let n): return instructions.praise.indices.contains(n - 1) ? instructions.praise[n - 1] : nil
+        case .menu(let line, let part):
+            return instructions.menu[line].map { $0.compactMapValues { CourseInstructions.part(part, of: $0) } }
         }
     }
 

@@ -134,8 +134,14 @@ package struct AnalyticsRollup: Service {
     package func run() async throws {
         // Old events are forgotten at the first round, then about once an hour.
         let roundsPerPrune = max(1, Int(Duration.seconds(3600) / interval))
+        // What learners make of the course's lessons moves slowly: recounted
+        // about every ten minutes, by the server whose roll-up ran.
+        let roundsPerRecount = max(1, Int(Duration.seconds(600) / interval))
         await schema.everyRound(interval, logger: logger, failure: "analytics roll-up failed") { round in
-            if let count = try await store.rollUp() { counted.increment(by: count) }
+            if let count = try await store.rollUp() {
+                counted.increment(by: count)
+                if round % roundsPerRecount == 0 { try await store.recountCourseAppeal() }
+            }
             if round % roundsPerPrune == 0 { try await store.prune(receivedBefore: Date().addingTimeInterval(-keptFor)) }
         }
     }

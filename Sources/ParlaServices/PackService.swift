@@ -13,9 +13,29 @@ package struct PackService: Sendable {
     package let learners: LearnerStore
     package let content: ContentService
     package let plans: EntitlementService
+    package let courses: CourseStore
+    /// Where what learners make of each lesson is counted (a read replica's, when there is one).
+    package let appeal: AnalyticsStore
 
-    package init(lessons: LessonStore, learners: LearnerStore, content: ContentService, plans: EntitlementService) {
+    package init(
+        lessons: LessonStore, learners: LearnerStore, content: ContentService, plans: EntitlementService, courses: CourseStore,
+        appeal: AnalyticsStore
+    ) {
         (self.lessons, self.learners, self.content, self.plans) = (lessons, learners, content, plans)
+        (self.courses, self.appeal) = (courses, appeal)
+    }
+
+    /// The main menu in `language`: what to take next, with the course view
+    /// it comes from. Lessons are weighed by what learners at the learner's
+    /// level made of them (at every level while none at its level took any).
+    package func menu(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CourseMenu) {
+        let language = try content.language(code)
+        async let view = view(authorized, language: language, currency: "USD")
+        let level = try await courses.courses(of: authorized).first { $0.language == language }?.level
+        var appeal = try await appeal.courseAppeal(language: language, level: level)
+        if appeal.isEmpty, level != nil { appeal = try await self.appeal.courseAppeal(language: language, level: nil) }
+        let course = try await view
+        return (course, CourseMenu(progress: course.progress, records: course.records, appeal: appeal))
     }
 
     /// The course in `language` as the learner stands in it.

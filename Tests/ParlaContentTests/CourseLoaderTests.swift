@@ -121,7 +121,9 @@ enum CourseFixture {
         path: "course/instructions.yaml",
         text: "templates:\n"
             + ScreenTemplate.allCases.map { "  \($0.rawValue):\n    instruction: \(five("Do \($0.rawValue)"))\n" }.joined()
-            + "closing:\n  - \(five("Well done"))\npraise:\n  - \(five("Yes"))\n")
+            + "closing:\n  - \(five("Well done"))\npraise:\n  - \(five("Yes"))\n"
+            + "menu:\n"
+            + CourseInstructions.MenuLine.allCases.map { "  \($0.rawValue): \(five($0.namesTitle ? "Try {title}" : "Hello"))\n" }.joined())
 
     static var files: [CorpusLoader.File] {
         [list, Fixture.phrases, packs, discover, sightWordsLesson, storyLesson, story(), sightWords, instructions]
@@ -152,6 +154,7 @@ struct CourseLoaderTests {
         #expect(story.wordCount == 84 && story.questions.count == 3 && story.pack == "fr-stories-a1")
         #expect(corpus.sightWords[.french]?.map(\.set) == [1, 1, 2])
         #expect(corpus.instructions.templates[.story]?.instruction[.italian] == "Do story it")
+        #expect(corpus.instructions.menu[.story]?[.german] == "Try {title} de" && corpus.instructions.menu.count == 6)
     }
 
     /// The one problem a broken file gives, with where it is.
@@ -159,6 +162,22 @@ struct CourseLoaderTests {
         let problems = Fixture.loader.load(files).1
         #expect(problems.count == 1, "\(problems)")
         return problems.first
+    }
+
+    @Test("a menu line says its title's place once, and only a suggestion's names one")
+    func menuLines() throws {
+        let text = CourseFixture.instructions.text
+            .replacingOccurrences(of: "story: {en: \"Try {title}\"", with: "story: {en: \"Try it\"")
+            .replacingOccurrences(of: "welcome: {en: \"Hello\"", with: "welcome: {en: \"Hello {title}\"")
+        let problems = Fixture.loader.load(
+            CourseFixture.replacing(CourseFixture.instructions.path, with: .init(path: CourseFixture.instructions.path, text: text))
+        ).1
+        #expect(
+            problems.map(\.message).sorted() == ["menu story (en) must say {title} once", "menu welcome (en) must say {title} nowhere"])
+        #expect(problems.allSatisfy { $0.file == "course/instructions.yaml" && $0.line > 1 })
+        #expect(CourseInstructions.part(.beforeTitle, of: "Oder {title} lesen?") == "Oder")
+        #expect(CourseInstructions.part(.afterTitle, of: "Oder {title} lesen?") == "lesen?")
+        #expect(CourseInstructions.part(.afterTitle, of: "Ou lire {title} ?") == nil)
     }
 
     @Test("an answer that is not the only right one is refused: a word offered twice, two words alike, two pictures alike")

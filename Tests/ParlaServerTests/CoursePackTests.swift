@@ -6,6 +6,7 @@ import ParlaContent
 import ParlaCore
 import ParlaServices
 import ParlaStore
+import ParlaTeaching
 import ParlaTestSupport
 import Testing
 
@@ -31,6 +32,7 @@ struct CoursePackTests {
 /// order, each judged by the server and taught as teacher mode's answers.
 @Suite("the course: a lesson over HTTP")
 struct CourseLessonHTTPTests {
+    let logger = Logger(label: "parla.tests.course")
     typealias Lesson = Components.Schemas.Lesson
     typealias Question = Components.Schemas.LessonQuestion
     typealias Verdict = Components.Schemas.LessonAnswerResult
@@ -358,6 +360,58 @@ struct CourseLessonHTTPTests {
             #expect(unknown.status == 404 && unknown.text.contains("pack_not_found"), "\(unknown.text)")
             let noLanguage = try await client.get(packsPath, token: learner.token)
             #expect(noLanguage.status == 400 || noLanguage.status == 422, "\(noLanguage.text)")
+        }
+    }
+
+    @Test(
+        "the main menu suggests Learn to Read's next lesson, a Discover lesson and a story, each with its spoken line; what learners finish and take again wins"
+    )
+    func mainMenu() async throws {
+        typealias Menu = Components.Schemas.CourseMenu
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            #expect(try await client.startCourse("fr", for: learner).level == .a1)
+            let menuPath = "/v1/learners/\(learner.learnerID)/menu?language=fr"
+            let first = try await client.get(menuPath, token: learner.token).decoded(Menu.self)
+            #expect(first.suggestions.map(\.kind.rawValue) == ["learnToRead", "discover", "story"])
+            #expect(first.suggestions.map(\.lessonId) == ["fr-read-sightwords-01", "fr-discover-home-01", "fr-stories-a1-01"])
+            #expect(first.intro.text == "Let's dive in!" && first.intro.audio.count == 1 && first._continue == nil)
+            let story = first.suggestions[2]
+            let storyTitle = try await client.get("/v1/languages/fr/stories/\(try #require(story.storyId))")
+                .decoded(Components.Schemas.Story.self).titles.additionalProperties["en"]
+            #expect(story.title == storyTitle && story.line.text == "Or read \(story.title)?")
+            // Said as clips: "Or read", then the title; the app pulses the icon meanwhile.
+            #expect(story.line.audio.count == 2 && story.line.audio.allSatisfy { $0.hasPrefix("/v1/assets/") })
+            try await app.buildAssets(paths: [story.line.audio[1]])
+            let title = try await client.get(story.line.audio[1])
+            #expect(title.status == 200 && title.bytes.starts(with: Array("OggS".utf8)))
+
+            // Learners at A1 finish Animals and take it again more than Home: it is suggested first.
+            try await TestDatabase.shared.execute(
+                in: app.databaseURL,
+                """
+                INSERT INTO course_lesson_appeal (language, level, course_lesson, started, finished, repeated)
+                VALUES ('fr', 'A1', 'fr-discover-animals-01', 40, 36, 12), ('fr', 'A1', 'fr-discover-home-01', 40, 18, 0)
+                """)
+            let liked = try await client.get(menuPath, token: learner.token).decoded(Menu.self)
+            #expect(liked.suggestions[1].lessonId == "fr-discover-animals-01")
+            #expect(liked.suggestions[1].line.text == "Or find out about \(liked.suggestions[1].title)?")
+
+            // A lesson begun is there to continue; the analytics round counts it.
+            _ = try await start(client, learner, "fr-discover-home-01")
+            let going = try await client.get(menuPath, token: learner.token).decoded(Menu.self)
+            #expect(going._continue?.lessonId == "fr-discover-home-01" && going._continue?.line.text == "Shall we go on with My house?")
+            try await TestDatabase.withPool(app.databaseURL, connections: 1, logger: logger) { database in
+                try await AnalyticsStore(database: database).recountCourseAppeal()
+                let counted = try await AnalyticsStore(database: database).courseAppeal(language: .french, level: .a1)
+                #expect(counted == ["fr-discover-home-01": LessonAppeal(started: 1, finished: 0, repeated: 0)])
+                let everyLevel = try await AnalyticsStore(database: database).courseAppeal(language: .french, level: nil)
+                #expect(everyLevel.count == 1)
+            }
+            let german = try await client.get("/v1/learners/\(learner.learnerID)/menu?language=de", token: learner.token)
+            let germanSuggestions = try german.decoded(Menu.self).suggestions
+            #expect(german.status == 200 && germanSuggestions.count == 3, "\(german.text)")
         }
     }
 

@@ -253,3 +253,46 @@ struct CourseProgressTests {
         #expect(CourseProgress.status(records[ids[0]]) == .completed)
     }
 }
+
+@Suite("the main menu's suggestions")
+struct CourseMenuTests {
+    let packs = CourseLessonTests.corpus.packs.filter { $0.language == .french }
+    let locked: Set<String> = ["fr-stories-a2", "fr-discover-food", "fr-discover-family", "fr-discover-clothing"]
+
+    func menu(_ records: [String: CourseLessonRecord] = [:], appeal: [String: LessonAppeal] = [:]) -> CourseMenu {
+        let progress = CourseProgress(packs: packs, records: records) { locked.contains($0.id) }
+        return CourseMenu(progress: progress, records: records, appeal: appeal)
+    }
+
+    @Test("nobody has taken anything: the first lesson of Learn to Read, of the first open Discover pack, the first story")
+    func inOrder() {
+        let first = menu()
+        #expect(first.suggestions.map(\.kind) == [.learnToRead, .discover, .story])
+        #expect(first.suggestions.map(\.lesson.id) == ["fr-read-sightwords-01", "fr-discover-home-01", "fr-stories-a1-01"])
+        #expect(first.suggestions[2].storyID?.hasPrefix("fr-story-") == true && first.suggestions[0].storyID == nil)
+    }
+
+    @Test("what learners finish and take again wins; a few learners cannot outweigh order; locked and finished lessons are never offered")
+    func byAppeal() {
+        let day = CourseLessonTests.now
+        let finished = CourseLessonRecord(finished: true, lastOpened: day, inProgress: false)
+        // Animals is finished and taken again by most; Home by few.
+        let liked = menu(appeal: [
+            "fr-discover-animals-01": .init(started: 40, finished: 36, repeated: 12),
+            "fr-discover-home-01": .init(started: 40, finished: 20, repeated: 0),
+            "fr-discover-family-01": .init(started: 100, finished: 100, repeated: 90),  // locked
+            "fr-stories-a1-03": .init(started: 30, finished: 29, repeated: 10),
+        ])
+        #expect(liked.suggestions.map(\.lesson.id) == ["fr-read-sightwords-01", "fr-discover-animals-01", "fr-stories-a1-03"])
+        // One learner who loved the second lesson of Animals is not enough
+        // to pass Home's first, which nobody has taken (order wins there).
+        let one = LessonAppeal(started: 1, finished: 1, repeated: 1)
+        #expect(one.score < 0.9 && LessonAppeal(started: 0, finished: 0, repeated: 0).score == 0.5)
+        // Finished lessons move on: Learn to Read's next, Home's next, another story.
+        let stories = packs.first { $0.id == "fr-stories-a1" }!.lessons.map(\.id)
+        let records = Dictionary(uniqueKeysWithValues: (["fr-read-sightwords-01", "fr-discover-home-01"] + stories).map { ($0, finished) })
+        let later = menu(records)
+        #expect(later.suggestions.map(\.lesson.id) == ["fr-read-sightwords-02", "fr-discover-home-02"])
+        #expect(!later.suggestions.contains { $0.kind == .story })  // the open stories are all read; A2 is locked
+    }
+}

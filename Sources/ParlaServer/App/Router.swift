@@ -141,7 +141,9 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
             speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
             speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60)),
-        packs: PackService(lessons: lessons, learners: learners, content: content, plans: plans),
+        packs: PackService(
+            lessons: lessons, learners: learners, content: content, plans: plans, courses: CourseStore(database: database),
+            appeal: AnalyticsStore(database: reads)),
         games: GameService(
             games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
             content: content, catalogs: catalogs, plans: plans),

@@ -71,6 +71,57 @@ extension APIHandler {
     }
 }
 
+extension APIHandler {
+    func getCourseMenu(_ input: Operations.GetCourseMenu.Input) async throws -> Operations.GetCourseMenu.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let (view, menu) = try await packs.menu(learner, language: input.query.language.rawValue)
+        let snapshot = try content.snapshot()
+        let native = view.native
+        /// A menu line with `title` said in it (a lesson's or a story's, by `id`).
+        func line(_ line: CourseInstructions.MenuLine, title: (id: String, text: String)? = nil) -> Components.Schemas.SpokenLine {
+            let template = snapshot.corpus.instructions.menu[line]?[native] ?? ""
+            let text = template.replacingOccurrences(of: CourseInstructions.titlePlaceholder, with: title?.text ?? "")
+            let clips: [AssetSlot] =
+                title.map {
+                    [
+                        .narratorLine(.menu(line, .beforeTitle), native), .courseTitle(id: $0.id, native),
+                        .narratorLine(.menu(line, .afterTitle), native),
+                    ]
+                } ?? [.narratorLine(.menu(line, .whole), native)]
+            return .init(text: text, audio: clips.compactMap { snapshot.assetPath($0) })
+        }
+        let suggestions = menu.suggestions.map { suggestion in
+            let story = suggestion.storyID.flatMap { id in snapshot.corpus.stories.first { $0.id == id } }
+            let title =
+                story.map { ($0.id, $0.titles[native] ?? $0.id) } ?? (
+                    suggestion.lesson.id, suggestion.lesson.titles[native] ?? suggestion.lesson.id
+                )
+            let said: CourseInstructions.MenuLine =
+                switch suggestion.kind {
+                case .learnToRead: .learnToRead
+                case .discover: .discover
+                case .story: .story
+                }
+            return Components.Schemas.CourseMenu.SuggestionsPayloadPayload(
+                kind: .init(rawValue: suggestion.kind.rawValue) ?? .discover, packId: suggestion.pack.id, lessonId: suggestion.lesson.id,
+                storyId: suggestion.storyID, title: title.1, line: line(said, title: title))
+        }
+        let going = view.progress.inProgress.flatMap { snapshot.corpus.courseLesson($0, in: view.language) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        language: .init(rawValue: view.language.code) ?? .en,
+                        intro: line(suggestions.isEmpty && going == nil ? .welcome : .intro), suggestions: suggestions,
+                        _continue: going.map { going in
+                            let title = going.lesson.titles[native] ?? going.lesson.id
+                            return .init(
+                                packId: going.pack.id, lessonId: going.lesson.id, title: title,
+                                line: line(.continue, title: (going.lesson.id, title)))
+                        }))))
+    }
+}
+
 extension Components.Schemas.CoursePackSummary {
     init(_ progress: CourseProgress.Pack, _ view: PackService.View, _ snapshot: ContentCatalog.Snapshot) {
         let pack = progress.pack
