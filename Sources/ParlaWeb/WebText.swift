@@ -107,6 +107,11 @@ public enum WebText {
         case skill
         case towards
         case noAnswersYet
+        case packs
+        case pack
+        case lessonsComplete
+        case lastAccessed
+        case locked
         case noLevelsYet
         case when
         case skipToContent
@@ -497,6 +502,19 @@ extension WebText.Key {
             LocalizedText(en: "Skill", fr: "Compétence", it: "Abilità", de: "Fertigkeit", es: "Habilidad")
         case .towards:
             LocalizedText(en: "of the way to", fr: "du chemin vers", it: "del percorso verso", de: "des Wegs zu", es: "del camino hacia")
+        case .packs:
+            LocalizedText(
+                en: "Lesson packs", fr: "Packs de leçons", it: "Pacchetti di lezioni", de: "Lektionspakete", es: "Paquetes de lecciones")
+        case .pack:
+            LocalizedText(en: "Pack", fr: "Pack", it: "Pacchetto", de: "Paket", es: "Paquete")
+        case .lessonsComplete:
+            LocalizedText(
+                en: "Lessons complete", fr: "Leçons terminées", it: "Lezioni completate", de: "Abgeschlossene Lektionen",
+                es: "Lecciones completadas")
+        case .lastAccessed:
+            LocalizedText(en: "Last accessed", fr: "Dernier accès", it: "Ultimo accesso", de: "Zuletzt geöffnet", es: "Último acceso")
+        case .locked:
+            LocalizedText(en: "Locked", fr: "Verrouillé", it: "Bloccato", de: "Gesperrt", es: "Bloqueado")
         case .noAnswersYet:
             LocalizedText(
                 en: "No answers yet.", fr: "Pas encore de réponses.", it: "Ancora nessuna risposta.", de: "Noch keine Antworten.",

@@ -319,6 +319,14 @@ struct DashboardTests {
                     #expect(try await browser.evaluate("return document.querySelectorAll('#skills svg.meter').length") as? Int == 5)
                     #expect(try await browser.text("main").contains("-2.00") == false)
                     #expect(try await browser.text("#history-empty") == "Pas encore de réponses.")
+                    // The course's packs, in the teacher's language: none begun, the sold ones locked.
+                    let packs =
+                        try await browser.evaluate(
+                            "return [...document.querySelectorAll('#packs tbody tr')].map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
+                        as? [String] ?? []
+                    #expect(packs.count == 8 && packs.allSatisfy { $0.contains("0 / 6") }, "\(packs)")
+                    #expect(packs.first?.hasPrefix("Les mots-outils") == true, "\(packs)")
+                    #expect(packs.filter { $0.contains("Verrouillé") }.count == 4, "\(packs)")
                     #expect(try await accessibilityProblems(browser) == [])
                     if width == 390 {
                         let learnerShot = try await browser.screenshot()

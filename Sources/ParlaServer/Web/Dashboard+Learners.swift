@@ -28,6 +28,7 @@ extension Dashboard {
         let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
         let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
         let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
+        let course = try await services.packs.course(learner, language: language.code, currency: "USD")
         let words = visitor.language
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
@@ -67,6 +68,13 @@ extension Dashboard {
                     overall: Int(score.overall.rounded()), when: dates.string(from: attempt.createdAt),
                     audio: attempt.hasRecording && learner.mayHearRecordings
                         ? "/teach/learners/\(learner.id)/attempts/\(attempt.id)/audio" : nil)
+            },
+            packs: course.progress.packs.map { progress in
+                let pack = progress.pack
+                return .init(
+                    id: pack.id, title: pack.titles[words] ?? pack.id, level: pack.level.rawValue, completed: progress.completed,
+                    lessons: pack.lessons.count, percent: pack.lessons.isEmpty ? 0 : 100 * progress.completed / pack.lessons.count,
+                    lastAccessed: progress.lastAccessed.map(dates.string(from:)), locked: progress.locked)
             })
         return html(page, language: visitor.language)
     }

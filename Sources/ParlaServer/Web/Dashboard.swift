@@ -37,12 +37,13 @@ struct Dashboard: Sendable {
         let speech: SpeechService
         let lessons: LessonService
         let games: GameService
+        let packs: PackService
 
         /// The same services the API's handler was made with.
         init(of api: APIHandler) {
             (authenticator, accounts, learners, access) = (api.authenticator, api.accounts, api.learners, api.access)
             (classes, classAccess, content, proficiency) = (api.classes, api.classAccess, api.content, api.proficiency)
-            (speech, lessons, games) = (api.speech, api.lessons, api.games)
+            (speech, lessons, games, packs) = (api.speech, api.lessons, api.games, api.packs)
         }
     }
 

@@ -171,6 +171,17 @@ struct LearnerPage: PageModel {
     var lessons: [Lesson]
     var games: [Game]
     var attempts: [Attempt]
+    /// The course's packs in the page's language, in the course's order.
+    var packs: [Pack]
+
+    struct Pack {
+        var id: String, title: String, level: String
+        var completed: Int, lessons: Int
+        /// The share finished, for the bar: 0 to 100.
+        var percent: Int
+        var lastAccessed: String?
+        var locked: Bool
+    }
 
     struct LanguageLink {
         var code: String, name: String
