@@ -103,12 +103,10 @@ public struct LessonStore: Sendable {
         }
     }
 
-    /// What the learner did of each lesson of the course it took in
-    /// `language`, by course lesson id, in one scan of one index.
+    /// What the learner did of each course lesson it took in `language`, by its id, in one scan of one index.
     public func courseLessons(learner: AuthorizedLearner, language: Language) async throws -> [String: CourseLessonRecord] {
         try await database.withConnection { connection in
-            var records: [String: CourseLessonRecord] = [:]
-            let rows = try await connection.query(
+            try await connection.query(
                 """
                 SELECT course_lesson, bool_or(finished_at IS NOT NULL), max(touched_at),
                        bool_or(finished_at IS NULL AND expired_at IS NULL
@@ -116,12 +114,10 @@ public struct LessonStore: Sendable {
                 FROM lessons WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND course_lesson IS NOT NULL
                 GROUP BY course_lesson
                 """, logger: database.logger
-            ).collect()
-            for row in rows {
+            ).collect().reduce(into: [:]) { records, row in
                 let (lesson, finished, lastOpened, open) = try row.decode((String, Bool, Date, Bool).self)
                 records[lesson] = CourseLessonRecord(finished: finished, lastOpened: lastOpened, inProgress: open)
             }
-            return records
         }
     }
 

@@ -92,42 +92,23 @@ public struct AnalyticsStore: Sendable {
         }
     }
 
-    /// Recounts `course_lesson_appeal` from the lessons (migration 0053), in
-    /// one transaction: per language, level ('' for all) and course lesson.
+    /// Recounts `course_lesson_appeal` from the lessons (migration 0053's function).
     public func recountCourseAppeal() async throws {
-        try await database.withTransaction { connection in
-            try await connection.query("DELETE FROM course_lesson_appeal", logger: database.logger)
-            try await connection.query(
-                """
-                WITH taken AS (
-                    SELECT l.language, coalesce(c.level, '') AS level, l.course_lesson,
-                           count(*) FILTER (WHERE l.finished_at IS NOT NULL) AS finishes
-                    FROM lessons l LEFT JOIN courses c USING (learner_id, language)
-                    WHERE l.course_lesson IS NOT NULL
-                    GROUP BY l.learner_id, 1, 2, 3
-                )
-                INSERT INTO course_lesson_appeal (language, level, course_lesson, started, finished, repeated)
-                SELECT language, CASE WHEN GROUPING(level) = 1 THEN '' ELSE level END, course_lesson,
-                       count(*), count(*) FILTER (WHERE finishes > 0), count(*) FILTER (WHERE finishes > 1)
-                FROM taken
-                GROUP BY GROUPING SETS ((language, level, course_lesson), (language, course_lesson))
-                """, logger: database.logger)
+        try await database.withConnection { connection in
+            try await connection.query("SELECT recount_course_lesson_appeal()", logger: database.logger)
         }
     }
 
     /// What learners of `language` at `level` (every level when nil) made of each course lesson, by its id.
     public func courseAppeal(language: Language, level: CEFRLevel?) async throws -> [String: LessonAppeal] {
         try await database.withConnection { connection in
-            var appeal: [String: LessonAppeal] = [:]
             let rows = try await connection.query(
                 """
                 SELECT course_lesson, started, finished, repeated FROM course_lesson_appeal
                 WHERE language = \(language.code) AND level = \(level?.rawValue ?? "")
-                """, logger: database.logger)
-            for try await (lesson, started, finished, repeated) in rows.decode((String, Int, Int, Int).self) {
-                appeal[lesson] = LessonAppeal(started: started, finished: finished, repeated: repeated)
-            }
-            return appeal
+                """, logger: database.logger
+            ).collect().map { try $0.decode((String, Int, Int, Int).self) }
+            return Dictionary(rows.map { ($0.0, LessonAppeal(started: $0.1, finished: $0.2, repeated: $0.3)) }) { first, _ in first }
         }
     }
 
