@@ -179,6 +179,12 @@ struct TourTests {
             let packs = try await zoe.listCoursePacks(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
             #expect(packs.sections.map(\.section) == [.learnToRead, .readAStory, .discover] && packs._continue == nil)
             #expect(packs.sections.flatMap(\.packs).allSatisfy { $0.completed == 0 && $0.lessons >= 6 && !$0.locked })
+            let menu = try await zoe.getCourseMenu(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
+            #expect(
+                [menu.intro.text] + menu.suggestions.map(\.line.text) == [
+                    "Let's dive in!", "Shall we practise Sight words 1?", "Or find out about My house?", "Or read Nina's Breakfast?",
+                ])
+            #expect(menu.suggestions.allSatisfy { !$0.line.audio.isEmpty })
             let sightWords = try await zoe.startLesson(
                 path: .init(learnerId: path),
                 body: .json(.init(language: .fr, mode: .course, courseLesson: "fr-read-sightwords-01"))
