@@ -37,8 +37,10 @@ struct CourseLessonHTTPTests {
     typealias Question = Components.Schemas.LessonQuestion
     typealias Verdict = Components.Schemas.LessonAnswerResult
 
-    func start(_ client: Client, _ learner: Client.SignedUp, _ lesson: String?, mode: String = "course") async throws -> Client.Reply {
-        var json: [String: any Sendable] = ["language": "fr", "mode": mode]
+    func start(
+        _ client: Client, _ learner: Client.SignedUp, _ lesson: String?, mode: String = "course", language: String = "fr"
+    ) async throws -> Client.Reply {
+        var json: [String: any Sendable] = ["language": language, "mode": mode]
         if let lesson { json["courseLesson"] = lesson }
         return try await client.post("/v1/learners/\(learner.learnerID)/lessons", token: learner.token, json: json)
     }
@@ -181,6 +183,56 @@ struct CourseLessonHTTPTests {
         try await app.buildAssets(paths: [path])
         let reply = try await client.get(path)
         #expect(reply.status == 200 && reply.bytes.starts(with: Array("OggS".utf8)), "\(path): \(reply.status)")
+    }
+
+    /// The lessons of `language` that together show every template, each
+    /// the first in course order to show one not yet shown.
+    static func lessonsOfEveryTemplate(_ language: Language) throws -> [String] {
+        let corpus = try ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory).read().corpus
+        var shown = Set<ScreenTemplate>(), lessons: [String] = []
+        let sections = CourseSection.allCases
+        let packs = corpus.packs.filter { $0.language == language }
+            .sorted { (sections.firstIndex(of: $0.section)!, $0.order) < (sections.firstIndex(of: $1.section)!, $1.order) }
+        for template in ScreenTemplate.allCases where !shown.contains(template) {
+            guard let lesson = packs.flatMap(\.lessons).first(where: { $0.screens.contains { $0.template == template } }) else { continue }
+            lessons.append(lesson.id)
+            shown.formUnion(lesson.screens.map(\.template))
+        }
+        return lessons
+    }
+
+    @Test("every language: a learner is taken through lessons that show every template, over HTTP", arguments: Language.allCases)
+    func everyLanguage(_ language: Language) async throws {
+        let lessons = try Self.lessonsOfEveryTemplate(language)
+        let app = try await TestApp.make()
+        try await app.run { client in
+            // Translations need a language of one's own besides the one learnt.
+            let learner = try await client.signUp(language: language == .english ? "fr" : "en")
+            _ = try await client.startCourse(language.code, for: learner)
+            // The trial opens every pack.
+            let trial = try await client.post("/v1/me/plan/trial", token: learner.token, json: [:])
+            #expect(trial.status == 201, "\(trial.text)")
+            var templates = Set<String>()
+            for id in lessons {
+                let started = try await start(client, learner, id, language: language.code)
+                #expect(started.status == 201, "\(id): \(started.text)")
+                var lesson = try started.decoded(Lesson.self)
+                while let question = lesson.question {
+                    templates.insert(try #require(lesson.course?.template?.rawValue))
+                    if question._type == .repetition {
+                        lesson = try await client.post(
+                            "/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)/speaking-pause", token: learner.token, json: [:]
+                        ).decoded(Lesson.self)
+                        continue
+                    }
+                    let (after, verdicts) = try await answerRight(client, learner, lesson, question)
+                    #expect(verdicts.last == true, "\(id): \(question._type)")
+                    lesson = after
+                }
+                #expect(lesson.status == .finished && lesson.course?.closing?.isEmpty == false, "\(id)")
+            }
+            #expect(templates == Set(ScreenTemplate.allCases.map(\.rawValue)), "\(language.code): \(templates) in \(lessons)")
+        }
     }
 
     @Test("a sight-words lesson and a story lesson over HTTP: tiles tapped as the sentence says them, the story's questions, each taught")
