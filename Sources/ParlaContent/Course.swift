@@ -300,21 +300,30 @@ public struct CourseNarration: Sendable, Equatable {
     public var retry: CourseLine?
     /// Said once the lesson is finished: the closing lines in turn, by lesson number.
     public var closing: CourseLine?
+    /// Said after a right answer: the praises in turn.
+    public var praise: CourseLine?
 
-    public init(instruction: CourseLine? = nil, example: CourseLine? = nil, retry: CourseLine? = nil, closing: CourseLine? = nil) {
-        (self.instruction, self.example, self.retry, self.closing) = (instruction, example, retry, closing)
+    public init(
+        instruction: CourseLine? = nil, example: CourseLine? = nil, retry: CourseLine? = nil, closing: CourseLine? = nil,
+        praise: CourseLine? = nil
+    ) {
+        (self.instruction, self.example, self.retry, self.closing, self.praise) = (instruction, example, retry, closing, praise)
     }
 }
 
 extension Corpus {
     /// The narrator's lines on screen `index` (from 0) of `lesson`, or, once
-    /// `finished`, at its end.
-    public func narration(of lesson: CourseLesson, screen index: Int, finished: Bool) -> CourseNarration {
+    /// `finished`, at its end; `rightAnswer`: the how-manieth right try of
+    /// the lesson its last try was, if it was right (then it is praised).
+    public func narration(of lesson: CourseLesson, screen index: Int, finished: Bool, rightAnswer: Int? = nil) -> CourseNarration {
+        let praise = rightAnswer.flatMap { n in
+            instructions.praise.isEmpty ? nil : CourseLine.praise((n - 1) % instructions.praise.count + 1)
+        }
         if finished {
             let count = instructions.closing.count
-            return CourseNarration(closing: count == 0 ? nil : .closing((lesson.number - 1) % count + 1))
+            return CourseNarration(closing: count == 0 ? nil : .closing((lesson.number - 1) % count + 1), praise: praise)
         }
-        guard lesson.screens.indices.contains(index) else { return CourseNarration() }
+        guard lesson.screens.indices.contains(index) else { return CourseNarration(praise: praise) }
         let screen = lesson.screens[index]
         let lines = instructions.templates[screen.template]
         return CourseNarration(
@@ -322,7 +331,7 @@ extension Corpus {
                 ? .screen(lesson: lesson.id, number: index + 1)
                 : lines.map { _ in .template(screen.template, .instruction) },
             example: screen.workedExample && lines?.example != nil ? .template(screen.template, .example) : nil,
-            retry: lines?.retry != nil ? .template(screen.template, .retry) : nil)
+            retry: lines?.retry != nil ? .template(screen.template, .retry) : nil, praise: praise)
     }
 
     /// A line's text in every UI language it is written in.

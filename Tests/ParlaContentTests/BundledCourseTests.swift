@@ -115,6 +115,11 @@ struct CourseVoiceTests {
         #expect(end.closing == .closing(2) && end.instruction == nil)
         #expect(corpus.texts(of: .closing(2))?[.english] == "Great work!" && corpus.texts(of: .closing(4)) == nil)
         #expect(CourseLine.template(.repeatPhrase, .retry).description == "repeat.retry")
+        // Right tries are praised in turn; a wrong last try is not.
+        #expect(first.praise == nil && corpus.narration(of: lesson, screen: 1, finished: false, rightAnswer: 1).praise == nil)
+        let praising = Corpus(packs: corpus.packs, instructions: .init(praise: [[.english: "Yes!"], [.english: "Great!"]]))
+        #expect(praising.narration(of: lesson, screen: 1, finished: false, rightAnswer: 3).praise == .praise(1))
+        #expect(praising.narration(of: lesson, screen: 0, finished: true, rightAnswer: 2).praise == .praise(2))
 
         // What the pack's download holds for a French-speaking learner.
         let concept = Concept(key: "a", level: .a1, picture: .emoji("1f34e"), localizations: [:])

@@ -227,6 +227,8 @@ struct CourseLessonHTTPTests {
                     }
                     let (after, verdicts) = try await answerRight(client, learner, lesson, question)
                     #expect(verdicts.last == true, "\(id): \(question._type)")
+                    // A right try is praised, aloud.
+                    #expect(after.course?.praise?.isEmpty == false && after.course?.praiseAudio != nil, "\(id)")
                     lesson = after
                 }
                 #expect(lesson.status == .finished && lesson.course?.closing?.isEmpty == false, "\(id)")

@@ -124,7 +124,10 @@ extension Components.Schemas.CourseLessonPlace {
         let native = lesson.native
         let index = lesson.questions.last.flatMap { place.screens[$0.id] } ?? 0
         let screen = authored.screens.indices.contains(index) ? authored.screens[index] : nil
-        let narration = snapshot.corpus.narration(of: authored, screen: index, finished: lesson.isFinished)
+        let tries = lesson.questions.flatMap(\.tries)
+        let narration = snapshot.corpus.narration(
+            of: authored, screen: index, finished: lesson.isFinished,
+            rightAnswer: tries.last?.correct == true ? tries.filter(\.correct).count : nil)
         func said(_ line: CourseLine?) -> (text: String?, audio: String?) {
             guard let line, let text = snapshot.corpus.texts(of: line)?[native] else { return (nil, nil) }
             return (text, snapshot.assetPath(.narratorLine(line, native)))
@@ -132,6 +135,7 @@ extension Components.Schemas.CourseLessonPlace {
         let (instruction, example, retry, closing) = (
             said(narration.instruction), said(narration.example), said(narration.retry), said(narration.closing)
         )
+        let praise = said(narration.praise)
         let sentence: String? =
             if !lesson.isFinished, case .sightWords = screen?.task {
                 CourseLine.screenKey(lesson: authored.id, screen: index + 1)
@@ -145,7 +149,7 @@ extension Components.Schemas.CourseLessonPlace {
             example: example.text, exampleAudio: example.audio, retry: retry.text, retryAudio: retry.audio,
             sentenceAudio: sentence.flatMap { snapshot.assetPath(.sentenceAudio(screen: $0, lesson.language)) },
             sentenceTimings: sentence.flatMap { snapshot.assetPath(.sentenceTimings(screen: $0, lesson.language)) },
-            closing: closing.text, closingAudio: closing.audio)
+            closing: closing.text, closingAudio: closing.audio, praise: praise.text, praiseAudio: praise.audio)
     }
 }
 
