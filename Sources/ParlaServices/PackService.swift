@@ -30,7 +30,7 @@ package struct PackService: Sendable {
     /// level made of them (at every level while none at its level took any).
     package func menu(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CourseMenu) {
         let language = try content.language(code)
-        async let view = view(authorized, language: language, currency: "USD")
+        async let view = view(authorized, language: language, currency: "USD", sized: false)
         let level = try await courses.courses(of: authorized).first { $0.language == language }?.level
         var appeal = try await appeal.courseAppeal(language: language, level: level)
         if appeal.isEmpty, level != nil { appeal = try await self.appeal.courseAppeal(language: language, level: nil) }
@@ -51,7 +51,8 @@ package struct PackService: Sendable {
         /// The packs of the course in this language, by shared id: what an
         /// offer's `coursePacks` name.
         package var packsByShared: [String: CoursePack]
-        /// Per pack, the bytes of its assets the store has (seed 001: "273MB").
+        /// Per pack, the bytes of its assets the store has (seed 001: "273MB");
+        /// empty for a view asked without them.
         package var downloadBytes: [String: Int]
     }
 
@@ -66,7 +67,7 @@ package struct PackService: Sendable {
     /// Everything a pack shows and says for this learner, to download whole
     /// and learn offline: `pack_locked` (403) while its account may not open it.
     package func bundle(_ authorized: AuthorizedLearner, id: String) async throws -> (View, CourseProgress.Pack, [BundledAsset]) {
-        let (view, pack) = try await pack(authorized, id: id, currency: "USD")
+        let (view, pack) = try await pack(authorized, id: id, currency: "USD", sized: false)
         guard !pack.locked else { throw ParlaError(.packLocked) }
         let snapshot = try content.snapshot()
         let planned = assets(of: pack.pack, native: view.native, snapshot)
@@ -81,21 +82,24 @@ package struct PackService: Sendable {
         }
     }
 
-    package func course(_ authorized: AuthorizedLearner, language code: String, currency: String) async throws -> View {
-        try await view(authorized, language: try content.language(code), currency: currency)
+    /// `sized`: with each pack's download size (what the page shows needs it).
+    package func course(_ authorized: AuthorizedLearner, language code: String, currency: String, sized: Bool) async throws -> View {
+        try await view(authorized, language: try content.language(code), currency: currency, sized: sized)
     }
 
     /// One pack of the course, with the rest of the view it comes from.
-    package func pack(_ authorized: AuthorizedLearner, id: String, currency: String) async throws -> (View, CourseProgress.Pack) {
+    package func pack(_ authorized: AuthorizedLearner, id: String, currency: String, sized: Bool) async throws -> (
+        View, CourseProgress.Pack
+    ) {
         guard let language = try content.snapshot().corpus.packs.first(where: { $0.id == id })?.language else {
             throw ParlaError(.packNotFound)
         }
-        let view = try await view(authorized, language: language, currency: currency)
+        let view = try await view(authorized, language: language, currency: currency, sized: sized)
         guard let pack = view.progress.packs.first(where: { $0.pack.id == id }) else { throw ParlaError(.packNotFound) }
         return (view, pack)
     }
 
-    private func view(_ authorized: AuthorizedLearner, language: Language, currency: String) async throws -> View {
+    private func view(_ authorized: AuthorizedLearner, language: Language, currency: String, sized: Bool) async throws -> View {
         let snapshot = try content.snapshot()
         async let ownership = plans.ownership(for: authorized)
         async let records = lessons.courseLessons(learner: authorized, language: language)
@@ -109,7 +113,8 @@ package struct PackService: Sendable {
             offers[pack.pack.id] = snapshot.catalogue.offers(opening: pack.pack.sharedID, for: owned, currency: currency, at: now)
         }
         let native = try await learner.nativeLanguage
-        let planned = packs.map { ($0.id, assets(of: $0, native: native, snapshot)) }
+        // Sizing walks every screen of every pack: only for the views that show it.
+        let planned = sized ? packs.map { ($0.id, assets(of: $0, native: native, snapshot)) } : []
         let files = try await content.assets.files(Set(planned.flatMap { $0.1.map(\.name) }))
         var downloadBytes: [String: Int] = [:]
         for (pack, assets) in planned { downloadBytes[pack] = assets.compactMap { files[$0.name]?.bytes }.reduce(0, +) }

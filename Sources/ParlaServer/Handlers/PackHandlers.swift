@@ -10,7 +10,7 @@ extension APIHandler {
     func listCoursePacks(_ input: Operations.ListCoursePacks.Input) async throws -> Operations.ListCoursePacks.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let (currency, _) = try shopQuery(input.query.currency, nil)
-        let view = try await packs.course(learner, language: input.query.language.rawValue, currency: currency)
+        let view = try await packs.course(learner, language: input.query.language.rawValue, currency: currency, sized: true)
         let snapshot = try content.snapshot()
         let sections = CourseSection.allCases.compactMap { section -> Components.Schemas.CourseOverview.SectionsPayloadPayload? in
             let packs = view.progress.packs.filter { $0.pack.section == section }
@@ -32,7 +32,7 @@ extension APIHandler {
     func getCoursePack(_ input: Operations.GetCoursePack.Input) async throws -> Operations.GetCoursePack.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let (currency, _) = try shopQuery(input.query.currency, nil)
-        let (view, pack) = try await packs.pack(learner, id: input.path.packId, currency: currency)
+        let (view, pack) = try await packs.pack(learner, id: input.path.packId, currency: currency, sized: true)
         let lessons = pack.pack.lessons.map { lesson in
             let record = view.records[lesson.id]
             return Components.Schemas.CoursePackDetail.Value2Payload.LessonListPayloadPayload(

@@ -28,7 +28,7 @@ extension Dashboard {
         let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
         let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
         let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
-        let course = try await services.packs.course(learner, language: language.code, currency: "USD")
+        let course = try await services.packs.course(learner, language: language.code, currency: "USD", sized: false)
         let words = visitor.language
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
