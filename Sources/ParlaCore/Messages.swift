@@ -785,6 +785,13 @@ extension ErrorCode {
                 it: "Questa partita non può essere stata giocata: il registro contiene mosse impossibili.",
                 de: "Dieses Spiel kann so nicht gespielt worden sein: Das Protokoll enthält unmögliche Züge.",
                 es: "Esta partida no pudo jugarse así: el registro tiene jugadas imposibles.")
+        case .lessonLogRejected:
+            LocalizedText(
+                en: "This lesson could not have been answered so: the log has answers that are impossible.",
+                fr: "Cette leçon n'a pas pu être faite ainsi : le journal contient des réponses impossibles.",
+                it: "Questa lezione non può essere stata svolta così: il registro contiene risposte impossibili.",
+                de: "Diese Lektion kann so nicht beantwortet worden sein: Das Protokoll enthält unmögliche Antworten.",
+                es: "Esta lección no pudo responderse así: el registro tiene respuestas imposibles.")
         case .gameUnavailable:
             LocalizedText(
                 en: "There are not enough words with these faces for a game this size.",

@@ -199,6 +199,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case cardNotFound = "card_not_found"
     case cardAlreadyUp = "card_already_up"
     case gameRejected = "game_rejected"
+    case lessonLogRejected = "lesson_log_rejected"
     case gameUnavailable = "game_unavailable"
     case flipTooFast = "flip_too_fast"
     case flipOutOfOrder = "flip_out_of_order"

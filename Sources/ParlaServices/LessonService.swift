@@ -262,7 +262,7 @@ package struct LessonService: Sendable {
     }
 
     /// The row a resolved question leaves, with what it teaches.
-    private static func record(_ taught: LessonLearning) -> LessonStore.Record {
+    static func record(_ taught: LessonLearning) -> LessonStore.Record {
         LessonStore.Record(
             questionID: taught.answerID, questionType: taught.learned.type.rawValue, areaKind: taught.item.area.rawValue,
             areaID: taught.item.areaID, level: taught.item.level, correct: taught.learned.correct, tries: taught.learned.tries,
@@ -288,11 +288,11 @@ package struct LessonService: Sendable {
     }
 
     /// New words come only from what the learner's account may open.
-    private func planner(_ catalog: LessonCatalog, _ openWords: Set<String>) -> QuestionPlanner {
+    func planner(_ catalog: LessonCatalog, _ openWords: Set<String>) -> QuestionPlanner {
         QuestionPlanner(catalog: catalog, scheduler: scheduler, openWords: openWords)
     }
 
-    private func openWords(_ learner: AuthorizedLearner) async throws -> Set<String> {
+    func openWords(_ learner: AuthorizedLearner) async throws -> Set<String> {
         try content.openWords(try await plans.ownership(for: learner).lists)
     }
 

@@ -14,6 +14,8 @@ public struct CourseLessonPlace: Codable, Sendable, Equatable {
     public var nextScreen: Int = 0
     /// Per question id, the screen it asks.
     public var screens: [String: Int] = [:]
+    /// Taken offline: the seed its bundle laid its questions out with.
+    public var seed: String?
 
     public init(lesson: String, pack: String) { (self.lesson, self.pack) = (lesson, pack) }
 }

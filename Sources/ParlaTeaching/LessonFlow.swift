@@ -28,10 +28,22 @@ extension Lesson {
         wordsToPractise: [String]? = nil, score: Double? = nil, planner: QuestionPlanner, model: LearnerModel,
         difficulties: [LessonItemID: ItemDifficulty]
     ) throws(LessonAnswerError) -> LessonLearning? {
+        var (model, known) = (model, difficulties)
+        return try record(
+            answer, to: questionID, of: id, at: now, claimedMilliseconds: claimedMilliseconds, wordsToPractise: wordsToPractise,
+            score: score, planner: planner, model: &model, difficulties: &known)
+    }
+
+    /// As above, leaving in `model` and `known` what the answer taught: a
+    /// log replayed answer by answer (`replay`) goes on from them.
+    public mutating func record(
+        _ answer: LessonAnswer, to questionID: String, of id: LessonID, at now: Date, claimedMilliseconds: Int?,
+        wordsToPractise: [String]? = nil, score: Double? = nil, planner: QuestionPlanner, model: inout LearnerModel,
+        difficulties known: inout [LessonItemID: ItemDifficulty]
+    ) throws(LessonAnswerError) -> LessonLearning? {
         let outcome = try self.answer(answer, to: questionID, at: now, claimedMilliseconds: claimedMilliseconds)
         annotateLastTry(wordsToPractise: wordsToPractise, score: score, expected: outcome.expected)
         guard outcome.learned != nil || current == nil else { return nil }
-        var (model, known) = (model, difficulties)
         var taught: LessonLearning?
         // A template's last item, which could go only one place, teaches nothing.
         if let learned = outcome.learned, let item = planner.catalog.item(learned.item) {
@@ -55,7 +67,7 @@ extension Lesson {
     /// or only speaking was chosen and it is paused): the lesson ends there.
     @discardableResult
     public mutating func askNext(_ id: LessonID, planner: QuestionPlanner, state: LearnerState, at now: Date) -> Bool {
-        var random = Self.random(id, step: questions.count)
+        var random = Self.random(course?.seed ?? id.description, step: questions.count)
         if course != nil { return askNextScreen(planner: planner, state: state, at: now, using: &random) }
         var asking = self
         asking.types = askableTypes(at: now)
@@ -98,8 +110,10 @@ extension Lesson {
 
     /// The generator for the question after `step` questions: a retried
     /// request makes the same choice.
-    public static func random(_ id: LessonID, step: Int) -> SimulationRandom {
-        SimulationRandom(seed: StableHash.of("\(id)#\(step)"))
+    /// An offline lesson's questions are laid out by its bundle's seed
+    /// instead of its id (`OfflineLessons.swift`).
+    public static func random(_ seed: String, step: Int) -> SimulationRandom {
+        SimulationRandom(seed: StableHash.of("\(seed)#\(step)"))
     }
 }
 

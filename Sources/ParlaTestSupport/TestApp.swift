@@ -185,6 +185,10 @@ public struct Client: Sendable {
         try await send(.post, path, token: token, json: json, headers: headers)
     }
 
+    public func put(_ path: String, token: String? = nil, json: [String: any Sendable]) async throws -> Reply {
+        try await send(.put, path, token: token, json: json)
+    }
+
     public func patch(_ path: String, token: String? = nil, json: [String: any Sendable]) async throws -> Reply {
         try await send(.patch, path, token: token, json: json)
     }

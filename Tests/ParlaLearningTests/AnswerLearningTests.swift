@@ -130,3 +130,38 @@ import Testing
         #expect(model.cards["word:chat"] == learned.card && model.abilities == [weak.ability])
     }
 }
+
+/// Several answers written at once (`AnswerSums`): what one write after the
+/// other would leave.
+@Suite struct AnswerSumsTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func answersToOneItemAreSummedInOrderAndOtherItemsKeptApart() {
+        let scheduler = MemoryScheduler()
+        var model = LearnerModel()
+        var learned: [AnswerLearning] = []
+        for (index, (item, correct)) in [("word:chat", false), ("word:chien", true), ("word:chat", true)].enumerated() {
+            let answer = PracticeAnswer(
+                itemID: item, skill: .vocabulary, correct: correct, responseTime: 3, timeLimit: 30, optionCount: 4,
+                initialDifficulty: -1.5)
+            let learning = AnswerLearning.learning(
+                from: answer, model: model, item: nil, at: now.addingTimeInterval(Double(index) * 600), scheduler: scheduler)
+            model.apply(learning)
+            learned.append(learning)
+        }
+        let sums = AnswerSums(learned)
+        #expect(sums.cards.map(\.item) == ["word:chat", "word:chien"])
+        // The last review's memory, both reviews counted.
+        let chat = sums.cards[0]
+        #expect(chat.reviews == 2 && chat.lastReview == now.addingTimeInterval(1200).timeIntervalSince1970)
+        #expect(chat.stability == learned[2].card?.stability && chat.due == learned[2].card?.due.timeIntervalSince1970)
+        #expect(sums.items.map(\.responses) == [2, 1])
+        #expect(abs(sums.items[0].change - (learned[0].difficultyChange + learned[2].difficultyChange)) < 1e-12)
+        #expect(abs(sums.items[0].difficulty - (-1.5 + sums.items[0].change)) < 1e-12)
+        // One ability row: the first answer's value, moved by the later ones.
+        #expect(sums.abilities.count == 1 && sums.abilities[0].answers == 3)
+        #expect(abs(sums.abilities[0].theta - model.everySkill.first { $0.skill == .vocabulary }!.theta) < 1e-9)
+        // One history row per skill and day: the last answer's.
+        #expect(Set(sums.history.map(\.skill)) == ["vocabulary", "overall"] && sums.history.count == 2)
+    }
+}

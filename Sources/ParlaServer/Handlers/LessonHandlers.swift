@@ -57,18 +57,40 @@ extension APIHandler {
         let learner = try await authorized(input.path.learnerId, for: .write)
         let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
         guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
-        let answer: LessonAnswer
-        switch (form.optionId, form.text) {
-        case (let option?, nil): answer = form.targetId.map { .drop(item: option, target: $0) } ?? .option(option)
-        case (nil, let text?):
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParlaError(.emptyText) }
-            answer = .text(String(text.prefix(200)))
-        default: throw ParlaError.validation([FieldError("optionId", .required)])
-        }
+        let answer = try Self.lessonAnswer(option: form.optionId, target: form.targetId, text: form.text, field: "optionId")
         let view = try await lessons.answer(
             learner, lesson: lesson, question: form.questionId, answer: answer,
             responseTimeMilliseconds: form.responseTimeMs)
         return .ok(.init(body: .json(try .init(view, question: form.questionId, snapshot: content.snapshot(), language: language))))
+    }
+
+    /// A try as a request gives it: an option (with a template's target)
+    /// or a typed text, never both.
+    static func lessonAnswer(option: String?, target: String?, text: String?, field: String) throws -> LessonAnswer {
+        switch (option, text) {
+        case (let option?, nil): return target.map { .drop(item: option, target: $0) } ?? .option(option)
+        case (nil, let text?):
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ParlaError(.emptyText) }
+            return .text(String(text.prefix(200)))
+        default: throw ParlaError.validation([FieldError(field, .required)])
+        }
+    }
+
+    func submitLessonLog(_ input: Operations.SubmitLessonLog.Input) async throws -> Operations.SubmitLessonLog.Output {
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        let lesson: LessonID = try parseID(input.path.lessonId, orElse: .lessonNotFound)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let answers = try form.answers.enumerated().map { index, entry in
+            OfflineAnswer(
+                questionID: entry.questionId,
+                answer: try Self.lessonAnswer(
+                    option: entry.optionId, target: entry.targetId, text: entry.text, field: "answers[\(index)].optionId"),
+                at: form.startedAt.addingTimeInterval(entry.at), claimedMilliseconds: entry.responseTimeMs)
+        }
+        let (view, created) = try await lessons.replay(
+            learner, lesson: lesson, .init(courseLesson: form.courseLesson, seed: form.seed, startedAt: form.startedAt, answers: answers))
+        let body = try Components.Schemas.Lesson(view, content.snapshot())
+        return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
     func recordLessonAnswer(_ input: Operations.RecordLessonAnswer.Input) async throws -> Operations.RecordLessonAnswer.Output {
@@ -154,7 +176,9 @@ extension Components.Schemas.CourseLessonPlace {
 }
 
 extension Components.Schemas.LessonQuestion {
-    init(_ question: LessonQuestion, lesson: Lesson, learner: LearnerID, lessonID: LessonID, snapshot: ContentCatalog.Snapshot) {
+    /// `lessonID`: nil for a lesson laid out to take offline, whose
+    /// listening audio is the asset itself (the download holds it anyway).
+    init(_ question: LessonQuestion, lesson: Lesson, learner: LearnerID, lessonID: LessonID?, snapshot: ContentCatalog.Snapshot) {
         let disabled = Set(question.disabledOptionIDs)
         let options = question.options.map { option in
             OptionsPayloadPayload(
@@ -166,7 +190,8 @@ extension Components.Schemas.LessonQuestion {
         // asset's own name would say which word it is.
         let audio: String? = lesson.audioSlot(of: question).flatMap { slot in
             guard let path = snapshot.assetPath(slot) else { return nil }
-            return question.type == .listening ? "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio" : path
+            guard question.type == .listening, let lessonID else { return path }
+            return "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio"
         }
         self.init(
             id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,

@@ -60,6 +60,7 @@ extension APIHandler {
                     bytes: file.bytes, sha256: file.sha256)
             }
         }
+        let offline = try await lessons.offlineLessons(learner, pack: pack.pack, contentVersion: snapshot.version)
         return .ok(
             .init(
                 body: .json(
@@ -67,7 +68,38 @@ extension APIHandler {
                         packId: pack.pack.id, language: .init(rawValue: view.language.code) ?? .en,
                         narratorLanguage: .init(rawValue: view.native.code) ?? .en, contentVersion: snapshot.version,
                         bytes: made.map(\.bytes).reduce(0, +), assets: made,
-                        pending: assets.filter { $0.file == nil }.map(path)))))
+                        pending: assets.filter { $0.file == nil }.map(path),
+                        lessons: offline.map { .init($0, learner: learner.id, snapshot: snapshot) }))))
+    }
+}
+
+extension Components.Schemas.OfflineCourseLesson {
+    /// A lesson laid out for the device: each question as it is shown
+    /// (with the narrator's lines on its screen) and what is right.
+    init(_ offline: LessonService.OfflineLesson, learner: LearnerID, snapshot: ContentCatalog.Snapshot) {
+        let lesson = offline.lesson, native = lesson.native
+        func spoken(_ line: CourseLine) -> Components.Schemas.SpokenLine? {
+            guard let text = snapshot.corpus.texts(of: line)?[native] else { return nil }
+            return .init(text: text, audio: snapshot.assetPath(.narratorLine(line, native)).map { [$0] } ?? [])
+        }
+        let questions = lesson.questions.indices.compactMap { index -> QuestionsPayloadPayload? in
+            // The lesson as it stands while this question is on screen.
+            var asked = lesson
+            asked.questions = Array(lesson.questions.prefix(index + 1))
+            guard let place = asked.course.flatMap({ Components.Schemas.CourseLessonPlace($0, lesson: asked, snapshot: snapshot) })
+            else { return nil }
+            let question = lesson.questions[index], key = OfflineAnswerKey(question)
+            return .init(
+                question: .init(question, lesson: asked, learner: learner, lessonID: nil, snapshot: snapshot), place: place,
+                answer: .init(
+                    optionId: key.optionID, order: key.order,
+                    matches: key.matches?.map { .init(optionId: $0.item, targetId: $0.target) }))
+        }
+        let praises = (1...max(1, snapshot.corpus.instructions.praise.count)).compactMap { spoken(.praise($0)) }
+        let closing = snapshot.corpus.narration(of: offline.authored, screen: 0, finished: true).closing.flatMap(spoken)
+        self.init(
+            lessonId: offline.authored.id, seed: offline.seed, title: offline.authored.titles[native] ?? offline.authored.id,
+            questions: questions, praises: praises, closing: closing)
     }
 }
 

@@ -154,7 +154,7 @@ extension ErrorCode {
             .invalidPassword, .passwordIsEmail, .termsNotAccepted, .invalidLanguage, .nothingToUpdate,
             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
-            .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .gameUnavailable,
+            .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .lessonLogRejected, .gameUnavailable,
             .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
             .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents,

@@ -112,23 +112,10 @@ public struct GameStore: Sendable {
     {
         // Heard by this server at its commit (its class overviews drop it at once).
         try await database.transaction(on: connection) { connection in
-            // The cards this reviews, locked in item order (as the writes
-            // go), must be as read.
-            let reviewed = learning.filter { $0.card != nil }.map(\.itemID).sorted()
-            if !reviewed.isEmpty {
-                var now: [String: Int] = [:]
-                for row in try await connection.query(
-                    """
-                    SELECT item_id, reviews FROM memory_cards
-                    WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND item_id = ANY(\(reviewed))
-                    ORDER BY item_id FOR UPDATE
-                    """, logger: logger
-                ).collect() {
-                    let (item, reviews) = try row.decode((String, Int).self)
-                    now[item] = reviews
-                }
-                if reviewed.contains(where: { now[$0] ?? 0 != read.reviews[$0] ?? 0 }) { return .overtaken }
-            }
+            guard
+                try await LearningRows.lockAsRead(
+                    learning, read: read, learner: learner, language: language, on: connection, logger: logger)
+            else { return .overtaken }
             let rows = try await connection.query(
                 """
                 UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,

@@ -19,13 +19,13 @@ import PostgresNIO
 /// triggers on abilities and ability_history announce per statement
 /// (migration 0049), so eight statements cost eight rounds of them, and
 /// eight round trips. One `INSERT ... ON CONFLICT` may not touch a row
-/// twice, so the answers are summed per key first (`Summed`), to what one
+/// twice, so the answers are summed per key first (`AnswerSums`), to what one
 /// statement per answer, in the order given, would have left.
 enum LearningRows {
     static func expressions(_ learning: [AnswerLearning], learner: LearnerID, language: Language, gate: String) throws -> SQL {
-        let rows = Summed(learning)
+        let rows = AnswerSums(learning)
         let (cards, items, abilities, history) = (
-            try rows.json(rows.cards), try rows.json(rows.items), try rows.json(rows.abilities), try rows.json(rows.history)
+            try json(rows.cards), try json(rows.items), try json(rows.abilities), try json(rows.history)
         )
         return """
             learned_cards AS (
@@ -102,7 +102,30 @@ enum LearningRows {
         """
     }
 
-    /// Answers' rows on their own (a game's pairs), inside the caller's
+    /// Locks the cards `learning` reviews, in item order (as the writes go),
+    /// inside the caller's transaction; false when one had another review
+    /// since the model was `read` (a lesson or a game at the same moment).
+    static func lockAsRead(
+        _ learning: [AnswerLearning], read: ModelRead, learner: LearnerID, language: Language, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Bool {
+        let reviewed = Array(Set(learning.filter { $0.card != nil }.map(\.itemID))).sorted()
+        guard !reviewed.isEmpty else { return true }
+        var now: [String: Int] = [:]
+        for row in try await connection.query(
+            """
+            SELECT item_id, reviews FROM memory_cards
+            WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND item_id = ANY(\(reviewed))
+            ORDER BY item_id FOR UPDATE
+            """, logger: logger
+        ).collect() {
+            let (item, reviews) = try row.decode((String, Int).self)
+            now[item] = reviews
+        }
+        return !reviewed.contains { now[$0] ?? 0 != read.reviews[$0] ?? 0 }
+    }
+
+    /// Answers' rows on their own (a game's pairs, an offline lesson's answers), inside the caller's
     /// transaction: one statement.
     static func write(
         _ learning: [AnswerLearning], learner: LearnerID, language: Language, on connection: PostgresConnection,
@@ -120,80 +143,13 @@ enum LearningRows {
         _ = try await connection.query(statement.query, logger: logger).collect()
     }
 
-    /// Answers summed per key, in the order given (which is the order of
-    /// their locks: callers sort by item): what one write per answer would
-    /// leave. A row first inserted takes the first answer's absolute value
-    /// plus the later answers' changes; a stored row moves by all of them.
-    struct Summed {
-        struct Card: Encodable {
-            var item: String, phase: Int, step: Int?, stability: Double?, difficulty: Double?, due: Double, last_review: Double?
-            var reviews: Int, lapses: Int
-        }
-        struct Item: Encodable {
-            var item: String, difficulty: Double, change: Double, responses: Int
-        }
-        struct Ability: Encodable {
-            var skill: String, theta: Double, responses: Int, change: Double, answers: Int
-        }
-        struct History: Encodable {
-            var skill: String, day: Double, theta: Double, level: String
-        }
-        var cards: [Card] = [], items: [Item] = [], abilities: [Ability] = [], history: [History] = []
-
-        init(_ learning: [AnswerLearning]) {
-            for answer in learning {
-                if let card = answer.card {
-                    var row = Card(
-                        item: answer.itemID, phase: card.phase.rawValue, step: card.step, stability: card.stability,
-                        difficulty: card.difficulty, due: card.due.timeIntervalSince1970,
-                        last_review: card.lastReview?.timeIntervalSince1970, reviews: 1, lapses: answer.lapse ? 1 : 0)
-                    if let index = cards.firstIndex(where: { $0.item == answer.itemID }) {
-                        // The last review's memory, every review counted.
-                        (row.reviews, row.lapses) = (cards[index].reviews + 1, cards[index].lapses + row.lapses)
-                        cards[index] = row
-                    } else {
-                        cards.append(row)
-                    }
-                }
-                if let index = items.firstIndex(where: { $0.item == answer.itemID }) {
-                    items[index].difficulty += answer.difficultyChange
-                    items[index].change += answer.difficultyChange
-                    items[index].responses += 1
-                } else {
-                    items.append(
-                        Item(
-                            item: answer.itemID, difficulty: answer.initialDifficulty + answer.difficultyChange,
-                            change: answer.difficultyChange, responses: 1))
-                }
-                let skill = answer.skill.rawValue
-                if let index = abilities.firstIndex(where: { $0.skill == skill }) {
-                    abilities[index].theta += answer.abilityChange
-                    abilities[index].responses += 1
-                    abilities[index].change += answer.abilityChange
-                    abilities[index].answers += 1
-                } else {
-                    abilities.append(
-                        Ability(
-                            skill: skill, theta: answer.ability.theta, responses: answer.ability.responses, change: answer.abilityChange,
-                            answers: 1))
-                }
-                // Each answer's history rows take its first snapshot's day, as one write per answer did.
-                guard let day = answer.snapshots.first?.day else { continue }
-                for snapshot in answer.snapshots {
-                    let row = History(
-                        skill: snapshot.skill?.rawValue ?? "overall", day: day.timeIntervalSince1970, theta: snapshot.theta,
-                        level: snapshot.level.rawValue)
-                    history.removeAll { $0.skill == row.skill && $0.day == row.day }
-                    history.append(row)
-                }
-            }
-        }
-
-        /// Rows as JSON for `jsonb_to_recordset`; a value JSON cannot hold
-        /// (a NaN, never computed on purpose) fails the write, never drops it.
-        func json<Row: Encodable>(_ rows: [Row]) throws -> String {
-            String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
-        }
+    /// Rows as JSON for `jsonb_to_recordset`, columns in snake case; a
+    /// value JSON cannot hold (a NaN, never computed on purpose) fails the
+    /// write, never drops it.
+    static func json<Row: Encodable>(_ rows: [Row]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(rows), as: UTF8.self)
     }
 }
 
