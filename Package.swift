@@ -186,11 +186,24 @@ let package = Package(
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
-        // The SQL of each part of the product, a store per table family.
+        // The SQL of what learners learn: lessons and their answers, the
+        // model each answer teaches (memory, abilities, item difficulty),
+        // placement, speech attempts and their queue.
+        .target(
+            name: "ParlaLearningStore",
+            dependencies: [
+                "ParlaDatabase", "ParlaCore", "ParlaLearning", "ParlaTeaching",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The SQL of each other part of the product, a store per table family.
         .target(
             name: "ParlaStore",
             dependencies: [
-                "ParlaDatabase", "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaCommerce", "ParlaTeaching", "ParlaGames",
+                "ParlaDatabase", "ParlaCore", "ParlaContent", "ParlaLearning", "ParlaLearningStore", "ParlaCommerce", "ParlaTeaching",
+                "ParlaGames",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -218,7 +231,9 @@ let package = Package(
         .target(
             name: "ParlaServices",
             dependencies: [
-                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaContent", "ParlaSpeech", "ParlaLearning", "ParlaTeaching",
+                "ParlaCore", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaContent", "ParlaSpeech",
+                "ParlaLearning",
+                "ParlaTeaching",
                 "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -235,7 +250,8 @@ let package = Package(
         .target(
             name: "ParlaServer",
             dependencies: [
-                "ParlaCore", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaServices", "ParlaContent", "ParlaSpeech",
+                "ParlaCore", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaServices", "ParlaContent",
+                "ParlaSpeech",
                 "ParlaLearning", "ParlaTeaching",
                 "ParlaGames", "ParlaCommerce", "ParlaPurchases", "ParlaWeb", "ParlaMail", "ParlaIdentity",
                 .product(name: "Yams", package: "Yams"),
@@ -332,7 +348,7 @@ let package = Package(
         .testTarget(
             name: "ParlaStoreTests",
             dependencies: [
-                "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaLearning",
+                "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaLearning",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -357,7 +373,9 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaServices", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaTestSupport", "ParlaCore",
+                "ParlaServer", "ParlaServices", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept",
+                "ParlaTestSupport",
+                "ParlaCore",
                 "ParlaContent",
                 "ParlaSpeech",
                 "ParlaLearning", "ParlaCommerce", "ParlaPurchases", "ParlaMail", "ParlaIdentity", "ParlaGames", "ParlaWeb",

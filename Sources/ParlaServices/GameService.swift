@@ -3,6 +3,7 @@ import ParlaContent
 import ParlaCore
 import ParlaGames
 import ParlaLearning
+import ParlaLearningStore
 import ParlaStore
 import ParlaTeaching
 

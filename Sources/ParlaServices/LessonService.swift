@@ -2,6 +2,7 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaLearningStore
 import ParlaSpeech
 import ParlaStore
 import ParlaTeaching

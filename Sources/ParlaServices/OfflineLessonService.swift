@@ -2,6 +2,7 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaLearningStore
 import ParlaStore
 import ParlaTeaching
 

@@ -2,6 +2,7 @@ import Foundation
 import ParlaCommerce
 import ParlaContent
 import ParlaCore
+import ParlaLearningStore
 import ParlaStore
 import ParlaTeaching
 

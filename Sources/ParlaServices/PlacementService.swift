@@ -2,6 +2,7 @@ import Foundation
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaLearningStore
 import ParlaStore
 
 /// The adaptive placement test (T3.4, T3.5): serves one question at a

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaCore
 import ParlaLearning
+import ParlaLearningStore
 import ParlaStore
 
 /// Where a learner stands in a language (T7.2, IF2): overall level, each

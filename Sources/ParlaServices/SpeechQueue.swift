@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaCore
 import ParlaKept
+import ParlaLearningStore
 import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle

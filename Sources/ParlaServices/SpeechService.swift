@@ -1,6 +1,7 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaLearningStore
 import ParlaSpeech
 import ParlaStore
 import ServiceLifecycle

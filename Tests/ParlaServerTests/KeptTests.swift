@@ -4,6 +4,7 @@ import ParlaCore
 import ParlaDatabase
 import ParlaKept
 import ParlaLearning
+import ParlaLearningStore
 import ParlaServices
 import ParlaStore
 import ParlaTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlaCore
+import ParlaLearningStore
 import ParlaStore
 import ParlaTestSupport
 import PostgresNIO

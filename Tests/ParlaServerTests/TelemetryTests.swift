@@ -1,5 +1,6 @@
 import Foundation
 import ParlaDatabase
+import ParlaLearningStore
 import ParlaTestSupport
 import Testing
 

@@ -7,6 +7,7 @@ import Testing
 
 @testable import ParlaDatabase
 @testable import ParlaKept
+@testable import ParlaLearningStore
 @testable import ParlaStore
 
 @Suite("migration scripts")

@@ -11,6 +11,7 @@ import ParlaCore
 import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
+import ParlaLearningStore
 import ParlaPurchases
 import ParlaServices
 import ParlaSpeech

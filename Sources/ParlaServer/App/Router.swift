@@ -8,6 +8,7 @@ import ParlaAPI
 import ParlaDatabase
 import ParlaIdentity
 import ParlaKept
+import ParlaLearningStore
 import ParlaPurchases
 import ParlaServices
 import ParlaStore

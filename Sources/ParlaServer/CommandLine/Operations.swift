@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaDatabase
 import ParlaKept
+import ParlaLearningStore
 import ParlaServices
 import ParlaSpeech
 import ParlaStore

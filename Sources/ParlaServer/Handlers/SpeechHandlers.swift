@@ -2,6 +2,7 @@ import Foundation
 import OpenAPIRuntime
 import ParlaAPI
 import ParlaCore
+import ParlaLearningStore
 import ParlaSpeech
 import ParlaStore
 
@@ -74,7 +75,7 @@ extension APIHandler {
 }
 
 extension Components.Schemas.SpeechAttempt {
-    init(_ attempt: ParlaStore.SpeechAttemptStore.Attempt, _ score: AttemptScore, language: Language) {
+    init(_ attempt: ParlaLearningStore.SpeechAttemptStore.Attempt, _ score: AttemptScore, language: Language) {
         self.init(
             id: attempt.id.description, language: attempt.language.code, text: attempt.text, phraseId: attempt.phraseID,
             createdAt: attempt.createdAt, recordingKept: attempt.hasRecording, result: .init(score, language: language))

@@ -3,6 +3,7 @@ import Logging
 import ParlaCore
 import ParlaDatabase
 import ParlaLearning
+import ParlaLearningStore
 import PostgresNIO
 
 /// Games and their results. A flip reads the game, lets the rules decide,

@@ -21,7 +21,7 @@ import PostgresNIO
 /// eight round trips. One `INSERT ... ON CONFLICT` may not touch a row
 /// twice, so the answers are summed per key first (`AnswerSums`), to what one
 /// statement per answer, in the order given, would have left.
-enum LearningRows {
+package enum LearningRows {
     static func expressions(_ learning: [AnswerLearning], learner: LearnerID, language: Language, gate: String) throws -> SQL {
         let rows = AnswerSums(learning)
         let (cards, items, abilities, history) = (
@@ -105,7 +105,7 @@ enum LearningRows {
     /// Locks the cards `learning` reviews, in item order (as the writes go),
     /// inside the caller's transaction; false when one had another review
     /// since the model was `read` (a lesson or a game at the same moment).
-    static func lockAsRead(
+    package static func lockAsRead(
         _ learning: [AnswerLearning], read: ModelRead, learner: LearnerID, language: Language, on connection: PostgresConnection,
         logger: Logger
     ) async throws -> Bool {
@@ -127,7 +127,7 @@ enum LearningRows {
 
     /// Answers' rows on their own (a game's pairs, an offline lesson's answers), inside the caller's
     /// transaction: one statement.
-    static func write(
+    package static func write(
         _ learning: [AnswerLearning], learner: LearnerID, language: Language, on connection: PostgresConnection,
         logger: Logger
     ) async throws {
@@ -156,12 +156,14 @@ enum LearningRows {
 /// A learner's model as read, with how many reviews each card had then: a
 /// write computed from it lands only if the card has had no other review
 /// since (a lesson and a game at the same moment).
-struct ModelRead: Sendable {
-    var model: LearnerModel
-    var reviews: [String: Int]
+package struct ModelRead: Sendable {
+    package var model: LearnerModel
+    package var reviews: [String: Int]
 
     /// One query's worth: the model of `learner` in `language`.
-    static func read(learner: LearnerID, language: Language, on connection: PostgresConnection, logger: Logger) async throws -> ModelRead {
+    package static func read(learner: LearnerID, language: Language, on connection: PostgresConnection, logger: Logger) async throws
+        -> ModelRead
+    {
         let row = try await connection.query(
             """
             SELECT \(unescaped: columns)
