@@ -40,7 +40,8 @@ public struct Corpus: Sendable, Equatable {
         for pack in packs where pack.language == language {
             if let lesson = pack.lessons.first(where: { $0.id == id }) { return (pack, lesson) }
         }
-        return nil
+        // A level's checkpoint, made from its lessons (`CourseCheckpoints.swift`).
+        return Self.checkpointLevel(id, in: language).flatMap { checkpoint($0, in: language) }
     }
 
     /// Every concept once, in list order.

@@ -1176,6 +1176,13 @@ public enum Wording {
             en: "Learner \(number)", fr: "Apprenant \(number)", it: "Studente \(number)",
             de: "Lernprofil \(number)", es: "Estudiante \(number)")
     }
+
+    /// The title of the checkpoint at the end of a level of the course: "Checkpoint A1".
+    public static func checkpoint(_ level: String) -> LocalizedText {
+        LocalizedText(
+            en: "Checkpoint \(level)", fr: "Bilan \(level)", it: "Verifica \(level)", de: "Zwischentest \(level)",
+            es: "Control \(level)")
+    }
 }
 
 extension String {

@@ -79,6 +79,27 @@ public struct AbilityStore: Sendable {
         public var wrong: Int
     }
 
+    /// A level's checkpoint passed: the course moves up to `level` (never
+    /// down) with the abilities a placement there would leave, in one
+    /// transaction. False, and nothing written, when it was there already.
+    public func advanceCourse(
+        learner: AuthorizedLearner, language: Language, to level: CEFRLevel, abilities: [SkillAbility], snapshots: [ProficiencySnapshot]
+    ) async throws -> Bool {
+        try await database.withTransaction { connection in
+            // Level codes sort as the levels do (A1 < A2 < B1 ...).
+            let moved = try await connection.query(
+                """
+                UPDATE courses SET level = \(level.rawValue)
+                WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND coalesce(level, 'A1') < \(level.rawValue)
+                RETURNING 1
+                """, logger: database.logger
+            ).collect()
+            guard !moved.isEmpty else { return false }
+            try await Self.write(abilities, snapshots, learner: learner.id, language: language, on: connection, logger: database.logger)
+            return true
+        }
+    }
+
     /// Writes abilities and today's snapshots on `connection` (inside the
     /// caller's transaction).
     static func write(

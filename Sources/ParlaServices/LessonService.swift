@@ -135,7 +135,9 @@ package struct LessonService: Sendable {
         }
         // Over the plan's daily lessons, the open lesson stays as it is.
         let ownership = try await plans.ownership(for: authorized)
-        guard ownership.mayOpen(coursePack: pack.sharedID) else { throw ParlaError(.packLocked) }
+        // A level's checkpoint is open to all, to test out of the level.
+        let checkpoint = Corpus.checkpointLevel(courseLesson, in: language) != nil
+        guard checkpoint || ownership.mayOpen(coursePack: pack.sharedID) else { throw ParlaError(.packLocked) }
         try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
         if let open { try await lessons.abandon(open.id, learner: authorized) }
         let learner = try await learners.learner(authorized)
@@ -228,8 +230,29 @@ package struct LessonService: Sendable {
         var view = View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
             abilities: learningAfter.everySkill)
+        if lesson.isFinished, let passed = try await passCheckpoint(lesson, learner: learner, abilities: view.abilities) {
+            view.abilities = passed
+        }
         if lesson.isFinished { view.gaps = try await proficiency.proficiency(learner, language: lesson.language.code).gaps }
         return view
+    }
+
+    /// A level's checkpoint just finished (`CoursePath`): passed, the course
+    /// moves to the next level, and the abilities as a placement there
+    /// would leave them, which are returned; nil for any other lesson, a
+    /// checkpoint not passed, or a course already past the level.
+    private func passCheckpoint(_ lesson: Lesson, learner: AuthorizedLearner, abilities: [SkillAbility]) async throws
+        -> [SkillAbility]?
+    {
+        guard let place = lesson.course, let level = Corpus.checkpointLevel(place.lesson, in: lesson.language) else { return nil }
+        let summary = lesson.summary(abilities: abilities)
+        guard CoursePath.passes(firstTryCorrect: summary.firstTryCorrect, questions: summary.questions) else { return nil }
+        let next = CoursePath.level(after: level)
+        let raised = CoursePath.abilities(passingTo: next, from: abilities)
+        let snapshots = ProficiencyReport(abilities: raised).snapshots(on: Date())
+        let moved = try await proficiency.abilities.advanceCourse(
+            learner: learner, language: lesson.language, to: next, abilities: raised, snapshots: snapshots)
+        return moved ? raised : nil
     }
 
     /// "I can't speak now": speaking questions leave the learner's lessons

@@ -63,6 +63,7 @@ extension LessonService {
     package func replay(_ authorized: AuthorizedLearner, lesson id: LessonID, _ log: OfflineLog) async throws -> (View, created: Bool) {
         let snapshot = try content.snapshot()
         guard let language = Language.allCases.first(where: { log.courseLesson.hasPrefix("\($0.code)-") }),
+            Corpus.checkpointLevel(log.courseLesson, in: language) == nil,
             let (pack, authored) = snapshot.corpus.courseLesson(log.courseLesson, in: language)
         else { throw ParlaError(.courseLessonNotFound) }
         try Self.checkTimes(log, now: Date())

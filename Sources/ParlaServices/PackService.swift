@@ -39,6 +39,17 @@ package struct PackService: Sendable {
         return (course, CourseMenu(progress: course.progress, records: course.records, appeal: appeal))
     }
 
+    /// The learner's path through the course in `language`, with the
+    /// course view it comes from (`CoursePath`).
+    package func path(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CoursePath) {
+        let language = try content.language(code)
+        async let view = view(authorized, language: language, currency: "USD", sized: false)
+        let level = try await courses.courses(of: authorized).first { $0.language == language }?.level
+        let course = try await view
+        let path = CoursePath(corpus: try content.snapshot().corpus, language: language, progress: course.progress, courseLevel: level)
+        return (course, path)
+    }
+
     /// The course in `language` as the learner stands in it.
     package struct View: Sendable {
         package var language: Language

@@ -252,12 +252,7 @@ public struct LessonCatalog: Sendable {
 
     /// How many questions a course lesson asks: one a screen, and a story
     /// screen one for each of its story's questions.
-    public func questionCount(of lesson: CourseLesson) -> Int {
-        lesson.screens.reduce(0) { count, screen in
-            if case .story(let id) = screen.task { return count + (stories[id]?.questions.count ?? 0) }
-            return count + 1
-        }
-    }
+    public func questionCount(of lesson: CourseLesson) -> Int { corpus.questionCount(of: lesson) }
 
     /// A lesson of the language's course, by id (`<pack>-NN`).
     public func courseLesson(_ id: String) -> CourseLesson? {

@@ -128,12 +128,21 @@ extension Components.Schemas.Lesson {
             Components.Schemas.LessonQuestion($0, lesson: lesson, learner: view.learner, lessonID: view.id, snapshot: snapshot)
         }
         let summary = lesson.isFinished ? Components.Schemas.LessonSummary(lesson.summary(abilities: view.abilities), gaps: view.gaps) : nil
+        let checked = lesson.course.flatMap { Corpus.checkpointLevel($0.lesson, in: lesson.language) }
+        let checkpoint = summary.flatMap { summary in
+            checked.map { level -> CheckpointPayload in
+                let passed = CoursePath.passes(firstTryCorrect: summary.firstTryCorrect, questions: summary.questions)
+                return .init(
+                    level: .init(rawValue: level.rawValue) ?? .a1, passed: passed,
+                    courseLevel: passed ? .init(rawValue: CoursePath.level(after: level).rawValue) : nil)
+            }
+        }
         self.init(
             id: view.id.description, language: .init(rawValue: lesson.language.code) ?? .en,
             mode: lesson.course == nil ? .teacher : .course,
             course: lesson.course.flatMap { Components.Schemas.CourseLessonPlace($0, lesson: lesson, snapshot: snapshot) },
             status: lesson.isFinished ? .finished : .inProgress, length: lesson.length, answered: lesson.answeredCount,
-            startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary,
+            startedAt: view.startedAt, finishedAt: view.finishedAt, question: question, summary: summary, checkpoint: checkpoint,
             proficiency: view.abilities.map(Components.Schemas.ProficiencyBar.init))
     }
 }

@@ -29,6 +29,29 @@ extension APIHandler {
                         sections: sections))))
     }
 
+    func getCoursePath(_ input: Operations.GetCoursePath.Input) async throws -> Operations.GetCoursePath.Output {
+        let learner = try await authorized(input.path.learnerId, for: .read)
+        let (view, path) = try await packs.path(learner, language: input.query.language.rawValue)
+        let snapshot = try content.snapshot()
+        let levels = path.levels.map { level in
+            let checkpoint = snapshot.corpus.courseLesson(level.checkpoint, in: view.language)?.lesson
+            return Components.Schemas.CoursePath.LevelsPayloadPayload(
+                level: .init(rawValue: level.level.rawValue) ?? .a1, lessons: level.lessons, completed: level.completed,
+                packs: level.packs.map { Components.Schemas.CoursePackSummary($0, view, snapshot) },
+                checkpoint: .init(
+                    lessonId: level.checkpoint, title: checkpoint?.titles[view.native] ?? level.checkpoint,
+                    questions: checkpoint.map { snapshot.corpus.questionCount(of: $0) } ?? 0,
+                    status: .init(rawValue: level.status.rawValue) ?? .open, passMark: CoursePath.passMark))
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        language: .init(rawValue: view.language.code) ?? .en,
+                        level: path.level.flatMap { .init(rawValue: $0.rawValue) },
+                        next: path.next.map { Components.Schemas.CourseLessonRef($0.lesson, of: $0.pack, view) }, levels: levels))))
+    }
+
     func getCoursePack(_ input: Operations.GetCoursePack.Input) async throws -> Operations.GetCoursePack.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let (currency, _) = try shopQuery(input.query.currency, nil)
