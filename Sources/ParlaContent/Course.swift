@@ -31,6 +31,12 @@ public struct CoursePack: Sendable, Equatable, Codable, Identifiable {
     /// stories-a2): what products and entitlements name.
     public var sharedID: String { String(id.dropFirst(language.code.count + 1)) }
 
+    /// The shared id of the pack a lesson (`<lang>-<pack>-NN`) belongs to.
+    public static func sharedID(ofLesson lesson: String) -> String {
+        let pack = lesson.lastIndex(of: "-").map { lesson[..<$0] } ?? lesson[...]
+        return String(pack.drop { $0 != "-" }.dropFirst())
+    }
+
     public init(
         id: String, language: Language, section: CourseSection, level: CEFRLevel, order: Int, icon: AssetReference, wordList: String?,
         titles: [Language: String], summaries: [Language: String], lessons: [CourseLesson] = []

@@ -44,7 +44,7 @@ public enum Kept {
     /// The tables one class overview reads (and `ClassOverviewAnswers` with it).
     static let classTables: Set<String> = [
         "classes", "class_members", "assignments", "learners", "lesson_answers", "abilities", "ability_history", "speech_attempts",
-        "games", "courses", "account_entitlements",
+        "games", "courses", "account_entitlements", "lessons",
     ]
 
     public static let all: [KeptThing] = [

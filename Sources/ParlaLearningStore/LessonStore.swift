@@ -244,8 +244,21 @@ public struct LessonStore: Sendable {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> (Date, Date?)? {
         guard let record = change.record else {
-            let statement: SQL = "\(Self.lessonUpdate(change, lesson: lesson, version: version)) RETURNING touched_at, finished_at"
-            return try await connection.query(statement.query, logger: logger).collect().first?.decode((Date, Date?).self)
+            // A lesson of the course finished announces its learner's classes
+            // (migration 0054: assignments count it), heard here at once.
+            guard change.finished else {
+                let statement: SQL = "\(Self.lessonUpdate(change, lesson: lesson, version: version)) RETURNING touched_at, finished_at"
+                return try await connection.query(statement.query, logger: logger).collect().first?.decode((Date, Date?).self)
+            }
+            let statement: SQL = """
+                \(Self.lessonUpdate(change, lesson: lesson, version: version))
+                RETURNING touched_at, finished_at,
+                    ARRAY(SELECT m.class_id::text FROM class_members m WHERE m.learner_id = \(learner.uuid) AND course_lesson IS NOT NULL)
+                """
+            guard let row = try await connection.query(statement.query, logger: logger).collect().first else { return nil }
+            let (touchedAt, finishedAt, classes) = try row.decode((Date, Date?, [String]).self)
+            database.heardOwn("class", keys: classes.map { Substring($0) })
+            return (touchedAt, finishedAt)
         }
         let query = try Self.answerWrite(
             change, record: record, lesson: lesson, version: version, learner: learner, language: language, cardReviews: cardReviews

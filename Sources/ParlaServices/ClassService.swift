@@ -1,4 +1,5 @@
 import Foundation
+import ParlaContent
 import ParlaCore
 import ParlaKept
 import ParlaStore
@@ -128,12 +129,12 @@ package struct ClassService: Sendable {
         if let kept = overviews?.overview(authorized.id, on: today) { return (kept.schoolClass, kept.report) }
         let stamp = overviews?.stamp
         let (schoolClass, read, missed, work) = try await reports.overview(authorized)
-        let open = try await openWords(of: Set(work.map(\.account)))
+        let open = try await openContent(of: Set(work.map(\.account)))
         var completions: [LearnerID: [AssignmentID: Double]] = [:]
         for done in work {
             // An assignment a member may open none of has no completion for it.
             completions[done.learner, default: [:]][done.assignment] = AssignmentRules.completion(
-                rightItems: done.rightItems, of: done.items, openWords: open[done.account] ?? [])
+                rightItems: done.rightItems, of: done.items, open: open[done.account] ?? Self.nothingOpen)
         }
         let members = read.map { member in
             var member = member
@@ -172,6 +173,9 @@ package struct ClassService: Sendable {
         case .word: return snapshot.concepts[id.key]?.localization(language)?.word ?? id.key
         case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
         case .grammar, .sightWord: return id.key
+        case .course:
+            let lesson = snapshot.corpus.courseLesson(id.key, in: language)?.lesson
+            return lesson?.titles[language] ?? id.key
         case .story:
             // The question as the story asks it.
             guard let (storyID, number) = id.storyQuestion, let story = snapshot.corpus.stories.first(where: { $0.id == storyID }),
@@ -183,13 +187,20 @@ package struct ClassService: Sendable {
 
     // MARK: Assignments
 
-    /// The words each account may open (the same set lessons draw from),
-    /// read once per account.
-    package func openWords(of accounts: Set<AccountID>) async throws -> [AccountID: Set<String>] {
-        var open: [AccountID: Set<String>] = [:]
-        for account in accounts { open[account] = try content.openWords(try await plans.ownership(of: account).lists) }
+    /// What each account may open of what assignments cover: the words
+    /// lessons draw from and the course's packs, read once per account.
+    package func openContent(of accounts: Set<AccountID>) async throws -> [AccountID: AssignmentRules.Open] {
+        var open: [AccountID: AssignmentRules.Open] = [:]
+        let packs = Set(try content.snapshot().corpus.packs.map(\.sharedID))
+        for account in accounts {
+            let ownership = try await plans.ownership(of: account)
+            open[account] = .init(
+                words: try content.openWords(ownership.lists), packs: packs.filter { ownership.mayOpen(coursePack: $0) })
+        }
         return open
     }
+
+    static let nothingOpen = AssignmentRules.Open(words: [], packs: [])
 
     /// A member who cannot open some of an assignment's items, and which.
     package struct LockedFor: Sendable {
@@ -218,9 +229,9 @@ package struct ClassService: Sendable {
     /// The members of a class who cannot open every one of `items`.
     package func lockedFor(_ items: [String], in classID: ClassID) async throws -> [LockedFor] {
         let members = try await classes.memberAccounts(of: classID)
-        let open = try await openWords(of: Set(members.map(\.account)))
+        let open = try await openContent(of: Set(members.map(\.account)))
         return members.compactMap { member in
-            let locked = AssignmentRules.lockedItems(items, openWords: open[member.account] ?? [])
+            let locked = AssignmentRules.lockedItems(items, open: open[member.account] ?? Self.nothingOpen)
             return locked.isEmpty ? nil : LockedFor(learner: member.learner, displayName: member.displayName, lockedItems: locked)
         }
     }
@@ -242,15 +253,15 @@ package struct ClassService: Sendable {
         -> (AssignmentStore.Assignment, [MemberProgress])
     {
         let (assignment, members) = try await assignments.assignment(id, of: authorized)
-        let open = try await openWords(of: Set(members.map(\.account)))
+        let open = try await openContent(of: Set(members.map(\.account)))
         return (
             assignment,
             members.map { member in
-                let words = open[member.account] ?? []
+                let open = open[member.account] ?? Self.nothingOpen
                 return MemberProgress(
                     learner: member.learner, displayName: member.displayName, progress: member.progress,
-                    completion: AssignmentRules.completion(rightItems: member.progress.rightItems, of: assignment.items, openWords: words),
-                    lockedItems: AssignmentRules.lockedItems(assignment.items, openWords: words))
+                    completion: AssignmentRules.completion(rightItems: member.progress.rightItems, of: assignment.items, open: open),
+                    lockedItems: AssignmentRules.lockedItems(assignment.items, open: open))
             }
         )
     }
@@ -275,16 +286,23 @@ package struct ClassService: Sendable {
         guard !found.isEmpty else { return [] }
         let now = Date()
         let ownership = try await plans.ownership(of: learner.account, at: now)
-        let words = try content.openWords(ownership.lists)
+        let open = try await openContent(of: [learner.account])[learner.account] ?? Self.nothingOpen
         let catalogue = try plans.catalogue()
         return found.map { assignment, className, progress in
-            let locked = AssignmentRules.lockedItems(assignment.items, openWords: words)
-            let list = assignment.kind == AssignmentKind.wordList.rawValue ? assignment.targets.first : nil
+            let locked = AssignmentRules.lockedItems(assignment.items, open: open)
+            // What opens the rest: the list's offer, or the first locked lesson's pack's (alone first).
+            var offer: String?
+            if let item = locked.first.flatMap(LessonItemID.init), item.kind == .course {
+                offer =
+                    catalogue.offers(opening: CoursePack.sharedID(ofLesson: item.key), for: ownership, currency: "USD", at: now)
+                    .first?.product.id
+            } else if !locked.isEmpty, assignment.kind == AssignmentKind.wordList.rawValue {
+                offer = assignment.targets.first.flatMap { catalogue.offer(opening: $0, for: ownership, at: now)?.id }
+            }
             return PupilAssignment(
                 assignment: assignment, className: className, progress: progress,
-                completion: AssignmentRules.completion(rightItems: progress.rightItems, of: assignment.items, openWords: words),
-                lockedItems: locked,
-                offer: locked.isEmpty ? nil : list.flatMap { catalogue.offer(opening: $0, for: ownership, at: now)?.id })
+                completion: AssignmentRules.completion(rightItems: progress.rightItems, of: assignment.items, open: open),
+                lockedItems: locked, offer: offer)
         }
     }
 

@@ -91,7 +91,8 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
 /// `sightWord:<word>` and `story:<story id>/<question, from 1>`. Memory
 /// and difficulty are kept per item, whatever type of question asked it.
 public struct LessonItemID: Hashable, TextCoded, Sendable, Comparable {
-    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar, sightWord, story }
+    /// `course`: a lesson of the course, as an assignment covers it (done once finished).
+    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar, sightWord, story, course }
 
     public var kind: Kind
     public var key: String

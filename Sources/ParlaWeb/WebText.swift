@@ -76,6 +76,8 @@ public enum WebText {
         case kindWordList
         case kindGrammarNote
         case kindPhrases
+        case kindCoursePack
+        case kindCourseLessons
         case newAssignment
         case due
         case assign
@@ -431,6 +433,11 @@ extension WebText.Key {
                 en: "Grammar note", fr: "Point de grammaire", it: "Nota di grammatica", de: "Grammatikthema", es: "Nota de gramática")
         case .kindPhrases:
             LocalizedText(en: "Phrases", fr: "Phrases", it: "Frasi", de: "Sätze", es: "Frases")
+        case .kindCoursePack:
+            LocalizedText(en: "Course pack", fr: "Pack du cours", it: "Pacchetto del corso", de: "Kurspaket", es: "Paquete del curso")
+        case .kindCourseLessons:
+            LocalizedText(
+                en: "Course lessons", fr: "Leçons du cours", it: "Lezioni del corso", de: "Kurslektionen", es: "Lecciones del curso")
         case .newAssignment:
             LocalizedText(en: "New assignment", fr: "Nouveau devoir", it: "Nuovo compito", de: "Neue Aufgabe", es: "Nueva tarea")
         case .due:

@@ -145,6 +145,15 @@ struct DashboardTests {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 #expect(try await browser.text("#assignment-list").contains("Phrases: 2"))
+                // A pack of the course (issue 34), named as the pack is in French.
+                _ = try await browser.evaluate("document.querySelector('#course-pack').value = 'fr-discover-home'; return null")
+                try await browser.click("#assign-course-pack button[type=submit]")
+                for _ in 0..<50
+                where try await browser.evaluate("return document.querySelectorAll('a.assignment-link').length") as? Int != 3 {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(try await browser.text("#assignment-list").contains("Pack du cours"))
+                #expect(try await browser.evaluate("return document.querySelectorAll('#course-lessons option').length") as? Int ?? 0 >= 48)
                 // A due date in the past is refused, and the page says why, in French.
                 let refused =
                     try await browser.evaluate(

@@ -17,11 +17,11 @@ struct OfflineLessonHTTPTests {
     /// with the bundle's answers: at each choice question a wrong option
     /// first when there is one (when `wrongFirst`), then the right one;
     /// each template's items not yet in place, where the key puts them.
-    /// One try every 4 s from the start.
-    static func tries(_ lesson: OfflineLesson, wrongFirst: Bool) -> [[String: any Sendable]] {
+    /// One try every `seconds` from the start.
+    static func tries(_ lesson: OfflineLesson, wrongFirst: Bool, every seconds: Double = 4) -> [[String: any Sendable]] {
         var tries: [[String: any Sendable]] = []
         func add(_ question: String, _ option: String, target: String? = nil) {
-            var entry: [String: any Sendable] = ["questionId": question, "optionId": option, "at": Double(tries.count + 1) * 4]
+            var entry: [String: any Sendable] = ["questionId": question, "optionId": option, "at": Double(tries.count + 1) * seconds]
             if let target { entry["targetId"] = target }
             entry["responseTimeMs"] = 2500
             tries.append(entry)

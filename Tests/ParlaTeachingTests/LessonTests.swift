@@ -720,23 +720,36 @@ struct ClassReportTests {
 struct AssignmentLockTests {
     let items = ["word:cat", "word:dog", "word:whale", "phrase:hello"]
 
+    static func open(_ words: Set<String>, packs: Set<String> = []) -> AssignmentRules.Open { .init(words: words, packs: packs) }
+
     @Test("locked items are the words the account may not open; phrases never are")
     func locked() {
-        #expect(AssignmentRules.lockedItems(items, openWords: ["cat", "dog"]) == ["word:whale"])
-        #expect(AssignmentRules.lockedItems(items, openWords: ["cat", "dog", "whale"]).isEmpty)
-        #expect(AssignmentRules.lockedItems(items, openWords: []) == ["word:cat", "word:dog", "word:whale"])
+        #expect(AssignmentRules.lockedItems(items, open: Self.open(["cat", "dog"])) == ["word:whale"])
+        #expect(AssignmentRules.lockedItems(items, open: Self.open(["cat", "dog", "whale"])).isEmpty)
+        #expect(AssignmentRules.lockedItems(items, open: Self.open([])) == ["word:cat", "word:dog", "word:whale"])
+    }
+
+    @Test("a lesson of the course is locked while its pack is, in any language")
+    func lockedLessons() {
+        let lessons = ["course:fr-discover-food-01", "course:de-discover-home-02", "course:fr-stories-a2-06"]
+        #expect(CoursePack.sharedID(ofLesson: "fr-discover-food-01") == "discover-food")
+        #expect(CoursePack.sharedID(ofLesson: "es-stories-a2-06") == "stories-a2")
+        #expect(AssignmentRules.lockedItems(lessons, open: Self.open([], packs: ["discover-home"])) == [lessons[0], lessons[2]])
+        #expect(AssignmentRules.lockedItems(lessons, open: Self.open([], packs: ["discover-home", "discover-food", "stories-a2"])).isEmpty)
+        #expect(AssignmentRules.completion(rightItems: [lessons[1]], of: lessons, open: Self.open([], packs: ["discover-home"])) == 1)
     }
 
     @Test("completion counts only what the learner may open: a free learner reaches 1")
     func completion() {
         // Whale is locked: cat, dog and the phrase right are all of it.
         #expect(
-            AssignmentRules.completion(rightItems: ["word:cat", "word:dog", "phrase:hello"], of: items, openWords: ["cat", "dog"]) == 1)
-        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog"]) == 1.0 / 3)
+            AssignmentRules.completion(rightItems: ["word:cat", "word:dog", "phrase:hello"], of: items, open: Self.open(["cat", "dog"]))
+                == 1)
+        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, open: Self.open(["cat", "dog"])) == 1.0 / 3)
         // Once opened, whale counts; an answer right while locked does not count for more than the items.
-        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, openWords: ["cat", "dog", "whale"]) == 0.25)
+        #expect(AssignmentRules.completion(rightItems: ["word:cat"], of: items, open: Self.open(["cat", "dog", "whale"])) == 0.25)
         // All locked, or no items: no completion at all.
-        #expect(AssignmentRules.completion(rightItems: [], of: ["word:whale"], openWords: []) == nil)
-        #expect(AssignmentRules.completion(rightItems: [], of: [], openWords: []) == nil)
+        #expect(AssignmentRules.completion(rightItems: [], of: ["word:whale"], open: Self.open([])) == nil)
+        #expect(AssignmentRules.completion(rightItems: [], of: [], open: Self.open([])) == nil)
     }
 }

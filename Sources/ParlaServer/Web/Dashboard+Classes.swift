@@ -109,6 +109,7 @@ extension Dashboard {
                 .init(text: services.classes.text(of: $0.item, in: language), misses: $0.misses, answers: $0.answers)
             },
             wordLists: choices.wordLists, grammarNotes: choices.grammarNotes, phraseTopics: choices.phraseTopics,
+            coursePacks: choices.coursePacks, packLessons: choices.packLessons,
             firstDue: choices.firstDue, lastDue: choices.lastDue, defaultDue: choices.defaultDue)
     }
 
@@ -119,11 +120,17 @@ extension Dashboard {
         let notes = corpus.grammarNotes.filter { $0.language == language && !$0.exercises.isEmpty }
         let topics = Dictionary(grouping: corpus.phrases.filter { $0.texts[language] != nil }, by: \.topic).sorted { $0.key < $1.key }
         let now = Date()
+        let packs = corpus.path(of: language)
+        func title(_ pack: CoursePack) -> String { "\(pack.titles[words] ?? pack.id) (\(pack.level.rawValue))" }
         return AssignmentChoices(
             wordLists: corpus.wordLists.map { .init(id: $0.id, name: $0.names[words] ?? $0.names[.english] ?? $0.id) },
             grammarNotes: notes.map { .init(id: $0.id, name: "\($0.explanation(in: words).title) (\($0.level.rawValue))") },
             phraseTopics: topics.map { topic, phrases in
                 .init(topic: topic, phrases: phrases.map { .init(id: $0.id, text: "\($0.texts[language] ?? "") (\($0.level.rawValue))") })
+            },
+            coursePacks: packs.map { .init(id: $0.id, name: title($0)) },
+            packLessons: packs.map { pack in
+                .init(name: title(pack), lessons: pack.lessons.map { .init(id: $0.id, name: "\($0.number). \($0.titles[words] ?? $0.id)") })
             },
             firstDue: calendarDay(now.addingTimeInterval(86400)),
             lastDue: calendarDay(now.addingTimeInterval(AssignmentRules.longestNotice - 86400)),
@@ -157,6 +164,13 @@ extension Dashboard {
                 + (corpus.grammarNotes.first { $0.id == target }?.explanation(in: language).title ?? target)
         case .phrases, nil:
             return (WebText.text(.kindPhrases, in: words)) + ": \(assignment.targets.count)"
+        case .coursePack:
+            let pack = corpus.packs.first { $0.id == target }
+            return (WebText.text(.kindCoursePack, in: words)) + ": " + (pack?.titles[words] ?? target)
+        case .courseLessons:
+            let titles = assignment.targets.prefix(3).map { id in corpus.courseLesson(id, in: language)?.lesson.titles[words] ?? id }
+            let more = assignment.targets.count > 3 ? ", … (\(assignment.targets.count))" : ""
+            return (WebText.text(.kindCourseLessons, in: words)) + ": " + titles.joined(separator: ", ") + more
         }
     }
 

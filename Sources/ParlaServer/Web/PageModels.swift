@@ -95,6 +95,8 @@ struct ClassPage: PageModel {
     var wordLists: [AssignmentChoices.Choice]
     var grammarNotes: [AssignmentChoices.Choice]
     var phraseTopics: [AssignmentChoices.Topic]
+    var coursePacks: [AssignmentChoices.Choice]
+    var packLessons: [AssignmentChoices.Pack]
     var firstDue: String, lastDue: String, defaultDue: String
 
     struct Learner {
@@ -113,12 +115,21 @@ struct ClassPage: PageModel {
 }
 
 /// What the assignment forms offer for a class: word lists, grammar notes
-/// with exercises, phrases by topic, and the due dates allowed.
+/// with exercises, phrases by topic, the course's packs and their lessons,
+/// and the due dates allowed.
 struct AssignmentChoices {
     var wordLists: [Choice]
     var grammarNotes: [Choice]
     var phraseTopics: [Topic]
+    var coursePacks: [Choice]
+    var packLessons: [Pack]
     var firstDue: String, lastDue: String, defaultDue: String
+
+    /// A pack of the course with its lessons, for the lessons' choice.
+    struct Pack {
+        var name: String
+        var lessons: [Choice]
+    }
 
     struct Choice {
         var id: String, name: String

@@ -48,11 +48,16 @@ public struct AssignmentStore: Sendable {
     /// A learner's progress on the assignment `s` (`learner`: a column of
     /// the tables before it), read once from its answers as the columns
     /// `p.right_items`, `p.answers`, `p.first_tries_right`, `p.last_answer`.
+    /// A lesson of the course (`course:<id>`) is right once finished since.
     static func progress(of learner: String) -> String {
         """
         CROSS JOIN LATERAL (
-            SELECT coalesce(array_agg(DISTINCT a.item_id) FILTER (WHERE a.correct), '{}') AS right_items, count(*)::int AS answers,
-                   count(*) FILTER (WHERE a.correct AND a.tries = 1)::int AS first_tries_right, max(a.answered_at) AS last_answer
+            SELECT coalesce(array_agg(DISTINCT a.item_id) FILTER (WHERE a.correct), '{}') || ARRAY(
+                       SELECT DISTINCT 'course:' || l.course_lesson FROM lessons l
+                       WHERE l.learner_id = \(learner) AND l.course_lesson IS NOT NULL AND l.finished_at >= s.created_at
+                         AND 'course:' || l.course_lesson = ANY(s.items)) AS right_items,
+                   count(*)::int AS answers, count(*) FILTER (WHERE a.correct AND a.tries = 1)::int AS first_tries_right,
+                   max(a.answered_at) AS last_answer
             FROM lesson_answers a
             WHERE a.learner_id = \(learner) AND a.item_id = ANY(s.items) AND a.answered_at >= s.created_at
         ) p
