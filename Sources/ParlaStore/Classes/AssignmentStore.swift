@@ -54,7 +54,8 @@ public struct AssignmentStore: Sendable {
         CROSS JOIN LATERAL (
             SELECT coalesce(array_agg(DISTINCT a.item_id) FILTER (WHERE a.correct), '{}') || ARRAY(
                        SELECT DISTINCT 'course:' || l.course_lesson FROM lessons l
-                       WHERE l.learner_id = \(learner) AND l.course_lesson IS NOT NULL AND l.finished_at >= s.created_at
+                       WHERE s.kind IN ('coursePack', 'courseLessons') AND l.learner_id = \(learner) AND l.course_lesson IS NOT NULL
+                         AND l.finished_at >= s.created_at
                          AND 'course:' || l.course_lesson = ANY(s.items)) AS right_items,
                    count(*)::int AS answers, count(*) FILTER (WHERE a.correct AND a.tries = 1)::int AS first_tries_right,
                    max(a.answered_at) AS last_answer
