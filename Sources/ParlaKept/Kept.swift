@@ -126,6 +126,12 @@ public enum Kept {
             gain: "a pack's download size and bundle manifest without reading its files again: to be measured by "
                 + "Benchmarks/course.sh (issue 34)"),
         KeptThing(
+            name: "PackDownloadSizes", kind: .answer, topic: nil,
+            key: "a pack and the learner's own language, under the content's version, once every asset of the pack is made",
+            loader: "PackService.view (Corpus.assetSlots, then AssetFiles)", tables: [],
+            droppedBy: "a new content version (part of its key: the rest is dropped); a name never changes its bytes", setting: nil,
+            gain: "to be measured by Benchmarks/course.sh"),
+        KeptThing(
             name: "LeaderboardFastPath", kind: .answer, topic: "entry", key: "none: a page made from LeaderboardRanks and LearnerDirectory",
             loader: "LeaderboardService, before the generated handler", tables: ["leaderboard_entries"],
             droppedBy: "what changes LeaderboardRanks; its names drop with LearnerDirectory", setting: "leaderboards.fastPath",

@@ -17,6 +17,7 @@ package struct PackService: Sendable {
     package let courses: CourseStore
     /// Where what learners make of each lesson is counted (a read replica's, when there is one).
     package let appeal: AnalyticsStore
+    package let downloadSizes = PackDownloadSizes()
 
     package init(
         lessons: LessonStore, learners: LearnerStore, content: ContentService, plans: EntitlementService, courses: CourseStore,
@@ -125,11 +126,12 @@ package struct PackService: Sendable {
             offers[pack.pack.id] = snapshot.catalogue.offers(opening: pack.pack.sharedID, for: owned, currency: currency, at: now)
         }
         let native = try await learner.nativeLanguage
-        // Sizing walks every screen of every pack: only for the views that show it.
-        let planned = sized ? packs.map { ($0.id, assets(of: $0, native: native, snapshot)) } : []
-        let files = try await content.assets.files(Set(planned.flatMap { $0.1.map(\.name) }))
-        var downloadBytes: [String: Int] = [:]
-        for (pack, assets) in planned { downloadBytes[pack] = assets.compactMap { files[$0.name]?.bytes }.reduce(0, +) }
+        // Only for the views that show it.
+        let downloadBytes =
+            sized
+            ? try await downloadSizes.bytes(
+                of: packs, native: native, stamp: snapshot.version,
+                assets: { assets(of: $0, native: native, snapshot).map(\.name) }, files: content.assets) : [:]
         return View(
             language: language, native: native, progress: progress, records: taken, offers: offers,
             packsByShared: Dictionary(packs.map { ($0.sharedID, $0) }, uniquingKeysWith: { first, _ in first }),

@@ -1,7 +1,10 @@
 import Foundation
 import ParlaAPI
+import ParlaContent
 import ParlaCore
+import ParlaServices
 import ParlaTestSupport
+import Synchronization
 import Testing
 
 /// A pack's lessons taken offline (issue 34): laid out in the pack's
@@ -187,5 +190,42 @@ struct OfflineLessonHTTPTests {
                 json: Self.log(first, startedAt: startedAt, tries: tries))
             #expect(stolen.status == 404 && stolen.text.contains("lesson_not_found"), "\(stolen.text)")
         }
+    }
+}
+
+/// A pack's download size kept once all of it is made (`PackDownloadSizes`).
+@Suite("pack download sizes")
+struct PackDownloadSizesTests {
+    @Test("summed while assets are missing, kept once all are made, summed again for another content version")
+    func keptOnceComplete() async throws {
+        let corpus = try ContentImporter(directory: TestApp.corporaDirectory, openMojiDirectory: TestApp.openMojiDirectory).read().corpus
+        let packs = Array(corpus.packs.filter { $0.language == .french }.prefix(2))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pack-sizes-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let names = [packs[0].id: ["a", "b"], packs[1].id: ["c"]].mapValues { $0.map { String(repeating: $0, count: 32) + ".svg" } }
+        func make(_ name: String, _ bytes: Int) throws {
+            try Data(repeating: 0x20, count: bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+        }
+        let files = AssetStore(directory: directory), sizes = PackDownloadSizes()
+        let walked = Mutex(0)
+        func bytes(_ stamp: String) async throws -> [String: Int] {
+            try await sizes.bytes(
+                of: packs, native: .english, stamp: stamp,
+                assets: { pack in
+                    walked.withLock { $0 += 1 }
+                    return names[pack.id] ?? []
+                }, files: files)
+        }
+        try make(names[packs[0].id]![0], 10)
+        #expect(try await bytes("v1") == [packs[0].id: 10, packs[1].id: 0])
+        try make(names[packs[0].id]![1], 5)
+        try make(names[packs[1].id]![0], 7)
+        #expect(try await bytes("v1") == [packs[0].id: 15, packs[1].id: 7])
+        let before = walked.withLock { $0 }
+        #expect(try await bytes("v1") == [packs[0].id: 15, packs[1].id: 7])
+        #expect(walked.withLock { $0 } == before, "kept: no pack walked again")
+        _ = try await bytes("v2")
+        #expect(walked.withLock { $0 } == before + 2, "another version: each pack walked again")
     }
 }
