@@ -56,6 +56,7 @@ bench: install-deps
 	Benchmarks/speech-http.sh
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
+	Benchmarks/course.sh
 	Benchmarks/leaderboards.sh
 	Benchmarks/purchases.sh
 	Benchmarks/school.sh

@@ -156,9 +156,14 @@ class Stats:
 
     def show(self, kind, what, detail):
         """Prints the first few problems of each kind (answer, start) on stderr."""
-        if self.shown.get(kind, 0) < ERROR_BODIES_SHOWN:
-            self.shown[kind] = self.shown.get(kind, 0) + 1
-            print(f"{what}: {detail}", file=sys.stderr)
+        show_problem(self.shown, kind, what, detail)
+
+
+def show_problem(shown, kind, what, detail):
+    """Prints the first few problems of each kind on stderr; `shown` counts them."""
+    if shown.get(kind, 0) < ERROR_BODIES_SHOWN:
+        shown[kind] = shown.get(kind, 0) + 1
+        print(f"{what}: {detail}", file=sys.stderr)
 
 
 class Clock:

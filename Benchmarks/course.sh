@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The course (issue 34): a screen answered, and a learner's pack progress.
+# A release server on a private data directory with the content and its
+# assets built (as run.sh does); CONNECTIONS (64) learners sign up through
+# the API on the trial (every pack open), and one more, the pack learner;
+# then Benchmarks/course.sql gives LEARNERS (10,000) learners DAYS (90) days
+# of progress: those signed up and the rest made in SQL (course lessons
+# finished, one answer per screen, memory cards, abilities), the pack
+# learner in all 40 packs (8 packs in each of 5 languages, all lessons but
+# the last of each); the server is started again (nothing kept from before),
+# and the pack learner opens a lesson in each language (`continue`).
+# Measured, all on that server:
+# - the pack list of the pack learner, GET /v1/learners/{id}/packs?language=
+#   (one language per request, the five in turn, Benchmarks/course_packs.lua),
+#   with wrk for DURATION (20 s): at CONNECTIONS connections, and at one (a
+#   learner's own request, nothing else asking); at one connection again for
+#   a learner signed up after the progress was written (none: the control);
+# - GET /health with wrk, CONNECTIONS connections, DURATION: the rate to
+#   compare with;
+# - the CONNECTIONS learners taking lessons of the course, each on its own
+#   keep-alive connection (Benchmarks/course_load.py): every screen answered
+#   as fast as the server lets them (saturation) over DURATION, then with
+#   THINK (1-3) s to read each screen over THINKING_DURATION (30 s; 0 leaves
+#   it out); only the answers are timed (per question type, one drop per
+#   request for templates), after WARMUP (3) s discarded.
+# Goals (issue 34): a screen answered p99 <= 25 ms and >= 40% of /health's
+# rate at 64 connections; the pack list of a learner with 40 packs p99 <= 10 ms.
+# Saves the tables under Benchmarks/results/; fails on any error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CONNECTIONS=${CONNECTIONS:-64}
+DURATION=${DURATION:-20}
+WARMUP=${WARMUP:-3}
+THINK=${THINK:-1,3}
+THINKING_DURATION=${THINKING_DURATION:-30}
+THREADS=${THREADS:-2}
+PORT=${PORT:-18087}
+LEARNERS=${LEARNERS:-10000}
+DAYS=${DAYS:-90}
+. Benchmarks/server.sh
+
+# The content with its assets (made once into .parla/assets, then cached).
+"$BINARY" content build --config "$work/none.json" --data-directory "$work/postgres"
+start_server "$PORT"
+
+sql() { psql -qtA -h "$work/postgres" -p 5432 -U parla -d postgres "$@"; }
+started=$(date +%s)
+python3 Benchmarks/course_load.py signup --port "$PORT" --learners "$CONNECTIONS" --email course >"$work/learners.txt"
+python3 Benchmarks/course_load.py signup --port "$PORT" --learners 1 --email course-packs >"$work/pack-learner.txt"
+read -r pack_token pack_learner _ <"$work/pack-learner.txt"
+measured=$(awk '{ printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $3 }' "$work/learners.txt")
+sql -v learners="$LEARNERS" -v measured="$measured" -v heavy="$pack_learner" -v days="$DAYS" -f Benchmarks/course.sql
+seeded=$(($(date +%s) - started))
+counts=$(sql -F' ' -c "SELECT (SELECT count(DISTINCT learner_id) FROM lessons WHERE course_lesson IS NOT NULL),
+  (SELECT count(*) FROM lessons WHERE course_lesson IS NOT NULL), (SELECT count(*) FROM lesson_answers),
+  (SELECT count(*) FROM memory_cards), (SELECT count(*) FROM lessons WHERE learner_id = '$pack_learner'),
+  (SELECT count(*) FROM memory_cards WHERE learner_id = '$pack_learner')")
+
+# A learner without progress, on the trial too: its pack list is the control.
+python3 Benchmarks/course_load.py signup --port "$PORT" --learners 1 --email course-fresh >"$work/fresh-learner.txt"
+read -r fresh_token fresh_learner _ <"$work/fresh-learner.txt"
+
+# Nothing kept from before the progress was written.
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+start_server "$PORT"
+
+# The pack learner opens a lesson in each language (its list's `continue`);
+# prints the packs listed, those open with a lesson complete, and the
+# languages with a lesson to continue.
+pack_check=$(python3 - "$PORT" "$pack_token" "$pack_learner" <<'PY'
+import sys
+sys.path.insert(0, "Benchmarks")
+from parla_api import call
+port, token, learner = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+listed = progressed = continuing = 0
+for language in ["en", "fr", "it", "de", "es"]:
+    path = f"/v1/learners/{learner}/packs?language={language}"
+    packs = [pack for section in call(port, "GET", path, token=token)["sections"] for pack in section["packs"]]
+    going = next(pack["next"]["lessonId"] for pack in packs if pack.get("next"))
+    call(port, "POST", f"/v1/learners/{learner}/lessons", {"language": language, "mode": "course", "courseLesson": going}, token)
+    overview = call(port, "GET", path, token=token)
+    packs = [pack for section in overview["sections"] for pack in section["packs"]]
+    listed += len(packs)
+    progressed += sum(1 for pack in packs if pack["completed"] > 0 and not pack["locked"])
+    continuing += "continue" in overview
+print(listed, progressed, continuing)
+PY
+)
+
+export PACK_LEARNER="$pack_learner" PACK_TOKEN="$pack_token"
+packs=$(measure packs / -s Benchmarks/course_packs.lua)
+packs_one=$(CONNECTIONS=1 THREADS=1 measure packs-one / -s Benchmarks/course_packs.lua)
+fresh=$(PACK_LEARNER="$fresh_learner" PACK_TOKEN="$fresh_token" CONNECTIONS=1 THREADS=1 measure packs-fresh / -s Benchmarks/course_packs.lua)
+health=$(measure health /health)
+# Saturation: the learners answering as fast as the server lets them.
+python3 Benchmarks/course_load.py run --port "$PORT" --accounts "$work/learners.txt" --duration "$DURATION" --warmup "$WARMUP" \
+  --label "as fast as the server answers" --summary "$work/saturation.json" >"$work/saturation.md"
+# Learners as people use it: a few seconds to read and answer each screen.
+if [ "$THINKING_DURATION" != 0 ]; then
+  python3 Benchmarks/course_load.py run --port "$PORT" --accounts "$work/learners.txt" --duration "$THINKING_DURATION" \
+    --warmup "$WARMUP" --think "$THINK" --label "at a learner's pace" --summary "$work/thinking.json" >"$work/thinking.md"
+else
+  : >"$work/thinking.md"
+  echo '{"errors": 0, "startProblems": 0, "stuck": 0}' >"$work/thinking.json"
+fi
+
+mkdir -p Benchmarks/results
+result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
+python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
+  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+import json, sys
+health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores = sys.argv[1:14]
+health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
+summary = json.load(open(summary))
+learners, lessons, answers, cards, pack_lessons, pack_cards = counts.split()
+listed, progressed, continuing = check.split()
+ratio = summary["rate"] / float(health[2])
+print("# Course benchmark (issue 34)\n")
+print(f"{learners} learners with progress in the course: {lessons} course lessons taken, {answers} lesson answers, {cards} memory "
+      f"cards (made in {seeded} s, sign-ups included). The pack learner has {pack_lessons} lessons and {pack_cards} memory cards "
+      f"over the 5 languages; its pack lists show {listed} packs, {progressed} of them open with lessons complete, and a lesson "
+      f"to continue in {continuing} languages. Release build; {cores} cores shared by the load generators, Parla and PostgreSQL.\n")
+def shift(text):
+    return text.replace("\n# ", "\n## ").replace("# ", "## ", 1) if text.startswith("# ") else text
+print(shift(open(saturation).read()))
+print("## Against /health, and the pack list\n")
+print(f"wrk, {duration} s each; the pack list is one learner's, the five languages in turn (one language per request).\n")
+print("| request | connections | requests/s | p50 ms | p99 ms | non-2xx |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| GET /health | {connections} | {health[2]} | {health[3]} | {health[4]} | {health[5]} |")
+print(f"| a screen answered (saturation above) | {summary['learners']} | {summary['rate']:.0f} | {summary['p50']:.2f} | "
+      f"{summary['p99']:.2f} | {summary['errors']} |")
+print(f"| GET /v1/learners/{{id}}/packs?language= (40 packs with progress) | {connections} | {packs[2]} | {packs[3]} | {packs[4]} | {packs[5]} |")
+print(f"| GET /v1/learners/{{id}}/packs?language= (40 packs with progress) | 1 | {packs_one[2]} | {packs_one[3]} | {packs_one[4]} | {packs_one[5]} |")
+print(f"| GET /v1/learners/{{id}}/packs?language= (a learner without progress) | 1 | {fresh[2]} | {fresh[3]} | {fresh[4]} | {fresh[5]} |")
+print(f"\nA screen answered: p99 {summary['p99']:.1f} ms (goal: at most 25 ms), {ratio:.0%} of /health's rate "
+      f"(goal: at least 40%), {summary['learners']} learners on as many connections.")
+print(f"Pack progress of a learner with 40 packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
+      f"(goal: at most 10 ms).\n")
+print(shift(open(thinking).read()))
+PY
+cat "$result"
+echo "saved to $result"
+errors=$(python3 -c 'import json,sys; print(sum(s["errors"] + s["startProblems"] + s["stuck"] for s in map(json.load, map(open, sys.argv[1:]))))' \
+  "$work/saturation.json" "$work/thinking.json")
+non2xx=$(($(cut -f6 <<<"$health") + $(cut -f6 <<<"$packs") + $(cut -f6 <<<"$packs_one") + $(cut -f6 <<<"$fresh")))
+if [ "$errors" != 0 ] || [ "$non2xx" != 0 ] || [ "$pack_check" != "40 40 5" ]; then
+  echo "failed: $errors lesson errors, $non2xx non-2xx from wrk, pack check '$pack_check' (want '40 40 5')" >&2
+  exit 1
+fi
