@@ -179,6 +179,13 @@ struct TourTests {
             let packs = try await zoe.listCoursePacks(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
             #expect(packs.sections.map(\.section) == [.learnToRead, .readAStory, .discover] && packs._continue == nil)
             #expect(packs.sections.flatMap(\.packs).allSatisfy { $0.completed == 0 && $0.lessons >= 6 && !$0.locked })
+            let coursePath = try await zoe.getCoursePath(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
+            #expect(coursePath.level == .a1 && coursePath.next?.lessonId == "fr-read-sightwords-01")
+            #expect(
+                coursePath.levels.map { "\($0.checkpoint.title): \($0.checkpoint.questions) questions, \($0.checkpoint.status.rawValue)" }
+                    == [
+                        "Checkpoint A1: 16 questions, open", "Checkpoint A2: 18 questions, open",
+                    ])
             let menu = try await zoe.getCourseMenu(path: .init(learnerId: path), query: .init(language: .fr)).ok.body.json
             #expect(
                 [menu.intro.text] + menu.suggestions.map(\.line.text) == [
