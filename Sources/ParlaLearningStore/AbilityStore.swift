@@ -80,8 +80,9 @@ public struct AbilityStore: Sendable {
     }
 
     /// A level's checkpoint passed: the course moves up to `level` (never
-    /// down) with the abilities a placement there would leave, in one
-    /// transaction. False, and nothing written, when it was there already.
+    /// down; a learner with no course in the language gets one there, as a
+    /// placement's) with the abilities a placement there would leave, in
+    /// one transaction. False, and nothing written, when it was there already.
     public func advanceCourse(
         learner: AuthorizedLearner, language: Language, to level: CEFRLevel, abilities: [SkillAbility], snapshots: [ProficiencySnapshot]
     ) async throws -> Bool {
@@ -89,8 +90,10 @@ public struct AbilityStore: Sendable {
             // Level codes sort as the levels do (A1 < A2 < B1 ...).
             let moved = try await connection.query(
                 """
-                UPDATE courses SET level = \(level.rawValue)
-                WHERE learner_id = \(learner.uuid) AND language = \(language.code) AND coalesce(level, 'A1') < \(level.rawValue)
+                INSERT INTO courses (learner_id, language, start, level)
+                VALUES (\(learner.uuid), \(language.code), 'placement', \(level.rawValue))
+                ON CONFLICT (learner_id, language) DO UPDATE SET level = EXCLUDED.level
+                WHERE coalesce(courses.level, 'A1') < EXCLUDED.level
                 RETURNING 1
                 """, logger: database.logger
             ).collect()

@@ -123,6 +123,19 @@ struct CoursePathHTTPTests {
             let again = try await path()
             #expect(again.level?.rawValue == "A2")
 
+            // A learner who never started a course in the language: passing puts it at A2, as a placement would.
+            let newcomer = try await client.signUp(email: "newcomer@example.com")
+            let started = try await client.post(
+                "/v1/learners/\(newcomer.learnerID)/lessons", token: newcomer.token,
+                json: ["language": "fr", "mode": "course", "courseLesson": "fr-checkpoint-a1"])
+            #expect(started.status == 201, "\(started.text)")
+            let (newcomerPassed, _) = try await Self.take(
+                try started.decoded(LessonView.self), wrongFirst: false, learner: newcomer, client: client, app: app)
+            #expect(newcomerPassed.checkpoint?.courseLevel == .a2)
+            let newcomerPath = try await client.get("/v1/learners/\(newcomer.learnerID)/path?language=fr", token: newcomer.token)
+                .decoded(Path.self)
+            #expect(newcomerPath.level?.rawValue == "A2")
+
             let badLanguage = try await client.get(learnerPath + "/path?language=xx", token: learner.token)
             #expect(badLanguage.status == 400 || badLanguage.status == 422, "\(badLanguage.text)")
             let offline = try await client.put(
