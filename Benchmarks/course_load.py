@@ -34,7 +34,7 @@ import secrets
 import sys
 import time
 
-from lesson_load import Clock, Connection, HTTPError, nearest_rank, show_problem
+from lesson_load import Clock, Connection, HTTPError, nearest_rank, show_problem, sign_up
 
 LANGUAGES = ["fr", "it", "de", "es", "en"]
 SECTIONS = ["learnToRead", "readAStory", "discover", "artSpace"]
@@ -49,28 +49,13 @@ def own_language(language):
     return "fr" if language == "en" else "en"
 
 
-async def sign_up(connection, index, suffix, prefix, language):
-    body = {"firstName": "Bench", "lastName": "Mark", "email": f"{prefix}{index}-{suffix}@example.com",
-            "password": "benchmark password", "acceptTerms": True, "uiLanguage": own_language(language)}
-    status, _, payload, _ = await connection.request("POST", "/v1/accounts", body)
-    if status != 201:
-        raise SystemExit(f"sign-up {index} failed: HTTP {status} {payload[:500].decode(errors='replace')}")
-    account = json.loads(payload)
-    # The free plan opens the first pack of each section and ten lessons a day: the trial opens all, without limit.
-    status, _, payload, _ = await connection.request(
-        "POST", "/v1/me/plan/trial", {}, {"Authorization": f"Bearer {account['session']['token']}"})
-    if status != 201:
-        raise SystemExit(f"trial {index} failed: HTTP {status} {payload[:500].decode(errors='replace')}")
-    return account["session"]["token"], account["learners"][0]["id"]
-
-
 async def signup(args):
     suffix = secrets.token_hex(4)
     connection = Connection(args.host, args.port)
     started = time.perf_counter()
     for index in range(args.learners):
         language = LANGUAGES[index % len(LANGUAGES)]
-        token, learner_id = await sign_up(connection, index, suffix, args.email, language)
+        token, learner_id = await sign_up(connection, index, suffix, args.email, own_language(language))
         print(token, learner_id, language, flush=True)
     await connection.close()
     print(f"{args.learners} sign-ups in {time.perf_counter() - started:.1f} s", file=sys.stderr)

@@ -176,14 +176,18 @@ class Clock:
         return self.measure_from <= moment <= self.end
 
 
-async def sign_up(connection, index, suffix):
-    body = {"firstName": "Bench", "lastName": "Mark", "email": f"lesson{index}-{suffix}@example.com",
+async def sign_up(connection, index, suffix, prefix="lesson", ui_language=None):
+    """A new account on the trial; returns its token and its learner's id."""
+    body = {"firstName": "Bench", "lastName": "Mark", "email": f"{prefix}{index}-{suffix}@example.com",
             "password": "benchmark password", "acceptTerms": True}
+    if ui_language:
+        body["uiLanguage"] = ui_language
     status, _, payload, _ = await connection.request("POST", "/v1/accounts", body)
     if status != 201:
         raise SystemExit(f"sign-up {index} failed: HTTP {status} {payload[:500].decode(errors='replace')}")
     account = json.loads(payload)
-    # The free plan allows ten lessons a day: the trial has no limit.
+    # The free plan allows ten lessons a day and opens the first pack of each
+    # section of the course: the trial opens all, without limit.
     status, _, payload, _ = await connection.request(
         "POST", "/v1/me/plan/trial", {}, {"Authorization": f"Bearer {account['session']['token']}"})
     if status != 201:
