@@ -35,15 +35,6 @@ public struct Corpus: Sendable, Equatable {
     /// The course's lessons, in every pack of every language.
     public var lessonCount: Int { packs.reduce(0) { $0 + $1.lessons.count } }
 
-    /// A lesson of `language`'s course by id (`<pack>-NN`), with its pack.
-    public func courseLesson(_ id: String, in language: Language) -> (pack: CoursePack, lesson: CourseLesson)? {
-        for pack in packs where pack.language == language {
-            if let lesson = pack.lessons.first(where: { $0.id == id }) { return (pack, lesson) }
-        }
-        // A level's checkpoint, made from its lessons (`CourseCheckpoints.swift`).
-        return Self.checkpointLevel(id, in: language).flatMap { checkpoint($0, in: language) }
-    }
-
     /// Every concept once, in list order.
     public var concepts: [Concept] {
         var seen = Set<String>()

@@ -32,7 +32,7 @@ extension Corpus {
 
     /// The checkpoint at the end of `level` in `language`, with the pack it
     /// is filed under (the level's first); nil when the level has no pack.
-    public func checkpoint(_ level: CEFRLevel, in language: Language) -> (pack: CoursePack, lesson: CourseLesson)? {
+    public func checkpoint(_ level: CEFRLevel, in language: Language) -> CourseLessons.Entry? {
         let packs = path(of: language).filter { $0.level == level }
         guard let first = packs.first else { return nil }
         let candidates = packs.flatMap(\.lessons).compactMap { lesson in
@@ -45,7 +45,7 @@ extension Corpus {
             CourseScreen(task: candidates[index * candidates.count / count].task)
         }
         let titles = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, Wording.checkpoint(level.rawValue).text(in: $0)) })
-        return (first, CourseLesson(id: Self.checkpointID(level, in: language), number: 1, titles: titles, screens: screens))
+        return .init(pack: first, lesson: CourseLesson(id: Self.checkpointID(level, in: language), number: 1, titles: titles, screens: screens))
     }
 
     /// How many questions a course lesson asks: one a screen, and a story

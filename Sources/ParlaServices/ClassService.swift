@@ -174,7 +174,7 @@ package struct ClassService: Sendable {
         case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
         case .grammar, .sightWord: return id.key
         case .course:
-            let lesson = snapshot.corpus.courseLesson(id.key, in: language)?.lesson
+            let lesson = snapshot.courseLesson(id.key, in: language)?.lesson
             return lesson?.titles[language] ?? id.key
         case .story:
             // The question as the story asks it.

@@ -27,6 +27,8 @@ package final class ContentCatalog: Sendable {
         package let assets: [String: String]
         /// What is sold and what each plan allows, imported with this version.
         package let catalogue: Catalogue
+        /// Each language's course lessons and checkpoints, by id.
+        package let courseLessons: [Language: CourseLessons]
         /// Every list's free words, open to all.
         package let freeWords: Set<String>
 
@@ -44,7 +46,11 @@ package final class ContentCatalog: Sendable {
             phrases = Dictionary(corpus.phrases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             notes = Dictionary(corpus.grammarNotes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             senses = WordSenses(corpus.concepts)
+            courseLessons = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, CourseLessons(corpus, language: $0)) })
         }
+
+        /// A lesson of `language`'s course, or a level's checkpoint, by id, with its pack.
+        package func courseLesson(_ id: String, in language: Language) -> CourseLessons.Entry? { courseLessons[language]?[id] }
 
         /// Where a client fetches the asset of a slot, if the content has one.
         package func assetPath(_ slot: AssetSlot) -> String? { assets[slot.description].map { "/v1/assets/" + $0 } }

@@ -126,7 +126,7 @@ package struct LessonService: Sendable {
     private func startCourse(_ authorized: AuthorizedLearner, language: Language, lesson courseLesson: String) async throws -> (
         View, created: Bool
     ) {
-        guard let (pack, authored) = try content.snapshot().corpus.courseLesson(courseLesson, in: language) else {
+        guard let (pack, authored) = try content.snapshot().courseLesson(courseLesson, in: language)?.placed else {
             throw ParlaError(.courseLessonNotFound)
         }
         let open = try await lessons.open(learner: authorized, language: language)

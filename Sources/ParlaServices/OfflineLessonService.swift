@@ -64,7 +64,7 @@ extension LessonService {
         let snapshot = try content.snapshot()
         guard let language = Language.allCases.first(where: { log.courseLesson.hasPrefix("\($0.code)-") }),
             Corpus.checkpointLevel(log.courseLesson, in: language) == nil,
-            let (pack, authored) = snapshot.corpus.courseLesson(log.courseLesson, in: language)
+            let (pack, authored) = snapshot.courseLesson(log.courseLesson, in: language)?.placed
         else { throw ParlaError(.courseLessonNotFound) }
         try Self.checkTimes(log, now: Date())
         let catalog = try catalogs.catalog(language, content: content)

@@ -146,6 +146,7 @@ public struct LessonCatalog: Sendable {
     let phrases: [String: Phrase]
     let exercises: [String: (note: GrammarNote, exercise: GrammarExercise)]
     let stories: [String: Story]
+    let courseLessons: CourseLessons
     let choices: ChoiceQuestionMaker
     /// The concepts each word names, per language: a typed translation
     /// accepts every word the prompt can mean, and a matching question
@@ -219,6 +220,7 @@ public struct LessonCatalog: Sendable {
             }
         }
         self.stories = stories
+        self.courseLessons = CourseLessons(corpus, language: language)
         self.senses = WordSenses(concepts.values)
         self.ordered = Dictionary(
             corpus.wordLists.filter { Self.orderedLists.contains($0.id) }.map { list in
@@ -256,9 +258,7 @@ public struct LessonCatalog: Sendable {
     public func questionCount(of lesson: CourseLesson) -> Int { corpus.questionCount(of: lesson) }
 
     /// A lesson of the language's course, by id (`<pack>-NN`).
-    public func courseLesson(_ id: String) -> CourseLesson? {
-        corpus.courseLesson(id, in: language)?.lesson
-    }
+    public func courseLesson(_ id: String) -> CourseLesson? { courseLessons[id]?.lesson }
     /// The concepts whose word in `language` reads as `word`.
     public func concepts(named word: String, in language: Language) -> [Concept] {
         senses.concepts(named: word, in: language).compactMap { concepts[$0] }

@@ -19,10 +19,12 @@ struct CoursePathTests {
         let planner = QuestionPlanner(catalog: LessonCatalog(corpus: Self.corpus, language: language))
         let path = Self.corpus.path(of: language)
         #expect(path.map(\.level) == path.map(\.level).sorted() && path.count == Self.corpus.packs.filter { $0.language == language }.count)
+        let lessons = CourseLessons(Self.corpus, language: language)
+        for pack in path { for lesson in pack.lessons { #expect(lessons[lesson.id]?.pack.id == pack.id, "\(lesson.id)") } }
         for level in Set(path.map(\.level)).sorted() {
             let id = Corpus.checkpointID(level, in: language)
             #expect(Corpus.checkpointLevel(id, in: language) == level)
-            let (pack, checkpoint) = try #require(Self.corpus.courseLesson(id, in: language), "\(id)")
+            let (pack, checkpoint) = try #require(lessons[id]?.placed, "\(id)")
             #expect(pack.level == level && checkpoint.id == id && checkpoint.titles[.french]?.contains(level.rawValue) == true)
             let lessons = path.filter { $0.level == level }.flatMap(\.lessons)
             #expect(checkpoint.screens.count == min(Corpus.checkpointLength, lessons.count), "\(id)")
@@ -46,8 +48,8 @@ struct CoursePathTests {
                 #expect(question != nil, "\(id) screen \(index + 1)")
             }
         }
-        #expect(Self.corpus.courseLesson(Corpus.checkpointID(.a2, in: language), in: language) != nil)
-        #expect(Self.corpus.courseLesson(Corpus.checkpointID(.c2, in: language), in: language) == nil)
+        #expect(CourseLessons(Self.corpus, language: language)[Corpus.checkpointID(.a2, in: language)] != nil)
+        #expect(CourseLessons(Self.corpus, language: language)[Corpus.checkpointID(.c2, in: language)] == nil)
     }
 
     @Test("a learner's place: the first lesson not finished at its level among the packs it may open; checkpoints passed below it")

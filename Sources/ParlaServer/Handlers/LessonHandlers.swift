@@ -152,7 +152,7 @@ extension Components.Schemas.CourseLessonPlace {
     /// there in the learner's own language; nil when the content no longer
     /// has the lesson.
     init?(_ place: ParlaTeaching.CourseLessonPlace, lesson: Lesson, snapshot: ContentCatalog.Snapshot) {
-        guard let authored = snapshot.corpus.courseLesson(place.lesson, in: lesson.language)?.lesson else { return nil }
+        guard let authored = snapshot.courseLesson(place.lesson, in: lesson.language)?.lesson else { return nil }
         let native = lesson.native
         let index = lesson.questions.last.flatMap { place.screens[$0.id] } ?? 0
         let screen = authored.screens.indices.contains(index) ? authored.screens[index] : nil

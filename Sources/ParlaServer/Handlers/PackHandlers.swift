@@ -19,7 +19,7 @@ extension APIHandler {
                 section: .init(rawValue: section.rawValue) ?? .discover,
                 packs: packs.map { Components.Schemas.CoursePackSummary($0, view, snapshot) })
         }
-        let going = view.progress.inProgress.flatMap { id in snapshot.corpus.courseLesson(id, in: view.language) }
+        let going = view.progress.inProgress.flatMap { id in snapshot.courseLesson(id, in: view.language) }
         return .ok(
             .init(
                 body: .json(
@@ -34,7 +34,7 @@ extension APIHandler {
         let (view, path) = try await packs.path(learner, language: input.query.language.rawValue)
         let snapshot = try content.snapshot()
         let levels = path.levels.map { level in
-            let checkpoint = snapshot.corpus.courseLesson(level.checkpoint, in: view.language)?.lesson
+            let checkpoint = snapshot.courseLesson(level.checkpoint, in: view.language)?.lesson
             return Components.Schemas.CoursePath.LevelsPayloadPayload(
                 level: .init(rawValue: level.level.rawValue) ?? .a1, lessons: level.lessons, completed: level.completed,
                 packs: level.packs.map { Components.Schemas.CoursePackSummary($0, view, snapshot) },
@@ -161,7 +161,7 @@ extension APIHandler {
                 kind: .init(rawValue: suggestion.kind.rawValue) ?? .discover, packId: suggestion.pack.id, lessonId: suggestion.lesson.id,
                 storyId: suggestion.storyID, title: title.1, line: line(said, title: title))
         }
-        let going = view.progress.inProgress.flatMap { snapshot.corpus.courseLesson($0, in: view.language) }
+        let going = view.progress.inProgress.flatMap { snapshot.courseLesson($0, in: view.language) }
         return .ok(
             .init(
                 body: .json(

@@ -6,6 +6,7 @@ import ParlaContent
 import ParlaCore
 import ParlaKept
 import ParlaLearning
+import ParlaServices
 import ParlaSpeech
 import ParlaStore
 import ParlaTeaching
@@ -75,10 +76,10 @@ extension Dashboard {
         let assignments = try await services.classes.assignments(of: authorized)
         let words = visitor.language
         let (dates, days) = (visitor.dates, visitor.days)
-        let corpus = try services.content.snapshot().corpus
+        let snapshot = try services.content.snapshot()
         let language = schoolClass.language
         func signed(_ value: Double?) -> String { value.map { String(format: "%+.2f", $0) } ?? "–" }
-        let choices = assignmentChoices(corpus, for: language, in: visitor.language)
+        let choices = assignmentChoices(snapshot.corpus, for: language, in: visitor.language)
         return ClassPage(
             frame: visitor.frame(schoolClass.name, csrf: csrf, problems: problems), id: schoolClass.id.description,
             classID: schoolClass.id.description, name: schoolClass.name, language: language.nativeName, languageCode: language.code,
@@ -102,7 +103,7 @@ extension Dashboard {
             },
             assignments: assignments.map { assignment in
                 .init(
-                    id: assignment.id.description, what: describe(assignment, in: language, words: words, corpus: corpus),
+                    id: assignment.id.description, what: describe(assignment, in: language, words: words, content: snapshot),
                     due: days.string(from: assignment.due), completion: Self.percent(report.assignments[assignment.id] ?? 0))
             },
             missed: report.mostMissed.map {
@@ -153,7 +154,8 @@ extension Dashboard {
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     /// What an assignment asks, in the teacher's words: the list's name, the note's title, or the phrases counted.
-    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: Language, corpus: Corpus) -> String {
+    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: Language, content: ContentCatalog.Snapshot) -> String {
+        let corpus = content.corpus
         let target = assignment.targets.first ?? ""
         switch AssignmentKind(rawValue: assignment.kind) {
         case .wordList:
@@ -168,7 +170,7 @@ extension Dashboard {
             let pack = corpus.packs.first { $0.id == target }
             return (WebText.text(.kindCoursePack, in: words)) + ": " + (pack?.titles[words] ?? target)
         case .courseLessons:
-            let titles = assignment.targets.prefix(3).map { id in corpus.courseLesson(id, in: language)?.lesson.titles[words] ?? id }
+            let titles = assignment.targets.prefix(3).map { id in content.courseLesson(id, in: language)?.lesson.titles[words] ?? id }
             let more = assignment.targets.count > 3 ? ", … (\(assignment.targets.count))" : ""
             return (WebText.text(.kindCourseLessons, in: words)) + ": " + titles.joined(separator: ", ") + more
         }
@@ -204,7 +206,7 @@ extension Dashboard {
         let classID = authorized.id
         let words = visitor.language
         let dates = visitor.dates
-        let what = describe(assignment, in: schoolClass.language, words: words, corpus: try services.content.snapshot().corpus)
+        let what = describe(assignment, in: schoolClass.language, words: words, content: try services.content.snapshot())
         let page = AssignmentPage(
             frame: visitor.frame(what), what: what, classID: classID.description, className: schoolClass.name,
             due: visitor.days.string(from: assignment.due), items: assignment.items.count,
