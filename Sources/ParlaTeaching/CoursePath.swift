@@ -42,7 +42,7 @@ public struct CoursePath: Sendable, Equatable {
     /// The next lesson at that level: the first not finished in path order
     /// among the packs the learner may open; nil when none is left (the
     /// checkpoint is next).
-    public var next: (pack: CoursePack, lesson: CourseLesson)?
+    public var next: CourseLessons.Entry?
 
     /// `progress` of `language`, laid out on `corpus`'s path, for a
     /// learner whose course is at `courseLevel`.
@@ -63,11 +63,7 @@ public struct CoursePath: Sendable, Equatable {
         }
         let at = levels.first { level in courseLevel.map { $0 <= level } ?? true } ?? levels.last
         level = at
-        next = path.lazy.filter { $0.pack.level == at && !$0.locked }.compactMap { pack in pack.next.map { (pack.pack, $0) } }.first
-    }
-
-    public static func == (lhs: CoursePath, rhs: CoursePath) -> Bool {
-        lhs.levels == rhs.levels && lhs.level == rhs.level && lhs.next?.lesson.id == rhs.next?.lesson.id
+        next = path.lazy.filter { $0.pack.level == at && !$0.locked }.compactMap { pack in pack.next.map { CourseLessons.Entry(pack: pack.pack, lesson: $0) } }.first
     }
 
     /// Whether a checkpoint's result passes it.

@@ -101,18 +101,18 @@ public struct OfflineAnswerKey: Sendable, Equatable {
     /// each sight word of the sentence, in order.
     public var order: [String]?
     /// Drag matching: each item's target.
-    public var matches: [(item: String, target: String)]?
+    public var matches: [Match]?
+
+    public struct Match: Sendable, Equatable {
+        public var item: String
+        public var target: String
+    }
 
     public init(_ question: LessonQuestion) {
         optionID = question.correctOptionID
         order = question.sequencing?.order ?? question.sightWords?.order
         matches = question.dragMatching.map { task in
-            task.items.compactMap { item in task.targets.first { $0.concept == item.concept }.map { (item.id, $0.id) } }
+            task.items.compactMap { item in task.targets.first { $0.concept == item.concept }.map { Match(item: item.id, target: $0.id) } }
         }
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.optionID == rhs.optionID && lhs.order == rhs.order
-            && lhs.matches.map { $0.map { [$0.item, $0.target] } } == rhs.matches.map { $0.map { [$0.item, $0.target] } }
     }
 }
