@@ -36,10 +36,10 @@ extension LessonStore {
         try await database.withConnection { connection in
             let logger = database.logger
             return try await OptimisticWrite.write(exhausted: ParlaError(.notCurrentQuestion)) { () -> (Stored, LearnerModel, Bool)? in
+                // A log sent before (or another learner's id) is told apart before the model is read.
+                let existing = try await Self.existing(id, learner: learner, on: connection, logger: logger)
                 var read = try await ModelRead.read(learner: learner.id, language: language, on: connection, logger: logger)
-                if let stored = try await Self.existing(id, learner: learner, on: connection, logger: logger) {
-                    return (stored, read.model, false)
-                }
+                if let existing { return (existing, read.model, false) }
                 let replayed = try await step(read.model)
                 let learning = replayed.records.map(\.record.learning)
                 let written = try await database.transaction(on: connection) { connection -> Stored? in
@@ -69,11 +69,15 @@ extension LessonStore {
     private static func existing(_ id: LessonID, learner: AuthorizedLearner, on connection: PostgresConnection, logger: Logger)
         async throws -> Stored?
     {
-        let owner = try await connection.query("SELECT learner_id FROM lessons WHERE id = \(id.uuid)", logger: logger).collect()
-        guard let row = owner.first else { return nil }
-        guard try row.decode(UUID.self) == learner.uuid else { throw ParlaError(.lessonNotFound) }
-        let rows = try await connection.query("SELECT \(unescaped: columns) FROM lessons WHERE id = \(id.uuid)", logger: logger).collect()
-        return try rows.first.map(stored)
+        let rows = try await connection.query(
+            "SELECT \(unescaped: columns), learner_id = \(learner.uuid) FROM lessons WHERE id = \(id.uuid)", logger: logger
+        ).collect()
+        guard let row = rows.first else { return nil }
+        // The last column: whether the lesson is the learner's.
+        guard try row.makeRandomAccess()[row.makeRandomAccess().count - 1].decode(Bool.self) else {
+            throw ParlaError(.lessonNotFound)
+        }
+        return try stored(row)
     }
 
     /// The replayed lesson's row, finished or left as an abandoned one is,
