@@ -74,6 +74,7 @@ sys.path.insert(0, "Benchmarks")
 from parla_api import call
 port, token, learner = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 listed = progressed = continuing = 0
+ids = []
 for language in ["en", "fr", "it", "de", "es"]:
     path = f"/v1/learners/{learner}/packs?language={language}"
     packs = [pack for section in call(port, "GET", path, token=token)["sections"] for pack in section["packs"]]
@@ -82,11 +83,15 @@ for language in ["en", "fr", "it", "de", "es"]:
     overview = call(port, "GET", path, token=token)
     packs = [pack for section in overview["sections"] for pack in section["packs"]]
     listed += len(packs)
+    ids += [pack["id"] for pack in packs]
     progressed += sum(1 for pack in packs if pack["completed"] > 0 and not pack["locked"])
     continuing += "continue" in overview
 print(listed, progressed, continuing)
+print(" ".join(ids))
 PY
 )
+pack_ids=$(sed -n 2p <<<"$pack_check")
+pack_check=$(sed -n 1p <<<"$pack_check")
 
 export PACK_LEARNER="$pack_learner" PACK_TOKEN="$pack_token"
 packs=$(measure packs / -s Benchmarks/course_packs.lua)
@@ -105,12 +110,37 @@ else
   echo '{"errors": 0, "startProblems": 0, "stuck": 0}' >"$work/thinking.json"
 fi
 
+# AssetFiles alone (the registry's sizes and hashes of assets, once read):
+# on a server started again, nothing read yet, each pack's bundle asked
+# once (every file read and hashed, as each request would be without it),
+# then ten times more (from memory). No pack list first: it would read them.
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+start_server "$PORT"
+bundles=$(python3 - "$PORT" "$pack_token" "$pack_learner" "$pack_ids" <<'PY'
+import json, statistics, sys, time, urllib.request
+port, token, learner, ids = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split()
+def timed(pack):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/learners/{learner}/packs/{pack}/bundle",
+                                     headers={"Authorization": f"Bearer {token}"})
+    start = time.perf_counter()
+    with urllib.request.urlopen(request) as reply:
+        body = json.loads(reply.read())
+    return (time.perf_counter() - start) * 1000, len(body["assets"])
+cold, warm, assets = [], [], []
+for pack in ids:
+    took, count = timed(pack)
+    cold.append(took); assets.append(count)
+    warm.append(statistics.median(timed(pack)[0] for _ in range(10)))
+print(len(ids), sum(assets), f"{statistics.median(cold):.2f}", f"{max(cold):.2f}", f"{statistics.median(warm):.2f}", f"{max(warm):.2f}")
+PY
+)
+
 mkdir -p Benchmarks/results
 result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
-  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" >"$result" <<'PY'
+  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" >"$result" <<'PY'
 import json, sys
-health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores = sys.argv[1:14]
+health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles = sys.argv[1:15]
 health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
 summary = json.load(open(summary))
 learners, lessons, answers, cards, pack_lessons, pack_cards = counts.split()
@@ -138,6 +168,15 @@ print(f"\nA screen answered: p99 {summary['p99']:.1f} ms (goal: at most 25 ms), 
       f"(goal: at least 40%), {summary['learners']} learners on as many connections.")
 print(f"Pack progress of a learner with 40 packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
       f"(goal: at most 10 ms).\n")
+bundled, assets, cold, cold_max, warm, warm_max = bundles.split()
+print("## A pack's bundle, with and without AssetFiles\n")
+print(f"The server started again, nothing read: each of the {bundled} packs' bundles ({assets} assets in all) asked once, "
+      "each of its files read and hashed (what every request would cost without AssetFiles), then 10 times more from "
+      "memory (the median of the 10 per pack); one request at a time.\n")
+print("| bundle | median over packs ms | slowest pack ms |")
+print("|---|---:|---:|")
+print(f"| first request (files read and hashed) | {cold} | {cold_max} |")
+print(f"| from AssetFiles | {warm} | {warm_max} |\n")
 print(shift(open(thinking).read()))
 PY
 cat "$result"
