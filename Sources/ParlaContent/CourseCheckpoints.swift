@@ -45,7 +45,8 @@ extension Corpus {
             CourseScreen(task: candidates[index * candidates.count / count].task)
         }
         let titles = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0, Wording.checkpoint(level.rawValue).text(in: $0)) })
-        return .init(pack: first, lesson: CourseLesson(id: Self.checkpointID(level, in: language), number: 1, titles: titles, screens: screens))
+        return .init(
+            pack: first, lesson: CourseLesson(id: Self.checkpointID(level, in: language), number: 1, titles: titles, screens: screens))
     }
 
     /// How many questions a course lesson asks: one a screen, and a story

@@ -63,7 +63,10 @@ public struct CoursePath: Sendable, Equatable {
         }
         let at = levels.first { level in courseLevel.map { $0 <= level } ?? true } ?? levels.last
         level = at
-        next = path.lazy.filter { $0.pack.level == at && !$0.locked }.compactMap { pack in pack.next.map { CourseLessons.Entry(pack: pack.pack, lesson: $0) } }.first
+        next =
+            path.lazy.filter { $0.pack.level == at && !$0.locked }.compactMap { pack in
+                pack.next.map { CourseLessons.Entry(pack: pack.pack, lesson: $0) }
+            }.first
     }
 
     /// Whether a checkpoint's result passes it.

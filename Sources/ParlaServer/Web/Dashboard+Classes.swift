@@ -154,7 +154,9 @@ extension Dashboard {
     static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     /// What an assignment asks, in the teacher's words: the list's name, the note's title, or the phrases counted.
-    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: Language, content: ContentCatalog.Snapshot) -> String {
+    func describe(_ assignment: AssignmentStore.Assignment, in language: Language, words: Language, content: ContentCatalog.Snapshot)
+        -> String
+    {
         let corpus = content.corpus
         let target = assignment.targets.first ?? ""
         switch AssignmentKind(rawValue: assignment.kind) {
