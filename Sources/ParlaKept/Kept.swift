@@ -133,6 +133,13 @@ public enum Kept {
             gain: "a learner's pack list at 510 requests/s alone (p99 3.2 ms), from 205 (8.9 ms) summing it per request; 940/s "
                 + "at 64 connections from 425 (Benchmarks/results/course-2026-11-30T050207Z.md, course-2026-11-30T044854Z.md)"),
         KeptThing(
+            name: "OpenLessons", kind: .readModel, topic: nil, key: "a lesson id, with the version it was written at",
+            loader: "LessonService (what it last wrote); LessonStore.update reads the state only when the version moved",
+            tables: [],
+            droppedBy: "nothing needs to: the version read with every answer says whether it holds (an answer through another "
+                + "server moves it); a finished lesson is dropped; 2,000 lessons at most", setting: "lessons.keepOpen",
+            gain: "to be measured by Benchmarks/course.sh (issue 34)"),
+        KeptThing(
             name: "LeaderboardFastPath", kind: .answer, topic: "entry", key: "none: a page made from LeaderboardRanks and LearnerDirectory",
             loader: "LeaderboardService, before the generated handler", tables: ["leaderboard_entries"],
             droppedBy: "what changes LeaderboardRanks; its names drop with LearnerDirectory", setting: "leaderboards.fastPath",

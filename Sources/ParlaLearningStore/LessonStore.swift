@@ -25,6 +25,8 @@ public struct LessonStore: Sendable {
         public var touchedAt: Date
         public var finishedAt: Date?
         public var expired: Bool
+        /// Bumped by every write: what a kept copy of the state is checked against.
+        public var version: Int
     }
 
     /// A resolved question's record, with what its answer teaches.
@@ -166,14 +168,16 @@ public struct LessonStore: Sendable {
     }
 
     /// Reads the lesson with what the model knows of the learner, lets
-    /// `step` decide, and writes the lesson, the answer's record, the memory
+    /// `step` decide (`known`: the version whose state the caller holds;
+    /// when the lesson is still at it, its state is not read and `step`
+    /// gets it empty), and writes the lesson, the answer's record, the memory
     /// card, the ability and its history, and the item's difficulty in one
     /// statement, on the condition that the lesson is still the version read
     /// (else it reads again and `step` decides again, `OptimisticWrite`: two
     /// answers to one question never both count). Returns the lesson and
     /// what the model knows after the change.
     public func update<Outcome: Sendable>(
-        _ id: LessonID, learner: AuthorizedLearner,
+        _ id: LessonID, learner: AuthorizedLearner, known: Int? = nil,
         _ step: @escaping @Sendable (Stored, LearnerModel) async throws -> (Change, Outcome)
     )
         async throws -> (Stored, LearnerModel, Outcome)
@@ -185,7 +189,9 @@ public struct LessonStore: Sendable {
             return try await OptimisticWrite.write(exhausted: ParlaError(.notCurrentQuestion)) {
                 () -> (Stored, LearnerModel, Outcome)? in
                 var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(LessonRead(lesson: id.uuid, learner: learner.uuid), logger: logger) {
+                for try await row in try await connection.execute(
+                    LessonRead(lesson: id.uuid, learner: learner.uuid, known: known), logger: logger)
+                {
                     rows.append(row)
                 }
                 guard let row = rows.first else { throw ParlaError(.lessonNotFound) }
@@ -194,7 +200,7 @@ public struct LessonStore: Sendable {
                 guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
                 var stored = Stored(
                     id: LessonID(lessonID), language: language, state: Data(state.utf8), startedAt: startedAt,
-                    touchedAt: touchedAt, finishedAt: finishedAt, expired: expired)
+                    touchedAt: touchedAt, finishedAt: finishedAt, expired: expired, version: version)
                 if stored.expired { throw ParlaError(.lessonExpired) }
                 var read = try ModelRead.decode(row)
                 let (change, outcome) = try await step(stored, read.model)
@@ -209,7 +215,7 @@ public struct LessonStore: Sendable {
                         change, lesson: id, version: version, learner: learner.id, language: language, cardReviews: cardReviews,
                         on: connection, logger: logger)
                 else { return nil }
-                (stored.state, stored.touchedAt, stored.finishedAt) = (change.state, touchedAt, finishedAt)
+                (stored.state, stored.touchedAt, stored.finishedAt, stored.version) = (change.state, touchedAt, finishedAt, version + 1)
                 if let record = change.record { read.apply(record.learning) }
                 return (stored, read.model, outcome)
             }
@@ -308,21 +314,26 @@ public struct LessonStore: Sendable {
     /// The lesson with what the model knows of its learner, read before
     /// every answer: prepared, as `AnswerWrite` is (its parsing and planning
     /// took 0.8 ms of the 1.1 ms it cost at saturation, the server's log of
-    /// statement times).
+    /// statement times). Its state comes empty when the lesson is at the
+    /// version `known` (the caller has it). `$3` is cast: a statement is
+    /// prepared with its first binds' types, and a first `known` of nil
+    /// has none (PostgreSQL would take it as int4, refusing every int8 after).
     struct LessonRead: PostgresPreparedStatement {
         static let sql = """
-            SELECT \(columns), version, \(ModelRead.columns)
+            SELECT \(columns(state: "CASE WHEN lessons.version = $3::int8 THEN '' ELSE lessons.state::text END")), \(ModelRead.columns)
             FROM lessons \(ModelRead.sources(learner: "lessons.learner_id", language: "lessons.language"))
             WHERE lessons.id = $1 AND lessons.learner_id = $2
             """
         typealias Row = PostgresRow
         var lesson: UUID
         var learner: UUID
+        var known: Int?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
+            var bindings = PostgresBindings(capacity: 3)
             bindings.append(lesson)
             bindings.append(learner)
+            bindings.append(known)
             return bindings
         }
         func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
@@ -367,20 +378,27 @@ public struct LessonStore: Sendable {
             """, logger: logger)
     }
 
-    /// The last column says whether the lesson has expired: marked so, or
-    /// open and idle past the limit (marked when the learner next starts one).
-    static let columns = """
-        id, language, state::text, started_at, touched_at, finished_at,
-        (expired_at IS NOT NULL OR (finished_at IS NULL AND touched_at < now() - make_interval(secs => \(Int(idleLimit)))))
+    /// A lesson's columns, as `stored` reads them. The seventh says whether
+    /// the lesson has expired: marked so, or open and idle past the limit
+    /// (marked when the learner next starts one); the last is its version.
+    static let columns = columns(state: "state::text")
+
+    static func columns(state: String) -> String {
         """
+        lessons.id, lessons.language, \(state), lessons.started_at, lessons.touched_at, lessons.finished_at,
+        (lessons.expired_at IS NOT NULL
+         OR (lessons.finished_at IS NULL AND lessons.touched_at < now() - make_interval(secs => \(Int(idleLimit))))),
+        lessons.version
+        """
+    }
 
     static func stored(_ row: PostgresRow) throws -> Stored {
-        let (id, code, state, startedAt, touchedAt, finishedAt, expired) = try row.decode(
-            (UUID, String, String, Date, Date, Date?, Bool).self)
+        let (id, code, state, startedAt, touchedAt, finishedAt, expired, version) = try row.decode(
+            (UUID, String, String, Date, Date, Date?, Bool, Int).self)
         guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
         return Stored(
             id: LessonID(id), language: language, state: Data(state.utf8), startedAt: startedAt, touchedAt: touchedAt,
-            finishedAt: finishedAt, expired: expired)
+            finishedAt: finishedAt, expired: expired, version: version)
     }
 
     /// A past or current lesson as its answers tell it: how many questions

@@ -26,6 +26,8 @@ package struct LessonService: Sendable {
     /// How long "I can't speak now" keeps speaking questions out.
     package let speakingPause: TimeInterval
     package let scheduler = MemoryScheduler()
+    /// Nil when `lessons.keepOpen` is off.
+    package let openLessons: OpenLessons?
 
     /// A lesson as the learner sees it.
     package struct View: Sendable {
@@ -116,6 +118,7 @@ package struct LessonService: Sendable {
         let stored = try await lessons.create(lessonID, learner: authorized, language: language, state: try Self.encode(lesson))
         // Another device's lesson may have come first: then it is read whole.
         let created = stored.id == lessonID
+        if created { openLessons?.keep(lessonID, version: stored.version, lesson) }
         return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
     }
 
@@ -130,7 +133,7 @@ package struct LessonService: Sendable {
             throw ParlaError(.courseLessonNotFound)
         }
         let open = try await lessons.open(learner: authorized, language: language)
-        if let open, try JSONDecoder().decode(Lesson.self, from: open.state).course?.lesson == courseLesson {
+        if let open, try lesson(open).course?.lesson == courseLesson {
             return (try await view(open, learner: authorized), false)
         }
         // Over the plan's daily lessons, the open lesson stays as it is.
@@ -153,6 +156,7 @@ package struct LessonService: Sendable {
         let stored = try await lessons.create(
             lessonID, learner: authorized, language: language, state: try Self.encode(lesson), courseLesson: courseLesson)
         let created = stored.id == lessonID
+        if created { openLessons?.keep(lessonID, version: stored.version, lesson) }
         return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
     }
 
@@ -160,7 +164,7 @@ package struct LessonService: Sendable {
     /// repeat), read from the content's assets.
     package func audio(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {
         let stored = try await lessons.lesson(id, learner: learner)
-        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let lesson = try lesson(stored)
         guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = lesson.audioSlot(of: question) else {
             throw ParlaError(.assetNotFound)
         }
@@ -189,7 +193,7 @@ package struct LessonService: Sendable {
     ) async throws -> (View, AttemptScore) {
         try await speech.admit(learner)
         let stored = try await lessons.lesson(id, learner: learner)
-        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let lesson = try lesson(stored)
         guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
         guard let question = lesson.current, question.id == questionID else { throw ParlaError(.notCurrentQuestion) }
         guard question.type == .repetition, let text = question.accepted.first else { throw ParlaError(.answerKindMismatch) }
@@ -214,8 +218,9 @@ package struct LessonService: Sendable {
         let now = Date()
         let difficulties = try await catalogs.difficulties(lessons)
         let words = try await openWords(learner)
-        let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
-            var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let kept = openLessons?.lesson(id)
+        let (stored, learningAfter, lesson) = try await lessons.update(id, learner: learner, known: kept?.version) { stored, learning in
+            var lesson = try Self.lesson(stored, kept: kept)
             let planner = self.planner(try catalogs.catalog(lesson.language, content: content), words)
             let taught: LessonLearning?
             do throws(LessonAnswerError) {
@@ -227,6 +232,7 @@ package struct LessonService: Sendable {
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: taught.map(Self.record)), lesson)
         }
+        openLessons?.keep(stored.id, version: stored.version, lesson)
         var view = View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
             abilities: learningAfter.everySkill)
@@ -265,8 +271,9 @@ package struct LessonService: Sendable {
         try await learners.pauseSpeaking(learner, until: until)
         let words = try await openWords(learner)
         let difficulties = try await catalogs.difficulties(lessons)
-        let (stored, learning, lesson) = try await lessons.update(id, learner: learner) { stored, learning in
-            var lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let kept = openLessons?.lesson(id)
+        let (stored, learning, lesson) = try await lessons.update(id, learner: learner, known: kept?.version) { stored, learning in
+            var lesson = try Self.lesson(stored, kept: kept)
             guard !lesson.isFinished else { throw ParlaError(.lessonFinished) }
             if lesson.pauseSpeaking(until: until) {
                 let planner = self.planner(try catalogs.catalog(lesson.language, content: content), words)
@@ -275,6 +282,7 @@ package struct LessonService: Sendable {
             }
             return (.init(state: try Self.encode(lesson), finished: lesson.isFinished, record: nil), lesson)
         }
+        openLessons?.keep(stored.id, version: stored.version, lesson)
         return View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
             abilities: learning.everySkill)
@@ -295,7 +303,7 @@ package struct LessonService: Sendable {
 
     /// The lesson as the learner sees it; `model` when it was just read.
     private func view(_ stored: LessonStore.Stored, learner: AuthorizedLearner, model: LearnerModel? = nil) async throws -> View {
-        let lesson = try JSONDecoder().decode(Lesson.self, from: stored.state)
+        let lesson = try lesson(stored)
         let learning = if let model { model } else { try await lessons.learning(learner: learner, language: stored.language) }
         var view = View(
             id: stored.id, learner: learner.id, lesson: lesson, startedAt: stored.startedAt, finishedAt: stored.finishedAt,
@@ -337,7 +345,8 @@ package struct LessonService: Sendable {
 
     package init(
         lessons: LessonStore, learners: LearnerStore, content: ContentService, proficiency: ProficiencyService, speech: SpeechService,
-        catalogs: LessonCatalogs, plans: EntitlementService, assignments: AssignmentStore, speakingPause: TimeInterval
+        catalogs: LessonCatalogs, plans: EntitlementService, assignments: AssignmentStore, speakingPause: TimeInterval,
+        openLessons: OpenLessons? = OpenLessons()
     ) {
         self.lessons = lessons
         self.learners = learners
@@ -348,6 +357,18 @@ package struct LessonService: Sendable {
         self.plans = plans
         self.assignments = assignments
         self.speakingPause = speakingPause
+        self.openLessons = openLessons
+    }
+
+    /// The lesson `stored` holds: `kept` when it is at its version (its
+    /// state may then not have been read), else its state decoded.
+    static func lesson(_ stored: LessonStore.Stored, kept: OpenLessons.Kept?) throws -> Lesson {
+        if let kept, kept.version == stored.version { return kept.lesson }
+        return try JSONDecoder().decode(Lesson.self, from: stored.state)
+    }
+
+    private func lesson(_ stored: LessonStore.Stored) throws -> Lesson {
+        try Self.lesson(stored, kept: openLessons?.lesson(stored.id))
     }
 }
 

@@ -7,6 +7,7 @@ import ParlaLearning
 import ParlaLearningStore
 import ParlaServices
 import ParlaStore
+import ParlaTeaching
 import ParlaTestSupport
 import PostgresNIO
 import Synchronization
@@ -132,6 +133,14 @@ struct KeptTests {
                     return try await ClassStore(database: database, cipher: cipher).overview(schoolClass).1.count == 1
                 },
                 "ContentCatalog": { try await ContentStore(database: database).loadCorpus() != nil },
+                "OpenLessons": {
+                    // What the lesson service last wrote, kept as it was: nothing is read.
+                    let open = OpenLessons(), id = LessonID(UUID())
+                    let lesson = Lesson(
+                        language: .french, native: .english, length: 1, types: [.picture], focus: [], gapWeights: [:], startAbilities: [])
+                    open.keep(id, version: 3, lesson)
+                    return open.lesson(id)?.version == 3
+                },
                 "AssetFiles": {
                     // Files only: an asset's size and hash come from the store's directory.
                     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kept-assets-\(UUID())").path

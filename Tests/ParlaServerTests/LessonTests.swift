@@ -201,6 +201,48 @@ struct TeacherModeTests {
         }
     }
 
+    @Test(
+        "a lesson answered through two servers in turn: each sees the other's tries and questions (OpenLessons holds only at the lesson's version)"
+    )
+    func answeredThroughTwoServers() async throws {
+        let app = try await TestApp.make()
+        let elsewhere = TestApp(databaseURL: app.databaseURL)
+        try await app.run { client in
+            try await elsewhere.run { other in
+                let learner = try await client.signUp()
+                var lesson = try await start(
+                    client, learner, length: 4, types: ["translationFromTarget", "translationToTarget", "gapFill"]
+                )
+                .decoded(Lesson.self)
+                var turn = 0
+                while let question = lesson.question {
+                    let (here, there) = turn % 2 == 0 ? (client, other) : (other, client)
+                    turn += 1
+                    let right = try Self.rightOption(question)
+                    let wrong = try #require(question.options.map(\.id).first { $0 != right })
+                    // A wrong try through one server (which keeps the lesson), seen by the other.
+                    let tried = try await answer(here, learner, lesson: lesson.id, question: question.id, option: wrong)
+                    #expect(tried.status == 200, "\(tried.text)")
+                    #expect(try tried.decoded(Answer.self).correct == false)
+                    #expect(
+                        try await answer(there, learner, lesson: lesson.id, question: question.id, option: wrong).code
+                            == "option_already_tried")
+                    // The right one through the other: the first server no longer takes the question.
+                    let answered = try await answer(there, learner, lesson: lesson.id, question: question.id, option: right)
+                    #expect(answered.status == 200, "\(answered.text)")
+                    let result = try answered.decoded(Answer.self)
+                    #expect(result.correct)
+                    lesson = result.lesson
+                    let again = try await answer(here, learner, lesson: lesson.id, question: question.id, option: right)
+                    #expect(again.code == (lesson.status == .finished ? "lesson_finished" : "not_current_question"), "\(again.text)")
+                    let seen = try await here.get("/v1/learners/\(learner.learnerID)/lessons/\(lesson.id)", token: learner.token)
+                    #expect(try seen.decoded(Lesson.self).question?.id == lesson.question?.id && lesson.answered == turn)
+                }
+                #expect(lesson.status == .finished && turn == 4)
+            }
+        }
+    }
+
     @Test("T4.5, T4.6: a right answer gets positive feedback, the next question, and the bar grows")
     func rightAnswer() async throws {
         let app = try await TestApp.make()

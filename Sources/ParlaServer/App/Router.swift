@@ -141,7 +141,8 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
             speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
-            speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60)),
+            speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60),
+            openLessons: settings.lessons.keepOpen ? OpenLessons() : nil),
         packs: PackService(
             lessons: lessons, learners: learners, content: content, plans: plans, courses: CourseStore(database: database),
             appeal: AnalyticsStore(database: reads)),

@@ -107,11 +107,14 @@ public struct LessonSettings: Sendable {
     /// How long "I can't speak now" keeps speaking questions out of a
     /// learner's lessons.
     public var speakingPauseMinutes = 60
+    /// Open lessons kept decoded between answers (`Kept`: OpenLessons).
+    public var keepOpen = true
 
     public init() {}
 
     init(config: ConfigReader) {
         speakingPauseMinutes = config.int(forKey: "speakingPauseMinutes", default: speakingPauseMinutes)
+        keepOpen = config.bool(forKey: "keepOpen", default: keepOpen)
     }
 }
 
