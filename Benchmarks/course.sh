@@ -23,6 +23,10 @@
 #   THINK (1-3) s to read each screen over THINKING_DURATION (30 s; 0 leaves
 #   it out); only the answers are timed (per question type, one drop per
 #   request for templates), after WARMUP (3) s discarded.
+# Then, each alone: open lessons kept decoded (`OpenLessons`), ROUNDS (3)
+# pairs of saturation runs with lessons.keepOpen off then on; and
+# `AssetFiles`, each pack's bundle on a server started again (its files
+# read and hashed) against the same bundle from memory.
 # Goals (issue 34): a screen answered p99 <= 25 ms and >= 40% of /health's
 # rate at 64 connections; the pack list of a learner with 40 packs p99 <= 10 ms.
 # Saves the tables under Benchmarks/results/; fails on any error.
@@ -35,6 +39,7 @@ WARMUP=${WARMUP:-3}
 THINK=${THINK:-1,3}
 THINKING_DURATION=${THINKING_DURATION:-30}
 THREADS=${THREADS:-2}
+ROUNDS=${ROUNDS:-3}
 PORT=${PORT:-18087}
 LEARNERS=${LEARNERS:-10000}
 DAYS=${DAYS:-90}
@@ -110,6 +115,20 @@ else
   echo '{"errors": 0, "startProblems": 0, "stuck": 0}' >"$work/thinking.json"
 fi
 
+# OpenLessons alone: the saturation again, ROUNDS (3) pairs of runs of
+# DURATION on a server started again with lessons.keepOpen off, then on.
+# The learners go on where they were, so each pair is compared, not the runs.
+: >"$work/open-lessons.txt"
+for round in $(seq 1 "$ROUNDS"); do
+  for keep in false true; do
+    kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+    PARLA_LESSONS_KEEP_OPEN=$keep start_server "$PORT"
+    python3 Benchmarks/course_load.py run --port "$PORT" --accounts "$work/learners.txt" --duration "$DURATION" --warmup "$WARMUP" \
+      --label "lessons.keepOpen $keep" --summary "$work/open-$round-$keep.json" >/dev/null
+    echo "$round $keep $work/open-$round-$keep.json" >>"$work/open-lessons.txt"
+  done
+done
+
 # AssetFiles alone (the registry's sizes and hashes of assets, once read):
 # on a server started again, nothing read yet, each pack's bundle asked
 # once (every file read and hashed, as each request would be without it),
@@ -138,9 +157,9 @@ PY
 mkdir -p Benchmarks/results
 result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
-  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" >"$result" <<'PY'
+  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" >"$result" <<'PY'
 import json, sys
-health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles = sys.argv[1:15]
+health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles, opened = sys.argv[1:16]
 health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
 summary = json.load(open(summary))
 learners, lessons, answers, cards, pack_lessons, pack_cards = counts.split()
@@ -177,12 +196,29 @@ print("| bundle | median over packs ms | slowest pack ms |")
 print("|---|---:|---:|")
 print(f"| first request (files read and hashed) | {cold} | {cold_max} |")
 print(f"| from AssetFiles | {warm} | {warm_max} |\n")
+runs = {}
+for line in open(opened):
+    round_, keep, path = line.split()
+    runs.setdefault(round_, {})[keep] = json.load(open(path))
+if runs:
+    print("## Open lessons kept decoded (OpenLessons), alone\n")
+    print(f"The saturation above again, {len(runs)} pairs of {duration} s runs, each on a server started again with "
+          "`lessons.keepOpen` off, then on; the learners go on where they were, so each pair is compared.\n")
+    print("| pair | off: answers/s | off: p50 ms | off: p99 ms | on: answers/s | on: p50 ms | on: p99 ms | gain |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    gains = []
+    for round_, pair in sorted(runs.items()):
+        off, on = pair["false"], pair["true"]
+        gains.append(on["rate"] / off["rate"] - 1)
+        print(f"| {round_} | {off['rate']:.0f} | {off['p50']:.1f} | {off['p99']:.1f} | {on['rate']:.0f} | {on['p50']:.1f} | "
+              f"{on['p99']:.1f} | {gains[-1]:+.0%} |")
+    print(f"\nKept decoded, a screen answered at saturation: {sum(gains) / len(gains):+.0%} answers/s on average over the pairs.\n")
 print(shift(open(thinking).read()))
 PY
 cat "$result"
 echo "saved to $result"
 errors=$(python3 -c 'import json,sys; print(sum(s["errors"] + s["startProblems"] + s["stuck"] for s in map(json.load, map(open, sys.argv[1:]))))' \
-  "$work/saturation.json" "$work/thinking.json")
+  "$work/saturation.json" "$work/thinking.json" $(ls "$work"/open-*.json 2>/dev/null))
 non2xx=$(($(cut -f6 <<<"$health") + $(cut -f6 <<<"$packs") + $(cut -f6 <<<"$packs_one") + $(cut -f6 <<<"$fresh")))
 if [ "$errors" != 0 ] || [ "$non2xx" != 0 ] || [ "$pack_check" != "40 40 5" ]; then
   echo "failed: $errors lesson errors, $non2xx non-2xx from wrk, pack check '$pack_check' (want '40 40 5')" >&2
