@@ -31,28 +31,35 @@ package struct PackService: Sendable {
     /// it comes from. Lessons are weighed by what learners at the learner's
     /// level made of them (at every level while none at its level took any).
     package func menu(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CourseMenu) {
-        let (course, level) = try await standing(authorized, language: code)
-        var appeal = try await appeal.courseAppeal(language: course.language, level: level)
-        if appeal.isEmpty, level != nil { appeal = try await self.appeal.courseAppeal(language: course.language, level: nil) }
+        let (course, _, appeal) = try await standing(authorized, language: code) { language, level in
+            let appeal = try await self.appeal.courseAppeal(language: language, level: level)
+            guard appeal.isEmpty, level != nil else { return appeal }
+            return try await self.appeal.courseAppeal(language: language, level: nil)
+        }
         return (course, CourseMenu(progress: course.progress, records: course.records, appeal: appeal))
     }
 
     /// The learner's path through the course in `language`, with the
     /// course view it comes from (`CoursePath`).
     package func path(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CoursePath) {
-        let (course, level) = try await standing(authorized, language: code)
+        let (course, level, _) = try await standing(authorized, language: code) { _, _ in () }
         let path = CoursePath(
             corpus: try content.snapshot().corpus, language: course.language, progress: course.progress, courseLevel: level)
         return (course, path)
     }
 
-    /// The course view in `language` (no prices or sizes) with the
-    /// learner's course level there, read at once.
-    private func standing(_ authorized: AuthorizedLearner, language code: String) async throws -> (View, CEFRLevel?) {
+    /// The course view in `language` (no prices or sizes) and the
+    /// learner's course level there, with what `alongside` reads from that
+    /// level: both read while the view is.
+    private func standing<Extra: Sendable>(
+        _ authorized: AuthorizedLearner, language code: String,
+        alongside: (Language, CEFRLevel?) async throws -> Extra
+    ) async throws -> (View, CEFRLevel?, Extra) {
         let language = try content.language(code)
         async let view = view(authorized, language: language, currency: "USD", sized: false)
         let level = try await courses.courses(of: authorized).first { $0.language == language }?.level
-        return (try await view, level)
+        let extra = try await alongside(language, level)
+        return (try await view, level, extra)
     }
 
     /// The course in `language` as the learner stands in it.
