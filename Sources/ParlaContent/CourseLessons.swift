@@ -11,9 +11,6 @@ public struct CourseLessons: Sendable {
         public var lesson: CourseLesson
 
         public init(pack: CoursePack, lesson: CourseLesson) { (self.pack, self.lesson) = (pack, lesson) }
-
-        /// The two, to take apart where both are used.
-        public var placed: (pack: CoursePack, lesson: CourseLesson) { (pack, lesson) }
     }
 
     let byID: [String: Entry]

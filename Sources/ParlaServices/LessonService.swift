@@ -129,7 +129,7 @@ package struct LessonService: Sendable {
     private func startCourse(_ authorized: AuthorizedLearner, language: Language, lesson courseLesson: String) async throws -> (
         View, created: Bool
     ) {
-        guard let (pack, authored) = try content.snapshot().courseLesson(courseLesson, in: language)?.placed else {
+        guard let entry = try content.snapshot().courseLesson(courseLesson, in: language) else {
             throw ParlaError(.courseLessonNotFound)
         }
         let open = try await lessons.open(learner: authorized, language: language)
@@ -140,13 +140,14 @@ package struct LessonService: Sendable {
         let ownership = try await plans.ownership(for: authorized)
         // A level's checkpoint is open to all, to test out of the level.
         let checkpoint = Corpus.checkpointLevel(courseLesson, in: language) != nil
-        guard checkpoint || ownership.mayOpen(coursePack: pack.sharedID) else { throw ParlaError(.packLocked) }
+        guard checkpoint || ownership.mayOpen(coursePack: entry.pack.sharedID) else { throw ParlaError(.packLocked) }
         try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
         if let open { try await lessons.abandon(open.id, learner: authorized) }
         let learner = try await learners.learner(authorized)
         let catalog = try catalogs.catalog(language, content: content)
         let learning = try await lessons.learning(learner: authorized, language: language)
-        var lesson = Lesson(course: authored, of: pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill)
+        var lesson = Lesson(
+            course: entry.lesson, of: entry.pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         let words = try content.openWords(ownership.lists)

@@ -64,20 +64,21 @@ extension LessonService {
         let snapshot = try content.snapshot()
         guard let language = Language.allCases.first(where: { log.courseLesson.hasPrefix("\($0.code)-") }),
             Corpus.checkpointLevel(log.courseLesson, in: language) == nil,
-            let (pack, authored) = snapshot.courseLesson(log.courseLesson, in: language)?.placed
+            let entry = snapshot.courseLesson(log.courseLesson, in: language)
         else { throw ParlaError(.courseLessonNotFound) }
         try Self.checkTimes(log, now: Date())
         let catalog = try catalogs.catalog(language, content: content)
         let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
         let learner = try await learners.learner(authorized)
-        let (stored, model, created) = try await lessons.replay(id, learner: authorized, language: language, courseLesson: authored.id) {
+        let (stored, model, created) = try await lessons.replay(id, learner: authorized, language: language, courseLesson: entry.lesson.id)
+        {
             model in
             let ownership = try await plans.ownership(for: authorized)
-            guard ownership.mayOpen(coursePack: pack.sharedID) else { throw ParlaError(.packLocked) }
+            guard ownership.mayOpen(coursePack: entry.pack.sharedID) else { throw ParlaError(.packLocked) }
             try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
             let planner = planner(catalog, try content.openWords(ownership.lists))
             var lesson = Lesson(
-                offline: authored, of: pack, seed: log.seed, in: catalog, native: learner.nativeLanguage,
+                offline: entry.lesson, of: entry.pack, seed: log.seed, in: catalog, native: learner.nativeLanguage,
                 startAbilities: model.everySkill)
             var (model, known) = (model, difficulties)
             let taught: [(learning: LessonLearning, at: Date)]

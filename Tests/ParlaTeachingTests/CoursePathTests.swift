@@ -24,8 +24,9 @@ struct CoursePathTests {
         for level in Set(path.map(\.level)).sorted() {
             let id = Corpus.checkpointID(level, in: language)
             #expect(Corpus.checkpointLevel(id, in: language) == level)
-            let (pack, checkpoint) = try #require(lessons[id]?.placed, "\(id)")
-            #expect(pack.level == level && checkpoint.id == id && checkpoint.titles[.french]?.contains(level.rawValue) == true)
+            let entry = try #require(lessons[id], "\(id)")
+            let checkpoint = entry.lesson
+            #expect(entry.pack.level == level && checkpoint.id == id && checkpoint.titles[.french]?.contains(level.rawValue) == true)
             let lessons = path.filter { $0.level == level }.flatMap(\.lessons)
             #expect(checkpoint.screens.count == min(Corpus.checkpointLength, lessons.count), "\(id)")
             #expect(checkpoint.screens.allSatisfy { !$0.workedExample && $0.instruction == nil })
@@ -39,7 +40,7 @@ struct CoursePathTests {
             let taught = lessons.flatMap(\.screens).map(\.task)
             #expect(checkpoint.screens.allSatisfy { screen in taught.contains(screen.task) })
             let lesson = Lesson(
-                course: checkpoint, of: pack, in: planner.catalog, native: CourseLessonTests.native(for: language), startAbilities: [])
+                course: checkpoint, of: entry.pack, in: planner.catalog, native: CourseLessonTests.native(for: language), startAbilities: [])
             var random = SimulationRandom(seed: 6)
             for index in checkpoint.screens.indices {
                 let question = planner.question(
