@@ -142,7 +142,10 @@ package struct LessonService: Sendable {
         let checkpoint = Corpus.checkpointLevel(courseLesson, in: language) != nil
         guard checkpoint || ownership.mayOpen(coursePack: entry.pack.sharedID) else { throw ParlaError(.packLocked) }
         try await plans.checkDailyLimit(.lessonsPerDay, for: authorized, under: ownership)
-        if let open { try await lessons.abandon(open.id, learner: authorized) }
+        if let open {
+            try await lessons.abandon(open.id, learner: authorized)
+            openLessons?.drop(open.id)
+        }
         let learner = try await learners.learner(authorized)
         let catalog = try catalogs.catalog(language, content: content)
         let learning = try await lessons.learning(learner: authorized, language: language)
@@ -292,6 +295,7 @@ package struct LessonService: Sendable {
     /// Leaves the lesson unfinished, at any time: a new one may start.
     package func abandon(_ learner: AuthorizedLearner, lesson id: LessonID) async throws {
         try await lessons.abandon(id, learner: learner)
+        openLessons?.drop(id)
     }
 
     /// The row a resolved question leaves, with what it teaches.

@@ -9,8 +9,9 @@ import Synchronization
 /// (`LessonStore.update`): at the kept version the state is neither sent
 /// by PostgreSQL nor decoded here, else the kept copy is passed over (an
 /// answer through another server, a lesson left and resumed) and read as
-/// before. Nothing needs to drop it: the version decides on every use. A
-/// finished lesson is dropped; `limit` lessons at most.
+/// before. Nothing needs to drop it for correctness: the version decides
+/// on every use. A finished or left lesson is dropped to free its room;
+/// `limit` lessons at most.
 package final class OpenLessons: Sendable {
     package struct Kept: Sendable {
         package var version: Int
@@ -25,6 +26,9 @@ package final class OpenLessons: Sendable {
     package init() {}
 
     package func lesson(_ id: LessonID) -> Kept? { lessons.withLock { $0[id] } }
+
+    /// A lesson left: it will not be answered again here.
+    package func drop(_ id: LessonID) { _ = lessons.withLock { $0.removeValue(forKey: id) } }
 
     /// `lesson` as written at `version`.
     package func keep(_ id: LessonID, version: Int, _ lesson: Lesson) {
