@@ -74,7 +74,8 @@ extension LessonStore {
         ).collect()
         guard let row = rows.first else { return nil }
         // The last column: whether the lesson is the learner's.
-        guard try row.makeRandomAccess()[row.makeRandomAccess().count - 1].decode(Bool.self) else {
+        let cells = row.makeRandomAccess()
+        guard try cells[cells.count - 1].decode(Bool.self) else {
             throw ParlaError(.lessonNotFound)
         }
         return try stored(row)
