@@ -24,7 +24,9 @@
 #   it out); only the answers are timed (per question type, one drop per
 #   request for templates), after WARMUP (3) s discarded.
 # Then, each alone: open lessons kept decoded (`OpenLessons`), ROUNDS (3)
-# pairs of saturation runs with lessons.keepOpen off then on; and
+# pairs of saturation runs with lessons.keepOpen off then on (or, with
+# BASELINE set to another build of parla, that build then this one: a
+# change measured alone, on the same learners); and
 # `AssetFiles`, each pack's bundle on a server started again (its files
 # read and hashed) against the same bundle from memory.
 # Goals (issue 34): a screen answered p99 <= 25 ms and >= 40% of /health's
@@ -119,10 +121,17 @@ fi
 # DURATION on a server started again with lessons.keepOpen off, then on.
 # The learners go on where they were, so each pair is compared, not the runs.
 : >"$work/open-lessons.txt"
+BASELINE=${BASELINE:-}
 for round in $(seq 1 "$ROUNDS"); do
   for keep in false true; do
     kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
-    PARLA_LESSONS_KEEP_OPEN=$keep start_server "$PORT"
+    if [ -z "$BASELINE" ]; then
+      PARLA_LESSONS_KEEP_OPEN=$keep start_server "$PORT"
+    elif [ "$keep" = false ]; then
+      BINARY="$BASELINE" start_server "$PORT"
+    else
+      start_server "$PORT"
+    fi
     python3 Benchmarks/course_load.py run --port "$PORT" --accounts "$work/learners.txt" --duration "$DURATION" --warmup "$WARMUP" \
       --label "lessons.keepOpen $keep" --summary "$work/open-$round-$keep.json" >/dev/null
     echo "$round $keep $work/open-$round-$keep.json" >>"$work/open-lessons.txt"
@@ -157,9 +166,9 @@ PY
 mkdir -p Benchmarks/results
 result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
-  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" >"$result" <<'PY'
+  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" "$BASELINE" >"$result" <<'PY'
 import json, sys
-health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles, opened = sys.argv[1:16]
+health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles, opened, baseline = sys.argv[1:17]
 health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
 summary = json.load(open(summary))
 learners, lessons, answers, cards, pack_lessons, pack_cards = counts.split()
@@ -200,10 +209,15 @@ runs = {}
 for line in open(opened):
     round_, keep, path = line.split()
     runs.setdefault(round_, {})[keep] = json.load(open(path))
-if runs:
+if runs and baseline:
+    print("## This build against a baseline, alone\n")
+    print(f"The saturation above again, {len(runs)} pairs of {duration} s runs, each on a server started again: the "
+          f"baseline (`{baseline}`, off), then this build (on); the learners go on where they were, so each pair is compared.\n")
+elif runs:
     print("## Open lessons kept decoded (OpenLessons), alone\n")
     print(f"The saturation above again, {len(runs)} pairs of {duration} s runs, each on a server started again with "
           "`lessons.keepOpen` off, then on; the learners go on where they were, so each pair is compared.\n")
+if runs:
     print("| pair | off: answers/s | off: p50 ms | off: p99 ms | on: answers/s | on: p50 ms | on: p99 ms | gain |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     gains = []
@@ -212,7 +226,8 @@ if runs:
         gains.append(on["rate"] / off["rate"] - 1)
         print(f"| {round_} | {off['rate']:.0f} | {off['p50']:.1f} | {off['p99']:.1f} | {on['rate']:.0f} | {on['p50']:.1f} | "
               f"{on['p99']:.1f} | {gains[-1]:+.0%} |")
-    print(f"\nKept decoded, a screen answered at saturation: {sum(gains) / len(gains):+.0%} answers/s on average over the pairs.\n")
+    what = "This build" if baseline else "Kept decoded"
+    print(f"\n{what}, a screen answered at saturation: {sum(gains) / len(gains):+.0%} answers/s on average over the pairs.\n")
 print(shift(open(thinking).read()))
 PY
 cat "$result"
