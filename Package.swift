@@ -275,8 +275,9 @@ let package = Package(
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaKept", "ParlaCore", "ParlaSpeech", "ParlaLearning",
-                "ParlaCommerce",
+                "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaCore",
+                "ParlaSpeech",
+                "ParlaLearning", "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -117,6 +117,21 @@ else
   echo '{"errors": 0, "startProblems": 0, "stuck": 0}' >"$work/thinking.json"
 fi
 
+# What an answer asks of PostgreSQL, alone: pgbench (64 clients, prepared)
+# on the measured learners' open lessons, the server idle. The read and a
+# wrong answer's write as the store runs them (`parla bench lessons`): the
+# rate PostgreSQL itself allows on these cores.
+ids=$(awk '{ printf "%s'"'"'%s'"'"'", (NR > 1 ? "," : ""), $2 }' "$work/learners.txt")
+sql -c "DROP TABLE IF EXISTS lesson_bench_open" -c "CREATE TABLE lesson_bench_open AS
+  SELECT row_number() OVER (ORDER BY id)::int AS n, id, learner_id, state::text AS state FROM lessons
+  WHERE finished_at IS NULL AND expired_at IS NULL AND learner_id IN ($ids)" -c "ALTER TABLE lesson_bench_open ADD PRIMARY KEY (n)"
+open_count=$(sql -c "SELECT count(*) FROM lesson_bench_open")
+"$BINARY" bench lessons --pgbench-scripts "$work/pgbench"
+statements=""
+for script in read write answer one; do
+  statements+="$script"$'\t'"$(pgbench_run "$work/pgbench/$script.sql" "$DURATION" -D count="$open_count")"$'\n'
+done
+
 # OpenLessons alone: the saturation again, ROUNDS (3) pairs of runs of
 # DURATION on a server started again with lessons.keepOpen off, then on.
 # The learners go on where they were, so each pair is compared, not the runs.
@@ -166,9 +181,10 @@ PY
 mkdir -p Benchmarks/results
 result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
-  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" "$BASELINE" >"$result" <<'PY'
+  "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" "$BASELINE" "$statements" "$open_count" >"$result" <<'PY'
 import json, sys
 health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles, opened, baseline = sys.argv[1:17]
+statements, open_count = dict((line.split("\t", 1) for line in sys.argv[17].strip().split("\n"))), sys.argv[18]
 health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
 summary = json.load(open(summary))
 learners, lessons, answers, cards, pack_lessons, pack_cards = counts.split()
@@ -196,6 +212,19 @@ print(f"\nA screen answered: p99 {summary['p99']:.1f} ms (goal: at most 25 ms), 
       f"(goal: at least 40%), {summary['learners']} learners on as many connections.")
 print(f"Pack progress of a learner with 40 packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
       f"(goal: at most 10 ms).\n")
+print("## What an answer asks of PostgreSQL, alone\n")
+print(f"pgbench, 64 clients, prepared, {duration} s each, on the {open_count} open lessons of the learners measured above, "
+      "the server idle: the statements as the store runs them (`parla bench lessons`). The read is the lesson with its "
+      "learner's model (the state not sent: the server holds it); the write is a wrong answer's (the lesson's state).\n")
+print("| statements | per second | count | p50 ms | p99 ms |")
+print("|---|---:|---:|---:|---:|")
+for name, label in [("read", "the read"), ("write", "a wrong answer's write"), ("answer", "an answer: the read, then the write"),
+                    ("one", "floor: SELECT 1")]:
+    rate, count, p50, p99 = statements[name].split("\t")
+    print(f"| {label} | {rate} | {count} | {p50} | {p99} |")
+answer_rate = float(statements["answer"].split("\t")[0])
+print(f"\nPostgreSQL alone, with both cores and no server, runs {answer_rate:.0f} answers' statements a second: "
+      f"{answer_rate / float(health[2]):.0%} of /health's rate (the goal asks the server for 40%).\n")
 bundled, assets, cold, cold_max, warm, warm_max = bundles.split()
 print("## A pack's bundle, with and without AssetFiles\n")
 print(f"The server started again, nothing read: each of the {bundled} packs' bundles ({assets} assets in all) asked once, "

@@ -37,28 +37,18 @@ result="Benchmarks/results/leaderboards-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 "$BINARY" bench leaderboards --config "$work/none.json" --data-directory "$work/postgres" \
   --learners "$LEARNERS" --pgbench-scripts "$work/pgbench" >/dev/null
 start_server "$PORT"
-PGBENCH=$(ls /usr/lib/postgresql/*/bin/pgbench | sort -V | tail -1)
-pgbench_run() {
-  rm -f "$work"/pgbench_log.*
-  (cd "$work" && "$PGBENCH" -h "$work/postgres" -p 5432 -U parla -n -M prepared -c 64 -j 2 -T "$SECONDS_EACH" -l -f "$1" postgres >/dev/null)
-  cat "$work"/pgbench_log.* | python3 -c '
-import sys
-latencies = sorted(int(line.split()[2]) / 1000 for line in sys.stdin)
-seconds = float(sys.argv[1])
-print("%.0f\t%d\t%.2f\t%.2f" % (len(latencies) / seconds, len(latencies), latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)]))' "$SECONDS_EACH"
-}
 {
   echo "| the statement alone (pgbench, 64 clients, prepared) | calls/s | calls | p50 ms | p99 ms |"
   echo "|---|---:|---:|---:|---:|"
-  pgbench_run "$work/pgbench/page.sql" | awk -F'\t' '{ printf "| page with the caller'"'"'s rank | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
-  pgbench_run "$work/pgbench/standing.sql" | awk -F'\t' '{ printf "| rank alone | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/page.sql" "$SECONDS_EACH" | awk -F'\t' '{ printf "| page with the caller'"'"'s rank | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/standing.sql" "$SECONDS_EACH" | awk -F'\t' '{ printf "| rank alone | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   # The floors: a primary-key read of one entry, and a statement that reads nothing.
   printf '%s\n' '\set n random(1, '"$LEARNERS"')' \
     "SELECT best_score FROM leaderboard_entries WHERE language = 'fr' AND kind = 'matching' AND period = 'all' AND learner_id = (SELECT learner_id FROM leaderboard_bench_players WHERE n = :n);" \
     >"$work/pgbench/entry.sql"
   echo 'SELECT 1;' >"$work/pgbench/one.sql"
-  pgbench_run "$work/pgbench/entry.sql" | awk -F'\t' '{ printf "| floor: one entry by primary key | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
-  pgbench_run "$work/pgbench/one.sql" | awk -F'\t' '{ printf "| floor: SELECT 1 | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/entry.sql" "$SECONDS_EACH" | awk -F'\t' '{ printf "| floor: one entry by primary key | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
+  pgbench_run "$work/pgbench/one.sql" "$SECONDS_EACH" | awk -F'\t' '{ printf "| floor: SELECT 1 | %s | %s | %s | %s |\n", $1, $2, $3, $4 }'
   echo
 } | tee -a "$result"
 IFS=$'\t' read -r token learner < <(python3 Benchmarks/leaderboard_player.py "$PORT")

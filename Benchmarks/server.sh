@@ -2,6 +2,8 @@
 # and wrk's figures.
 #   start_server PORT [serve options]   starts it and waits for /health
 #   measure NAME PATH [wrk options]     name, path, requests/s, p50 ms, p99 ms, non-2xx
+#   pgbench_run SCRIPT SECONDS [pgbench options]
+#                                       a script's transactions/s, count, p50 ms, p99 ms
 # Sets $work (a scratch folder, removed on exit) and $server_pid; the server
 # is stopped with SIGTERM on exit. The server makes no assets in the
 # background: nothing else may compete for the CPU while it is measured.
@@ -58,4 +60,20 @@ measure() {
   local name=$1 path=$2; shift 2
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "http://127.0.0.1:$PORT$path" | wrk_figures |
     awk -F'\t' -v name="$name" -v path="$path" '{ printf "%s\t%s\t%.0f\t%s\t%s\t%s\n", name, path, $1, $2, $3, $4 }'
+}
+
+# pgbench_run SCRIPT SECONDS [pgbench options]: SCRIPT on the embedded
+# cluster (64 clients, prepared, 2 threads) for SECONDS; prints its
+# transactions per second, their count, p50 ms and p99 ms, tab-separated.
+PGBENCH=$(ls /usr/lib/postgresql/*/bin/pgbench 2>/dev/null | sort -V | tail -1)
+pgbench_run() {
+  local script=$1 seconds=$2; shift 2
+  rm -f "$work"/pgbench_log.*
+  (cd "$work" && "$PGBENCH" -h "$work/postgres" -p 5432 -U parla -n -M prepared -c 64 -j 2 -T "$seconds" -l "$@" -f "$script" postgres \
+    >/dev/null)
+  cat "$work"/pgbench_log.* | python3 -c '
+import sys
+latencies = sorted(int(line.split()[2]) / 1000 for line in sys.stdin)
+seconds = float(sys.argv[1])
+print("%.0f\t%d\t%.2f\t%.2f" % (len(latencies) / seconds, len(latencies), latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)]))' "$seconds"
 }

@@ -367,6 +367,16 @@ public struct LessonStore: Sendable {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// What an answer asks of PostgreSQL, for pgbench (`parla bench
+    /// lessons`): the read of the lesson with its learner's model ($1
+    /// lesson, $2 learner, $3 the version held) and a wrong answer's write
+    /// ($1 state, $2 finished, $3 lesson, $4 version).
+    package static var answerStatements: (read: String, wrongAnswerWrite: String) {
+        let change = Change(state: Data("{}".utf8), finished: false, record: nil)
+        let write: SQL = "\(lessonUpdate(change, lesson: LessonID(UUID()), version: 0)) RETURNING touched_at, finished_at"
+        return (LessonRead.sql, write.query.sql)
+    }
+
     // MARK: Reading
 
     static func expireIdle(learner: LearnerID, on connection: PostgresConnection, logger: Logger) async throws {

@@ -5,7 +5,21 @@ import ParlaServer
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks that call the stores directly (make bench runs them).",
-        subcommands: [Leaderboards.self])
+        subcommands: [Leaderboards.self, Lessons.self])
+
+    struct Lessons: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write pgbench scripts of what a lesson answer asks of PostgreSQL (Benchmarks/course.sh runs them).",
+            discussion: """
+                For an open lesson picked at random from lesson_bench_open (n, id, learner_id, state), which the caller \
+                makes and numbers from 1 to pgbench's `count` variable: read.sql, write.sql (a wrong answer's), answer.sql \
+                (the two, as an answer runs them) and one.sql (SELECT 1, the floor).
+                """)
+
+        @Option(help: "The folder to write the scripts to.") var pgbenchScripts: String
+
+        func run() throws { try LessonBenchmark.writePgbenchScripts(to: pgbenchScripts) }
+    }
 
     struct Leaderboards: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
