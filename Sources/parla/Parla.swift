@@ -7,6 +7,7 @@ import ParlaCore
 import ParlaServer
 import ParlaServices
 import ParlaStore
+import ServiceLifecycle
 import SystemPackage
 
 /// `parla`: parses the command line and configuration, then hands over to
@@ -78,7 +79,13 @@ struct Serve: AsyncParsableCommand {
         let settings = ServerSettings(config: try await options.reader())
         let logger = LogSetup.bootstrap(settings)
         let app = try await buildApplication(settings, logger: logger)
-        try await app.runService()
+        // SIGTERM stops the server gracefully, within bounds: a service
+        // still running 30 s later is cancelled, and a process still up 10 s
+        // after that ends (`StoppingWatch` names the service in the log).
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(30)
+        group.maximumCancellationDuration = .seconds(10)
+        try await ServiceGroup(configuration: group).run()
     }
 }
 

@@ -98,7 +98,7 @@ public func buildApplication(_ settings: ServerSettings, logger: Logger) async t
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "Parla"),
-        services: services,
+        services: services.map { StoppingWatch(service: $0, logger: logger) },
         logger: logger)
     app.beforeServerStarts {
         let applied = try await database.migrate()
