@@ -88,7 +88,7 @@ public struct LessonStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO lessons (id, learner_id, language, state, course_lesson)
-                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: state, as: UTF8.self))::jsonb, \(courseLesson))
+                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: state, as: UTF8.self)), \(courseLesson))
                 ON CONFLICT (learner_id, language) WHERE finished_at IS NULL AND expired_at IS NULL DO NOTHING
                 RETURNING \(unescaped: Self.columns)
                 """, logger: database.logger
@@ -281,7 +281,7 @@ public struct LessonStore: Sendable {
     /// The lesson moved to `change`'s state, if it is still at `version`.
     static func lessonUpdate(_ change: Change, lesson: LessonID, version: Int) -> SQL {
         """
-        UPDATE lessons SET state = \(String(decoding: change.state, as: UTF8.self))::jsonb, touched_at = now(), version = version + 1,
+        UPDATE lessons SET state = \(String(decoding: change.state, as: UTF8.self)), touched_at = now(), version = version + 1,
             finished_at = CASE WHEN \(change.finished) THEN now() ELSE NULL END
         WHERE id = \(lesson.uuid) AND version = \(version)
         """
@@ -320,7 +320,7 @@ public struct LessonStore: Sendable {
     /// has none (PostgreSQL would take it as int4, refusing every int8 after).
     struct LessonRead: PostgresPreparedStatement {
         static let sql = """
-            SELECT \(columns(state: "CASE WHEN lessons.version = $3::int8 THEN '' ELSE lessons.state::text END")), \(ModelRead.columns)
+            SELECT \(columns(state: "CASE WHEN lessons.version = $3::int8 THEN '' ELSE lessons.state END")), \(ModelRead.columns)
             FROM lessons \(ModelRead.sources(learner: "lessons.learner_id", language: "lessons.language"))
             WHERE lessons.id = $1 AND lessons.learner_id = $2
             """
@@ -391,7 +391,7 @@ public struct LessonStore: Sendable {
     /// A lesson's columns, as `stored` reads them. The seventh says whether
     /// the lesson has expired: marked so, or open and idle past the limit
     /// (marked when the learner next starts one); the last is its version.
-    static let columns = columns(state: "state::text")
+    static let columns = columns(state: "lessons.state")
 
     static func columns(state: String) -> String {
         """

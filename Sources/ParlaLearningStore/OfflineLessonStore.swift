@@ -100,7 +100,7 @@ extension LessonStore {
         return """
             WITH lesson AS (
                 INSERT INTO lessons (id, learner_id, language, state, course_lesson, started_at, touched_at, finished_at, expired_at)
-                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: replayed.change.state, as: UTF8.self))::jsonb,
+                VALUES (\(id.uuid), \(learner.uuid), \(language.code), \(String(decoding: replayed.change.state, as: UTF8.self)),
                         \(courseLesson), \(replayed.startedAt), \(touched), CASE WHEN \(finished) THEN \(touched) END,
                         CASE WHEN NOT \(finished) THEN now() END)
                 ON CONFLICT (id) DO NOTHING
