@@ -122,7 +122,7 @@ fi
 # wrong answer's write as the store runs them (`parla bench lessons`): the
 # rate PostgreSQL itself allows on these cores.
 ids=$(awk '{ printf "%s'"'"'%s'"'"'", (NR > 1 ? "," : ""), $2 }' "$work/learners.txt")
-sql -c "DROP TABLE IF EXISTS lesson_bench_open" -c "CREATE TABLE lesson_bench_open AS
+sql -c "CREATE TABLE lesson_bench_open AS
   SELECT row_number() OVER (ORDER BY id)::int AS n, id, learner_id, state::text AS state FROM lessons
   WHERE finished_at IS NULL AND expired_at IS NULL AND learner_id IN ($ids)" -c "ALTER TABLE lesson_bench_open ADD PRIMARY KEY (n)"
 open_count=$(sql -c "SELECT count(*) FROM lesson_bench_open")
