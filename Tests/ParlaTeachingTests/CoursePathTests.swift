@@ -40,7 +40,8 @@ struct CoursePathTests {
             let taught = lessons.flatMap(\.screens).map(\.task)
             #expect(checkpoint.screens.allSatisfy { screen in taught.contains(screen.task) })
             let lesson = Lesson(
-                course: checkpoint, of: entry.pack, in: planner.catalog, native: CourseLessonTests.native(for: language), startAbilities: [])
+                course: checkpoint, of: entry.pack, in: planner.catalog, native: CourseLessonTests.native(for: language), startAbilities: []
+            )
             var random = SimulationRandom(seed: 6)
             for index in checkpoint.screens.indices {
                 let question = planner.question(
