@@ -24,6 +24,10 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A lesson's or a story's title said in a UI language (the main menu
     /// says it between its lines' parts).
     case courseTitle(id: String, Language)
+    /// A letter of an alphabet (`Alphabet`) said by its variant's narrator:
+    /// its name (its sound in a phonics variant), or how it sounds at the
+    /// end of a word.
+    case letter(variant: String, letter: String, final: Bool)
 
     /// The slot's stable name, as stored with the imported content.
     public var description: String {
@@ -41,6 +45,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .sentenceAudio(let screen, let language): "sentence:\(language.code):\(screen)"
         case .sentenceTimings(let screen, let language): "sentencetimings:\(language.code):\(screen)"
         case .courseTitle(let id, let language): "title:\(language.code):\(id)"
+        case .letter(let variant, let letter, let final): "\(final ? "letterfinal" : "letter"):\(variant):\(letter)"
         }
     }
 
@@ -51,6 +56,8 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
 public enum AssetSource: Sendable, Hashable {
     /// Spoken by the synthetic voice of `language`.
     case synthetic(text: String, Language)
+    /// Spoken by espeak-ng's `voice` (an alphabet's variant's own).
+    case voiced(text: String, voice: String)
     /// A recording in Corpora (a path relative to it), encoded for delivery.
     case recorded(path: String)
     /// A drawing: ours, or an emoji from the picture set.
@@ -128,6 +135,18 @@ public struct AssetPlan: Sendable {
                 ?? .synthetic(text: audio, item.language)
         }
         Self.planCourse(corpus, recording: recording, into: &sources)
+        // A letter's recording: `audio/<variant>/letter.<letter>[.final].<ext>`.
+        for alphabet in corpus.alphabets {
+            for letter in alphabet.letters {
+                for (final, text) in [(false, letter.say), (true, letter.final)] {
+                    guard let text else { continue }
+                    let stem = "audio/\(alphabet.variant)/letter.\(letter.letter)\(final ? ".final" : "")"
+                    sources[.letter(variant: alphabet.variant, letter: letter.letter, final: final)] =
+                        Self.recordingExtensions.lazy.map { "\(stem).\($0)" }.first(where: files.contains).map { .recorded(path: $0) }
+                        ?? .voiced(text: text, voice: alphabet.voice)
+                }
+            }
+        }
         self.sources = sources
         self.problems = problems
     }

@@ -18,6 +18,8 @@ public struct Corpus: Sendable, Equatable {
     public var stories: [Story]
     public var sightWords: [Language: [SightWord]]
     public var instructions: CourseInstructions
+    /// Each language variant's letters (`alphabets/`), by variant.
+    public var alphabets: [Alphabet] = []
 
     public init(
         wordLists: [WordList] = [], phrases: [Phrase] = [], grammarNotes: [GrammarNote] = [],
@@ -31,6 +33,9 @@ public struct Corpus: Sendable, Equatable {
         self.homophones = homophones
         (self.packs, self.stories, self.sightWords, self.instructions) = (packs, stories, sightWords, instructions)
     }
+
+    /// The alphabet of a language variant (`en-GB-phonics`), if there is one.
+    public func alphabet(_ variant: String) -> Alphabet? { alphabets.first { $0.variant == variant } }
 
     /// The course's lessons, in every pack of every language.
     public var lessonCount: Int { packs.reduce(0) { $0 + $1.lessons.count } }

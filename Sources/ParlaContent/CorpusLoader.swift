@@ -64,6 +64,7 @@ public struct CorpusLoader: Sendable {
             case "placement": context.readPlacement(node, path: file.path)
             case "homophones.yaml": context.readHomophones(node)
             case "course": context.readCourseFile(node)
+            case "alphabets": context.readAlphabet(node, path: file.path)
             default: continue
             }
         }

@@ -515,6 +515,13 @@ extension ErrorCode {
                 it: "Non c'è questa storia in questa lingua.",
                 de: "Diese Geschichte gibt es in dieser Sprache nicht.",
                 es: "No existe esta historia en este idioma.")
+        case .alphabetNotFound:
+            LocalizedText(
+                en: "There is no alphabet for this variant of the language.",
+                fr: "Il n'y a pas d'alphabet pour cette variante de la langue.",
+                it: "Non c'è un alfabeto per questa variante della lingua.",
+                de: "Für diese Variante der Sprache gibt es kein Alphabet.",
+                es: "No hay alfabeto para esta variante del idioma.")
         case .phraseNotFound:
             LocalizedText(
                 en: "This phrase does not exist.",

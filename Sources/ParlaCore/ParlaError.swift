@@ -158,6 +158,7 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case wordNotFound = "word_not_found"
     case phraseNotFound = "phrase_not_found"
     case storyNotFound = "story_not_found"
+    case alphabetNotFound = "alphabet_not_found"
     case grammarNoteNotFound = "grammar_note_not_found"
     case contentUnavailable = "content_unavailable"
     case assetNotFound = "asset_not_found"

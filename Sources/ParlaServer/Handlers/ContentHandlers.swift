@@ -146,6 +146,27 @@ extension APIHandler {
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }
 
+    func getAlphabet(_ input: Operations.GetAlphabet.Input) async throws -> Operations.GetAlphabet.Output {
+        let language = try content.language(input.path.language)
+        let variant = input.query.variant ?? language.code
+        let tag = try content.entityTag("alphabet", language.code, variant)
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
+        let snapshot = try content.snapshot()
+        guard let alphabet = snapshot.corpus.alphabet(variant), alphabet.language == language else {
+            throw ParlaError(.alphabetNotFound)
+        }
+        let letters = alphabet.letters.map { letter in
+            Components.Schemas.AlphabetLetter(
+                letter: letter.letter, upper: letter.upper,
+                audio: snapshot.assetPath(.letter(variant: variant, letter: letter.letter, final: false)),
+                finalAudio: letter.final == nil ? nil : snapshot.assetPath(.letter(variant: variant, letter: letter.letter, final: true)))
+        }
+        let body = Components.Schemas.Alphabet(
+            variant: variant, language: .init(rawValue: language.code) ?? .en, phonics: alphabet.isPhonics, all: alphabet.all,
+            other: alphabet.other, letters: letters)
+        return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
+    }
+
     func listGrammarNotes(_ input: Operations.ListGrammarNotes.Input) async throws -> Operations.ListGrammarNotes.Output {
         let language = try content.language(input.path.language)
         let reader = try explanationLanguage(input.query.ui)

@@ -124,7 +124,8 @@ extension ErrorCode {
             .signUpRequired:
             403
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
-            .wordNotFound, .phraseNotFound, .storyNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound, .recordingNotKept,
+            .wordNotFound, .phraseNotFound, .storyNotFound, .alphabetNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound,
+            .recordingNotKept,
             .placementNotFound, .lessonNotFound, .courseLessonNotFound, .packNotFound, .gameNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
             .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound,

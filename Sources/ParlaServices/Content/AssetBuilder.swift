@@ -86,10 +86,9 @@ package struct AssetPlanner {
         for (slot, source) in plan.sources {
             switch source {
             case .synthetic(let text, let language):
-                let voice = Self.voices[language] ?? language.code
-                assets[slot] = PlannedAsset(
-                    name: Self.name(of: Data("\(Self.speechRecipe);\(voice);\(text)".utf8), kind: .opus),
-                    recipe: .speak(text: text, voice: voice))
+                assets[slot] = Self.spoken(text, voice: Self.voices[language] ?? language.code)
+            case .voiced(let text, let voice):
+                assets[slot] = Self.spoken(text, voice: voice)
             case .recorded(let relative):
                 let path = "\(corpusDirectory)/\(relative)"
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -129,6 +128,11 @@ package struct AssetPlanner {
             }
         }
         return assets
+    }
+
+    /// `text` said by espeak-ng's `voice`, named by what makes it.
+    static func spoken(_ text: String, voice: String) -> PlannedAsset {
+        PlannedAsset(name: name(of: Data("\(speechRecipe);\(voice);\(text)".utf8), kind: .opus), recipe: .speak(text: text, voice: voice))
     }
 
     package static func name(of bytes: Data, kind: AssetStore.Kind) -> String {

@@ -161,6 +161,7 @@ public struct ContentStore: Sendable {
                     """, logger: logger)
             }
             try await Self.importCourse(corpus, on: connection, logger: logger)
+            try await Self.importAlphabets(corpus, on: connection, logger: logger)
             try await connection.query("DELETE FROM content_assets", logger: logger)
             let slots = assets.keys.sorted()
             try await connection.query(
@@ -327,6 +328,9 @@ extension ContentStore {
             var corpus = Corpus(
                 wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions, homophones: homophones)
             try await Self.loadCourse(into: &corpus, on: connection, logger: logger)
+            corpus.alphabets = try await connection.query(
+                "SELECT body::text FROM content_alphabets ORDER BY variant", logger: logger
+            ).collect().map { try JSONDecoder().decode(Alphabet.self, from: Data(try $0.decode(String.self).utf8)) }
             return (version, corpus, assets, catalogue)
         }
     }
@@ -382,6 +386,18 @@ extension ContentStore {
         }
         if let body = try await connection.query("SELECT body::text FROM course_instructions", logger: logger).collect().first {
             corpus.instructions = try decoded(CourseInstructions.self, try body.decode(String.self))
+        }
+    }
+}
+
+// Each variant's alphabet, one JSON document.
+extension ContentStore {
+    static func importAlphabets(_ corpus: Corpus, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM content_alphabets", logger: logger)
+        for alphabet in corpus.alphabets {
+            let body = String(decoding: try JSONEncoder().encode(alphabet), as: UTF8.self)
+            try await connection.query(
+                "INSERT INTO content_alphabets (variant, body) VALUES (\(alphabet.variant), \(body)::jsonb)", logger: logger)
         }
     }
 }

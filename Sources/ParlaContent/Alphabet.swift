@@ -1,0 +1,83 @@
+import ParlaCore
+import Yams
+
+/// A language variant's letters as young children learn them (seed 003,
+/// "Alphabets"): in order, each with what the narrator says for it (its
+/// name, or for a phonics variant its sound), and where a letter sounds
+/// different at the end of a word, what it says there. `all` and `other`
+/// are the variant's own "All Words" and "Other…" labels.
+public struct Alphabet: Sendable, Codable, Equatable {
+    public struct Letter: Sendable, Codable, Equatable {
+        public var letter: String
+        public var say: String
+        public var final: String?
+
+        public init(letter: String, say: String, final: String? = nil) { (self.letter, self.say, self.final) = (letter, say, final) }
+
+        /// The letter as a capital (ß has none of its own in use: ẞ is rare,
+        /// so it stays ß, as German teaching shows it).
+        public var upper: String { letter == "ß" ? letter : letter.uppercased() }
+    }
+
+    /// `en`, `en-GB`, `en-phonics`, `en-GB-phonics`, `fr`, ...
+    public var variant: String
+    /// The espeak-ng voice that says it.
+    public var voice: String
+    public var all: String
+    public var other: String?
+    public var letters: [Letter]
+
+    public init(variant: String, voice: String, all: String, other: String? = nil, letters: [Letter]) {
+        (self.variant, self.voice, self.all, self.other, self.letters) = (variant, voice, all, other, letters)
+    }
+
+    /// The language the variant is of (its tag's first part).
+    public var language: Language? { Language(rawValue: String(variant.prefix { $0 != "-" })) }
+
+    /// Whether letters are said by their sound rather than their name.
+    public var isPhonics: Bool { variant.hasSuffix("-phonics") }
+}
+
+extension CorpusReading {
+    /// `alphabets/<variant>.yaml`: one variant's alphabet. The file's name
+    /// is its variant; letters are single characters, each once.
+    mutating func readAlphabet(_ node: Node, path: String) {
+        let named = String(path.split(separator: "/").last?.dropLast(".yaml".count) ?? "")
+        guard let variant = string(node, "variant"), let voice = string(node, "voice"), let all = string(node, "all") else { return }
+        let alphabet = Alphabet(variant: variant, voice: voice, all: all, other: string(node, "other", required: false), letters: [])
+        guard variant == named else {
+            problem(line: line(node["variant"]), .invalidValue, "variant \(variant) is not the file's name, \(named)")
+            return
+        }
+        guard alphabet.language != nil else {
+            problem(line: line(node["variant"]), .unknownLanguage, "\(variant) is not a variant of a language Parla teaches")
+            return
+        }
+        guard corpus.alphabets.allSatisfy({ $0.variant != variant }) else {
+            problem(line: line(node["variant"]), .duplicateKey, "the alphabet \(variant) is given twice")
+            return
+        }
+        var letters: [Alphabet.Letter] = []
+        for entry in node["letters"]?.sequence.map(Array.init) ?? [] {
+            guard let letter = string(entry, "letter"), let say = string(entry, "say") else { continue }
+            guard letter.count == 1, letter == letter.lowercased() else {
+                problem(line: line(entry), .invalidValue, "letter \(letter) is not one lowercase character")
+                continue
+            }
+            guard !letters.contains(where: { $0.letter == letter }) else {
+                problem(line: line(entry), .duplicateKey, "letter \(letter) is given twice")
+                continue
+            }
+            let final = string(entry, "final", required: false)
+            if final != nil, !alphabet.isPhonics {
+                problem(line: line(entry["final"]), .invalidValue, "only a phonics variant says a letter differently at a word's end")
+            }
+            letters.append(Alphabet.Letter(letter: letter, say: say, final: final))
+        }
+        guard !letters.isEmpty else {
+            problem(line: line(node), .missingField, "letters is missing or empty")
+            return
+        }
+        corpus.alphabets.append(Alphabet(variant: variant, voice: voice, all: all, other: alphabet.other, letters: letters))
+    }
+}

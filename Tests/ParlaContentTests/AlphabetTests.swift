@@ -1,0 +1,69 @@
+import ParlaContent
+import ParlaCore
+import Testing
+
+/// Issue 35, item 1: each language variant's alphabet (seed 003).
+@Suite("alphabets")
+struct AlphabetTests {
+    @Test("the bundled alphabets: every variant, the languages' own letters in order, phonics says y two ways")
+    func bundled() throws {
+        let (corpus, problems) = try BundledCourseTests.load()
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        let variants = ["en", "en-GB", "en-phonics", "en-GB-phonics", "fr", "it", "de", "es"]
+        #expect(corpus.alphabets.map(\.variant).sorted() == variants.sorted())
+        func letters(_ variant: String) -> [String] { corpus.alphabet(variant)?.letters.map(\.letter) ?? [] }
+        let latin = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { String(UnicodeScalar($0)) }
+        for variant in ["en", "en-GB", "en-phonics", "en-GB-phonics"] { #expect(letters(variant) == latin, "\(variant)") }
+        #expect(Array(letters("fr").prefix(26)) == latin && letters("fr").contains("é") && letters("fr").contains("ç"))
+        #expect(letters("de") == latin + ["ä", "ö", "ü", "ß"])
+        #expect(letters("es") == Array(latin.prefix(14)) + ["ñ"] + Array(latin.dropFirst(14)))
+        #expect(letters("it").prefix(21).allSatisfy { !["j", "k", "w", "x", "y"].contains($0) } && letters("it").contains("à"))
+        for alphabet in corpus.alphabets {
+            #expect(alphabet.language != nil && !alphabet.all.isEmpty && alphabet.letters.allSatisfy { !$0.say.isEmpty })
+            #expect(alphabet.isPhonics == alphabet.letters.contains { $0.final != nil }, "\(alphabet.variant)")
+        }
+        #expect(corpus.alphabet("en-phonics")?.letters.first { $0.letter == "y" }?.final != nil)
+        #expect(corpus.alphabet("de")?.all == "Alle Wörter" && corpus.alphabet("fr")?.other == "Autres…")
+        #expect(corpus.alphabet("de")?.letters.last?.upper == "ß" && corpus.alphabet("fr")?.letters.first?.upper == "A")
+        // Every letter is said: a slot, spoken by the variant's voice.
+        let plan = AssetPlan(corpus: corpus, files: [])
+        let british = try #require(corpus.alphabet("en-GB-phonics"))
+        for letter in british.letters {
+            #expect(
+                plan.sources[.letter(variant: "en-GB-phonics", letter: letter.letter, final: false)]
+                    == .voiced(text: letter.say, voice: "en-gb"))
+        }
+        #expect(plan.sources[.letter(variant: "en-GB-phonics", letter: "y", final: true)] != nil)
+        #expect(plan.sources[.letter(variant: "en-GB-phonics", letter: "b", final: true)] == nil)
+    }
+
+    @Test("a bad alphabet: each problem named with its line")
+    func problems() {
+        let text = """
+            variant: fr
+            voice: fr
+            all: Tous les mots
+            letters:
+              - letter: a
+                say: a
+              - letter: a
+                say: a
+              - letter: Bb
+                say: bé
+              - letter: c
+                say: cé
+                final: k
+              - letter: d
+            """
+        let (corpus, problems) = CorpusLoader { _ in true }.load([.init(path: "alphabets/fr.yaml", text: text)])
+        #expect(
+            problems.map { "\($0.line) \($0.kind.rawValue)" } == [
+                "7 duplicate_key", "9 invalid_value", "13 invalid_value", "14 missing_field",
+            ])
+        #expect(corpus.alphabet("fr")?.letters.map(\.letter) == ["a", "c"])
+        let misnamed = CorpusLoader { _ in true }.load([.init(path: "alphabets/de.yaml", text: text)]).1
+        #expect(misnamed.map(\.kind) == [.invalidValue])
+        let unknown = "variant: xx\nvoice: xx\nall: All\nletters:\n  - letter: a\n    say: a\n"
+        #expect(CorpusLoader { _ in true }.load([.init(path: "alphabets/xx.yaml", text: unknown)]).1.map(\.kind) == [.unknownLanguage])
+    }
+}
