@@ -23,12 +23,14 @@ public struct Alphabet: Sendable, Codable, Equatable {
     public var variant: String
     /// The espeak-ng voice that says it.
     public var voice: String
+    /// Its main country's flag: `flags/<flag>.svg` and `.png` in Corpora.
+    public var flag: String
     public var all: String
     public var other: String?
     public var letters: [Letter]
 
-    public init(variant: String, voice: String, all: String, other: String? = nil, letters: [Letter]) {
-        (self.variant, self.voice, self.all, self.other, self.letters) = (variant, voice, all, other, letters)
+    public init(variant: String, voice: String, flag: String, all: String, other: String? = nil, letters: [Letter]) {
+        (self.variant, self.voice, self.flag, self.all, self.other, self.letters) = (variant, voice, flag, all, other, letters)
     }
 
     /// The language the variant is of (its tag's first part).
@@ -43,8 +45,11 @@ extension CorpusReading {
     /// is its variant; letters are single characters, each once.
     mutating func readAlphabet(_ node: Node, path: String) {
         let named = String(path.split(separator: "/").last?.dropLast(".yaml".count) ?? "")
-        guard let variant = string(node, "variant"), let voice = string(node, "voice"), let all = string(node, "all") else { return }
-        let alphabet = Alphabet(variant: variant, voice: voice, all: all, other: string(node, "other", required: false), letters: [])
+        guard let variant = string(node, "variant"), let voice = string(node, "voice"), let flag = string(node, "flag"),
+            let all = string(node, "all")
+        else { return }
+        let alphabet = Alphabet(
+            variant: variant, voice: voice, flag: flag, all: all, other: string(node, "other", required: false), letters: [])
         guard variant == named else {
             problem(line: line(node["variant"]), .invalidValue, "variant \(variant) is not the file's name, \(named)")
             return
@@ -78,6 +83,8 @@ extension CorpusReading {
             problem(line: line(node), .missingField, "letters is missing or empty")
             return
         }
-        corpus.alphabets.append(Alphabet(variant: variant, voice: voice, all: all, other: alphabet.other, letters: letters))
+        var read = alphabet
+        read.letters = letters
+        corpus.alphabets.append(read)
     }
 }

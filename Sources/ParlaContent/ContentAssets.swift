@@ -28,6 +28,8 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// its name (its sound in a phonics variant), or how it sounds at the
     /// end of a word.
     case letter(variant: String, letter: String, final: Bool)
+    /// A country's flag (`flags/<name>.svg`, or its PNG).
+    case flag(name: String, png: Bool)
 
     /// The slot's stable name, as stored with the imported content.
     public var description: String {
@@ -46,6 +48,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .sentenceTimings(let screen, let language): "sentencetimings:\(language.code):\(screen)"
         case .courseTitle(let id, let language): "title:\(language.code):\(id)"
         case .letter(let variant, let letter, let final): "\(final ? "letterfinal" : "letter"):\(variant):\(letter)"
+        case .flag(let name, let png): "flag:\(name).\(png ? "png" : "svg")"
         }
     }
 
@@ -58,6 +61,8 @@ public enum AssetSource: Sendable, Hashable {
     case synthetic(text: String, Language)
     /// Spoken by espeak-ng's `voice` (an alphabet's variant's own).
     case voiced(text: String, voice: String)
+    /// A picture file of Corpora (a path relative to it), served as it is.
+    case image(path: String)
     /// A recording in Corpora (a path relative to it), encoded for delivery.
     case recorded(path: String)
     /// A drawing: ours, or an emoji from the picture set.
@@ -137,6 +142,14 @@ public struct AssetPlan: Sendable {
         Self.planCourse(corpus, recording: recording, into: &sources)
         // A letter's recording: `audio/<variant>/letter.<letter>[.final].<ext>`.
         for alphabet in corpus.alphabets {
+            for png in [false, true] {
+                let path = "flags/\(alphabet.flag).\(png ? "png" : "svg")"
+                guard files.contains(path) else {
+                    problems.append(Self.missing(path, for: "alphabet \(alphabet.variant)"))
+                    continue
+                }
+                sources[.flag(name: alphabet.flag, png: png)] = .image(path: path)
+            }
             for letter in alphabet.letters {
                 for (final, text) in [(false, letter.say), (true, letter.final)] {
                     guard let text else { continue }

@@ -35,6 +35,12 @@ struct AlphabetTests {
         }
         #expect(plan.sources[.letter(variant: "en-GB-phonics", letter: "y", final: true)] != nil)
         #expect(plan.sources[.letter(variant: "en-GB-phonics", letter: "b", final: true)] == nil)
+        // Each alphabet's flag, as SVG and PNG, a file of Corpora: named when missing.
+        #expect(plan.sources[.flag(name: "gb", png: true)] == nil)
+        #expect(plan.problems.contains { $0.file == "flags/gb.png" })
+        let flagged = AssetPlan(corpus: corpus, files: ["flags/us.svg", "flags/us.png", "flags/gb.svg", "flags/gb.png"])
+        #expect(flagged.sources[.flag(name: "gb", png: true)] == .image(path: "flags/gb.png"))
+        #expect(Set(corpus.alphabets.map(\.flag)) == ["us", "gb", "fr", "it", "de", "es"])
     }
 
     @Test("a bad alphabet: each problem named with its line")
@@ -42,6 +48,7 @@ struct AlphabetTests {
         let text = """
             variant: fr
             voice: fr
+            flag: fr
             all: Tous les mots
             letters:
               - letter: a
@@ -58,12 +65,12 @@ struct AlphabetTests {
         let (corpus, problems) = CorpusLoader { _ in true }.load([.init(path: "alphabets/fr.yaml", text: text)])
         #expect(
             problems.map { "\($0.line) \($0.kind.rawValue)" } == [
-                "7 duplicate_key", "9 invalid_value", "13 invalid_value", "14 missing_field",
+                "8 duplicate_key", "10 invalid_value", "14 invalid_value", "15 missing_field",
             ])
         #expect(corpus.alphabet("fr")?.letters.map(\.letter) == ["a", "c"])
         let misnamed = CorpusLoader { _ in true }.load([.init(path: "alphabets/de.yaml", text: text)]).1
         #expect(misnamed.map(\.kind) == [.invalidValue])
-        let unknown = "variant: xx\nvoice: xx\nall: All\nletters:\n  - letter: a\n    say: a\n"
+        let unknown = "variant: xx\nvoice: xx\nflag: xx\nall: All\nletters:\n  - letter: a\n    say: a\n"
         #expect(CorpusLoader { _ in true }.load([.init(path: "alphabets/xx.yaml", text: unknown)]).1.map(\.kind) == [.unknownLanguage])
     }
 }

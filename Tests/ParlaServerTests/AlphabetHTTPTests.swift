@@ -39,6 +39,17 @@ struct AlphabetHTTPTests {
                 #expect(try await client.get(path, headers: ["If-None-Match": tag]).status == 304)
             }
             #expect(heard.count > 26 * 4, "variants share no audio of a letter: \(heard.count)")
+            // The flag of each variant's country, drawn by us: SVG, and a PNG of 115 x 79.
+            for (language, variant, flag) in [("en", "en-GB-phonics", "gb"), ("en", "en", "us"), ("es", "es", "es")] {
+                let alphabet = try await client.get("/v1/languages/\(language)/alphabet?variant=\(variant)")
+                    .decoded(Components.Schemas.Alphabet.self)
+                try await app.buildAssets(paths: [alphabet.flag, alphabet.flagPng])
+                let svg = try await client.get(alphabet.flag)
+                #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml" && svg.text.hasPrefix("<svg"), "\(flag)")
+                let png = try await client.get(alphabet.flagPng)
+                #expect(png.status == 200 && png.header("Content-Type") == "image/png", "\(flag): \(png.status)")
+                #expect(png.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && Array(png.bytes[16..<24]) == [0, 0, 0, 115, 0, 0, 0, 79])
+            }
             let german = try await client.get("/v1/languages/de/alphabet").decoded(Components.Schemas.Alphabet.self)
             #expect(german.letters.suffix(4).map(\.letter) == ["ä", "ö", "ü", "ß"] && german.all == "Alle Wörter")
             try await CourseLessonHTTPTests().expectAudio(app, client, german.letters.last?.audio)

@@ -162,8 +162,10 @@ extension APIHandler {
                 finalAudio: letter.final == nil ? nil : snapshot.assetPath(.letter(variant: variant, letter: letter.letter, final: true)))
         }
         let body = Components.Schemas.Alphabet(
-            variant: variant, language: .init(rawValue: language.code) ?? .en, phonics: alphabet.isPhonics, all: alphabet.all,
-            other: alphabet.other, letters: letters)
+            variant: variant, language: .init(rawValue: language.code) ?? .en, phonics: alphabet.isPhonics,
+            flag: snapshot.assetPath(.flag(name: alphabet.flag, png: false)) ?? "",
+            flagPng: snapshot.assetPath(.flag(name: alphabet.flag, png: true)) ?? "", all: alphabet.all, other: alphabet.other,
+            letters: letters)
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: false)), body: .json(body)))
     }
 
@@ -244,15 +246,31 @@ extension APIHandler {
         switch ByteRange.parse(input.headers.range, length: bytes.count) {
         case .whole:
             let headers = Operations.GetAsset.Output.Ok.Headers(eTag: tag, cacheControl: cacheControl, acceptRanges: .bytes)
-            return .ok(.init(headers: headers, body: kind == .opus ? .audioOgg(body(bytes[...])) : .imageSvgXml(body(bytes[...]))))
+            return .ok(.init(headers: headers, body: Self.assetBody(kind, body(bytes[...]))))
         case .range(let range):
             let slice = bytes[range.first...range.last]
             let headers = Operations.GetAsset.Output.PartialContent.Headers(
                 eTag: tag, cacheControl: cacheControl, acceptRanges: .bytes,
                 contentRange: "bytes \(range.first)-\(range.last)/\(bytes.count)")
-            return .partialContent(.init(headers: headers, body: kind == .opus ? .audioOgg(body(slice)) : .imageSvgXml(body(slice))))
+            return .partialContent(.init(headers: headers, body: Self.partialAssetBody(kind, body(slice))))
         case .unsatisfiable:
             throw ParlaError.rangeNotSatisfiable(length: bytes.count)
+        }
+    }
+
+    static func assetBody(_ kind: AssetStore.Kind, _ body: HTTPBody) -> Operations.GetAsset.Output.Ok.Body {
+        switch kind {
+        case .opus: .audioOgg(body)
+        case .png: .png(body)
+        case .svg, .json: .imageSvgXml(body)
+        }
+    }
+
+    static func partialAssetBody(_ kind: AssetStore.Kind, _ body: HTTPBody) -> Operations.GetAsset.Output.PartialContent.Body {
+        switch kind {
+        case .opus: .audioOgg(body)
+        case .png: .png(body)
+        case .svg, .json: .imageSvgXml(body)
         }
     }
 }

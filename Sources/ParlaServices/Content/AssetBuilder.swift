@@ -104,6 +104,11 @@ package struct AssetPlanner {
                 assets[slot] = PlannedAsset(
                     name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: .svg),
                     recipe: .copy(path: path))
+            case .image(let relative):
+                let path = "\(corpusDirectory)/\(relative)"
+                assets[slot] = PlannedAsset(
+                    name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: relative.hasSuffix(".png") ? .png : .svg),
+                    recipe: .copy(path: path))
             case .narration:
                 continue  // below, once the audio it times has a name
             }

@@ -5,18 +5,19 @@ import ParlaCore
 import Synchronization
 
 /// Pictures and audio, one file per asset, named by a hash of what made it
-/// (`<32 hex>.opus`, `<32 hex>.svg`, `<32 hex>.json` for word timings): a name never changes its bytes, so
+/// (`<32 hex>.opus`, `<32 hex>.svg`, `<32 hex>.json` for word timings, `<32 hex>.png` for flags): a name never changes its bytes, so
 /// clients may cache them forever and a build only makes what is missing.
 /// The directory is not in git (`.parla/assets` by default).
 package final class AssetStore: Sendable {
     package enum Kind: String, Sendable, CaseIterable {
-        case opus, svg, json
+        case opus, svg, json, png
 
         package var mediaType: String {
             switch self {
             case .opus: "audio/ogg"
             case .svg: "image/svg+xml"
             case .json: "application/json"
+            case .png: "image/png"
             }
         }
     }
