@@ -95,7 +95,7 @@ public enum Kept {
                 "content_versions", "concepts", "concept_localizations", "word_lists", "word_list_words", "phrases", "phrase_texts",
                 "grammar_notes", "grammar_examples", "grammar_exercises", "grammar_exercise_translations", "grammar_note_explanations",
                 "content_assets", "placement_items", "content_homophones", "course_packs", "course_stories", "course_sight_words",
-                "course_instructions",
+                "course_instructions", "content_alphabets",
             ],
             droppedBy: "an import of another version (a version is imported once and never changes); the last version decoded "
                 + "is kept for the process, so a server built again in it reads only the version",
