@@ -9,6 +9,7 @@ import Synchronization
 enum ContentAnswers {
     static let operations: Set<String> = [
         "listLanguages", "listWordLists", "getWordListPage", "getWord", "listPhrases", "getPhrase", "listGrammarNotes", "getGrammarNote",
+        "getAlphabet",
     ]
     /// Operations whose answer follows `Accept-Language` unless the path
     /// names the reader's language (`ui=`).
