@@ -107,7 +107,8 @@ public enum Kept {
             loader: "the generated handler, once", tables: [],
             droppedBy: "another content version; 5,000 answers kept at most", setting: nil,
             gain: "a word-list page at 96% of /health, from 35% (Benchmarks/results/platform-2026-11-24T214337Z.md, "
-                + "platform-2026-11-22T191849Z.md)"),
+                + "platform-2026-11-22T191849Z.md); an alphabet at 112%, from 48% (platform-2026-11-30T110553Z.md, "
+                + "platform-2026-11-30T105813Z.md)"),
         KeptThing(
             name: "OwnContentAnswers", kind: .answer, topic: nil,
             key: "a learner's (or a token's) content request's path without the learner, by the handler's entity tag",
