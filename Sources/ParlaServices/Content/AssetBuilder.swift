@@ -101,14 +101,9 @@ package struct AssetPlanner {
                 }
             case .drawing(let reference):
                 guard let path = drawingFile(reference) else { continue }
-                assets[slot] = PlannedAsset(
-                    name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: .svg),
-                    recipe: .copy(path: path))
+                assets[slot] = try Self.copied(path, kind: .svg)
             case .image(let relative):
-                let path = "\(corpusDirectory)/\(relative)"
-                assets[slot] = PlannedAsset(
-                    name: Self.name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: relative.hasSuffix(".png") ? .png : .svg),
-                    recipe: .copy(path: path))
+                assets[slot] = try Self.copied("\(corpusDirectory)/\(relative)", kind: relative.hasSuffix(".png") ? .png : .svg)
             case .narration:
                 continue  // below, once the audio it times has a name
             }
@@ -133,6 +128,11 @@ package struct AssetPlanner {
             }
         }
         return assets
+    }
+
+    /// A file served as it is, named by its bytes.
+    static func copied(_ path: String, kind: AssetStore.Kind) throws -> PlannedAsset {
+        PlannedAsset(name: name(of: try Data(contentsOf: URL(fileURLWithPath: path)), kind: kind), recipe: .copy(path: path))
     }
 
     /// `text` said by espeak-ng's `voice`, named by what makes it.
