@@ -91,9 +91,11 @@ public struct AssetPlan: Sendable {
     public init(corpus: Corpus, files: Set<String>) {
         var sources: [AssetSlot: AssetSource] = [:]
         var problems: [ContentProblem] = []
-        func recording(_ language: Language, _ stem: String) -> String? {
-            Self.recordingExtensions.lazy.map { "audio/\(language.code)/\(stem).\($0)" }.first(where: files.contains)
+        /// The recording placed in `audio/<folder>/<stem>.<ext>`, if any.
+        func recorded(_ folder: String, _ stem: String) -> String? {
+            Self.recordingExtensions.lazy.map { "audio/\(folder)/\(stem).\($0)" }.first(where: files.contains)
         }
+        func recording(_ language: Language, _ stem: String) -> String? { recorded(language.code, stem) }
         for list in corpus.wordLists { sources[.picture(list.icon)] = .drawing(list.icon) }
         for concept in corpus.concepts {
             sources[.picture(concept.picture)] = .drawing(concept.picture)
@@ -153,10 +155,9 @@ public struct AssetPlan: Sendable {
             for letter in alphabet.letters {
                 for (final, text) in [(false, letter.say), (true, letter.final)] {
                     guard let text else { continue }
-                    let stem = "audio/\(alphabet.variant)/letter.\(letter.letter)\(final ? ".final" : "")"
+                    let stem = "letter.\(letter.letter)\(final ? ".final" : "")"
                     sources[.letter(variant: alphabet.variant, letter: letter.letter, final: final)] =
-                        Self.recordingExtensions.lazy.map { "\(stem).\($0)" }.first(where: files.contains).map { .recorded(path: $0) }
-                        ?? .voiced(text: text, voice: alphabet.voice)
+                        recorded(alphabet.variant, stem).map { .recorded(path: $0) } ?? .voiced(text: text, voice: alphabet.voice)
                 }
             }
         }
