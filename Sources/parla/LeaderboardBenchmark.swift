@@ -204,15 +204,9 @@ struct LeaderboardBenchmark: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let learner = "(SELECT learner_id FROM leaderboard_bench_players WHERE n = :n)"
         for (name, page) in [("page", true), ("standing", false)] {
-            var sql = LeaderboardStore.statement(.score, page: page)
-            for (parameter, value) in (page ? [("$5", learner), ("$4", "10")] : [("$4", learner)]) + [
-                ("$3", "'all'"), ("$2", "'\(kind)'"),
-                ("$1", "'\(language.code)'"),
-            ] {
-                sql = sql.replacingOccurrences(of: parameter, with: value)
-            }
-            // pgbench reads one statement per line unless it ends in a backslash.
-            let script = "\\set n random(1, \(learners))\n" + sql.split(separator: "\n").joined(separator: " ") + ";\n"
+            let values = ["$3": "'all'", "$2": "'\(kind)'", "$1": "'\(language.code)'"]
+                .merging(page ? ["$5": learner, "$4": "10"] : ["$4": learner]) { first, _ in first }
+            let script = "\\set n random(1, \(learners))\n" + LessonBenchmark.bound(LeaderboardStore.statement(.score, page: page), values)
             try script.write(toFile: directory + "/\(name).sql", atomically: true, encoding: .utf8)
         }
     }

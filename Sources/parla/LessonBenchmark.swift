@@ -24,7 +24,8 @@ enum LessonBenchmark {
 
     /// `sql` with its parameters replaced by `values` (highest number
     /// first: `$1` is a prefix of `$10`), on one line as pgbench reads a
-    /// statement.
+    /// statement (one per line unless it ends in a backslash); the
+    /// leaderboard's scripts are bound the same way.
     static func bound(_ sql: String, _ values: [String: String]) -> String {
         var sql = sql
         for (parameter, value) in values.sorted(by: { Int($0.key.dropFirst())! > Int($1.key.dropFirst())! }) {
