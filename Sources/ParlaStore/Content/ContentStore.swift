@@ -328,9 +328,7 @@ extension ContentStore {
             var corpus = Corpus(
                 wordLists: lists, phrases: phrases, grammarNotes: notes, placementQuestions: placementQuestions, homophones: homophones)
             try await Self.loadCourse(into: &corpus, on: connection, logger: logger)
-            corpus.alphabets = try await connection.query(
-                "SELECT body::text FROM content_alphabets ORDER BY variant", logger: logger
-            ).collect().map { try JSONDecoder().decode(Alphabet.self, from: Data(try $0.decode(String.self).utf8)) }
+            corpus.alphabets = try await Self.alphabets(on: connection, logger: logger)
             return (version, corpus, assets, catalogue)
         }
     }
@@ -392,6 +390,11 @@ extension ContentStore {
 
 // Each variant's alphabet, one JSON document.
 extension ContentStore {
+    static func alphabets(on connection: PostgresConnection, logger: Logger) async throws -> [Alphabet] {
+        try await connection.query("SELECT body::text FROM content_alphabets ORDER BY variant", logger: logger).collect()
+            .map { try JSONDecoder().decode(Alphabet.self, from: Data(try $0.decode(String.self).utf8)) }
+    }
+
     static func importAlphabets(_ corpus: Corpus, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM content_alphabets", logger: logger)
         for alphabet in corpus.alphabets {
