@@ -14,9 +14,8 @@ public struct Alphabet: Sendable, Codable, Equatable {
 
         public init(letter: String, say: String, final: String? = nil) { (self.letter, self.say, self.final) = (letter, say, final) }
 
-        /// The letter as a capital (ß has none of its own in use: ẞ is rare,
-        /// so it stays ß, as German teaching shows it).
-        public var upper: String { letter == "ß" ? letter : letter.uppercased() }
+        /// The letter as a capital (`Casing.capital`).
+        public var upper: String { Casing.capital(letter) }
     }
 
     /// `en`, `en-GB`, `en-phonics`, `en-GB-phonics`, `fr`, ...

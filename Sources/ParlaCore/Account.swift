@@ -81,12 +81,14 @@ public struct Learner: Sendable, Equatable {
     /// Whether anyone may see the learner's public profile (off by
     /// default: then only friends may).
     public var publicProfile: Bool
+    public var letterCase: LetterCase
 
     public init(
         id: LearnerID, accountID: AccountID, displayName: String, age: Int?, avatarID: String,
         nativeLanguage: Language, targetLanguages: [Language], picture: PictureInfo?, createdAt: Date,
-        keepRecordings: Bool = false, publicProfile: Bool = false, courses: [LanguageProgress] = []
+        keepRecordings: Bool = false, publicProfile: Bool = false, letterCase: LetterCase = .lower, courses: [LanguageProgress] = []
     ) {
+        self.letterCase = letterCase
         (self.targetLanguages, self.progress) = LanguageProgress.studied(chosen: targetLanguages, courses: courses)
         self.keepRecordings = keepRecordings
         self.publicProfile = publicProfile

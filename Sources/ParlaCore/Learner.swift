@@ -6,6 +6,15 @@ public enum LearnerProfileRules {
     public static let maximumLearnersPerAccount = 8
 }
 
+/// How a learner sees letters (seed 003's letter case option): every word,
+/// letter tile and alphabet shown to it follows this, except a word whose
+/// own case override says otherwise (`Casing` applies it).
+public enum LetterCase: String, Sendable, CaseIterable, Codable {
+    case lower, upper
+    /// The first letter of each word in capitals.
+    case title
+}
+
 /// The "thinking caps" a learner picks as an avatar (the hat shop of the
 /// children's app): a fixed catalogue with names in every language.
 public struct Avatar: Sendable, Equatable {

@@ -10,14 +10,15 @@ public struct LearnerForm: Sendable {
     public var targetLanguages: [String]?
     public var keepRecordings: Bool?
     public var publicProfile: Bool?
+    public var letterCase: String?
     public init(
         displayName: String? = nil, removeDisplayName: Bool? = nil, age: Int? = nil, removeAge: Bool? = nil,
         avatarID: String? = nil, nativeLanguage: String? = nil, targetLanguages: [String]? = nil, keepRecordings: Bool? = nil,
-        publicProfile: Bool? = nil
+        publicProfile: Bool? = nil, letterCase: String? = nil
     ) {
         (self.displayName, self.removeDisplayName, self.age, self.removeAge) = (displayName, removeDisplayName, age, removeAge)
         (self.avatarID, self.nativeLanguage, self.targetLanguages) = (avatarID, nativeLanguage, targetLanguages)
-        (self.keepRecordings, self.publicProfile) = (keepRecordings, publicProfile)
+        (self.keepRecordings, self.publicProfile, self.letterCase) = (keepRecordings, publicProfile, letterCase)
     }
 }
 
@@ -34,6 +35,7 @@ public struct LearnerFields: Sendable, Equatable {
     public var targetLanguages: [Language]?
     public var keepRecordings: Bool?
     public var publicProfile: Bool?
+    public var letterCase: LetterCase?
     public init() {}
 }
 
@@ -56,6 +58,10 @@ public enum LearnerRules {
         fields.removeAge = form.removeAge == true
         fields.keepRecordings = form.keepRecordings
         fields.publicProfile = form.publicProfile
+        if let raw = form.letterCase {
+            fields.letterCase = LetterCase(rawValue: raw)
+            if fields.letterCase == nil { errors.add("letterCase", .validationFailed) }
+        }
         if let avatar = form.avatarID {
             if Avatar.isKnown(avatar) { fields.avatarID = avatar } else { errors.add("avatarId", .invalidAvatar) }
         }

@@ -30,7 +30,7 @@ package struct LearnerService: Sendable {
                 displayName: name!, age: fields.age, avatarID: fields.avatarID ?? Avatar.defaultID,
                 nativeLanguage: fields.nativeLanguage ?? account.uiLanguage,
                 targetLanguages: fields.targetLanguages ?? [], keepRecordings: fields.keepRecordings ?? false,
-                publicProfile: fields.publicProfile ?? false), accountID: caller.accountID)
+                publicProfile: fields.publicProfile ?? false, letterCase: fields.letterCase ?? .lower), accountID: caller.accountID)
     }
 
     /// An edit; a removed name becomes the default "Learner N" (N: the

@@ -149,7 +149,8 @@ extension Components.Schemas.Learner {
                     language: .init($0.language), status: $0.status == .inProgress ? .inProgress : .notStarted,
                     level: $0.level.flatMap { .init(rawValue: $0.rawValue) })
             },
-            keepRecordings: learner.keepRecordings, publicProfile: learner.publicProfile, createdAt: learner.createdAt)
+            keepRecordings: learner.keepRecordings, publicProfile: learner.publicProfile,
+            letterCase: .init(rawValue: learner.letterCase.rawValue) ?? .lower, createdAt: learner.createdAt)
     }
 }
 

@@ -148,21 +148,23 @@ extension APIHandler {
 
     func getAlphabet(_ input: Operations.GetAlphabet.Input) async throws -> Operations.GetAlphabet.Output {
         let language = try content.language(input.path.language)
-        let variant = input.query.variant ?? language.code
-        let tag = try content.entityTag("alphabet", language.code, variant)
-        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let snapshot = try content.snapshot()
+        let variant = input.query.variant ?? snapshot.corpus.defaultVariant(of: language)?.variant ?? language.code
+        let letterCase = LetterCase(rawValue: input.query.letterCase?.rawValue ?? "") ?? .lower
+        let tag = try content.entityTag("alphabet", language.code, variant, letterCase.rawValue)
+        if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         guard let alphabet = snapshot.corpus.alphabet(variant), alphabet.language == language else {
             throw ParlaError(.alphabetNotFound)
         }
         let letters = alphabet.letters.map { letter in
             Components.Schemas.AlphabetLetter(
-                letter: letter.letter, upper: letter.upper,
+                letter: letter.letter, upper: letter.upper, shown: Casing.letter(letter.letter, letterCase: letterCase),
                 audio: snapshot.assetPath(.letter(variant: variant, letter: letter.letter, final: false)),
                 finalAudio: letter.final == nil ? nil : snapshot.assetPath(.letter(variant: variant, letter: letter.letter, final: true)))
         }
         let body = Components.Schemas.Alphabet(
-            variant: variant, language: .init(rawValue: language.code) ?? .en, phonics: alphabet.isPhonics,
+            variant: variant, letterCase: .init(rawValue: letterCase.rawValue) ?? .lower, language: .init(rawValue: language.code) ?? .en,
+            phonics: alphabet.isPhonics,
             flag: snapshot.assetPath(.flag(name: alphabet.flag, png: false)) ?? "",
             flagPng: snapshot.assetPath(.flag(name: alphabet.flag, png: true)) ?? "", all: alphabet.all, other: alphabet.other,
             letters: letters)

@@ -19,7 +19,7 @@ extension APIHandler {
         let form = LearnerForm(
             displayName: body.displayName, age: body.age, avatarID: body.avatarId,
             nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
+            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile, letterCase: body.letterCase?.rawValue)
         let learner = try await learners.create(try await caller(), form)
         return .created(.init(body: .json(.init(learner))))
     }
@@ -36,7 +36,7 @@ extension APIHandler {
             displayName: body.displayName, removeDisplayName: body.removeDisplayName, age: body.age, removeAge: body.removeAge,
             avatarID: body.avatarId,
             nativeLanguage: body.nativeLanguage, targetLanguages: body.targetLanguages,
-            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile)
+            keepRecordings: body.keepRecordings, publicProfile: body.publicProfile, letterCase: body.letterCase?.rawValue)
         return .ok(.init(body: .json(.init(try await learners.update(learner, form)))))
     }
 

@@ -146,7 +146,7 @@ public struct AccountStore: Sendable {
         a.first_name, a.last_name, a.email, a.ui_language, a.terms_version, a.terms_accepted_at, a.created_at,
         a.email_verified_at, a.guest, \(LearnerStore.columns)
         """
-    static let profileColumnCount = 24
+    static let profileColumnCount = 9 + LearnerStore.columnCount
 
     private func profile(_ rows: [PostgresRandomAccessRow], accountID: AccountID) throws -> (Account, [Learner])? {
         guard let first = rows.first else { return nil }

@@ -24,13 +24,14 @@ public struct LearnerStore: Sendable {
         public var targetLanguages: [Language]
         public var keepRecordings: Bool
         public var publicProfile: Bool
+        public var letterCase: LetterCase
         public init(
             displayName: String, age: Int?, avatarID: String, nativeLanguage: Language, targetLanguages: [Language],
-            keepRecordings: Bool = false, publicProfile: Bool = false
+            keepRecordings: Bool = false, publicProfile: Bool = false, letterCase: LetterCase = .lower
         ) {
             (self.displayName, self.age, self.avatarID) = (displayName, age, avatarID)
             (self.nativeLanguage, self.targetLanguages, self.keepRecordings) = (nativeLanguage, targetLanguages, keepRecordings)
-            self.publicProfile = publicProfile
+            (self.publicProfile, self.letterCase) = (publicProfile, letterCase)
         }
     }
 
@@ -107,16 +108,17 @@ public struct LearnerStore: Sendable {
         let rows = try await connection.query(
             """
             INSERT INTO learners (id, account_id, display_name, age, avatar_id, native_language, target_languages, keep_recordings,
-                                  public_profile)
+                                  public_profile, letter_case)
             VALUES (\(id.uuid), \(accountID.uuid), \(name), \(age), \(new.avatarID), \(new.nativeLanguage.code), \(targets),
-                    \(new.keepRecordings), \(new.publicProfile))
+                    \(new.keepRecordings), \(new.publicProfile), \(new.letterCase.rawValue))
             RETURNING created_at
             """, logger: database.logger
         ).collect()
         return Learner(
             id: id, accountID: accountID, displayName: new.displayName, age: new.age, avatarID: new.avatarID,
             nativeLanguage: new.nativeLanguage, targetLanguages: new.targetLanguages, picture: nil,
-            createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings, publicProfile: new.publicProfile)
+            createdAt: try rows[0].decode(Date.self), keepRecordings: new.keepRecordings, publicProfile: new.publicProfile,
+            letterCase: new.letterCase)
     }
 
     /// Applies the validated fields; nil ones stay as they are.
@@ -135,6 +137,7 @@ public struct LearnerStore: Sendable {
                     target_languages = COALESCE(\(targets), target_languages),
                     keep_recordings = COALESCE(\(changes.keepRecordings), keep_recordings),
                     public_profile = COALESCE(\(changes.publicProfile), public_profile),
+                    letter_case = COALESCE(\(changes.letterCase?.rawValue), letter_case),
                     updated_at = now()
                 WHERE id = \(learner.uuid)
                 RETURNING id
@@ -282,8 +285,9 @@ public struct LearnerStore: Sendable {
     /// its picture's and its courses' (with `coursesJoin`).
     static let columns = """
         l.id, l.display_name, l.age, l.avatar_id, l.native_language, l.target_languages, l.keep_recordings, l.public_profile, l.created_at,
-        p.media_type, p.width, p.height, k.languages, k.levels, k.started
+        p.media_type, p.width, p.height, k.languages, k.levels, k.started, l.letter_case
         """
+    static let columnCount = 16
 
     /// Joined after `learners l` (and `learner_pictures p`): the learner's
     /// courses as three arrays in the order they were started. A course's
@@ -324,7 +328,8 @@ public struct LearnerStore: Sendable {
             nativeLanguage: Language(rawValue: try row[offset + 4].decode(String.self)) ?? .english,
             targetLanguages: try row[offset + 5].decode([String].self).compactMap(Language.init(rawValue:)), picture: picture,
             createdAt: try row[offset + 8].decode(Date.self), keepRecordings: try row[offset + 6].decode(Bool.self),
-            publicProfile: try row[offset + 7].decode(Bool.self), courses: courses)
+            publicProfile: try row[offset + 7].decode(Bool.self),
+            letterCase: LetterCase(rawValue: try row[offset + 15].decode(String.self)) ?? .lower, courses: courses)
     }
 }
 
