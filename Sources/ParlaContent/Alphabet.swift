@@ -27,10 +27,24 @@ public struct Alphabet: Sendable, Codable, Equatable {
     public var all: String
     public var other: String?
     public var letters: [Letter]
+    /// The localization its words are spelled in (`en-US`), when not the
+    /// language's own (the Corpora's English is British).
+    public var words: String?
+    /// Whether a course in the language is in this variant unless it says
+    /// otherwise; one variant of each language is.
+    public var isDefault: Bool?
 
-    public init(variant: String, voice: String, flag: String, all: String, other: String? = nil, letters: [Letter]) {
+    public init(
+        variant: String, voice: String, flag: String, all: String, other: String? = nil, letters: [Letter], words: String? = nil,
+        isDefault: Bool? = nil
+    ) {
         (self.variant, self.voice, self.flag, self.all, self.other, self.letters) = (variant, voice, flag, all, other, letters)
+        (self.words, self.isDefault) = (words, isDefault)
     }
+
+    /// The localization tag its words are read in: `Concept.localization(_:)`
+    /// fills what a variant's localization leaves out from the language's.
+    public var wordsTag: String { words ?? language?.code ?? variant }
 
     /// The language the variant is of (its tag's first part).
     public var language: Language? { Language(rawValue: String(variant.prefix { $0 != "-" })) }
@@ -47,8 +61,13 @@ extension CorpusReading {
         guard let variant = string(node, "variant"), let voice = string(node, "voice"), let flag = string(node, "flag"),
             let all = string(node, "all")
         else { return }
+        let words = string(node, "words", required: false)
         let alphabet = Alphabet(
-            variant: variant, voice: voice, flag: flag, all: all, other: string(node, "other", required: false), letters: [])
+            variant: variant, voice: voice, flag: flag, all: all, other: string(node, "other", required: false), letters: [],
+            words: words, isDefault: node["default"]?.bool == true ? true : nil)
+        if let words, words.prefix(while: { $0 != "-" }) != variant.prefix(while: { $0 != "-" }) {
+            problem(line: line(node["words"]), .invalidValue, "words \(words) is not a variant of \(variant)'s language")
+        }
         guard variant == named else {
             problem(line: line(node["variant"]), .invalidValue, "variant \(variant) is not the file's name, \(named)")
             return
@@ -60,6 +79,9 @@ extension CorpusReading {
         guard corpus.alphabets.allSatisfy({ $0.variant != variant }) else {
             problem(line: line(node["variant"]), .duplicateKey, "the alphabet \(variant) is given twice")
             return
+        }
+        if alphabet.isDefault == true, let other = corpus.alphabets.first(where: { $0.isDefault == true && $0.language == alphabet.language }) {
+            problem(line: line(node["default"]), .duplicateKey, "\(other.variant) is already its language's default variant")
         }
         var letters: [Alphabet.Letter] = []
         for entry in node["letters"]?.sequence.map(Array.init) ?? [] {

@@ -6,6 +6,9 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
     case picture(AssetReference)
     case soundEffect(file: String)
     case word(concept: String, Language)
+    /// A word as a variant of its language spells and says it (`en-US`:
+    /// `Alphabet.words`), said by that variant's voice.
+    case variantWord(concept: String, tag: String)
     case definition(concept: String, Language)
     /// When each word of a definition is spoken in its audio.
     case definitionTimings(concept: String, Language)
@@ -37,6 +40,7 @@ public enum AssetSlot: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .picture(let reference): "picture:\(reference)"
         case .soundEffect(let file): "sound:\(file)"
         case .word(let concept, let language): "word:\(language.code):\(concept)"
+        case .variantWord(let concept, let tag): "word:\(tag):\(concept)"
         case .definition(let concept, let language): "definition:\(language.code):\(concept)"
         case .definitionTimings(let concept, let language): "timings:\(language.code):\(concept)"
         case .phrase(let id, let language): "phrase:\(language.code):\(id)"
@@ -151,6 +155,18 @@ public struct AssetPlan: Sendable {
                     continue
                 }
                 sources[.flag(name: alphabet.flag, png: png)] = .image(path: path)
+            }
+            // Its words where it spells or says them its own way; a recording
+            // in `audio/<tag>/<concept>.<ext>` wins.
+            if let tag = alphabet.words, let language = alphabet.language, tag != language.code {
+                for concept in corpus.concepts where sources[.variantWord(concept: concept.key, tag: tag)] == nil {
+                    guard let localization = concept.localization(tag), !localization.isDisabled, let word = localization.word else {
+                        continue
+                    }
+                    sources[.variantWord(concept: concept.key, tag: tag)] =
+                        recorded(tag, concept.key).map { .recorded(path: $0) }
+                        ?? .voiced(text: Self.spokenWord(word, article: localization.article, in: language), voice: alphabet.voice)
+                }
             }
             for letter in alphabet.letters {
                 for (final, text) in [(false, letter.say), (true, letter.final)] {

@@ -37,6 +37,20 @@ public struct Corpus: Sendable, Equatable {
     /// The alphabet of a language variant (`en-GB-phonics`), if there is one.
     public func alphabet(_ variant: String) -> Alphabet? { alphabets.first { $0.variant == variant } }
 
+    /// The variants a course in `language` may be in, in the corpus's order.
+    public func variants(of language: Language) -> [Alphabet] { alphabets.filter { $0.language == language } }
+
+    /// The variant of a course that names none: the one marked default, or
+    /// the one named as the language is.
+    public func defaultVariant(of language: Language) -> Alphabet? {
+        variants(of: language).first { $0.isDefault == true } ?? alphabet(language.code)
+    }
+
+    /// A course's variant (nil: its language's default).
+    public func variant(_ name: String?, of language: Language) -> Alphabet? {
+        name.flatMap { alphabet($0) }.flatMap { $0.language == language ? $0 : nil } ?? defaultVariant(of: language)
+    }
+
     /// The course's lessons, in every pack of every language.
     public var lessonCount: Int { packs.reduce(0) { $0 + $1.lessons.count } }
 

@@ -13,9 +13,12 @@ public struct Course: Sendable, Equatable {
     public var start: Start
     /// Where the course starts; nil until the placement test is done.
     public var level: CEFRLevel?
+    /// The variant of the language studied (an alphabet of the content:
+    /// `en-GB`, `en-phonics`...); nil for the language's default one.
+    public var variant: String?
     public var createdAt: Date
 
-    public init(language: Language, start: Start, level: CEFRLevel?, createdAt: Date) {
-        (self.language, self.start, self.level, self.createdAt) = (language, start, level, createdAt)
+    public init(language: Language, start: Start, level: CEFRLevel?, variant: String? = nil, createdAt: Date) {
+        (self.language, self.start, self.level, self.variant, self.createdAt) = (language, start, level, variant, createdAt)
     }
 }

@@ -627,6 +627,76 @@ extension ErrorCode {
                 it: "Indica la frase letta: fornisci text oppure phraseId.",
                 de: "Gib an, welcher Satz gesprochen wurde: text oder phraseId.",
                 es: "Indica qué frase se ha leído: da text o phraseId.")
+        case .courseNotFound:
+            LocalizedText(
+                en: "This learner has no course in this language.",
+                fr: "Cet apprenant ne suit pas de cours dans cette langue.",
+                it: "Questo studente non ha un corso in questa lingua.",
+                de: "Dieser Lernende hat keinen Kurs in dieser Sprache.",
+                es: "Este alumno no tiene un curso en este idioma.")
+        case .drawingNotFound:
+            LocalizedText(
+                en: "There is no such drawing.",
+                fr: "Ce dessin n'existe pas.",
+                it: "Questo disegno non esiste.",
+                de: "Diese Zeichnung gibt es nicht.",
+                es: "Este dibujo no existe.")
+        case .invalidTitle:
+            LocalizedText(
+                en: "A title is 1 to 60 characters, without control characters.",
+                fr: "Un titre fait de 1 à 60 caractères, sans caractères de contrôle.",
+                it: "Un titolo ha da 1 a 60 caratteri, senza caratteri di controllo.",
+                de: "Ein Titel hat 1 bis 60 Zeichen, ohne Steuerzeichen.",
+                es: "Un título tiene de 1 a 60 caracteres, sin caracteres de control.")
+        case .artSpaceFull:
+            LocalizedText(
+                en: "The Art Space is full: delete a drawing to save a new one.",
+                fr: "L'Espace Art est plein : supprime un dessin pour en garder un nouveau.",
+                it: "Lo Spazio Arte è pieno: elimina un disegno per salvarne uno nuovo.",
+                de: "Der Kunstraum ist voll: Lösche eine Zeichnung, um eine neue zu speichern.",
+                es: "El Espacio de Arte está lleno: borra un dibujo para guardar uno nuevo.")
+        case .variantNotFound:
+            LocalizedText(
+                en: "This language has no such variant.",
+                fr: "Cette langue n'a pas cette variante.",
+                it: "Questa lingua non ha questa variante.",
+                de: "Diese Variante gibt es für diese Sprache nicht.",
+                es: "Este idioma no tiene esta variante.")
+        case .tileNotFound:
+            LocalizedText(
+                en: "There is no such letter tile in this game.",
+                fr: "Il n'y a pas cette tuile de lettre dans ce jeu.",
+                it: "Non c'è questa tessera con la lettera in questo gioco.",
+                de: "Dieses Buchstabenplättchen gibt es in diesem Spiel nicht.",
+                es: "No existe esta ficha de letra en este juego.")
+        case .tileAlreadyPlaced:
+            LocalizedText(
+                en: "This letter tile is already in place.",
+                fr: "Cette tuile de lettre est déjà placée.",
+                it: "Questa tessera è già al suo posto.",
+                de: "Dieses Buchstabenplättchen liegt schon an seinem Platz.",
+                es: "Esta ficha de letra ya está colocada.")
+        case .targetAlreadyFilled:
+            LocalizedText(
+                en: "This space already has its letter.",
+                fr: "Cette case a déjà sa lettre.",
+                it: "Questa casella ha già la sua lettera.",
+                de: "Dieses Feld hat schon seinen Buchstaben.",
+                es: "Esta casilla ya tiene su letra.")
+        case .moveTooFast:
+            LocalizedText(
+                en: "This move came faster than a person can place a tile.",
+                fr: "Ce coup est venu plus vite qu'une personne ne peut placer une tuile.",
+                it: "Questa mossa è arrivata più in fretta di quanto una persona possa posare una tessera.",
+                de: "Dieser Zug kam schneller, als ein Mensch ein Plättchen legen kann.",
+                es: "Esta jugada llegó más rápido de lo que una persona puede colocar una ficha.")
+        case .moveOutOfOrder:
+            LocalizedText(
+                en: "This move is dated before the one before it.",
+                fr: "Ce coup est daté d'avant le précédent.",
+                it: "Questa mossa ha una data precedente a quella prima.",
+                de: "Dieser Zug ist früher datiert als der vorige.",
+                es: "Esta jugada tiene una fecha anterior a la de la jugada previa.")
         case .courseExists:
             LocalizedText(
                 en: "This learner already has a course in this language.",
@@ -1174,6 +1244,31 @@ public enum Wording {
             LocalizedText(
                 en: "Now find its partner.", fr: "Trouvez maintenant sa paire.", it: "Ora trova la sua coppia.",
                 de: "Jetzt finde das passende Gegenstück.", es: "Ahora encuentra su pareja.")
+        }
+    }
+
+    /// What a spelling game says after a tile is placed: `placed`, `wrong`,
+    /// `spelled` (a word done) or `finished` (every word).
+    public static func spellingFeedback(_ code: String) -> LocalizedText {
+        switch code {
+        case "wrong":
+            LocalizedText(
+                en: "That letter goes somewhere else. Listen again!", fr: "Cette lettre va ailleurs. Écoute encore !",
+                it: "Questa lettera va da un'altra parte. Ascolta di nuovo!", de: "Dieser Buchstabe gehört woanders hin. Hör noch mal!",
+                es: "Esa letra va en otro sitio. ¡Escucha otra vez!")
+        case "spelled":
+            LocalizedText(
+                en: "You spelled it! Well done.", fr: "Tu l'as écrit ! Bravo.", it: "L'hai scritta! Ben fatto.",
+                de: "Du hast es geschrieben! Gut gemacht.", es: "¡La has escrito! Muy bien.")
+        case "finished":
+            LocalizedText(
+                en: "Every word spelled! Great work.", fr: "Tous les mots sont écrits ! Super travail.",
+                it: "Tutte le parole scritte! Ottimo lavoro.", de: "Alle Wörter geschrieben! Toll gemacht.",
+                es: "¡Todas las palabras escritas! Buen trabajo.")
+        default:
+            LocalizedText(
+                en: "Yes! That letter goes there.", fr: "Oui ! Cette lettre va là.", it: "Sì! Questa lettera va lì.",
+                de: "Ja! Der Buchstabe gehört dahin.", es: "¡Sí! Esa letra va ahí.")
         }
     }
 

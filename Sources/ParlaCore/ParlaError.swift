@@ -177,6 +177,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case textOrPhraseRequired = "text_or_phrase_required"
     // Learning
     case courseExists = "course_exists"
+    case courseNotFound = "course_not_found"
+    case drawingNotFound = "drawing_not_found"
+    case invalidTitle = "invalid_title"
+    case artSpaceFull = "art_space_full"
+    case variantNotFound = "variant_not_found"
     case placementNotFound = "placement_not_found"
     case placementFinished = "placement_finished"
     case notCurrentItem = "not_current_item"
@@ -205,6 +210,11 @@ public enum ErrorCode: String, CaseIterable, Sendable, Codable {
     case flipTooFast = "flip_too_fast"
     case flipOutOfOrder = "flip_out_of_order"
     case gameUnfinished = "game_unfinished"
+    case tileNotFound = "tile_not_found"
+    case tileAlreadyPlaced = "tile_already_placed"
+    case targetAlreadyFilled = "target_already_filled"
+    case moveTooFast = "move_too_fast"
+    case moveOutOfOrder = "move_out_of_order"
     // Friends
     case friendCodeNotFound = "friend_code_not_found"
     case cannotBefriendSelf = "cannot_befriend_self"

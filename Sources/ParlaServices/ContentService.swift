@@ -54,6 +54,23 @@ package final class ContentCatalog: Sendable {
 
         /// Where a client fetches the asset of a slot, if the content has one.
         package func assetPath(_ slot: AssetSlot) -> String? { assets[slot.description].map { "/v1/assets/" + $0 } }
+
+        /// A word said as a course variant says it (`en-US` "gray", by the
+        /// American voice), or as its language does where the variant says
+        /// it no other way.
+        package func wordAudio(_ concept: String, _ language: Language, variant: Alphabet?) -> String? {
+            if let tag = variant?.wordsTag, tag != language.code, let path = assetPath(.variantWord(concept: concept, tag: tag)) {
+                return path
+            }
+            return assetPath(.word(concept: concept, language))
+        }
+
+        /// A letter of a variant said where it stands: at the end of a word,
+        /// its final sound where it has one.
+        package func letterAudio(_ letter: String, variant: String, last: Bool = false) -> String? {
+            (last ? assetPath(.letter(variant: variant, letter: letter, final: true)) : nil)
+                ?? assetPath(.letter(variant: variant, letter: letter, final: false))
+        }
     }
 
     private let current = Mutex<Snapshot?>(nil)

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaContent
 import ParlaCore
 import ParlaStore
 
@@ -9,10 +10,43 @@ package struct CourseService: Sendable {
 
     /// A course from the beginning starts at A1; one by placement waits for
     /// the placement test to say where.
-    package func start(_ learner: AuthorizedLearner, language code: String, start: Course.Start) async throws -> Course {
+    package func start(_ learner: AuthorizedLearner, language code: String, start: Course.Start, variant: String? = nil)
+        async throws -> Course
+    {
         let language = try content.language(code)
-        let course = Course(language: language, start: start, level: start == .beginning ? .a1 : nil, createdAt: Date())
+        let course = Course(
+            language: language, start: start, level: start == .beginning ? .a1 : nil, variant: try chosen(variant, of: language),
+            createdAt: Date())
         return try await courses.create(course, learner: learner)
+    }
+
+    /// Changes the course's variant; what it learnt stays.
+    package func setVariant(_ learner: AuthorizedLearner, language code: String, variant: String) async throws -> Course {
+        let language = try content.language(code)
+        return try await courses.setVariant(try chosen(variant, of: language), language: language, learner: learner)
+    }
+
+    /// The variant a course is in, as the content names it: the default
+    /// one when it names none (or names one the content no longer has).
+    package func variant(_ course: Course) throws -> Alphabet? {
+        try content.snapshot().corpus.variant(course.variant, of: course.language)
+    }
+
+    /// The variant of the learner's course in `language` (the default one
+    /// when it has none there).
+    package func variant(of learner: AuthorizedLearner, in language: Language) async throws -> Alphabet? {
+        let named = try await courses.variant(of: learner, in: language)
+        return try content.snapshot().corpus.variant(named, of: language)
+    }
+
+    /// A variant asked for: stored as named, or nil for the default one.
+    private func chosen(_ variant: String?, of language: Language) throws -> String? {
+        guard let variant else { return nil }
+        let corpus = try content.snapshot().corpus
+        guard let alphabet = corpus.alphabet(variant), alphabet.language == language else {
+            throw ParlaError(.variantNotFound, fieldErrors: [FieldError("variant", .variantNotFound)])
+        }
+        return alphabet.variant == corpus.defaultVariant(of: language)?.variant ? nil : alphabet.variant
     }
 
     package func list(_ learner: AuthorizedLearner) async throws -> [Course] {

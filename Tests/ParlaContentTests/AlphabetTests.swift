@@ -43,6 +43,33 @@ struct AlphabetTests {
         #expect(Set(corpus.alphabets.map(\.flag)) == ["us", "gb", "fr", "it", "de", "es"])
     }
 
+    @Test("a course's variants: one default per language (British English), American words in en-US with their own voice")
+    func variants() throws {
+        let (corpus, _) = try BundledCourseTests.load()
+        #expect(corpus.variants(of: .english).map(\.variant).sorted() == ["en", "en-GB", "en-GB-phonics", "en-phonics"])
+        #expect(Language.allCases.map { corpus.defaultVariant(of: $0)?.variant } == ["en-GB", "fr", "it", "de", "es"])
+        #expect(corpus.variant(nil, of: .english)?.variant == "en-GB")
+        #expect(corpus.variant("en-phonics", of: .english)?.wordsTag == "en-US")
+        // A variant of another language, or one that is gone, is the default.
+        #expect(corpus.variant("fr", of: .english)?.variant == "en-GB" && corpus.variant("en-AU", of: .english)?.variant == "en-GB")
+        #expect(corpus.alphabet("en-GB")?.wordsTag == "en" && corpus.alphabet("de")?.wordsTag == "de")
+        let grey = try #require(corpus.concepts.first { $0.key == "grey" })
+        #expect(grey.localization("en-US")?.word == "gray" && grey.localization("en-GB")?.word == "grey")
+        #expect(grey.localization("en-US")?.article == grey.localization(.english)?.article)
+        // American words are said by the American voice; British ones keep the language's slot.
+        let plan = AssetPlan(corpus: corpus, files: [])
+        #expect(plan.sources[.variantWord(concept: "grey", tag: "en-US")] == .voiced(text: "gray", voice: "en-us"))
+        #expect(plan.sources[.variantWord(concept: "dog", tag: "en-US")] == .voiced(text: "dog", voice: "en-us"))
+        #expect(plan.sources[.variantWord(concept: "dog", tag: "en-GB")] == nil)
+        // Two defaults for a language is a mistake.
+        let second = "variant: fr-CA\nvoice: fr\nflag: fr\ndefault: true\nall: Tous\nletters:\n  - letter: a\n    say: a\n"
+        let first = second.replacingOccurrences(of: "fr-CA", with: "fr")
+        let problems = CorpusLoader { _ in true }.load([
+            .init(path: "alphabets/fr.yaml", text: first), .init(path: "alphabets/fr-CA.yaml", text: second),
+        ]).1
+        #expect(problems.map(\.kind) == [.duplicateKey] && problems.first?.message.contains("default variant") == true)
+    }
+
     @Test("a bad alphabet: each problem named with its line")
     func problems() {
         let text = """

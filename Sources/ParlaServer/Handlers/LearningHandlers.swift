@@ -11,20 +11,27 @@ extension APIHandler {
         guard case .json(let form) = input.body, let start = Course.Start(rawValue: form.start.rawValue) else {
             throw ParlaError(.malformedRequest)
         }
-        let course = try await courses.start(learner, language: form.language.rawValue, start: start)
-        return .created(.init(body: .json(.init(course))))
+        let course = try await courses.start(learner, language: form.language.rawValue, start: start, variant: form.variant)
+        return .created(.init(body: .json(try view(course))))
     }
 
     func listCourses(_ input: Operations.ListCourses.Input) async throws -> Operations.ListCourses.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
-        return .ok(.init(body: .json(.init(courses: try await courses.list(learner).map(Components.Schemas.Course.init)))))
+        return .ok(.init(body: .json(.init(courses: try await courses.list(learner).map(view)))))
     }
-}
 
-extension Components.Schemas.Course {
-    init(_ course: Course) {
-        self.init(
+    func updateCourse(_ input: Operations.UpdateCourse.Input) async throws -> Operations.UpdateCourse.Output {
+        let learner = try await authorized(input.path.learnerId, for: .write)
+        guard case .json(let form) = input.body else { throw ParlaError(.malformedRequest) }
+        let course = try await courses.setVariant(learner, language: input.path.language.rawValue, variant: form.variant)
+        return .ok(.init(body: .json(try view(course))))
+    }
+
+    /// A course as the API shows it: with the variant it is in, named.
+    private func view(_ course: Course) throws -> Components.Schemas.Course {
+        Components.Schemas.Course(
             language: .init(rawValue: course.language.code) ?? .en, start: .init(rawValue: course.start.rawValue) ?? .beginning,
+            variant: try courses.variant(course)?.variant ?? course.language.code,
             level: course.level.flatMap { .init(rawValue: $0.rawValue) }, createdAt: course.createdAt)
     }
 }

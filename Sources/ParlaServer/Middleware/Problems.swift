@@ -126,7 +126,8 @@ extension ErrorCode {
         case .routeNotFound, .learnerNotFound, .sessionNotFound, .languageNotFound, .wordListNotFound, .pageNotFound,
             .wordNotFound, .phraseNotFound, .storyNotFound, .alphabetNotFound, .grammarNoteNotFound, .assetNotFound, .attemptNotFound,
             .recordingNotKept,
-            .placementNotFound, .lessonNotFound, .courseLessonNotFound, .packNotFound, .gameNotFound,
+            .placementNotFound, .lessonNotFound, .courseLessonNotFound, .packNotFound, .gameNotFound, .courseNotFound,
+            .drawingNotFound,
             .friendCodeNotFound, .friendRequestNotFound, .friendNotFound, .profileNotFound, .productNotFound,
             .classNotFound, .joinCodeNotFound, .assignmentNotFound, .savedItemNotFound, .reportNotFound,
             .identityNotFound:
@@ -135,6 +136,7 @@ extension ErrorCode {
         case .notAcceptable: 406
         case .emailTaken, .learnerLimitReached, .lastLearner, .courseExists, .placementFinished, .notCurrentItem,
             .lessonFinished, .notCurrentQuestion, .optionAlreadyTried, .gameFinished, .gameBusy, .cardAlreadyUp,
+            .tileAlreadyPlaced, .targetAlreadyFilled, .artSpaceFull,
             .alreadyFriends, .trialAlreadyUsed, .trialNotAvailable, .purchaseForeign, .classLimitReached, .classFull,
             .alreadyInClass, .emailAlreadyVerified, .linkRequired, .savedListFull:
             409
@@ -156,7 +158,8 @@ extension ErrorCode {
             .invalidDeviceName, .invalidDisplayName, .invalidAge, .invalidAvatar, .invalidImageDimensions,
             .audioTooLong, .audioTooShort, .noSpeech, .emptyText, .textOrPhraseRequired, .optionNotFound, .targetNotFound,
             .answerKindMismatch, .lessonUnavailable, .cardNotFound, .gameRejected, .lessonLogRejected, .gameUnavailable,
-            .flipTooFast, .flipOutOfOrder, .gameUnfinished, .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
+            .flipTooFast, .flipOutOfOrder, .gameUnfinished, .tileNotFound, .moveTooFast, .moveOutOfOrder, .variantNotFound, .invalidTitle,
+            .cannotBefriendSelf, .purchaseInvalid, .invalidAppVersion,
             .invalidCurrency, .invalidClassName, .invalidLevel, .invalidSchool, .invalidProvider,
             .invalidTourStatus, .invalidTourStep, .invalidItemKind, .tooManyEvents,
             .invalidReportText, .invalidReportStatus:

@@ -14,8 +14,8 @@ public struct CourseStore: Sendable {
         try await database.withTransaction { connection in
             let rows = try await connection.query(
                 """
-                INSERT INTO courses (learner_id, language, start, level)
-                SELECT l.id, \(course.language.code), \(course.start.rawValue), \(course.level?.rawValue)
+                INSERT INTO courses (learner_id, language, start, level, variant)
+                SELECT l.id, \(course.language.code), \(course.start.rawValue), \(course.level?.rawValue), \(course.variant)
                 FROM learners l WHERE l.id = \(learner.uuid)
                 ON CONFLICT (learner_id, language) DO NOTHING
                 RETURNING created_at
@@ -35,16 +35,48 @@ public struct CourseStore: Sendable {
         try await database.withConnection { connection in
             let rows = try await connection.query(
                 """
-                SELECT c.language, c.start, c.level, c.created_at
+                SELECT \(unescaped: Self.columns)
                 FROM courses c WHERE c.learner_id = \(learner.uuid)
                 ORDER BY c.created_at, c.language
                 """, logger: database.logger
             ).collect()
-            return try rows.compactMap { row in
-                let (code, start, level, createdAt) = try row.decode((String, String, String?, Date).self)
-                guard let language = Language(rawValue: code), let start = Course.Start(rawValue: start) else { return nil }
-                return Course(language: language, start: start, level: level.flatMap(CEFRLevel.init(rawValue:)), createdAt: createdAt)
-            }
+            return try rows.compactMap(Self.course)
         }
+    }
+
+    /// Puts the course in another variant (nil: its language's default);
+    /// `course_not_found` when the learner does not study the language.
+    public func setVariant(_ variant: String?, language: Language, learner: AuthorizedLearner) async throws -> Course {
+        try await database.withConnection { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE courses c SET variant = \(variant)
+                WHERE c.learner_id = \(learner.uuid) AND c.language = \(language.code)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: database.logger
+            ).collect()
+            guard let course = try rows.first.flatMap(Self.course) else { throw ParlaError(.courseNotFound) }
+            return course
+        }
+    }
+
+    /// The variant of the learner's course in `language`: nil when it
+    /// names none, or when the learner does not study the language.
+    public func variant(of learner: AuthorizedLearner, in language: Language) async throws -> String? {
+        try await database.withConnection { connection in
+            try await connection.query(
+                "SELECT variant FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)",
+                logger: database.logger
+            ).collect().first?.decode(String?.self)
+        }
+    }
+
+    static let columns = "c.language, c.start, c.level, c.variant, c.created_at"
+
+    static func course(_ row: PostgresRow) throws -> Course? {
+        let (code, start, level, variant, createdAt) = try row.decode((String, String, String?, String?, Date).self)
+        guard let language = Language(rawValue: code), let start = Course.Start(rawValue: start) else { return nil }
+        return Course(
+            language: language, start: start, level: level.flatMap(CEFRLevel.init(rawValue:)), variant: variant, createdAt: createdAt)
     }
 }
