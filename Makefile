@@ -57,6 +57,7 @@ bench: install-deps
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
 	Benchmarks/course.sh
+	Benchmarks/spelling.sh
 	Benchmarks/leaderboards.sh
 	Benchmarks/purchases.sh
 	Benchmarks/school.sh

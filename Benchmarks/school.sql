@@ -59,7 +59,7 @@ SELECT l.id, 'q' || q, l.learner_id, 'fr', i.item, 'translationFromTarget', 'voc
 FROM (SELECT l.*, q, 1 + floor(random() * :item_count)::int AS pick FROM school_lessons l CROSS JOIN generate_series(1, 10) q) l
 JOIN school_items i ON i.n = l.pick;
 -- A game every third day or so.
-INSERT INTO games (id, learner_id, language, kind, state, started_at, finished_at, pairs, score, seconds, flips, mismatches)
+INSERT INTO games (id, learner_id, language, kind, state, started_at, finished_at, items, score, seconds, moves, mistakes)
 SELECT gen_random_uuid(), s.id, 'fr', 'matching', '{}', now() - d * interval '1 day', now() - d * interval '1 day' + interval '40 seconds',
        8, 600 + (random() * 150)::int, 40, 20, 2
 FROM school_learners s CROSS JOIN generate_series(0, :days - 1) d WHERE random() < 0.3;

@@ -98,11 +98,6 @@ public struct MatchingResult: Codable, Sendable, Equatable {
     public var mismatches: Int
     public var score: Int
 
-    /// 100 a pair, less 20 a mismatch and 1 a second, never below zero:
-    /// accuracy counts most, speed breaks ties.
-    public static func score(pairs: Int, mismatches: Int, seconds: Double) -> Int {
-        max(0, 100 * pairs - 20 * mismatches - Int(seconds.rounded(.down)))
-    }
 }
 
 /// A card-matching game: the deal and every flip so far. The server keeps
@@ -143,7 +138,7 @@ public struct MatchingGame: Codable, Sendable, Equatable {
         let seconds = last.at - first.at
         return MatchingResult(
             pairs: deal.pairCount, seconds: seconds, flips: flips.count, mismatches: mismatches,
-            score: MatchingResult.score(pairs: deal.pairCount, mismatches: mismatches, seconds: seconds))
+            score: GameScore.of(items: deal.pairCount, mistakes: mismatches, seconds: seconds))
     }
 
     /// Turns the card at `position` over at `at` seconds from the start.

@@ -25,7 +25,7 @@ public enum MatchingLearning {
     /// `outcome` what the flip did. The turn's time is the gap between its
     /// two flips.
     public static func learning(
-        from outcome: FlipOutcome, in game: MatchingGame, words: [String: MatchingWord], model: LearnerModel, at now: Date,
+        from outcome: FlipOutcome, in game: MatchingGame, words: [String: GameWord], model: LearnerModel, at now: Date,
         scheduler: MemoryScheduler
     ) -> [AnswerLearning] {
         let turn = game.flips.suffix(2).map(\.at)
@@ -53,28 +53,42 @@ public enum MatchingLearning {
 
     /// What a whole log played offline teaches, `game` being its replay
     /// (`MatchingGame.replay`). Each pair found teaches as in a live game
-    /// (turns are consecutive flips), each from the model as the pairs
-    /// before left it; mismatches teach nothing (the faces were seen up
-    /// front).
-    ///
-    /// The writes go in item order (for their locks), not in the order
-    /// played, so what each would insert for a learner with no stored
-    /// ability must not depend on the pairs before it: each carries the
-    /// ability before the game plus its own change. Today's history is
-    /// where the last pair left it, so only the last write carries it.
+    /// (turns are consecutive flips); mismatches teach nothing (the faces
+    /// were seen up front).
     public static func learning(
-        fromReplayed game: MatchingGame, words: [String: MatchingWord], model: LearnerModel, at now: Date,
+        fromReplayed game: MatchingGame, words: [String: GameWord], model: LearnerModel, at now: Date,
         scheduler: MemoryScheduler
     ) -> [AnswerLearning] {
         let skill = skill(game.deal.faces)
-        var after = model
-        var learned = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> AnswerLearning? in
+        let answers = stride(from: 0, to: game.flips.count - 1, by: 2).compactMap { index -> (PracticeAnswer, GameWord)? in
             let (first, second) = (game.flips[index], game.flips[index + 1])
             let concept = game.deal.cards[first.position].concept
             guard concept == game.deal.cards[second.position].concept, let word = words[concept] else { return nil }
-            let answer = PracticeAnswer(
-                itemID: itemID(concept), skill: skill, correct: true, responseTime: second.at - first.at,
-                timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: word.initialDifficulty)
+            return (
+                PracticeAnswer(
+                    itemID: itemID(concept), skill: skill, correct: true, responseTime: second.at - first.at,
+                    timeLimit: MatchingRules.pairTimeLimit, optionCount: 0, initialDifficulty: word.initialDifficulty), word
+            )
+        }
+        return GameLearning.replayed(answers, model: model, at: now, scheduler: scheduler)
+    }
+}
+
+/// What every kind of game shares in teaching the learning model.
+public enum GameLearning {
+    /// What the answers of a game played offline teach, in the order
+    /// played, each from the model as the answers before it left it.
+    ///
+    /// The writes go in item order (for their locks), not in the order
+    /// played, so what each would insert for a learner with no stored
+    /// ability must not depend on the answers before it: each carries the
+    /// ability before the game plus its own change. Today's history is
+    /// where the last answer left it, so only the last write carries it.
+    public static func replayed(
+        _ answers: [(PracticeAnswer, GameWord)], model: LearnerModel, at now: Date, scheduler: MemoryScheduler
+    ) -> [AnswerLearning] {
+        var after = model
+        var learned = answers.map { answer, word in
             let write = AnswerLearning.learning(from: answer, model: after, item: word.learned, at: now, scheduler: scheduler)
             after.apply(write)
             return write
@@ -90,10 +104,10 @@ public enum MatchingLearning {
     }
 }
 
-/// A word of a deck as the practice model knows it: its difficulty before
+/// A word of a game as the practice model knows it: its difficulty before
 /// anyone answered it, and as answers have moved it since (nil: none yet).
 /// A word the lessons' catalogue does not have teaches nothing.
-public struct MatchingWord: Sendable, Equatable {
+public struct GameWord: Sendable, Equatable {
     public var initialDifficulty: Double
     public var learned: ItemDifficulty?
 

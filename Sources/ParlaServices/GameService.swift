@@ -11,6 +11,8 @@ import ParlaTeaching
 /// it keeps, reveals a card only when it is flipped, and derives the result
 /// from the flip log, live or submitted whole after an offline game.
 package struct GameService: Sendable {
+    package static let kind = "matching"
+
     package let games: GameStore
     /// A finished game's result goes into this server's ranks at once.
     package let leaderboards: LeaderboardService
@@ -107,7 +109,7 @@ package struct GameService: Sendable {
         var game = MatchingGame(deal: MatchingDeal.deal(chosen, faces: faces, seed: random.next()))
         game.offline = start.offline
         let stored = try await games.create(
-            gameID, learner: authorized, language: language, kind: "matching",
+            gameID, learner: authorized, language: language, kind: Self.kind,
             state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
         return View(
             id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt,
@@ -121,7 +123,7 @@ package struct GameService: Sendable {
     /// The learner's finished games and their results, newest first.
     package func results(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [GameStore.Record]
     {
-        try await games.finished(learner: learner, language: language, limit: limit, before: before)
+        try await games.finished(learner: learner, kind: Self.kind, language: language, limit: limit, before: before)
     }
 
     /// Turns a card over, timed by the server from the game's start; what
@@ -130,7 +132,7 @@ package struct GameService: Sendable {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
         let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, learning in
-            var state = try JSONDecoder().decode(State.self, from: stored.state)
+            var state = try Self.state(stored)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let outcome: FlipOutcome
             do throws(MatchingRejection) {
@@ -158,7 +160,7 @@ package struct GameService: Sendable {
         let now = Date()
         let known = try await catalogs.difficulties(lessons)
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
-            let state = try JSONDecoder().decode(State.self, from: stored.state)
+            let state = try Self.state(stored)
             // Already finished: the same submission again counts once.
             if state.game.isFinished { return (stored.state, nil, [], ()) }
             var game: MatchingGame
@@ -179,26 +181,32 @@ package struct GameService: Sendable {
     /// The deck's words as the practice model knows them: those of the
     /// lessons' catalogue, with their learned difficulties.
     private func words(of deal: MatchingDeal, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
-        -> [String: MatchingWord]
+        -> [String: GameWord]
     {
         let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
-        var words: [String: MatchingWord] = [:]
+        var words: [String: GameWord] = [:]
         for card in deal.cards where words[card.concept] == nil {
             guard let item = catalog.item(LessonItemID(.word, card.concept)) else { continue }
-            words[card.concept] = MatchingWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
+            words[card.concept] = GameWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
         }
         return words
     }
 
+    /// A stored game's state: `game_not_found` for a game of another kind.
+    static func state(_ stored: GameStore.Stored) throws -> State {
+        guard stored.kind == kind else { throw ParlaError(.gameNotFound) }
+        return try JSONDecoder().decode(State.self, from: stored.state)
+    }
+
     private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
-        let state = try JSONDecoder().decode(State.self, from: stored.state)
+        let state = try Self.state(stored)
         return View(
             id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
             startedAt: stored.startedAt, finishedAt: stored.finishedAt)
     }
 
     package static func finish(_ result: MatchingResult) -> GameStore.Finish {
-        .init(pairs: result.pairs, score: result.score, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches)
+        .init(items: result.pairs, score: result.score, seconds: result.seconds, moves: result.flips, mistakes: result.mismatches)
     }
 
     package static func code(for rejection: MatchingRejection) -> ErrorCode {

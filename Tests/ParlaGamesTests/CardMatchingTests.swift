@@ -75,8 +75,8 @@ struct CardMatchingTests {
 
     @Test("the score: 100 a pair, less 20 a mismatch and 1 a second, never below zero")
     func score() {
-        #expect(MatchingResult.score(pairs: 8, mismatches: 0, seconds: 0) == 800)
-        #expect(MatchingResult.score(pairs: 8, mismatches: 3, seconds: 30.9) == 710)
-        #expect(MatchingResult.score(pairs: 2, mismatches: 40, seconds: 10) == 0)
+        #expect(GameScore.of(items: 8, mistakes: 0, seconds: 0) == 800)
+        #expect(GameScore.of(items: 8, mistakes: 3, seconds: 30.9) == 710)
+        #expect(GameScore.of(items: 2, mistakes: 40, seconds: 10) == 0)
     }
 }

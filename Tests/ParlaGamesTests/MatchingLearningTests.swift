@@ -9,7 +9,7 @@ import Testing
 struct MatchingLearningTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let scheduler = MemoryScheduler()
-    static let words = ["cat": MatchingWord(initialDifficulty: -0.5), "dog": MatchingWord(initialDifficulty: 0.2)]
+    static let words = ["cat": GameWord(initialDifficulty: -0.5), "dog": GameWord(initialDifficulty: 0.2)]
 
     /// A game of cat and dog, and the positions of each pair.
     static func game(_ faces: MatchingFaces = .wordPicture) -> (MatchingGame, cat: [Int], dog: [Int]) {

@@ -152,7 +152,7 @@ struct GameTests {
             #expect(try await flip(client, learner, id, 0).code == "game_finished")
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
-                "SELECT score, flips FROM games WHERE id = \(UUID(uuidString: id)!) AND finished_at IS NOT NULL")
+                "SELECT score, moves FROM games WHERE id = \(UUID(uuidString: id)!) AND finished_at IS NOT NULL")
             #expect(try rows.map { try $0.decode((Int, Int).self).1 } == [flips])
             // Every pair found was a right answer about its word (the learner knew none before: mismatches teach nothing).
             let learnt = try await TestDatabase.shared.rows(

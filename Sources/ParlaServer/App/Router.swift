@@ -125,6 +125,8 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
         mail: accountMail, identities: parts.identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
+    let courses = CourseService(courses: CourseStore(database: database), content: content)
+    let games = GameStore(database: database)
     let speech = SpeechService(
         scorer: scoring, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,
         content: content, plans: plans, limits: limits)
@@ -135,7 +137,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
         learners: LearnerService(learners: learners, accounts: accounts, leaderboards: leaderboards),
         content: content,
         speech: speech,
-        courses: CourseService(courses: CourseStore(database: database), content: content),
+        courses: courses,
         placements: PlacementService(placements: PlacementStore(database: database), content: content),
         proficiency: proficiency,
         lessons: LessonService(
@@ -147,8 +149,12 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
             lessons: lessons, learners: learners, content: content, plans: plans, courses: CourseStore(database: database),
             appeal: AnalyticsStore(database: reads)),
         games: GameService(
-            games: GameStore(database: database), leaderboards: leaderboards, lessons: lessons, learners: learners,
-            content: content, catalogs: catalogs, plans: plans),
+            games: games, leaderboards: leaderboards, lessons: lessons, learners: learners, content: content, catalogs: catalogs,
+            plans: plans),
+        spellings: SpellingService(
+            games: games, leaderboards: leaderboards, lessons: lessons, learners: learners, courses: courses, content: content,
+            catalogs: catalogs, plans: plans),
+        artSpace: ArtSpaceService(drawings: DrawingStore(database: database, cipher: cipher), limits: settings.speech.scorer.limits),
         leaderboards: leaderboards,
         friends: FriendService(store: friends),
         profiles: ProfileService(friends: friends, leaderboards: leaderboards),

@@ -23,6 +23,8 @@ struct APIHandler: APIProtocol {
     let lessons: LessonService
     let packs: PackService
     let games: GameService
+    let spellings: SpellingService
+    let artSpace: ArtSpaceService
     let leaderboards: LeaderboardService
     let friends: FriendService
     let profiles: ProfileService

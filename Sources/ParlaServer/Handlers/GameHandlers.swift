@@ -68,7 +68,7 @@ extension APIHandler {
         let records = found.map { game in
             Components.Schemas.GameRecord(
                 id: game.id.description, language: .init(rawValue: game.language.code) ?? .en, kind: .matching,
-                faces: .init(rawValue: game.faces) ?? .wordPicture, offline: game.offline, startedAt: game.startedAt,
+                faces: .init(rawValue: game.faces ?? "") ?? .wordPicture, offline: game.offline, startedAt: game.startedAt,
                 finishedAt: game.finishedAt,
                 result: .init(game.result))
         }
@@ -98,7 +98,7 @@ extension Components.Schemas.GameCard {
 
 extension Components.Schemas.GameResult {
     init(_ result: GameStore.Finish) {
-        self.init(pairs: result.pairs, seconds: result.seconds, flips: result.flips, mismatches: result.mismatches, score: result.score)
+        self.init(pairs: result.items, seconds: result.seconds, flips: result.moves, mismatches: result.mistakes, score: result.score)
     }
 }
 
@@ -137,7 +137,8 @@ extension APIHandler {
             .init(
                 body: .json(
                     .init(
-                        kind: .matching, language: .init(rawValue: board.language.code)!, scope: .init(rawValue: query.scope.rawValue)!,
+                        kind: .init(rawValue: query.kind) ?? .matching, language: .init(rawValue: board.language.code)!,
+                        scope: .init(rawValue: query.scope.rawValue)!,
                         period: board.period,
                         metric: query.metric == .time ? .time : .score, total: board.page.total, entries: board.page.top.map(row),
                         own: board.page.own.map(row), neighbours: board.page.neighbours.map(row)))))
@@ -258,7 +259,8 @@ extension Components.Schemas.PublicProfile {
             },
             bests: profile.bests.map { best in
                 .init(
-                    language: .init(rawValue: best.language.code) ?? .en, kind: .matching, score: best.score.score,
+                    language: .init(rawValue: best.language.code) ?? .en, kind: .init(rawValue: best.kind) ?? .matching,
+                    score: best.score.score,
                     scoreRank: best.score.rank,
                     scorePercentile: ProfileService.percentile(rank: best.score.rank, total: best.total), seconds: best.time.seconds,
                     timeRank: best.time.rank, timePercentile: ProfileService.percentile(rank: best.time.rank, total: best.total),

@@ -40,11 +40,17 @@ struct LeaderboardFastPath: ServerMiddleware {
         }
     }
 
+    static let prefix = "/v1/leaderboards/"
+    /// The games with leaderboards.
+    static let kinds = ["matching", "spelling"]
+
     /// The request, when it is one this path answers: nil sends it on.
     static func query(_ path: String) -> LeaderboardQuery? {
         let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts[0] == "/v1/leaderboards/matching" else { return nil }
-        var query = LeaderboardQuery(kind: "matching", language: "", scope: .global, metric: .score, learner: nil, limit: 10)
+        guard parts[0].hasPrefix(Self.prefix), let kind = Self.kinds.first(where: { parts[0].dropFirst(Self.prefix.count) == $0 }) else {
+            return nil
+        }
+        var query = LeaderboardQuery(kind: kind, language: "", scope: .global, metric: .score, learner: nil, limit: 10)
         var seen: Set<Substring> = []
         for pair in parts.count == 2 ? parts[1].split(separator: "&") : [] {
             let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -54,8 +54,8 @@ extension Dashboard {
             },
             games: games.map { game in
                 .init(
-                    when: dates.string(from: game.finishedAt), pairs: game.result.pairs, score: game.result.score,
-                    time: minutes(game.result.seconds), mismatches: game.result.mismatches)
+                    when: dates.string(from: game.finishedAt), pairs: game.result.items, score: game.result.score,
+                    time: minutes(game.result.seconds), mismatches: game.result.mistakes)
             },
             attempts: attempts.map { attempt, score in
                 .init(

@@ -23,11 +23,13 @@ public struct GameStore: Sendable {
     }
 
     /// What a finished game leaves: its result, derived from its log.
+    /// `items` are the pairs matched or the words spelled, `moves` the
+    /// cards flipped or the tiles placed.
     public struct Finish: Sendable {
-        public var pairs: Int, score: Int, seconds: Double, flips: Int, mismatches: Int
+        public var items: Int, score: Int, seconds: Double, moves: Int, mistakes: Int
 
-        public init(pairs: Int, score: Int, seconds: Double, flips: Int, mismatches: Int) {
-            (self.pairs, self.score, self.seconds, self.flips, self.mismatches) = (pairs, score, seconds, flips, mismatches)
+        public init(items: Int, score: Int, seconds: Double, moves: Int, mistakes: Int) {
+            (self.items, self.score, self.seconds, self.moves, self.mistakes) = (items, score, seconds, moves, mistakes)
         }
     }
 
@@ -121,8 +123,8 @@ public struct GameStore: Sendable {
                 """
                 UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
                     finished_at = CASE WHEN \(finish != nil) THEN now() ELSE finished_at END,
-                    pairs = \(finish?.pairs), score = \(finish?.score), seconds = \(finish?.seconds), flips = \(finish?.flips),
-                    mismatches = \(finish?.mismatches)
+                    items = \(finish?.items), score = \(finish?.score), seconds = \(finish?.seconds), moves = \(finish?.moves),
+                    mistakes = \(finish?.mistakes)
                 WHERE id = \(id.uuid) AND version = \(version) RETURNING finished_at
                 """, logger: logger
             ).collect()
@@ -145,35 +147,39 @@ public struct GameStore: Sendable {
         public var id: GameID
         public var language: Language
         public var kind: String
-        public var faces: String
+        /// A card-matching game's faces; nil for other kinds.
+        public var faces: String?
         public var offline: Bool
         public var startedAt: Date
         public var finishedAt: Date
         public var result: Finish
     }
 
-    /// The learner's finished games, newest first (`before`: finished before that game).
-    public func finished(learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [Record] {
+    /// The learner's finished games of a kind, newest first (`before`:
+    /// finished before that game).
+    public func finished(learner: AuthorizedLearner, kind: String, language: Language?, limit: Int, before: GameID?) async throws
+        -> [Record]
+    {
         try await database.withConnection { connection in
             try await connection.query(
                 """
                 SELECT id, language, kind, state #>> '{game,deal,faces}', offline, started_at, finished_at,
-                       pairs, score, seconds, flips, mismatches
+                       items, score, seconds, moves, mistakes
                 FROM games
-                WHERE learner_id = \(learner.uuid) AND finished_at IS NOT NULL
+                WHERE learner_id = \(learner.uuid) AND kind = \(kind) AND finished_at IS NOT NULL
                   AND (\(language?.code)::text IS NULL OR language = \(language?.code))
                   AND (\(before?.uuid)::uuid IS NULL
                        OR (finished_at, id) < (SELECT finished_at, id FROM games WHERE id = \(before?.uuid) AND learner_id = \(learner.uuid)))
                 ORDER BY finished_at DESC, id DESC LIMIT \(limit)
                 """, logger: database.logger
             ).collect().map { row in
-                let (id, code, kind, faces, offline, started, finished, pairs, score, seconds, flips, mismatches) = try row.decode(
+                let (id, code, kind, faces, offline, started, finished, items, score, seconds, moves, mistakes) = try row.decode(
                     (UUID, String, String, String?, Bool, Date, Date, Int, Int, Double, Int, Int).self)
                 guard let language = Language(rawValue: code) else { throw ParlaError(.internalError) }
                 return Record(
-                    id: GameID(id), language: language, kind: kind, faces: faces ?? "wordPicture", offline: offline, startedAt: started,
+                    id: GameID(id), language: language, kind: kind, faces: faces, offline: offline, startedAt: started,
                     finishedAt: finished,
-                    result: Finish(pairs: pairs, score: score, seconds: seconds, flips: flips, mismatches: mismatches))
+                    result: Finish(items: items, score: score, seconds: seconds, moves: moves, mistakes: mistakes))
             }
         }
     }

@@ -1,0 +1,259 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaGames
+import ParlaLearning
+import ParlaLearningStore
+import ParlaStore
+import ParlaTeaching
+
+/// Spelling with letter tiles (seed 003, issue 35), a game as card matching
+/// is: the server chooses the words and deals the tiles from a seed it
+/// keeps, checks each placement, and derives the result from the log,
+/// live or sent whole after an offline game. Words are spelled as the
+/// learner's course variant spells them (`en-US` "gray"), shown in its
+/// letter case, and said by the variant's voice, letter by letter.
+package struct SpellingService: Sendable {
+    package static let kind = "spelling"
+
+    package let games: GameStore
+    package let leaderboards: LeaderboardService
+    package let lessons: LessonStore
+    package let learners: LearnerStore
+    package let courses: CourseService
+    package let content: ContentService
+    package let catalogs: LessonCatalogs
+    package let plans: EntitlementService
+    package let scheduler = MemoryScheduler()
+
+    /// What the learner chose; anything left out has a default.
+    package struct Start: Sendable {
+        package var language: String
+        package var wordList: String?
+        package var words: Int?
+        package var difficulty: SpellingDifficulty?
+        package var offline: Bool
+
+        package init(language: String, wordList: String? = nil, words: Int? = nil, difficulty: SpellingDifficulty? = nil, offline: Bool)
+        {
+            (self.language, self.wordList, self.words, self.difficulty, self.offline) = (language, wordList, words, difficulty, offline)
+        }
+    }
+
+    /// The state kept between placements: the variant and case the words
+    /// were dealt in stay the game's, whatever the settings become.
+    package struct State: Codable, Sendable {
+        package var variant: String
+        package var letterCase: LetterCase
+        package var game: SpellingGame
+    }
+
+    package struct View: Sendable {
+        package var id: GameID
+        package var language: Language
+        package var state: State
+        package var startedAt: Date
+        package var finishedAt: Date?
+    }
+
+    package func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> View {
+        let language = try content.language(start.language)
+        let count = start.words ?? SpellingGame.defaultWords
+        guard SpellingGame.wordCounts.contains(count) else { throw ParlaError.validation([FieldError("words", .validationFailed)]) }
+        let learner = try await learners.learner(authorized)
+        let snapshot = try content.snapshot()
+        guard let variant = try await courses.variant(of: authorized, in: language) else { throw ParlaError(.gameUnavailable) }
+        let ownership = try await plans.ownership(for: authorized)
+        if let listID = start.wordList {
+            guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
+            guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
+        }
+        try await plans.checkDailyLimit(.gamesPerDay, for: authorized, under: ownership)
+        let open = try content.openWords(ownership.lists)
+        // Words of the list chosen, or the learner's due words first, then any.
+        var concepts: [Concept], preferred = 0
+        if let listID = start.wordList, let list = snapshot.lists[listID] {
+            concepts = list.words
+        } else {
+            let learning = try await lessons.learning(learner: authorized, language: language)
+            let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
+                .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
+            preferred = due.count
+            concepts = due + snapshot.corpus.concepts
+        }
+        let difficulty = start.difficulty ?? .medium
+        var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
+        let words = Self.choose(
+            concepts.filter { open.contains($0.key) }, count: count,
+            preferred: preferred, variant: variant, letterCase: learner.letterCase, difficulty: difficulty, using: &random)
+        guard words.count == count else { throw ParlaError(.gameUnavailable) }
+        var game = SpellingGame(words: words, difficulty: difficulty)
+        game.offline = start.offline
+        let state = State(variant: variant.variant, letterCase: learner.letterCase, game: game)
+        let gameID = GameID.generate()
+        let stored = try await games.create(
+            gameID, learner: authorized, language: language, kind: Self.kind, state: try JSONEncoder().encode(state),
+            offline: start.offline)
+        return View(id: stored.id, language: language, state: state, startedAt: stored.startedAt, finishedAt: nil)
+    }
+
+    /// `count` words of `concepts` (the first `preferred` tried first, the
+    /// rest shuffled) that the variant's letters can spell, no longer than
+    /// the difficulty allows, no two alike; each dealt with its tiles.
+    static func choose(
+        _ concepts: [Concept], count: Int, preferred: Int, variant: Alphabet, letterCase: LetterCase, difficulty: SpellingDifficulty,
+        using random: inout some RandomNumberGenerator
+    ) -> [SpellingWord] {
+        let letters = Set(variant.letters.map(\.letter))
+        func said(_ character: Character) -> String? {
+            let letter = String(character)
+            if letters.contains(letter) { return letter }
+            let base = letter.folding(options: .diacriticInsensitive, locale: nil)
+            return letters.contains(base) ? base : nil
+        }
+        let ordered = Array(concepts.prefix(preferred)) + Array(concepts.dropFirst(preferred)).shuffled(using: &random)
+        var words: [SpellingWord] = [], seen: Set<String> = []
+        for concept in ordered where words.count < count {
+            guard let localization = concept.localization(variant.wordsTag), !localization.isDisabled, let written = localization.word
+            else { continue }
+            let shown = Casing.word(written, override: localization.caseOverride, letterCase: letterCase)
+            let spelled = shown.filter { !SpellingWord.shownOnly.contains($0) }
+            guard (2...difficulty.longestWord).contains(spelled.count), seen.insert(shown.lowercased()).inserted else { continue }
+            let inWord = Set(spelled.lowercased().map(String.init))
+            let distractors = variant.letters.map(\.letter).filter { !inWord.contains($0) }.shuffled(using: &random)
+                .prefix(difficulty.distractors).map {
+                    SpellingLetter(shown: Casing.letter($0, letterCase: letterCase == .upper ? .upper : .lower), said: $0)
+                }
+            guard let word = SpellingWord.make(concept: concept.key, shown: shown, said: said, distractors: distractors, using: &random)
+            else { continue }
+            words.append(word)
+        }
+        return words
+    }
+
+    package func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {
+        try view(try await games.game(id, learner: learner))
+    }
+
+    /// The learner's finished spelling games and their results, newest first.
+    package func results(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [GameStore.Record]
+    {
+        try await games.finished(learner: learner, kind: Self.kind, language: language, limit: limit, before: before)
+    }
+
+    /// Places a tile of the word being spelled, timed by the server from
+    /// the game's start. Returns the game after it, what it did, and the
+    /// open targets the tile's letter fits now.
+    package func place(_ learner: AuthorizedLearner, game id: GameID, tile: String, target: Int) async throws
+        -> (View, PlacementOutcome, accepting: [Int])
+    {
+        let now = Date()
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, (outcome, accepting), result) = try await games.update(id, learner: learner) { stored, learning in
+            var state = try Self.state(stored)
+            guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
+            let index = state.game.current
+            let outcome: PlacementOutcome
+            do throws(SpellingRejection) {
+                outcome = try state.game.place(tile, on: target, at: now.timeIntervalSince(stored.startedAt), checkPace: false)
+            } catch {
+                throw Self.rejection(error, field: "tile")
+            }
+            let word = index.map { state.game.words[$0] }
+            let letter = word?.tiles.first { $0.id == tile }?.letter
+            let accepting = letter.flatMap { letter in word.map { $0.targets(accepting: letter) } } ?? []
+            let learned = SpellingLearning.learning(
+                from: outcome, in: state.game, words: try words(of: state.game, in: stored.language, known: known), model: learning,
+                at: now, scheduler: scheduler)
+            return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, (outcome, accepting))
+        }
+        if let result { leaderboards.recorded(result) }
+        return (try view(stored), outcome, accepting)
+    }
+
+    /// A whole game played offline, as its placement log (seconds from its
+    /// start): replayed, and refused if it could not have been played. A
+    /// log sent again for a finished game changes nothing.
+    package func submit(_ learner: AuthorizedLearner, game id: GameID, moves: [SpellingMove]) async throws -> View {
+        guard moves.count <= 2000, moves.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= SpellingGame.longestGame }) else {
+            throw ParlaError.validation([FieldError("moves", .validationFailed)])
+        }
+        let now = Date()
+        let known = try await catalogs.difficulties(lessons)
+        let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
+            var state = try Self.state(stored)
+            if state.game.isFinished { return (stored.state, nil, [], ()) }
+            var game: SpellingGame
+            do throws(SpellingRejection) {
+                game = try SpellingGame.replay(state.game.words, difficulty: state.game.difficulty, moves: moves)
+            } catch {
+                throw Self.rejection(error, field: "moves")
+            }
+            game.offline = state.game.offline
+            state.game = game
+            let learned = SpellingLearning.learning(
+                fromReplayed: game, words: try words(of: game, in: stored.language, known: known), model: learning, at: now,
+                scheduler: scheduler)
+            return (try JSONEncoder().encode(state), game.result.map(Self.finish), learned, ())
+        }
+        if let result { leaderboards.recorded(result) }
+        return try view(stored)
+    }
+
+    /// The game's words as the practice model knows them.
+    private func words(of game: SpellingGame, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
+        -> [String: GameWord]
+    {
+        let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
+        var words: [String: GameWord] = [:]
+        for word in game.words {
+            guard let item = catalog.item(LessonItemID(.word, word.concept)) else { continue }
+            words[word.concept] = GameWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
+        }
+        return words
+    }
+
+    /// A stored game's state: `game_not_found` for a game of another kind.
+    static func state(_ stored: GameStore.Stored) throws -> State {
+        guard stored.kind == kind else { throw ParlaError(.gameNotFound) }
+        return try JSONDecoder().decode(State.self, from: stored.state)
+    }
+
+    private func view(_ stored: GameStore.Stored) throws -> View {
+        View(id: stored.id, language: stored.language, state: try Self.state(stored), startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+    }
+
+    static func finish(_ result: SpellingResult) -> GameStore.Finish {
+        .init(items: result.words, score: result.score, seconds: result.seconds, moves: result.placements, mistakes: result.mistakes)
+    }
+
+    /// Why a placement or a log was refused; a log's names the move at fault.
+    static func rejection(_ rejection: SpellingRejection, field: String) -> ParlaError {
+        let code: ErrorCode =
+            switch rejection {
+            case .unknownTile: .tileNotFound
+            case .unknownTarget: .targetNotFound
+            case .tileUsed: .tileAlreadyPlaced
+            case .targetFilled: .targetAlreadyFilled
+            case .tooFast: .moveTooFast
+            case .outOfOrder: .moveOutOfOrder
+            case .gameOver: .gameFinished
+            case .unfinished: .gameUnfinished
+            }
+        guard field == "moves" else { return ParlaError(code) }
+        let at: String =
+            switch rejection {
+            case .tooFast(let move), .outOfOrder(let move): "moves[\(move)]"
+            default: "moves"
+            }
+        return ParlaError(.gameRejected, fieldErrors: [FieldError(at, code)])
+    }
+
+    package init(
+        games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, courses: CourseService,
+        content: ContentService, catalogs: LessonCatalogs, plans: EntitlementService
+    ) {
+        (self.games, self.leaderboards, self.lessons, self.learners) = (games, leaderboards, lessons, learners)
+        (self.courses, self.content, self.catalogs, self.plans) = (courses, content, catalogs, plans)
+    }
+}
