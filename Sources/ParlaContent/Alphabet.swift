@@ -80,7 +80,9 @@ extension CorpusReading {
             problem(line: line(node["variant"]), .duplicateKey, "the alphabet \(variant) is given twice")
             return
         }
-        if alphabet.isDefault == true, let other = corpus.alphabets.first(where: { $0.isDefault == true && $0.language == alphabet.language }) {
+        if alphabet.isDefault == true,
+            let other = corpus.alphabets.first(where: { $0.isDefault == true && $0.language == alphabet.language })
+        {
             problem(line: line(node["default"]), .duplicateKey, "\(other.variant) is already its language's default variant")
         }
         var letters: [Alphabet.Letter] = []

@@ -13,7 +13,8 @@ public enum Casing {
         switch override {
         case .upper: return capitals(word)
         case .lower: return word.lowercased()
-        case .capitalized: return word.split(separator: " ", omittingEmptySubsequences: false).map { titled(String($0)) }.joined(separator: " ")
+        case .capitalized:
+            return word.split(separator: " ", omittingEmptySubsequences: false).map { titled(String($0)) }.joined(separator: " ")
         case nil: break
         }
         switch letterCase {

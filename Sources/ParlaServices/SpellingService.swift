@@ -34,8 +34,7 @@ package struct SpellingService: Sendable {
         package var difficulty: SpellingDifficulty?
         package var offline: Bool
 
-        package init(language: String, wordList: String? = nil, words: Int? = nil, difficulty: SpellingDifficulty? = nil, offline: Bool)
-        {
+        package init(language: String, wordList: String? = nil, words: Int? = nil, difficulty: SpellingDifficulty? = nil, offline: Bool) {
             (self.language, self.wordList, self.words, self.difficulty, self.offline) = (language, wordList, words, difficulty, offline)
         }
     }
@@ -220,7 +219,9 @@ package struct SpellingService: Sendable {
     }
 
     private func view(_ stored: GameStore.Stored) throws -> View {
-        View(id: stored.id, language: stored.language, state: try Self.state(stored), startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+        View(
+            id: stored.id, language: stored.language, state: try Self.state(stored), startedAt: stored.startedAt,
+            finishedAt: stored.finishedAt)
     }
 
     static func finish(_ result: SpellingResult) -> GameStore.Finish {

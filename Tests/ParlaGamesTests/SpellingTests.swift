@@ -108,7 +108,9 @@ struct SpellingTests {
         var backwards = moves
         backwards[3].at = 0.5
         #expect(throws: SpellingRejection.outOfOrder(move: 3)) { try SpellingGame.replay(words, difficulty: .medium, moves: backwards) }
-        #expect(throws: SpellingRejection.unfinished) { try SpellingGame.replay(words, difficulty: .medium, moves: Array(moves.dropLast())) }
+        #expect(throws: SpellingRejection.unfinished) {
+            try SpellingGame.replay(words, difficulty: .medium, moves: Array(moves.dropLast()))
+        }
     }
 
     @Test("a word spelled teaches its word: right without a mistake, wrong with one, timed from its first tile to its last")

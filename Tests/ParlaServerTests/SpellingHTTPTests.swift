@@ -141,7 +141,8 @@ struct SpellingHTTPTests {
             // Each word spelled was an answer about it: memory and ability moved.
             let rows = try await TestDatabase.shared.rows(
                 in: app.databaseURL,
-                "SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%'")
+                "SELECT count(*)::int FROM memory_cards WHERE learner_id = \(UUID(uuidString: learner.learnerID)!) AND item_id LIKE 'word:%'"
+            )
             #expect(try rows.first?.decode(Int.self) ?? 0 >= 20)
         }
     }
@@ -157,13 +158,15 @@ struct SpellingHTTPTests {
                 "/v1/learners/\(id)/courses", token: learner.token, json: ["language": "en", "start": "beginning", "variant": "en"])
             #expect(course.status == 201, "\(course.text)")
             #expect(try course.decoded(Components.Schemas.Course.self).variant == "en")
-            let transport = try await deal(client, learner, ["language": "en", "wordListId": "transport", "words": 10, "difficulty": "hard", "offline": true])
+            let transport = try await deal(
+                client, learner, ["language": "en", "wordListId": "transport", "words": 10, "difficulty": "hard", "offline": true])
             #expect(transport.variant == "en")
             for word in transport.words {
                 let concept = try #require(TeacherModeTests.corpus.concepts.first { $0.key == word.wordId })
                 #expect(word.word == concept.localization("en-US")?.word, "\(word.wordId ?? "")")
                 // Said by the American voice: not the British word's audio.
-                let british = (try await client.get("/v1/languages/en/words/\(word.wordId!)").json["audio"] as? [String: any Sendable])?["word"]
+                let british =
+                    (try await client.get("/v1/languages/en/words/\(word.wordId!)").json["audio"] as? [String: any Sendable])?["word"]
                     as? String
                 #expect(word.audio != nil && word.audio != british)
             }
@@ -172,7 +175,8 @@ struct SpellingHTTPTests {
             #expect(try changed.decoded(Components.Schemas.Course.self).variant == "en-GB", "\(changed.text)")
             let learnerReply = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "upper"])
             #expect(try learnerReply.decoded(Components.Schemas.Learner.self).letterCase == .upper)
-            let upper = try await deal(client, learner, ["language": "en", "wordListId": "clothing", "words": 4, "difficulty": "hard", "offline": true])
+            let upper = try await deal(
+                client, learner, ["language": "en", "wordListId": "clothing", "words": 4, "difficulty": "hard", "offline": true])
             #expect(upper.letterCase == .upper && upper.variant == "en-GB")
             for word in upper.words {
                 #expect(word.word == word.word?.uppercased() && word.tiles.allSatisfy { $0.letter == $0.letter.uppercased() })
@@ -196,8 +200,9 @@ struct SpellingHTTPTests {
             let variant = try await client.patch(
                 "/v1/learners/\(id)/courses/en", token: learner.token, json: ["variant": "fr"])
             #expect(variant.status == 422 && variant.code == "variant_not_found" && variant.text.contains("no such variant"))
-            #expect(try await client.patch("/v1/learners/\(id)/courses/de", token: learner.token, json: ["variant": "de"]).code
-                == "course_not_found")
+            #expect(
+                try await client.patch("/v1/learners/\(id)/courses/de", token: learner.token, json: ["variant": "de"]).code
+                    == "course_not_found")
             let small = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "small"])
             #expect(small.status == 400 && small.code == "malformed_request", "\(small.text)")
             // A card game is no spelling game, and the other way round.
@@ -216,7 +221,8 @@ struct SpellingHTTPTests {
             #expect(try refused.decoded(Problem.self).errors?.first?.field == "moves[1]")
             #expect(try refused.decoded(Problem.self).errors?.first?.code == "move_too_fast")
             let unfinished = try await client.post(
-                "/v1/learners/\(id)/spellings/\(offline.id)/log", token: learner.token, json: ["moves": Array(Self.log(offline).dropLast())])
+                "/v1/learners/\(id)/spellings/\(offline.id)/log", token: learner.token, json: ["moves": Array(Self.log(offline).dropLast())]
+            )
             #expect(try unfinished.decoded(Problem.self).errors?.first?.code == "game_unfinished")
         }
     }

@@ -110,7 +110,8 @@ extension Components.Schemas.SpellingGame {
         }
         self.init(
             id: view.id.description, language: .init(rawValue: view.language.code) ?? .en, variant: state.variant,
-            letterCase: .init(rawValue: state.letterCase.rawValue) ?? .lower, difficulty: .init(rawValue: game.difficulty.rawValue) ?? .medium,
+            letterCase: .init(rawValue: state.letterCase.rawValue) ?? .lower,
+            difficulty: .init(rawValue: game.difficulty.rawValue) ?? .medium,
             status: game.isFinished ? .finished : .inProgress, offline: game.offline, current: game.current, words: words,
             placements: game.moves.count, mistakes: game.mistakes, startedAt: view.startedAt, finishedAt: view.finishedAt,
             result: game.result.map {
