@@ -81,6 +81,7 @@ public enum LessonTag {}
 public enum GameTag {}
 public enum ClassTag {}
 public enum AssignmentTag {}
+public enum DrawingTag {}
 public typealias AccountID = Identifier<AccountTag>
 public typealias LearnerID = Identifier<LearnerTag>
 public typealias SessionID = Identifier<SessionTag>
@@ -90,6 +91,7 @@ public typealias LessonID = Identifier<LessonTag>
 public typealias GameID = Identifier<GameTag>
 public typealias ClassID = Identifier<ClassTag>
 public typealias AssignmentID = Identifier<AssignmentTag>
+public typealias DrawingID = Identifier<DrawingTag>
 
 extension UUID {
     /// Version 7: 48 bits of Unix milliseconds, then random bits, so keys

@@ -27,6 +27,9 @@ public struct PersonalDataCipher: Sendable {
         case supportScreenshot = "support_screenshot.content"
         case supportNote = "support_report.note"
         case twoFactorSecret = "account.two_factor_secret"
+        case drawingTitle = "drawing.title"
+        case drawingPicture = "drawing.picture"
+        case drawingRecording = "drawing.recording"
     }
 
     // Raw bytes: SymmetricKey is not Sendable; making one per use is cheap.

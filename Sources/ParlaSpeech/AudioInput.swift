@@ -40,6 +40,21 @@ public struct DecodedAudio: Sendable {
 /// nothing in the bytes can crash the process. Blocking: call it off the
 /// event loops.
 public enum AudioDecoder {
+    /// What a recording is by its first bytes (WAV, FLAC, Ogg, MP3), so that
+    /// it is served as what it is, whatever its upload claimed; nil for
+    /// anything else.
+    public static func mediaType(of bytes: [UInt8]) -> String? {
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            let magic = Array(text.utf8)
+            return bytes.count >= offset + magic.count && Array(bytes[offset..<(offset + magic.count)]) == magic
+        }
+        if starts("RIFF"), starts("WAVE", at: 8) { return "audio/wav" }
+        if starts("fLaC") { return "audio/flac" }
+        if starts("OggS") { return "audio/ogg" }
+        if starts("ID3") || (bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0) { return "audio/mpeg" }
+        return nil
+    }
+
     public static func decode(_ bytes: [UInt8], sampleRate target: Int, limits: AudioLimits = AudioLimits())
         throws(ParlaError) -> DecodedAudio
     {

@@ -120,6 +120,8 @@ public enum WebText {
         case chooseSeveral
         case scoreOf
         case recording
+        case artSpace
+        case sharedWithTeachers
         case otherLanguages
         case `class`
     }
@@ -547,6 +549,12 @@ extension WebText.Key {
             LocalizedText(en: "score", fr: "score", it: "punteggio", de: "Punkte", es: "puntuación")
         case .recording:
             LocalizedText(en: "Recording", fr: "Enregistrement", it: "Registrazione", de: "Aufnahme", es: "Grabación")
+        case .artSpace:
+            LocalizedText(en: "Art Space", fr: "Espace Art", it: "Spazio Arte", de: "Kunstraum", es: "Espacio de Arte")
+        case .sharedWithTeachers:
+            LocalizedText(
+                en: "Shared with teachers", fr: "Partagé avec les enseignants", it: "Condiviso con gli insegnanti",
+                de: "Mit Lehrkräften geteilt", es: "Compartido con los profesores")
         case .otherLanguages:
             LocalizedText(en: "Languages", fr: "Langues", it: "Lingue", de: "Sprachen", es: "Idiomas")
         case .class:

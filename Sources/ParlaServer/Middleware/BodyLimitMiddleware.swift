@@ -12,8 +12,10 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        let isAudio = path.hasSuffix("/speech/attempts") || path == "/v1/speech/alignments" || path.hasSuffix("/recordings")
-        let isPicture = path.hasSuffix("/picture") || path.hasSuffix("/screenshot")
+        let isAudio =
+            path.hasSuffix("/speech/attempts") || path == "/v1/speech/alignments" || path.hasSuffix("/recordings")
+            || path.hasSuffix("/recording")
+        let isPicture = path.hasSuffix("/picture") || path.hasSuffix("/screenshot") || path.hasSuffix("/drawings")
         let limit = isPicture ? pictureLimit : isAudio ? audioLimit : jsonLimit
         let tooLarge = ParlaError(isAudio ? .audioTooLarge : .payloadTooLarge)
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {

@@ -29,6 +29,7 @@ extension Dashboard {
         let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
         let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
         let course = try await services.packs.course(learner, language: language.code, currency: "USD", sized: false)
+        let drawings = try await services.artSpace.list(learner)
         let words = visitor.language
         let dates = visitor.dates
         let overall = proficiency.history.filter { $0.skill == nil }.map { (day: $0.day, value: $0.theta) }
@@ -75,8 +76,38 @@ extension Dashboard {
                     id: pack.id, title: pack.titles[words] ?? pack.id, level: pack.level.rawValue, completed: progress.completed,
                     lessons: pack.lessons.count, percent: pack.lessons.isEmpty ? 0 : 100 * progress.completed / pack.lessons.count,
                     lastAccessed: progress.lastAccessed.map(dates.string(from:)), locked: progress.locked)
+            },
+            drawings: drawings.map { drawing in
+                let path = "/teach/learners/\(learner.id)/drawings/\(drawing.id)"
+                return .init(
+                    id: drawing.id.description, title: drawing.title, when: dates.string(from: drawing.createdAt),
+                    picture: path + "/picture",
+                    width: drawing.picture.width, height: drawing.picture.height,
+                    audio: drawing.recording == nil ? nil : path + "/recording", shared: drawing.isShared)
             })
         return html(page, language: visitor.language)
+    }
+
+    /// A drawing's picture or recording, for the learner's page: as the API
+    /// gives them, to whom it gives them (a teacher: shared drawings only).
+    func drawing(_ request: Request, _ rawLearner: String, _ rawDrawing: String, _ part: String) async throws -> Response {
+        guard let visitor = try await visitor(request), let id = LearnerID(rawLearner), let drawing = DrawingID(rawDrawing),
+            let learner = try await unlessMissing({ try await services.access.learner(id, caller: visitor.caller.accountID, for: .read) })
+        else { return Response(status: .notFound) }
+        let found: (mediaType: String, bytes: [UInt8])?
+        switch part {
+        case "picture":
+            found = try await unlessMissing { try await services.artSpace.picture(learner, drawing) }.map { ($0.0.mediaType, $0.1) }
+        case "recording":
+            found = try await unlessMissing { try await services.artSpace.recording(learner, drawing) }
+        default:
+            found = nil
+        }
+        guard let found else { return Response(status: .notFound) }
+        // A child's drawing and voice are personal data: never kept by a browser or a proxy.
+        return Response(
+            status: .ok, headers: [.contentType: found.mediaType, .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: found.bytes)))
     }
 
     func audio(_ request: Request, _ rawLearner: String, _ attempt: String) async throws -> Response {

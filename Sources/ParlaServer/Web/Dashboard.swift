@@ -38,12 +38,14 @@ struct Dashboard: Sendable {
         let lessons: LessonService
         let games: GameService
         let packs: PackService
+        let artSpace: ArtSpaceService
 
         /// The same services the API's handler was made with.
         init(of api: APIHandler) {
             (authenticator, accounts, learners, access) = (api.authenticator, api.accounts, api.learners, api.access)
             (classes, classAccess, content, proficiency) = (api.classes, api.classAccess, api.content, api.proficiency)
             (speech, lessons, games, packs) = (api.speech, api.lessons, api.games, api.packs)
+            artSpace = api.artSpace
         }
     }
 
@@ -86,6 +88,10 @@ struct Dashboard: Sendable {
         router.get("/teach/learners/:id") { request, context in try await self.learnerPage(request, context.parameters.get("id") ?? "") }
         router.get("/teach/learners/:id/attempts/:attempt/audio") { request, context in
             try await self.audio(request, context.parameters.get("id") ?? "", context.parameters.get("attempt") ?? "")
+        }
+        router.get("/teach/learners/:id/drawings/:drawing/:part") { request, context in
+            try await self.drawing(
+                request, context.parameters.get("id") ?? "", context.parameters.get("drawing") ?? "", context.parameters.get("part") ?? "")
         }
     }
 

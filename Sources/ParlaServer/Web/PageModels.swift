@@ -184,6 +184,17 @@ struct LearnerPage: PageModel {
     var attempts: [Attempt]
     /// The course's packs in the page's language, in the course's order.
     var packs: [Pack]
+    /// Its Art Space: every drawing for its family, the shared ones for a teacher.
+    var drawings: [Drawing]
+
+    struct Drawing {
+        var id: String, title: String, when: String
+        var picture: String
+        var width: Int, height: Int
+        /// Where what it said about the drawing is heard, when it said something.
+        var audio: String?
+        var shared: Bool
+    }
 
     struct Pack {
         var id: String, title: String, level: String
