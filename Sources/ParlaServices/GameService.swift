@@ -161,6 +161,8 @@ package struct GameService: Sendable {
         let known = try await catalogs.difficulties(lessons)
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
             let state = try Self.state(stored)
+            // A game played live is not played again from a log: its mismatches stand.
+            guard state.game.offline else { throw ParlaError(.answerKindMismatch) }
             // Already finished: the same submission again counts once.
             if state.game.isFinished { return (stored.state, nil, [], ()) }
             var game: MatchingGame

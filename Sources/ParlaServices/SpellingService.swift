@@ -181,6 +181,8 @@ package struct SpellingService: Sendable {
         let known = try await catalogs.difficulties(lessons)
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
             var state = try Self.state(stored)
+            // A game played live is not played again from a log: its mistakes stand.
+            guard state.game.offline else { throw ParlaError(.answerKindMismatch) }
             if state.game.isFinished { return (stored.state, nil, [], ()) }
             var game: SpellingGame
             do throws(SpellingRejection) {

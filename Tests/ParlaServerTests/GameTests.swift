@@ -209,6 +209,9 @@ struct GameTests {
             let (responses, theta, history) = try #require(model.first).decode((Int, Double, Double).self)
             #expect(responses == 3 && abs(theta - history) < 1e-9, "ability \(theta), history \(history)")
             #expect(try await flip(client, learner, id, 0).status >= 400)
+            // A live game is not sent again as a clean log: its mismatches stand.
+            let live = try await start(client, learner, pairs: 2).decoded(Game.self)
+            #expect(try await submit(live.id, [["position": 0, "at": 0.0] as [String: any Sendable]]).code == "answer_kind_mismatch")
 
             // Forged: faster than a person, an unknown card, the same card twice, unfinished.
             let (fast, fastLog) = try await game(gap: 0.05)

@@ -195,6 +195,11 @@ struct SpellingHTTPTests {
             let live = try await deal(client, learner, ["language": "fr", "words": 1])
             #expect(try await place(client, learner, live.id, "t99", 0).code == "tile_not_found")
             #expect(try await place(client, learner, live.id, "t1", 40).code == "target_not_found")
+            // A live game is not sent again as a clean log: its mistakes stand.
+            let relog = try await client.post(
+                "/v1/learners/\(id)/spellings/\(live.id)/log", token: learner.token,
+                json: ["moves": [["tileId": "t1", "target": 0, "at": 0.0] as [String: any Sendable]]])
+            #expect(relog.status == 422 && relog.code == "answer_kind_mismatch", "\(relog.text)")
             #expect(try await start(client, learner, ["language": "fr", "words": 11]).code == "validation_failed")
             #expect(try await start(client, learner, ["language": "fr", "wordListId": "nope"]).code == "word_list_not_found")
             let variant = try await client.patch(
