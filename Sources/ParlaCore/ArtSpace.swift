@@ -42,4 +42,13 @@ public enum ArtSpaceRules {
     /// Who sees which drawings: the learner's own account all of them, a
     /// teacher of its classes only those it shares.
     public static func seesUnshared(_ role: AuthorizedLearner.Role) -> Bool { role == .owner }
+
+    /// A drawing as `reader` may have it: a voice is heard only by those
+    /// who may hear the learner's recordings (its account, or a teacher it
+    /// shares its recordings with), as for speech attempts.
+    public static func shown(_ drawing: Drawing, to reader: AuthorizedLearner) -> Drawing {
+        var shown = drawing
+        if !reader.mayHearRecordings { shown.recording = nil }
+        return shown
+    }
 }

@@ -24,11 +24,13 @@ package struct ArtSpaceService: Sendable {
     }
 
     package func list(_ learner: AuthorizedLearner) async throws -> [Drawing] {
-        try await drawings.drawings(of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role))
+        try await drawings.drawings(of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role)).map {
+            ArtSpaceRules.shown($0, to: learner)
+        }
     }
 
     package func get(_ learner: AuthorizedLearner, _ id: DrawingID) async throws -> Drawing {
-        try await drawings.drawing(id, of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role))
+        ArtSpaceRules.shown(try await drawings.drawing(id, of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role)), to: learner)
     }
 
     package func picture(_ learner: AuthorizedLearner, _ id: DrawingID) async throws -> (ImageFormat, [UInt8]) {
@@ -37,7 +39,8 @@ package struct ArtSpaceService: Sendable {
 
     /// What the learner said about the drawing; `drawing_not_found` when it said nothing.
     package func recording(_ learner: AuthorizedLearner, _ id: DrawingID) async throws -> (mediaType: String, bytes: [UInt8]) {
-        guard let recording = try await drawings.recording(id, of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role))
+        guard learner.mayHearRecordings,
+            let recording = try await drawings.recording(id, of: learner, sharedOnly: !ArtSpaceRules.seesUnshared(learner.role))
         else { throw ParlaError(.drawingNotFound) }
         return recording
     }

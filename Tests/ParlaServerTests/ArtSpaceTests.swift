@@ -109,6 +109,10 @@ struct ArtSpaceTests {
             #expect(try shared.decoded(Drawing.self).shared && (try shared.decoded(Drawing.self).title) == "Mon chat")
             let seen = try await client.get("/v1/learners/\(child)/drawings", token: teacher.token).decoded(Drawings.self)
             #expect(seen.drawings.map(\.title) == ["Mon chat"])
+            // The child did not share its recordings with the class: its voice stays with its family.
+            #expect(seen.drawings.first?.recording == nil)
+            let voicePath = "/v1/learners/\(child)/drawings/\(drawing.id)/recording"
+            #expect(try await client.get(voicePath, token: teacher.token).code == "drawing_not_found")
             #expect(try await client.get(drawing.picture, token: teacher.token).bytes == picture)
             #expect(
                 try await client.patch("/v1/learners/\(child)/drawings/\(drawing.id)", token: teacher.token, json: ["shared": false]).status
