@@ -56,13 +56,15 @@ package struct ArtSpaceService: Sendable {
     package func record(_ learner: AuthorizedLearner, _ id: DrawingID, audio: [UInt8]) async throws -> Drawing {
         guard audio.count <= limits.maxBytes else { throw ParlaError(.audioTooLarge) }
         guard let mediaType = AudioDecoder.mediaType(of: audio) else { throw ParlaError(.unsupportedAudio) }
+        // The drawing first: nothing is decoded for one that is not there.
+        _ = try await drawings.drawing(id, of: learner, sharedOnly: false)
         let limits = self.limits
         let decoded = try await NIOThreadPool.singleton.runIfActive { try AudioDecoder.decode(audio, sampleRate: 16_000, limits: limits) }
-        return try await drawings.update(id, of: learner, recording: (mediaType, decoded.duration, audio))
+        return try await drawings.setRecording(id, of: learner, (mediaType, decoded.duration, audio))
     }
 
     package func removeRecording(_ learner: AuthorizedLearner, _ id: DrawingID) async throws -> Drawing {
-        try await drawings.update(id, of: learner, recording: .some(nil))
+        try await drawings.setRecording(id, of: learner, nil)
     }
 
     package func delete(_ learner: AuthorizedLearner, _ id: DrawingID) async throws {

@@ -84,30 +84,38 @@ public struct DrawingStore: Sendable {
         return (type, try cipher.open(sealed.bytes, as: .drawingRecording))
     }
 
-    /// Changes what is given: a title, whether it is shared, its recording
-    /// (`.some(nil)` removes it).
-    public func update(
-        _ id: DrawingID, of learner: AuthorizedLearner, title: String? = nil, isShared: Bool? = nil,
-        recording: (mediaType: String, seconds: Double, bytes: [UInt8])?? = nil
-    ) async throws -> Drawing {
+    /// Renames it, or shares it (or stops); nil leaves either as it is.
+    public func update(_ id: DrawingID, of learner: AuthorizedLearner, title: String?, isShared: Bool?) async throws -> Drawing {
         let sealedTitle = try title.map { ByteBuffer(bytes: try cipher.seal($0, as: .drawingTitle)) }
-        let newRecording = recording ?? nil
-        let sealedRecording = try newRecording.map { ByteBuffer(bytes: try cipher.seal($0.bytes, as: .drawingRecording)) }
-        return try await database.withConnection { connection in
-            let rows = try await connection.query(
-                """
-                UPDATE drawings SET
-                    title = COALESCE(\(sealedTitle), title),
-                    shared = COALESCE(\(isShared), shared),
-                    recording = CASE WHEN \(recording != nil) THEN \(sealedRecording) ELSE recording END,
-                    recording_type = CASE WHEN \(recording != nil) THEN \(newRecording?.mediaType) ELSE recording_type END,
-                    recording_seconds = CASE WHEN \(recording != nil) THEN \(newRecording?.seconds)::float8 ELSE recording_seconds END,
-                    updated_at = now()
-                WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
-                RETURNING \(unescaped: Self.columns)
-                """, logger: database.logger
-            ).collect()
-            guard let row = rows.first else { throw ParlaError(.drawingNotFound) }
+        return try await changed(
+            """
+            UPDATE drawings SET title = COALESCE(\(sealedTitle), title), shared = COALESCE(\(isShared), shared), updated_at = now()
+            WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
+            RETURNING \(unescaped: Self.columns)
+            """)
+    }
+
+    /// Keeps what the learner said about the drawing, in place of what it
+    /// said before; nil forgets it.
+    public func setRecording(
+        _ id: DrawingID, of learner: AuthorizedLearner, _ recording: (mediaType: String, seconds: Double, bytes: [UInt8])?
+    ) async throws -> Drawing {
+        let sealed = try recording.map { ByteBuffer(bytes: try cipher.seal($0.bytes, as: .drawingRecording)) }
+        return try await changed(
+            """
+            UPDATE drawings SET recording = \(sealed), recording_type = \(recording?.mediaType),
+                recording_seconds = \(recording?.seconds)::float8, updated_at = now()
+            WHERE id = \(id.uuid) AND learner_id = \(learner.uuid)
+            RETURNING \(unescaped: Self.columns)
+            """)
+    }
+
+    /// The drawing an update returns; `drawing_not_found` when none matched.
+    private func changed(_ update: PostgresQuery) async throws -> Drawing {
+        try await database.withConnection { connection in
+            guard let row = try await connection.query(update, logger: database.logger).collect().first else {
+                throw ParlaError(.drawingNotFound)
+            }
             return try drawing(row)
         }
     }
