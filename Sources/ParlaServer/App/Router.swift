@@ -68,8 +68,9 @@ func addRequestMiddleware(to router: Router<ParlaRequestContext>, _ settings: Se
     // Outermost, so that the request's span holds everything else. Secrets
     // and learners' words stay out of it.
     if Telemetry.isOn {
-        // Secrets in query strings: links' tokens, the push secret, OAuth callbacks' code and state.
-        let secrets = ["token", "secret", "text", "code", "state", "error_description"]
+        // Secrets in query strings: links' tokens, the push secret, OAuth callbacks' code and state;
+        // a learner's words: a phrase's text, a drawing's title.
+        let secrets = ["token", "secret", "text", "code", "state", "error_description", "title"]
         router.add(middleware: TracingMiddleware(redactingQueryParameters: Set(secrets)))
     }
     router.add(middleware: RequestScopeMiddleware(logger: logger, trustedProxies: settings.http.trustedProxies))
