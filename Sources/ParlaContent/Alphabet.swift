@@ -14,8 +14,8 @@ public struct Alphabet: Sendable, Codable, Equatable {
 
         public init(letter: String, say: String, final: String? = nil) { (self.letter, self.say, self.final) = (letter, say, final) }
 
-        /// The letter as a capital (`Casing.capital`).
-        public var upper: String { Casing.capital(letter) }
+        /// The letter as a capital (`LetterCase.capital`).
+        public var upper: String { LetterCase.capital(letter) }
     }
 
     /// `en`, `en-GB`, `en-phonics`, `en-GB-phonics`, `fr`, ...

@@ -6,7 +6,7 @@ import ParlaCore
 ///
 /// The Corpora write each word as it is written in a sentence, so "lower"
 /// shows it as written: a German noun or a name keeps its capital. Capitals
-/// are made a letter at a time (`capital`), so that a word's letters are
+/// are made a letter at a time (`LetterCase.capital`), so that a word's letters are
 /// its tiles' letters.
 public enum Casing {
     public static func word(_ word: String, override: CaseOverride?, letterCase: LetterCase) -> String {
@@ -27,20 +27,13 @@ public enum Casing {
     /// A letter of an alphabet or a tile on its own: `title` shows it as a
     /// capital, as a word's first letter would be.
     public static func letter(_ letter: String, letterCase: LetterCase) -> String {
-        letterCase == .lower ? letter : capital(letter)
+        letterCase == .lower ? letter : LetterCase.capital(letter)
     }
 
-    /// A letter as a capital. A letter whose capital is two letters (ß: "SS")
-    /// stays as it is; ẞ is rare, and German teaching shows ß.
-    public static func capital(_ letter: String) -> String {
-        let upper = letter.uppercased()
-        return upper.count == letter.count ? upper : letter
-    }
-
-    static func capitals(_ word: String) -> String { word.map { capital(String($0)) }.joined() }
+    static func capitals(_ word: String) -> String { word.map { LetterCase.capital(String($0)) }.joined() }
 
     static func titled(_ word: String) -> String {
         guard let first = word.first else { return word }
-        return capital(String(first)) + word.dropFirst()
+        return LetterCase.capital(String(first)) + word.dropFirst()
     }
 }

@@ -13,6 +13,13 @@ public enum LetterCase: String, Sendable, CaseIterable, Codable {
     case lower, upper
     /// The first letter of each word in capitals.
     case title
+
+    /// A letter as a capital. A letter whose capital is two letters (ß:
+    /// "SS") stays as it is; ẞ is rare, and German teaching shows ß.
+    public static func capital(_ letter: String) -> String {
+        let upper = letter.uppercased()
+        return upper.count == letter.count ? upper : letter
+    }
 }
 
 /// The "thinking caps" a learner picks as an avatar (the hat shop of the

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaCore
 import ParlaLearning
 
 /// How hard a spelling game is: how long its words may be, and how many
@@ -72,27 +73,38 @@ public struct SpellingWord: Codable, Sendable, Equatable {
 
     public var isSpelled: Bool { targets.indices.allSatisfy { targets[$0].letter == nil || filled[$0] != nil } }
 
-    /// The word `shown` (as the learner sees it) with its letters said as
-    /// `said` gives them, and `distractors` letters that are not in it.
-    /// Nil when a character is neither a letter nor shown-only.
+    /// The word `shown` (as the learner sees it), each letter said as
+    /// `said` gives it (a small letter to its alphabet's letter; nil: none),
+    /// with `distractors` (alphabet letters) among its tiles where they look
+    /// and sound like none of its own. Nil when a character is neither a
+    /// letter nor shown-only.
+    ///
+    /// Tiles are all in one case, so that none gives its place away (a
+    /// German noun's capital, a title's first letter): capitals for a word
+    /// in capitals, small letters otherwise. A target shows its own case
+    /// once filled.
     public static func make(
-        concept: String, shown: String, said: (Character) -> String?, distractors: [SpellingLetter],
-        using generator: inout some RandomNumberGenerator
+        concept: String, shown: String, said: (String) -> String?, distractors: [String], using generator: inout some RandomNumberGenerator
     ) -> SpellingWord? {
         var targets: [Target] = []
         for character in shown {
+            let text = String(character)
             if Self.shownOnly.contains(character) {
-                targets.append(Target(letter: nil, shown: String(character)))
-            } else if let letter = said(Character(character.lowercased())) {
-                targets.append(Target(letter: SpellingLetter(shown: String(character), said: letter), shown: String(character)))
+                targets.append(Target(letter: nil, shown: text))
+            } else if let letter = said(text.lowercased()) {
+                targets.append(Target(letter: SpellingLetter(shown: text, said: letter), shown: text))
             } else {
                 return nil
             }
         }
         let letters = targets.compactMap(\.letter)
         guard !letters.isEmpty else { return nil }
-        let extra = distractors.filter { candidate in !letters.contains { $0.fits(candidate) } }
-        let tiles = (letters + extra).shuffled(using: &generator).enumerated().map { Tile(id: "t\($0.offset + 1)", letter: $0.element) }
+        let capitals = letters.allSatisfy { $0.shown != $0.shown.lowercased() }
+        func tile(_ letter: String) -> String { capitals ? LetterCase.capital(letter) : letter.lowercased() }
+        let own = letters.map { SpellingLetter(shown: tile($0.shown), said: $0.said) }
+        let extra = distractors.filter { letter in !letters.contains { $0.said == letter || $0.shown.lowercased() == letter } }
+            .map { SpellingLetter(shown: tile($0), said: $0) }
+        let tiles = (own + extra).shuffled(using: &generator).enumerated().map { Tile(id: "t\($0.offset + 1)", letter: $0.element) }
         return SpellingWord(concept: concept, shown: shown, targets: targets, tiles: tiles)
     }
 
@@ -226,6 +238,49 @@ public struct SpellingGame: Codable, Sendable, Equatable {
         for move in moves { _ = try game.place(move.tile, on: move.target, at: move.at) }
         guard game.isFinished else { throw .unfinished }
         return game
+    }
+}
+
+/// A word a spelling game may deal, as the learner sees it (its letter
+/// case and the course variant's spelling applied).
+public struct SpellingCandidate: Sendable, Equatable {
+    public var concept: String
+    public var shown: String
+    public init(concept: String, shown: String) { (self.concept, self.shown) = (concept, shown) }
+}
+
+/// Which words a spelling game deals.
+public enum SpellingDeal {
+    /// `count` words of `candidates` (the first `preferred` tried first,
+    /// the rest shuffled) that `letters` (the variant's alphabet) can
+    /// spell, of 2 letters up to the difficulty's longest, no two alike;
+    /// each dealt with its tiles and the difficulty's distractors. A letter
+    /// the alphabet lacks is said as its bare letter (Spanish á as a).
+    public static func choose(
+        _ candidates: [SpellingCandidate], count: Int, preferred: Int = 0, letters: [String], difficulty: SpellingDifficulty,
+        using random: inout some RandomNumberGenerator
+    ) -> [SpellingWord] {
+        let alphabet = Set(letters)
+        func said(_ letter: String) -> String? {
+            if alphabet.contains(letter) { return letter }
+            let bare = letter.folding(options: .diacriticInsensitive, locale: nil)
+            return alphabet.contains(bare) ? bare : nil
+        }
+        let ordered = Array(candidates.prefix(preferred)) + Array(candidates.dropFirst(preferred)).shuffled(using: &random)
+        var words: [SpellingWord] = [], seen: Set<String> = []
+        for candidate in ordered where words.count < count {
+            let spelled = candidate.shown.filter { !SpellingWord.shownOnly.contains($0) }
+            guard (2...difficulty.longestWord).contains(spelled.count), !seen.contains(candidate.shown.lowercased()) else { continue }
+            let own = Set(spelled.lowercased().map { said(String($0)) ?? String($0) })
+            let distractors = letters.filter { !own.contains($0) }.shuffled(using: &random).prefix(difficulty.distractors)
+            guard
+                let word = SpellingWord.make(
+                    concept: candidate.concept, shown: candidate.shown, said: said, distractors: Array(distractors), using: &random)
+            else { continue }
+            seen.insert(candidate.shown.lowercased())
+            words.append(word)
+        }
+        return words
     }
 }
 

@@ -80,8 +80,9 @@ package struct GameService: Sendable {
             concepts = list.words
         } else {
             let learning = try await lessons.learning(learner: authorized, language: language)
+            // Only due words the account may open count as preferred.
             let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
-                .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
+                .filter { $0.kind == .word && open.contains($0.key) }.compactMap { snapshot.concepts[$0.key] }
             preferred = due.count
             concepts = due + snapshot.corpus.concepts
         }

@@ -8,9 +8,9 @@ import ParlaStore
 import ParlaTeaching
 
 /// Spelling with letter tiles (seed 003, issue 35), a game as card matching
-/// is: the server chooses the words and deals the tiles from a seed it
-/// keeps, checks each placement, and derives the result from the log,
-/// live or sent whole after an offline game. Words are spelled as the
+/// is: the server chooses the words (`SpellingDeal`), keeps them as dealt,
+/// checks each placement, and derives the result from the log, live or
+/// sent whole after an offline game. Words are spelled as the
 /// learner's course variant spells them (`en-US` "gray"), shown in its
 /// letter case, and said by the variant's voice, letter by letter.
 package struct SpellingService: Sendable {
@@ -75,16 +75,25 @@ package struct SpellingService: Sendable {
             concepts = list.words
         } else {
             let learning = try await lessons.learning(learner: authorized, language: language)
+            // Only due words the account may open count as preferred.
             let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
-                .filter { $0.kind == .word }.compactMap { snapshot.concepts[$0.key] }
+                .filter { $0.kind == .word && open.contains($0.key) }.compactMap { snapshot.concepts[$0.key] }
             preferred = due.count
             concepts = due + snapshot.corpus.concepts
         }
         let difficulty = start.difficulty ?? .medium
+        // Each word as the variant spells it and the learner sees it.
+        let candidates = concepts.compactMap { concept -> SpellingCandidate? in
+            guard open.contains(concept.key), let localization = concept.localization(variant.wordsTag), !localization.isDisabled,
+                let written = localization.word
+            else { return nil }
+            return SpellingCandidate(
+                concept: concept.key, shown: Casing.word(written, override: localization.caseOverride, letterCase: learner.letterCase))
+        }
         var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
-        let words = Self.choose(
-            concepts.filter { open.contains($0.key) }, count: count,
-            preferred: preferred, variant: variant, letterCase: learner.letterCase, difficulty: difficulty, using: &random)
+        let words = SpellingDeal.choose(
+            candidates, count: count, preferred: preferred, letters: variant.letters.map(\.letter), difficulty: difficulty,
+            using: &random)
         guard words.count == count else { throw ParlaError(.gameUnavailable) }
         var game = SpellingGame(words: words, difficulty: difficulty)
         game.offline = start.offline
@@ -94,40 +103,6 @@ package struct SpellingService: Sendable {
             gameID, learner: authorized, language: language, kind: Self.kind, state: try JSONEncoder().encode(state),
             offline: start.offline)
         return View(id: stored.id, language: language, state: state, startedAt: stored.startedAt, finishedAt: nil)
-    }
-
-    /// `count` words of `concepts` (the first `preferred` tried first, the
-    /// rest shuffled) that the variant's letters can spell, no longer than
-    /// the difficulty allows, no two alike; each dealt with its tiles.
-    static func choose(
-        _ concepts: [Concept], count: Int, preferred: Int, variant: Alphabet, letterCase: LetterCase, difficulty: SpellingDifficulty,
-        using random: inout some RandomNumberGenerator
-    ) -> [SpellingWord] {
-        let letters = Set(variant.letters.map(\.letter))
-        func said(_ character: Character) -> String? {
-            let letter = String(character)
-            if letters.contains(letter) { return letter }
-            let base = letter.folding(options: .diacriticInsensitive, locale: nil)
-            return letters.contains(base) ? base : nil
-        }
-        let ordered = Array(concepts.prefix(preferred)) + Array(concepts.dropFirst(preferred)).shuffled(using: &random)
-        var words: [SpellingWord] = [], seen: Set<String> = []
-        for concept in ordered where words.count < count {
-            guard let localization = concept.localization(variant.wordsTag), !localization.isDisabled, let written = localization.word
-            else { continue }
-            let shown = Casing.word(written, override: localization.caseOverride, letterCase: letterCase)
-            let spelled = shown.filter { !SpellingWord.shownOnly.contains($0) }
-            guard (2...difficulty.longestWord).contains(spelled.count), seen.insert(shown.lowercased()).inserted else { continue }
-            let inWord = Set(spelled.lowercased().map(String.init))
-            let distractors = variant.letters.map(\.letter).filter { !inWord.contains($0) }.shuffled(using: &random)
-                .prefix(difficulty.distractors).map {
-                    SpellingLetter(shown: Casing.letter($0, letterCase: letterCase == .upper ? .upper : .lower), said: $0)
-                }
-            guard let word = SpellingWord.make(concept: concept.key, shown: shown, said: said, distractors: distractors, using: &random)
-            else { continue }
-            words.append(word)
-        }
-        return words
     }
 
     package func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {

@@ -15,10 +15,10 @@ struct SpellingTests {
         var random = SimulationRandom(seed: seed)
         return SpellingWord.make(
             concept: shown.lowercased(), shown: shown,
-            said: { character in
-                let base = String(character).folding(options: .diacriticInsensitive, locale: nil)
-                return english.contains(Character(base)) ? base : nil
-            }, distractors: distractors.map { SpellingLetter(shown: $0, said: $0) }, using: &random)
+            said: { letter in
+                let base = letter.folding(options: .diacriticInsensitive, locale: nil)
+                return base.count == 1 && english.contains(Character(base)) ? base : nil
+            }, distractors: distractors, using: &random)
     }
 
     /// The tile showing `letter` that is not in place yet.
@@ -35,14 +35,41 @@ struct SpellingTests {
         #expect(Set(cat.tiles.map(\.id)).count == 5)
         let iceCream = try #require(Self.word("ice cream"))
         #expect(iceCream.targets[3].letter == nil && iceCream.tiles.count == 8)
+        // Tiles are all small letters, so that the capital gives no place away; the target keeps it.
         let shirt = try #require(Self.word("T-shirt"))
         #expect(shirt.targets[1].letter == nil && shirt.targets[0].letter?.shown == "T")
+        #expect(shirt.tiles.map(\.letter.shown).sorted() == ["h", "i", "r", "s", "t", "t"])
+        // A word in capitals has capital tiles, distractors too.
+        let upper = try #require(Self.word("SUN", distractors: ["b"]))
+        #expect(upper.tiles.map(\.letter.shown).sorted() == ["B", "N", "S", "U"])
         // An accented letter is its own tile, said as its alphabet says it.
-        let cafe = try #require(Self.word("café"))
+        let cafe = try #require(Self.word("café", distractors: ["e", "z"]))
         #expect(cafe.targets[3].letter == SpellingLetter(shown: "é", said: "e"))
+        // A distractor that sounds like one of the word's letters (e, as é is said) is left out.
+        #expect(cafe.tiles.map(\.letter.shown).sorted() == ["a", "c", "f", "z", "é"])
         // A character no alphabet letter says cannot be spelled.
         #expect(Self.word("c4t") == nil)
         #expect(Self.word("--") == nil)
+    }
+
+    @Test("a deal: words the alphabet spells, within the difficulty's length, no two alike, due ones first, distractors by difficulty")
+    func deal() {
+        let letters = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { String(UnicodeScalar($0)) }
+        let candidates = ["ox", "sofá", "cat", "Cat", "elephant", "x1", "a", "dog", "sun", "ice cream", "hen"].map {
+            SpellingCandidate(concept: $0.lowercased(), shown: $0)
+        }
+        var random = SimulationRandom(seed: 11)
+        let easy = SpellingDeal.choose(candidates, count: 6, preferred: 2, letters: letters, difficulty: .easy, using: &random)
+        #expect(easy.prefix(2).map(\.shown) == ["ox", "sofá"])
+        #expect(easy.count == 6 && Set(easy.map { $0.shown.lowercased() }).count == 6)
+        #expect(easy.allSatisfy { !["elephant", "x1", "a", "ice cream"].contains($0.shown) })
+        #expect(easy.allSatisfy { $0.tiles.count == $0.targets.filter { $0.letter != nil }.count })
+        let hard = SpellingDeal.choose(candidates, count: 2, letters: letters, difficulty: .hard, using: &random)
+        #expect(hard.allSatisfy { $0.tiles.count == $0.targets.filter { $0.letter != nil }.count + 4 })
+        // The Spanish alphabet has no á: said as a, and no a among the distractors.
+        let sofa = SpellingDeal.choose(
+            [SpellingCandidate(concept: "sofa", shown: "sofá")], count: 1, letters: letters, difficulty: .hard, using: &random)
+        #expect(sofa.first?.tiles.filter { $0.letter.said == "a" }.count == 1)
     }
 
     @Test("a tile fits a target of the same letter in either case; a wrong one pops back and counts as a mistake")

@@ -181,12 +181,13 @@ struct SpellingHTTPTests {
             for word in upper.words {
                 #expect(word.word == word.word?.uppercased() && word.tiles.allSatisfy { $0.letter == $0.letter.uppercased() })
             }
-            // Title case: each word's first letter a capital, its tile too; the alphabet shows capitals.
+            // Title case: each word's first letter a capital; its tiles small letters (no capital gives a place away).
             _ = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "title"])
             let titled = try await deal(client, learner, ["language": "de", "words": 3, "offline": true])
             for word in titled.words {
                 let first = try #require(word.targets.first?.letter)
-                #expect(first == first.uppercased() && word.tiles.contains { $0.letter == first })
+                #expect(first == first.uppercased() && word.tiles.contains { $0.letter == first.lowercased() })
+                #expect(word.tiles.allSatisfy { $0.letter == $0.letter.lowercased() })
             }
             let alphabet = try await client.get("/v1/languages/fr/alphabet?letterCase=title").decoded(Components.Schemas.Alphabet.self)
             #expect(alphabet.letterCase == .title && alphabet.letters.first?.shown == "A" && alphabet.letters.first?.letter == "a")
