@@ -109,8 +109,6 @@ public enum MatchingRules {
     /// A pair found within this many seconds of turning its first card is
     /// fluent recall (the speed factor's limit).
     public static let pairTimeLimit = 10.0
-    /// Seconds from a game's start after which no flip is accepted.
-    public static let longestGame = 86_400.0
     /// A mismatch of two words the learner has met counts as half a wrong answer.
     public static let mismatchWeight = 0.5
 }

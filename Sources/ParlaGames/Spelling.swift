@@ -185,8 +185,6 @@ public struct SpellingGame: Codable, Sendable, Equatable {
     public static let defaultWords = 5
     /// No person drags a tile within this many seconds of the last.
     public static let minimumMoveInterval = 0.2
-    /// Seconds from a game's start after which no placement of a submitted log is accepted.
-    public static let longestGame = 86_400.0
     /// A word spelled within this many seconds a letter is fluent.
     public static let secondsPerLetter = 5.0
 

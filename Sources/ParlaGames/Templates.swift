@@ -174,3 +174,16 @@ public struct DragMatchingTask: Codable, Sendable, Equatable {
         return true
     }
 }
+
+/// What a game's log sent after offline play may be, whatever the game.
+public enum GameLog {
+    /// Moves a log may hold at the most.
+    public static let longestLog = 2000
+    /// Seconds from a game's start after which no move of a log is accepted.
+    public static let longestGame = 86_400.0
+
+    /// Whether `times` (seconds from the game's start) could be a game's.
+    public static func isPlausible(_ times: [Double]) -> Bool {
+        times.count <= longestLog && times.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= longestGame }
+    }
+}

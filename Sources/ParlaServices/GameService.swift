@@ -16,11 +16,10 @@ package struct GameService: Sendable {
     package let games: GameStore
     /// A finished game's result goes into this server's ranks at once.
     package let leaderboards: LeaderboardService
-    package let lessons: LessonStore
     package let learners: LearnerStore
     package let content: ContentService
-    package let catalogs: LessonCatalogs
-    package let plans: EntitlementService
+    /// What it deals from, and what its words are to the learning model.
+    package let words: GameWords
     package let scheduler = MemoryScheduler()
 
     package struct View: Sendable {
@@ -62,30 +61,9 @@ package struct GameService: Sendable {
         let pairs = start.pairs ?? MatchingDeal.defaultPairs
         guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
         let snapshot = try content.snapshot()
-        // Only what the account may open is dealt; a locked list is refused.
-        let ownership = try await plans.ownership(for: authorized)
-        if let listID = start.wordList {
-            guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
-            guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
-        }
-        try await plans.checkDailyLimit(.gamesPerDay, for: authorized, under: ownership)
-        let open = try content.openWords(ownership.lists)
+        let (concepts, preferred, open) = try await words.dealable(authorized, language: language, wordList: start.wordList)
         let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
         let faces = start.faces ?? .wordPicture
-        // Words of the list chosen, or the learner's due words first, then any.
-        var concepts: [Concept]
-        var preferred = 0
-        if let listID = start.wordList {
-            guard let list = snapshot.lists[listID] else { throw ParlaError(.wordListNotFound) }
-            concepts = list.words
-        } else {
-            let learning = try await lessons.learning(learner: authorized, language: language)
-            // Only due words the account may open count as preferred.
-            let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
-                .filter { $0.kind == .word && open.contains($0.key) }.compactMap { snapshot.concepts[$0.key] }
-            preferred = due.count
-            concepts = due + snapshot.corpus.concepts
-        }
         let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
         let candidates = concepts.compactMap { concept -> MatchingCandidate? in
             guard open.contains(concept.key), let localization = concept.localization(language), !localization.isDisabled,
@@ -131,7 +109,7 @@ package struct GameService: Sendable {
     /// the flip teaches is `MatchingLearning`'s to say.
     package func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
-        let known = try await catalogs.difficulties(lessons)
+        let known = try await words.known()
         let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, learning in
             var state = try Self.state(stored)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -141,7 +119,7 @@ package struct GameService: Sendable {
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            let deck = try words(of: state.game.deal, in: stored.language, known: known)
+            let deck = try words.words(state.game.deal.cards.map(\.concept), in: stored.language, known: known)
             let learned = MatchingLearning.learning(
                 from: outcome, in: state.game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
@@ -155,11 +133,11 @@ package struct GameService: Sendable {
     /// sent again for a finished game changes nothing.
     package func submit(_ learner: AuthorizedLearner, game id: GameID, flips: [MatchingFlip]) async throws -> View {
         // A game is played within a day: later (or stranger) times are not a game's.
-        guard flips.count <= 2000, flips.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= MatchingRules.longestGame }) else {
+        guard GameLog.isPlausible(flips.map(\.at)) else {
             throw ParlaError.validation([FieldError("flips", .validationFailed)])
         }
         let now = Date()
-        let known = try await catalogs.difficulties(lessons)
+        let known = try await words.known()
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
             let state = try Self.state(stored)
             // A game played live is not played again from a log: its mismatches stand.
@@ -173,26 +151,12 @@ package struct GameService: Sendable {
                 throw Self.rejection(error)
             }
             game.offline = state.game.offline
-            let deck = try words(of: game.deal, in: stored.language, known: known)
+            let deck = try words.words(game.deal.cards.map(\.concept), in: stored.language, known: known)
             let learned = MatchingLearning.learning(fromReplayed: game, words: deck, model: learning, at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
         if let result { leaderboards.recorded(result) }
         return try view(stored, learner: learner.id)
-    }
-
-    /// The deck's words as the practice model knows them: those of the
-    /// lessons' catalogue, with their learned difficulties.
-    private func words(of deal: MatchingDeal, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
-        -> [String: GameWord]
-    {
-        let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
-        var words: [String: GameWord] = [:]
-        for card in deal.cards where words[card.concept] == nil {
-            guard let item = catalog.item(LessonItemID(.word, card.concept)) else { continue }
-            words[card.concept] = GameWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
-        }
-        return words
     }
 
     /// A stored game's state: `game_not_found` for a game of another kind.
@@ -239,12 +203,7 @@ package struct GameService: Sendable {
         games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, content: ContentService,
         catalogs: LessonCatalogs, plans: EntitlementService
     ) {
-        self.games = games
-        self.leaderboards = leaderboards
-        self.lessons = lessons
-        self.learners = learners
-        self.content = content
-        self.catalogs = catalogs
-        self.plans = plans
+        (self.games, self.leaderboards, self.learners, self.content) = (games, leaderboards, learners, content)
+        words = GameWords(lessons: lessons, content: content, catalogs: catalogs, plans: plans)
     }
 }

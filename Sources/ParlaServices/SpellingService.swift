@@ -18,12 +18,11 @@ package struct SpellingService: Sendable {
 
     package let games: GameStore
     package let leaderboards: LeaderboardService
-    package let lessons: LessonStore
     package let learners: LearnerStore
     package let courses: CourseService
     package let content: ContentService
-    package let catalogs: LessonCatalogs
-    package let plans: EntitlementService
+    /// What it deals from, and what its words are to the learning model.
+    package let words: GameWords
     package let scheduler = MemoryScheduler()
 
     /// What the learner chose; anything left out has a default.
@@ -60,27 +59,8 @@ package struct SpellingService: Sendable {
         let count = start.words ?? SpellingGame.defaultWords
         guard SpellingGame.wordCounts.contains(count) else { throw ParlaError.validation([FieldError("words", .validationFailed)]) }
         let learner = try await learners.learner(authorized)
-        let snapshot = try content.snapshot()
         guard let variant = try await courses.variant(of: authorized, in: language) else { throw ParlaError(.gameUnavailable) }
-        let ownership = try await plans.ownership(for: authorized)
-        if let listID = start.wordList {
-            guard snapshot.lists[listID] != nil else { throw ParlaError(.wordListNotFound) }
-            guard ownership.mayOpen(list: listID) else { throw ParlaError(.wordListLocked) }
-        }
-        try await plans.checkDailyLimit(.gamesPerDay, for: authorized, under: ownership)
-        let open = try content.openWords(ownership.lists)
-        // Words of the list chosen, or the learner's due words first, then any.
-        var concepts: [Concept], preferred = 0
-        if let listID = start.wordList, let list = snapshot.lists[listID] {
-            concepts = list.words
-        } else {
-            let learning = try await lessons.learning(learner: authorized, language: language)
-            // Only due words the account may open count as preferred.
-            let due = learning.cards.filter { $0.value.due <= Date() }.keys.compactMap(LessonItemID.init)
-                .filter { $0.kind == .word && open.contains($0.key) }.compactMap { snapshot.concepts[$0.key] }
-            preferred = due.count
-            concepts = due + snapshot.corpus.concepts
-        }
+        let (concepts, preferred, open) = try await words.dealable(authorized, language: language, wordList: start.wordList)
         let difficulty = start.difficulty ?? .medium
         // Each word as the variant spells it and the learner sees it.
         let candidates = concepts.compactMap { concept -> SpellingCandidate? in
@@ -91,11 +71,11 @@ package struct SpellingService: Sendable {
                 concept: concept.key, shown: Casing.word(written, override: localization.caseOverride, letterCase: learner.letterCase))
         }
         var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
-        let words = SpellingDeal.choose(
+        let dealt = SpellingDeal.choose(
             candidates, count: count, preferred: preferred, letters: variant.letters.map(\.letter), difficulty: difficulty,
             using: &random)
-        guard words.count == count else { throw ParlaError(.gameUnavailable) }
-        var game = SpellingGame(words: words, difficulty: difficulty)
+        guard dealt.count == count else { throw ParlaError(.gameUnavailable) }
+        var game = SpellingGame(words: dealt, difficulty: difficulty)
         game.offline = start.offline
         let state = State(variant: variant.variant, letterCase: learner.letterCase, game: game)
         let gameID = GameID.generate()
@@ -122,7 +102,7 @@ package struct SpellingService: Sendable {
         -> (View, PlacementOutcome, accepting: [Int])
     {
         let now = Date()
-        let known = try await catalogs.difficulties(lessons)
+        let known = try await words.known()
         let (stored, (outcome, accepting), result) = try await games.update(id, learner: learner) { stored, learning in
             var state = try Self.state(stored)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -137,7 +117,8 @@ package struct SpellingService: Sendable {
             let letter = word?.tiles.first { $0.id == tile }?.letter
             let accepting = letter.flatMap { letter in word.map { $0.targets(accepting: letter) } } ?? []
             let learned = SpellingLearning.learning(
-                from: outcome, in: state.game, words: try words(of: state.game, in: stored.language, known: known), model: learning,
+                from: outcome, in: state.game, words: try words.words(state.game.words.map(\.concept), in: stored.language, known: known),
+                model: learning,
                 at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, (outcome, accepting))
         }
@@ -149,11 +130,11 @@ package struct SpellingService: Sendable {
     /// start): replayed, and refused if it could not have been played. A
     /// log sent again for a finished game changes nothing.
     package func submit(_ learner: AuthorizedLearner, game id: GameID, moves: [SpellingMove]) async throws -> View {
-        guard moves.count <= 2000, moves.allSatisfy({ $0.at.isFinite && $0.at >= 0 && $0.at <= SpellingGame.longestGame }) else {
+        guard GameLog.isPlausible(moves.map(\.at)) else {
             throw ParlaError.validation([FieldError("moves", .validationFailed)])
         }
         let now = Date()
-        let known = try await catalogs.difficulties(lessons)
+        let known = try await words.known()
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
             var state = try Self.state(stored)
             // A game played live is not played again from a log: its mistakes stand.
@@ -168,25 +149,13 @@ package struct SpellingService: Sendable {
             game.offline = state.game.offline
             state.game = game
             let learned = SpellingLearning.learning(
-                fromReplayed: game, words: try words(of: game, in: stored.language, known: known), model: learning, at: now,
+                fromReplayed: game, words: try words.words(game.words.map(\.concept), in: stored.language, known: known), model: learning,
+                at: now,
                 scheduler: scheduler)
             return (try JSONEncoder().encode(state), game.result.map(Self.finish), learned, ())
         }
         if let result { leaderboards.recorded(result) }
         return try view(stored)
-    }
-
-    /// The game's words as the practice model knows them.
-    private func words(of game: SpellingGame, in language: Language, known: [Language: [LessonItemID: ItemDifficulty]]) throws
-        -> [String: GameWord]
-    {
-        let (catalog, learned) = (try catalogs.catalog(language, content: content), known[language] ?? [:])
-        var words: [String: GameWord] = [:]
-        for word in game.words {
-            guard let item = catalog.item(LessonItemID(.word, word.concept)) else { continue }
-            words[word.concept] = GameWord(initialDifficulty: item.initialDifficulty, learned: learned[item.id])
-        }
-        return words
     }
 
     /// A stored game's state: `game_not_found` for a game of another kind.
@@ -231,7 +200,7 @@ package struct SpellingService: Sendable {
         games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, courses: CourseService,
         content: ContentService, catalogs: LessonCatalogs, plans: EntitlementService
     ) {
-        (self.games, self.leaderboards, self.lessons, self.learners) = (games, leaderboards, lessons, learners)
-        (self.courses, self.content, self.catalogs, self.plans) = (courses, content, catalogs, plans)
+        (self.games, self.leaderboards, self.learners, self.courses, self.content) = (games, leaderboards, learners, courses, content)
+        words = GameWords(lessons: lessons, content: content, catalogs: catalogs, plans: plans)
     }
 }
