@@ -53,16 +53,7 @@ extension APIHandler {
     func getDrawingRecording(_ input: Operations.GetDrawingRecording.Input) async throws -> Operations.GetDrawingRecording.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let recording = try await artSpace.recording(learner, try parseID(input.path.drawingId, orElse: .drawingNotFound))
-        let body = HTTPBody(recording.bytes)
-        let typed: Operations.GetDrawingRecording.Output.Ok.Body =
-            switch recording.mediaType {
-            case "audio/wav": .audioWav(body)
-            case "audio/flac": .audioFlac(body)
-            case "audio/ogg": .audioOgg(body)
-            case "audio/mpeg": .audioMpeg(body)
-            default: .binary(body)
-            }
-        return .ok(.init(body: typed))
+        return .ok(.init(body: .recording(recording.bytes, mediaType: recording.mediaType)))
     }
 
     func recordDrawing(_ input: Operations.RecordDrawing.Input) async throws -> Operations.RecordDrawing.Output {

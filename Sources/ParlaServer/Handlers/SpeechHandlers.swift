@@ -61,18 +61,35 @@ extension APIHandler {
     func getSpeechAttemptAudio(_ input: Operations.GetSpeechAttemptAudio.Input) async throws -> Operations.GetSpeechAttemptAudio.Output {
         let learner = try await authorized(input.path.learnerId, for: .read)
         let recording = try await speech.recording(learner, attempt: input.path.attemptId)
-        let body = HTTPBody(recording.bytes)
-        let typed: Operations.GetSpeechAttemptAudio.Output.Ok.Body =
-            switch recording.mediaType {
-            case "audio/wav": .audioWav(body)
-            case "audio/flac": .audioFlac(body)
-            case "audio/ogg": .audioOgg(body)
-            case "audio/mpeg": .audioMpeg(body)
-            default: .binary(body)
-            }
-        return .ok(.init(body: typed))
+        return .ok(.init(body: .recording(recording.bytes, mediaType: recording.mediaType)))
     }
 }
+
+/// A recording answered as what it is: a learner's attempt, or what it
+/// said about a drawing (enum cases witness the requirements, SE-0280).
+protocol RecordingBody {
+    static func audioWav(_ body: HTTPBody) -> Self
+    static func audioFlac(_ body: HTTPBody) -> Self
+    static func audioOgg(_ body: HTTPBody) -> Self
+    static func audioMpeg(_ body: HTTPBody) -> Self
+    static func binary(_ body: HTTPBody) -> Self
+}
+
+extension RecordingBody {
+    static func recording(_ bytes: [UInt8], mediaType: String) -> Self {
+        let body = HTTPBody(bytes)
+        return switch mediaType {
+        case "audio/wav": .audioWav(body)
+        case "audio/flac": .audioFlac(body)
+        case "audio/ogg": .audioOgg(body)
+        case "audio/mpeg": .audioMpeg(body)
+        default: .binary(body)
+        }
+    }
+}
+
+extension Operations.GetSpeechAttemptAudio.Output.Ok.Body: RecordingBody {}
+extension Operations.GetDrawingRecording.Output.Ok.Body: RecordingBody {}
 
 extension Components.Schemas.SpeechAttempt {
     init(_ attempt: ParlaLearningStore.SpeechAttemptStore.Attempt, _ score: AttemptScore, language: Language) {
