@@ -176,11 +176,7 @@ struct ArtSpaceTests {
             #expect(try await Self.record(client, child, drawing.id, token: parent.token, audio: voice).status == 200)
             let browser = try await Browser.start()
             do {
-                try await browser.open("http://localhost:\(port)/teach")
-                try await browser.type("parent@example.com", into: "#email")
-                try await browser.type(parent.password, into: "#password")
-                try await browser.click("#sign-in")
-                try await browser.wait(for: "a[href^='/teach/learners/']")
+                try await DashboardTests.signInFamily(browser, port: port, email: "parent@example.com", password: parent.password)
                 try await browser.open("http://localhost:\(port)/teach/learners/\(child)")
                 try await browser.wait(for: "#drawings img")
                 #expect(try await browser.text("main").contains("Espace Art"))

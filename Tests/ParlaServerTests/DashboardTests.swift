@@ -26,6 +26,15 @@ struct DashboardTests {
         png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000
     }
 
+    /// Signs a family in at `/teach`, as a parent does: its learners are listed.
+    static func signInFamily(_ browser: Browser, port: Int, email: String, password: String) async throws {
+        try await browser.open("http://localhost:\(port)/teach")
+        try await browser.type(email, into: "#email")
+        try await browser.type(password, into: "#password")
+        try await browser.click("#sign-in")
+        try await browser.wait(for: "a[href^='/teach/learners/']")
+    }
+
     static func save(_ png: [UInt8], _ name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parla-dashboard-\(name).png").path
         try Data(png).write(to: URL(fileURLWithPath: path))
@@ -415,11 +424,7 @@ struct DashboardTests {
             ).decoded(Components.Schemas.Learner.self).id
             let browser = try await Browser.start(width: 390, height: 844)
             do {
-                try await browser.open("http://localhost:\(port)/teach")
-                try await browser.type("parent@example.com", into: "#email")
-                try await browser.type(parent.password, into: "#password")
-                try await browser.click("#sign-in")
-                try await browser.wait(for: "a[href^='/teach/learners/']")
+                try await Self.signInFamily(browser, port: port, email: "parent@example.com", password: parent.password)
                 #expect(try await browser.text("main").contains("Mia"))
                 try await browser.open("http://localhost:\(port)/teach/learners/\(child)")
                 #expect(try await browser.text("#learner-name") == "Mia")
