@@ -183,6 +183,8 @@ result="Benchmarks/results/course-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$packs" "$packs_one" "$fresh" "$work/saturation.json" "$work/saturation.md" "$work/thinking.md" "$counts" "$seeded" \
   "$pack_check" "$CONNECTIONS" "$DURATION" "$(nproc)" "$bundles" "$work/open-lessons.txt" "$BASELINE" "$statements" "$open_count" >"$result" <<'PY'
 import json, sys
+sys.path.insert(0, "Benchmarks")
+from lesson_load import WRK_HEAD, nested, wrk_row
 health, packs, packs_one, fresh, summary, saturation, thinking, counts, seeded, check, connections, duration, cores, bundles, opened, baseline = sys.argv[1:17]
 statements, open_count = dict((line.split("\t", 1) for line in sys.argv[17].strip().split("\n"))), sys.argv[18]
 health, packs, packs_one, fresh = (line.split("\t") for line in (health, packs, packs_one, fresh))
@@ -195,19 +197,16 @@ print(f"{learners} learners with progress in the course: {lessons} course lesson
       f"cards (made in {seeded} s, sign-ups included). The pack learner has {pack_lessons} lessons and {pack_cards} memory cards "
       f"over the 5 languages; its pack lists show {listed} packs, {progressed} of them open with lessons complete, and a lesson "
       f"to continue in {continuing} languages. Release build; {cores} cores shared by the load generators, Parla and PostgreSQL.\n")
-def shift(text):
-    return text.replace("\n# ", "\n## ").replace("# ", "## ", 1) if text.startswith("# ") else text
-print(shift(open(saturation).read()))
+print(nested(open(saturation).read()))
 print("## Against /health, and the pack list\n")
 print(f"wrk, {duration} s each; the pack list is one learner's, the five languages in turn (one language per request).\n")
-print("| request | connections | requests/s | p50 ms | p99 ms | non-2xx |")
-print("|---|---:|---:|---:|---:|---:|")
-print(f"| GET /health | {connections} | {health[2]} | {health[3]} | {health[4]} | {health[5]} |")
+print(WRK_HEAD)
+print(wrk_row("GET /health", connections, health))
 print(f"| a screen answered (saturation above) | {summary['learners']} | {summary['rate']:.0f} | {summary['p50']:.2f} | "
       f"{summary['p99']:.2f} | {summary['errors']} |")
-print(f"| GET /v1/learners/{{id}}/packs?language= (40 packs with progress) | {connections} | {packs[2]} | {packs[3]} | {packs[4]} | {packs[5]} |")
-print(f"| GET /v1/learners/{{id}}/packs?language= (40 packs with progress) | 1 | {packs_one[2]} | {packs_one[3]} | {packs_one[4]} | {packs_one[5]} |")
-print(f"| GET /v1/learners/{{id}}/packs?language= (a learner without progress) | 1 | {fresh[2]} | {fresh[3]} | {fresh[4]} | {fresh[5]} |")
+print(wrk_row("GET /v1/learners/{id}/packs?language= (40 packs with progress)", connections, packs))
+print(wrk_row("GET /v1/learners/{id}/packs?language= (40 packs with progress)", 1, packs_one))
+print(wrk_row("GET /v1/learners/{id}/packs?language= (a learner without progress)", 1, fresh))
 print(f"\nA screen answered: p99 {summary['p99']:.1f} ms (goal: at most 25 ms), {ratio:.0%} of /health's rate "
       f"(goal: at least 40%), {summary['learners']} learners on as many connections.")
 print(f"Pack progress of a learner with 40 packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
@@ -257,7 +256,7 @@ if runs:
               f"{on['p99']:.1f} | {gains[-1]:+.0%} |")
     what = "This build" if baseline else "Kept decoded"
     print(f"\n{what}, a screen answered at saturation: {sum(gains) / len(gains):+.0%} answers/s on average over the pairs.\n")
-print(shift(open(thinking).read()))
+print(nested(open(thinking).read()))
 PY
 cat "$result"
 echo "saved to $result"

@@ -8,6 +8,12 @@ random among those not yet tried, start another lesson when it is finished,
 with no think time. Only POST .../lessons/{id}/answers is timed. The first
 WARMUP seconds are discarded, the next DURATION seconds are measured, and a
 markdown report is printed on stdout (problems go to stderr).
+
+It also holds what the other load clients share (course_load.py,
+spelling_load.py, soak.py): the connection, sign-ups, the clock, the
+figures and the report's tables; the `signup` and `run` command line of
+course_load.py and spelling_load.py (load_main); and the helpers of the
+benchmarks' own reports (nested, WRK_HEAD, wrk_row).
 """
 
 import argparse
@@ -195,6 +201,142 @@ async def sign_up(connection, index, suffix, prefix="lesson", ui_language=None):
     return account["session"]["token"], account["learners"][0]["id"]
 
 
+class LoadStats:
+    """What the learners of a load client with `signup` and `run` count alike
+    (course_load.py, spelling_load.py): each client's Stats adds its own."""
+
+    def __init__(self):
+        self.starts = []  # seconds per start (a lesson, a game), measured window only
+        self.errors = 0  # timed requests not 200 or broken, measured window
+        self.errors_total = 0  # including warm-up
+        self.start_problems = {}  # starts refused or broken, by status, any time
+        self.stuck = 0  # nothing left to try (a screen, a word), any time
+        self.shown = {}
+
+    def show(self, kind, what, detail):
+        """Prints the first few problems of each kind on stderr."""
+        show_problem(self.shown, kind, what, detail)
+
+    def error(self, counted, kind, what, detail):
+        """A request not 200 or broken: counted (in the measured window too when `counted`) and shown."""
+        self.errors_total += 1
+        if counted:
+            self.errors += 1
+        self.show(kind, what, detail)
+
+    async def refused(self, status, what, payload):
+        """A start refused or broken: counted by status and shown, then a pause before the next."""
+        self.start_problems[status] = self.start_problems.get(status, 0) + 1
+        self.show("start", what, payload[:500].decode(errors="replace"))
+        await asyncio.sleep(0.2)  # no hot loop against a server that refuses
+
+
+async def timed(connection, method, path, body, headers):
+    """(status, payload, seconds); status None when the request broke."""
+    try:
+        status, _, payload, elapsed = await asyncio.wait_for(
+            connection.request(method, path, body, headers), REQUEST_TIMEOUT)
+        return status, payload, elapsed
+    except (HTTPError, asyncio.TimeoutError) as error:
+        await connection.close()
+        return None, repr(error).encode(), None
+
+
+def own_language(language):
+    """The UI language (the learner's own) of a learner of `language`."""
+    return "fr" if language == "en" else "en"
+
+
+async def sign_up_learners(args):
+    """`signup`: args.learners accounts on the trial (sign_up: no daily limit),
+    the languages in turn; prints token, learner id and language, a line each."""
+    suffix = secrets.token_hex(4)
+    connection = Connection(args.host, args.port)
+    started = time.perf_counter()
+    for index in range(args.learners):
+        language = LANGUAGES[index % len(LANGUAGES)]
+        token, learner_id = await sign_up(connection, index, suffix, args.email, own_language(language))
+        print(token, learner_id, language, flush=True)
+    await connection.close()
+    print(f"{args.learners} sign-ups in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+THINK_RULE = "--think takes MIN,MAX seconds, 0 <= MIN <= MAX"
+
+
+def think_range(text):
+    """--think's MIN,MAX seconds as a pair, or None when not 0 <= MIN <= MAX."""
+    think = tuple(float(part) for part in text.split(","))
+    return think if len(think) == 2 and 0 <= think[0] <= think[1] else None
+
+
+def run_inputs(args):
+    """`run`'s think times and the accounts of --accounts (token, learner id,
+    language: signup's lines); exits when either is wrong."""
+    think = think_range(args.think)
+    if think is None:
+        raise SystemExit(THINK_RULE)
+    accounts = []
+    with open(args.accounts) as lines:
+        for line in lines:
+            if line.strip():
+                token, learner_id, language = line.split()
+                accounts.append((token, learner_id, language))
+    if not accounts:
+        raise SystemExit(f"no accounts in {args.accounts}")
+    return think, accounts
+
+
+async def gather_measuring_cpu(clock, duration, learners):
+    """Runs the learners (coroutines) to the end; returns the client's own CPU
+    time over the measured window, a share of one core."""
+    cpu = {}
+
+    async def client_cpu():
+        await asyncio.sleep(max(0.0, clock.measure_from - time.perf_counter()))
+        cpu["from"] = time.process_time()
+        await asyncio.sleep(max(0.0, clock.end - time.perf_counter()))
+        cpu["to"] = time.process_time()
+
+    await asyncio.gather(client_cpu(), *learners)
+    return (cpu.get("to", 0) - cpu.get("from", 0)) / duration
+
+
+def load_main(doc, run, email, port, seed_help, think_help, summary_help):
+    """The command line of a load client whose learners sign up first
+    (`signup`: the lines of --accounts) and take the load next (`run`, the
+    coroutine run(args)); each client says its emails' prefix, port and help
+    texts. Exits 130 on ^C."""
+    try:
+        parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+        commands = parser.add_subparsers(dest="command", required=True)
+        up = commands.add_parser("signup", help="sign up learners on the trial; prints token, learner id, language")
+        up.add_argument("--learners", type=int, default=64)
+        up.add_argument("--email", default=email, help="the emails' prefix")
+        load = commands.add_parser("run", help="the load, on the learners of --accounts")
+        load.add_argument("--accounts", required=True, help="lines of token, learner id, language (from signup)")
+        load.add_argument("--duration", type=float, default=20, help="measured seconds")
+        load.add_argument("--warmup", type=float, default=3, help="seconds discarded first")
+        load.add_argument("--seed", type=int, help=seed_help)
+        load.add_argument("--think", default="0,0", help=think_help)
+        load.add_argument("--label", default="", help="the report's title says it")
+        load.add_argument("--summary", help=summary_help)
+        for command in (up, load):
+            command.add_argument("--host", default="127.0.0.1")
+            command.add_argument("--port", type=int, default=port)
+        args = parser.parse_args()
+        if args.command == "signup":
+            if args.learners < 1:
+                parser.error("learners must be at least 1")
+            asyncio.run(sign_up_learners(args))
+        else:
+            if args.duration <= 0 or args.warmup < 0:
+                parser.error("duration must be positive, warmup not negative")
+            asyncio.run(run(args))
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
 async def learner(host, port, token, learner_id, language, clock, stats, rng, think):
     connection = Connection(host, port)
     headers = {"Authorization": f"Bearer {token}"}
@@ -234,12 +376,7 @@ async def learner(host, port, token, learner_id, language, clock, stats, rng, th
                     await asyncio.sleep(pause)
                 answer = {"questionId": question["id"], "optionId": rng.choice(options),
                           "responseTimeMs": int(pause * 1000) if pause > 0 else rng.randint(800, 4000)}
-                try:
-                    status, _, payload, elapsed = await asyncio.wait_for(
-                        connection.request("POST", answers_path, answer, headers), REQUEST_TIMEOUT)
-                except (HTTPError, asyncio.TimeoutError) as error:
-                    await connection.close()
-                    status, payload, elapsed = None, repr(error).encode(), None
+                status, payload, elapsed = await timed(connection, "POST", answers_path, answer, headers)
                 done = time.perf_counter()
                 counted = clock.measuring(done)
                 if status != 200:
@@ -274,6 +411,65 @@ def row(name, latencies, duration):
             + " | ".join(f"{value:.1f}" for value in ms) + " |")
 
 
+def figure(ordered, percent):
+    """A percentile of sorted seconds in ms, None when there are none."""
+    return nearest_rank(ordered, percent) * 1000 if ordered else None
+
+
+def pace(think, when):
+    """How the learners answer, for a report: `when` says before what they think."""
+    return ("closed loop without think time" if think[1] == 0
+            else f"each taking {think[0]:g}-{think[1]:g} s (uniform) {when}")
+
+
+def language_mix(accounts):
+    """The learners per language of accounts (token, learner id, language), for a report."""
+    return ", ".join(f"{language} {sum(1 for a in accounts if a[2] == language)}" for language in LANGUAGES
+                     if any(a[2] == language for a in accounts))
+
+
+def client_note(used):
+    """The report's line on the client, `used` its share of a core while measured."""
+    return (f"The client (Python asyncio, one process, {used:.0%} of a core while measured) runs on the same "
+            f"{os.cpu_count()} cores as Parla and PostgreSQL; release build.\n")
+
+
+def table_head(name, counted):
+    """The head of a table of rows (row): what each row times, and what it counts."""
+    return (f"| {name} | {counted} | {counted}/s | p50 ms | p90 ms | p99 ms | max ms |\n"
+            "|---|---:|---:|---:|---:|---:|---:|")
+
+
+def problem_counts(problems):
+    """Problems by status, for a report: "HTTP 503: 2, ..." or "none"."""
+    return ", ".join(f"HTTP {status}: {count}" for status, count in sorted(problems.items(), key=str)) or "none"
+
+
+def write_summary(path, learners, duration, figures, stats, cpu):
+    """--summary (nothing without a path): the run's figures as JSON, the
+    client's own between its learners and duration and its stats' errors."""
+    if path:
+        with open(path, "w") as summary:
+            json.dump({"learners": learners, "duration": duration, **figures, "errors": stats.errors,
+                       "errorsTotal": stats.errors_total, "startProblems": sum(stats.start_problems.values()),
+                       "stuck": stats.stuck, "clientCpu": cpu}, summary)
+
+
+# The benchmarks' own reports (python3 heredocs of course.sh, spelling.sh):
+# a load client's report as a section, and wrk's figures (server.sh's measure).
+def nested(report):
+    """A markdown report one heading level down, to stand as a section of another."""
+    return report.replace("\n# ", "\n## ").replace("# ", "## ", 1) if report.startswith("# ") else report
+
+
+WRK_HEAD = "| request | connections | requests/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|"
+
+
+def wrk_row(name, connections, figures):
+    """A row under WRK_HEAD: figures are measure's fields (name, path, requests/s, p50 ms, p99 ms, non-2xx)."""
+    return f"| {name} | {connections} | {figures[2]} | {figures[3]} | {figures[4]} | {figures[5]} |"
+
+
 async def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -284,9 +480,9 @@ async def main():
     parser.add_argument("--seed", type=int, help="for the answers chosen (emails stay unique)")
     parser.add_argument("--think", default="0,0", help="seconds each learner takes before an answer: MIN,MAX (uniform)")
     args = parser.parse_args()
-    think = tuple(float(part) for part in args.think.split(","))
-    if len(think) != 2 or not 0 <= think[0] <= think[1]:
-        parser.error("--think takes MIN,MAX seconds, 0 <= MIN <= MAX")
+    think = think_range(args.think)
+    if think is None:
+        parser.error(THINK_RULE)
     if args.learners < 1 or args.duration <= 0 or args.warmup < 0:
         parser.error("learners must be at least 1, duration positive, warmup not negative")
 
@@ -310,9 +506,7 @@ async def main():
 
     mix = ", ".join(f"{language} {len(range(n, args.learners, len(LANGUAGES)))}" for n, language in enumerate(LANGUAGES))
     print("# Lesson answers under load\n")
-    pace = ("closed loop without think time" if think[1] == 0
-            else f"each taking {think[0]:g}-{think[1]:g} s (uniform) to answer")
-    print(f"{args.learners} simulated learners, one keep-alive HTTP/1.1 connection each, {pace}: "
+    print(f"{args.learners} simulated learners, one keep-alive HTTP/1.1 connection each, {pace(think, 'to answer')}: "
           f"start a teacher-mode lesson of {LESSON_LENGTH} questions, answer with an option drawn at random "
           f"among those not yet tried, start another once it is finished. "
           f"{args.warmup:g} s of warm-up discarded, then {args.duration:g} s measured; only "
@@ -320,8 +514,7 @@ async def main():
     print(f"Learners per language: {mix}. Question types: {', '.join(TYPES)}.")
     print(f"The client (Python asyncio, one process) runs on the same {os.cpu_count()} cores as Parla and PostgreSQL; "
           "release build.\n")
-    print("| kind | answers | answers/s | p50 ms | p90 ms | p99 ms | max ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(table_head("kind", "answers"))
     print(row("all answers", stats.right + stats.wrong, args.duration))
     print(row("right answers (learning-model updates, next question chosen)", stats.right, args.duration))
     print(row("wrong answers (same question back)", stats.wrong, args.duration))

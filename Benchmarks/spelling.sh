@@ -50,6 +50,8 @@ result="Benchmarks/results/spelling-$(date -u +%Y-%m-%dT%H%M%SZ).md"
 python3 - "$health" "$work/spelling.json" "$work/spelling.md" "$CONNECTIONS" "$DURATION" "$(nproc)" "${cpu_model:-unknown}" \
   "$GOAL_P99_MS" "$signed_up" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" >"$result" <<'PY'
 import json, sys
+sys.path.insert(0, "Benchmarks")
+from lesson_load import WRK_HEAD, nested, wrk_row
 health, summary, load, connections, duration, cores, cpu, goal, signed_up, commit = sys.argv[1:11]
 health = health.split("\t")
 summary = json.load(open(summary))
@@ -71,14 +73,11 @@ else:
              + ".)") + "\n")
 print(f"Machine: {cores} cores ({cpu}), shared by wrk, the Python client, Parla and PostgreSQL; release build at {commit}. "
       f"{summary['learners']} learners signed up on the trial in {signed_up} s.\n")
-def shift(text):
-    return text.replace("\n# ", "\n## ").replace("# ", "## ", 1) if text.startswith("# ") else text
-print(shift(open(load).read()))
+print(nested(open(load).read()))
 print("## Against /health\n")
 print(f"wrk, {duration} s.\n")
-print("| request | connections | requests/s | p50 ms | p99 ms | non-2xx |")
-print("|---|---:|---:|---:|---:|---:|")
-print(f"| GET /health | {connections} | {health[2]} | {health[3]} | {health[4]} | {health[5]} |")
+print(WRK_HEAD)
+print(wrk_row("GET /health", connections, health))
 if p99 is not None:
     print(f"| a tile placed (above) | {summary['learners']} | {summary['rate']:.0f} | {summary['p50']:.2f} | {p99:.2f} | "
           f"{summary['errors']} |")
