@@ -110,7 +110,7 @@ package struct GameService: Sendable {
     package func flip(_ learner: AuthorizedLearner, game id: GameID, position: Int) async throws -> (View, FlipOutcome) {
         let now = Date()
         let known = try await words.known()
-        let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, outcome, result) = try await games.update(id, learner: learner) { stored, model in
             var state = try Self.state(stored)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let outcome: FlipOutcome
@@ -119,9 +119,14 @@ package struct GameService: Sendable {
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            let deck = try words.words(state.game.deal.cards.map(\.concept), in: stored.language, known: known)
-            let learned = MatchingLearning.learning(
-                from: outcome, in: state.game, words: deck, model: learning, at: now, scheduler: scheduler)
+            // A card turned first teaches nothing (and needs no model).
+            var learned: [AnswerLearning] = []
+            if case .revealed = outcome {
+            } else {
+                let deck = try words.words(state.game.deal.cards.map(\.concept), in: stored.language, known: known)
+                learned = MatchingLearning.learning(
+                    from: outcome, in: state.game, words: deck, model: try await model.model(), at: now, scheduler: scheduler)
+            }
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, outcome)
         }
         if let result { leaderboards.recorded(result) }
@@ -138,7 +143,7 @@ package struct GameService: Sendable {
         }
         let now = Date()
         let known = try await words.known()
-        let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, _, result) = try await games.update(id, learner: learner) { stored, model in
             let state = try Self.state(stored)
             // A game played live is not played again from a log: its mismatches stand.
             guard state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -152,7 +157,8 @@ package struct GameService: Sendable {
             }
             game.offline = state.game.offline
             let deck = try words.words(game.deal.cards.map(\.concept), in: stored.language, known: known)
-            let learned = MatchingLearning.learning(fromReplayed: game, words: deck, model: learning, at: now, scheduler: scheduler)
+            let learned = MatchingLearning.learning(
+                fromReplayed: game, words: deck, model: try await model.model(), at: now, scheduler: scheduler)
             return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
         }
         if let result { leaderboards.recorded(result) }

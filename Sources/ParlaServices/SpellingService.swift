@@ -103,7 +103,7 @@ package struct SpellingService: Sendable {
     {
         let now = Date()
         let known = try await words.known()
-        let (stored, (outcome, accepting), result) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, (outcome, accepting), result) = try await games.update(id, learner: learner) { stored, model in
             var state = try Self.state(stored)
             guard !state.game.offline else { throw ParlaError(.answerKindMismatch) }
             let index = state.game.current
@@ -116,10 +116,14 @@ package struct SpellingService: Sendable {
             let word = index.map { state.game.words[$0] }
             let letter = word?.tiles.first { $0.id == tile }?.letter
             let accepting = letter.flatMap { letter in word.map { $0.targets(accepting: letter) } } ?? []
-            let learned = SpellingLearning.learning(
-                from: outcome, in: state.game, words: try words.words(state.game.words.map(\.concept), in: stored.language, known: known),
-                model: learning,
-                at: now, scheduler: scheduler)
+            // Only the letter that spells its word teaches (and needs the model).
+            var learned: [AnswerLearning] = []
+            if case .placed(_, spelled: true) = outcome {
+                learned = SpellingLearning.learning(
+                    from: outcome, in: state.game,
+                    words: try words.words(state.game.words.map(\.concept), in: stored.language, known: known),
+                    model: try await model.model(), at: now, scheduler: scheduler)
+            }
             return (try JSONEncoder().encode(state), state.game.result.map(Self.finish), learned, (outcome, accepting))
         }
         if let result { leaderboards.recorded(result) }
@@ -135,7 +139,7 @@ package struct SpellingService: Sendable {
         }
         let now = Date()
         let known = try await words.known()
-        let (stored, _, result) = try await games.update(id, learner: learner) { stored, learning in
+        let (stored, _, result) = try await games.update(id, learner: learner) { stored, model in
             var state = try Self.state(stored)
             // A game played live is not played again from a log: its mistakes stand.
             guard state.game.offline else { throw ParlaError(.answerKindMismatch) }
@@ -149,7 +153,8 @@ package struct SpellingService: Sendable {
             game.offline = state.game.offline
             state.game = game
             let learned = SpellingLearning.learning(
-                fromReplayed: game, words: try words.words(game.words.map(\.concept), in: stored.language, known: known), model: learning,
+                fromReplayed: game, words: try words.words(game.words.map(\.concept), in: stored.language, known: known),
+                model: try await model.model(),
                 at: now,
                 scheduler: scheduler)
             return (try JSONEncoder().encode(state), game.result.map(Self.finish), learned, ())

@@ -374,8 +374,9 @@ struct GameLearningTests {
                 // card commits: the pair is decided again from the card as it is then.
                 let owned = try #require(AuthorizedLearner.resolve(learner, ownedBy: account, caller: account, for: .write))
                 let (_, decidedFrom, _) = try await store.update(game, learner: owned) { stored, model in
+                    // The model is read when the move asks for it: the other review comes after.
+                    let read = try await model.model().cards["w.test"]
                     if calls.next() == 1 { try await Self.reviewElsewhere(url, learner) }
-                    let read = model.cards["w.test"]
                     return (stored.state, nil, [Self.answer(from: read)], read?.stability)
                 }
                 #expect(calls.count.withLock { $0 } == 2)

@@ -5,6 +5,7 @@ import ParlaDatabase
 import ParlaLearning
 import ParlaLearningStore
 import PostgresNIO
+import Synchronization
 
 /// Games and their results. A flip reads the game, lets the rules decide,
 /// and writes it back only if no other flip came first.
@@ -64,7 +65,7 @@ public struct GameStore: Sendable {
     public func update<Outcome: Sendable>(
         _ id: GameID, learner authorized: AuthorizedLearner,
         _ step:
-            @escaping @Sendable (Stored, LearnerModel) async throws
+            @escaping @Sendable (Stored, ModelOnDemand) async throws
             -> (state: Data, finish: Finish?, learning: [AnswerLearning], outcome: Outcome)
     )
         async throws -> (Stored, Outcome, LeaderboardStore.Result?)
@@ -75,10 +76,13 @@ public struct GameStore: Sendable {
             // Another flip, or a lesson reviewing the same card, came first: read again.
             return try await OptimisticWrite.write(exhausted: ParlaError(.gameBusy)) { () -> (Stored, Outcome, LeaderboardStore.Result?)? in
                 var (stored, version) = try await Self.game(id, learner: learner, on: connection, logger: logger)
-                let read = try await ModelRead.read(learner: learner, language: stored.language, on: connection, logger: logger)
-                let (state, finish, learning, outcome) = try await step(stored, read.model)
+                let language = stored.language
+                let model = ModelOnDemand { try await ModelRead.read(learner: learner, language: language, on: connection, logger: logger) }
+                let (state, finish, learning, outcome) = try await step(stored, model)
+                // A move that teaches nothing never read the model, and locks nothing.
+                guard learning.isEmpty || model.read != nil else { throw ParlaError(.internalError) }
                 let written = try await write(
-                    id, version: version, state: state, finish: finish, learning: learning, read: read,
+                    id, version: version, state: state, finish: finish, learning: learning, read: model.read,
                     learner: learner, language: stored.language, kind: stored.kind, on: connection, logger: logger)
                 guard case .written(let finishedAt) = written else { return nil }
                 let result = finish.flatMap { finish in
@@ -95,6 +99,26 @@ public struct GameStore: Sendable {
         }
     }
 
+    /// The learner's model, read only when a move asks for it: most moves
+    /// (a card turned, a letter placed) teach nothing, and the model is the
+    /// costlier half of a move's reads (`Benchmarks/spelling.sh`).
+    public final class ModelOnDemand: Sendable {
+        private let reading: @Sendable () async throws -> ModelRead
+        private let kept = Mutex<ModelRead?>(nil)
+
+        init(_ reading: @escaping @Sendable () async throws -> ModelRead) { self.reading = reading }
+
+        /// What was read, if anything was.
+        var read: ModelRead? { kept.withLock { $0 } }
+
+        public func model() async throws -> LearnerModel {
+            if let read { return read.model }
+            let read = try await reading()
+            kept.withLock { $0 = read }
+            return read.model
+        }
+    }
+
     /// What a write did: landed (the game's end, if it ended), or found
     /// that the game or a card it reviews had moved on.
     enum Written {
@@ -108,17 +132,19 @@ public struct GameStore: Sendable {
     /// was `read` (a lesson at the same moment): then nothing (`.overtaken`) and the
     /// caller tries again.
     private func write(
-        _ id: GameID, version: Int, state: Data, finish: Finish?, learning: [AnswerLearning], read: ModelRead,
+        _ id: GameID, version: Int, state: Data, finish: Finish?, learning: [AnswerLearning], read: ModelRead?,
         learner: LearnerID, language: Language, kind: String, on connection: PostgresConnection, logger: Logger
     )
         async throws -> Written
     {
         // Heard by this server at its commit (its class overviews drop it at once).
         try await database.transaction(on: connection) { connection in
-            guard
-                try await LearningRows.lockAsRead(
-                    learning, read: read, learner: learner, language: language, on: connection, logger: logger)
-            else { return .overtaken }
+            if let read {
+                guard
+                    try await LearningRows.lockAsRead(
+                        learning, read: read, learner: learner, language: language, on: connection, logger: logger)
+                else { return .overtaken }
+            }
             let rows = try await connection.query(
                 """
                 UPDATE games SET state = \(String(decoding: state, as: UTF8.self))::jsonb, version = version + 1,
