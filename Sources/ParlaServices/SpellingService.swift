@@ -111,7 +111,7 @@ package struct SpellingService: Sendable {
             do throws(SpellingRejection) {
                 outcome = try state.game.place(tile, on: target, at: now.timeIntervalSince(stored.startedAt), checkPace: false)
             } catch {
-                throw Self.rejection(error, field: "tile")
+                throw ParlaError(Self.code(for: error))
             }
             let word = index.map { state.game.words[$0] }
             let letter = word?.tiles.first { $0.id == tile }?.letter
@@ -148,7 +148,7 @@ package struct SpellingService: Sendable {
             do throws(SpellingRejection) {
                 game = try SpellingGame.replay(state.game.words, difficulty: state.game.difficulty, moves: moves)
             } catch {
-                throw Self.rejection(error, field: "moves")
+                throw Self.rejection(error)
             }
             game.offline = state.game.offline
             state.game = game
@@ -179,26 +179,28 @@ package struct SpellingService: Sendable {
         .init(items: result.words, score: result.score, seconds: result.seconds, moves: result.placements, mistakes: result.mistakes)
     }
 
-    /// Why a placement or a log was refused; a log's names the move at fault.
-    static func rejection(_ rejection: SpellingRejection, field: String) -> ParlaError {
-        let code: ErrorCode =
-            switch rejection {
-            case .unknownTile: .tileNotFound
-            case .unknownTarget: .targetNotFound
-            case .tileUsed: .tileAlreadyPlaced
-            case .targetFilled: .targetAlreadyFilled
-            case .tooFast: .moveTooFast
-            case .outOfOrder: .moveOutOfOrder
-            case .gameOver: .gameFinished
-            case .unfinished: .gameUnfinished
-            }
-        guard field == "moves" else { return ParlaError(code) }
-        let at: String =
+    /// Why a placement was refused.
+    static func code(for rejection: SpellingRejection) -> ErrorCode {
+        switch rejection {
+        case .unknownTile: .tileNotFound
+        case .unknownTarget: .targetNotFound
+        case .tileUsed: .tileAlreadyPlaced
+        case .targetFilled: .targetAlreadyFilled
+        case .tooFast: .moveTooFast
+        case .outOfOrder: .moveOutOfOrder
+        case .gameOver: .gameFinished
+        case .unfinished: .gameUnfinished
+        }
+    }
+
+    /// Why a log was refused: `game_rejected` naming the move at fault.
+    static func rejection(_ rejection: SpellingRejection) -> ParlaError {
+        let field =
             switch rejection {
             case .tooFast(let move), .outOfOrder(let move): "moves[\(move)]"
             default: "moves"
             }
-        return ParlaError(.gameRejected, fieldErrors: [FieldError(at, code)])
+        return ParlaError(.gameRejected, fieldErrors: [FieldError(field, code(for: rejection))])
     }
 
     package init(
