@@ -21,6 +21,12 @@ public enum MatchingLearning {
     /// Word-and-audio decks are heard; the others are read.
     public static func skill(_ faces: MatchingFaces) -> Skill { faces == .wordAudio ? .listening : .vocabulary }
 
+    /// Whether a flip may teach: a turn's second card (the first, turned
+    /// alone, need not read the learner's model).
+    public static func mayTeach(_ outcome: FlipOutcome) -> Bool {
+        if case .revealed = outcome { false } else { true }
+    }
+
     /// What one live flip teaches: `game` is the game after the flip and
     /// `outcome` what the flip did. The turn's time is the gap between its
     /// two flips.

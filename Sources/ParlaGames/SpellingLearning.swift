@@ -11,6 +11,12 @@ import ParlaLearning
 public enum SpellingLearning {
     public static let skill = Skill.vocabulary
 
+    /// Whether a placement may teach: only the one that spells its word
+    /// (the others need not read the learner's model).
+    public static func mayTeach(_ outcome: PlacementOutcome) -> Bool {
+        if case .placed(_, spelled: true) = outcome { true } else { false }
+    }
+
     /// What one live placement teaches: only the one that spells its word.
     public static func learning(
         from outcome: PlacementOutcome, in game: SpellingGame, words: [String: GameWord], model: LearnerModel, at now: Date,

@@ -119,10 +119,8 @@ package struct GameService: Sendable {
             } catch {
                 throw ParlaError(Self.code(for: error))
             }
-            // A card turned first teaches nothing (and needs no model).
             var learned: [AnswerLearning] = []
-            if case .revealed = outcome {
-            } else {
+            if MatchingLearning.mayTeach(outcome) {
                 let deck = try words.words(state.game.deal.cards.map(\.concept), in: stored.language, known: known)
                 learned = MatchingLearning.learning(
                     from: outcome, in: state.game, words: deck, model: try await model.model(), at: now, scheduler: scheduler)

@@ -116,9 +116,8 @@ package struct SpellingService: Sendable {
             let word = index.map { state.game.words[$0] }
             let letter = word?.tiles.first { $0.id == tile }?.letter
             let accepting = letter.flatMap { letter in word.map { $0.targets(accepting: letter) } } ?? []
-            // Only the letter that spells its word teaches (and needs the model).
             var learned: [AnswerLearning] = []
-            if case .placed(_, spelled: true) = outcome {
+            if SpellingLearning.mayTeach(outcome) {
                 learned = SpellingLearning.learning(
                     from: outcome, in: state.game,
                     words: try words.words(state.game.words.map(\.concept), in: stored.language, known: known),

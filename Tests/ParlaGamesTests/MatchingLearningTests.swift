@@ -41,6 +41,8 @@ struct MatchingLearningTests {
     func match() throws {
         var (game, cat, _) = Self.game()
         #expect(try flip(&game, cat[0], at: 2).isEmpty)
+        #expect(!MatchingLearning.mayTeach(.revealed(game.deal.cards[cat[0]])))
+        #expect(MatchingLearning.mayTeach(.match(game.deal.cards[cat[0]], game.deal.cards[cat[1]])))
         let learned = try flip(&game, cat[1], at: 3.5)
         #expect(learned == [Self.expected("cat", seconds: 1.5, model: LearnerModel())])
         let only = try #require(learned.first)

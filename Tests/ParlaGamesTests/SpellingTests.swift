@@ -153,6 +153,8 @@ struct SpellingTests {
                 from: outcome, in: game, words: known, model: LearnerModel(), at: Date(), scheduler: MemoryScheduler())
         }
         #expect(learned.map(\.itemID) == ["word:cat", "word:dog"])
+        #expect(SpellingLearning.mayTeach(.placed(word: 0, spelled: true)))
+        #expect(!SpellingLearning.mayTeach(.placed(word: 0, spelled: false)) && !SpellingLearning.mayTeach(.wrong(word: 0)))
         #expect(learned.map(\.skill) == [.vocabulary, .vocabulary])
         // cat had a mistake: a lapse-free wrong answer lowers the ability; dog raises it.
         #expect(learned[0].abilityChange < 0 && learned[1].abilityChange > 0)
