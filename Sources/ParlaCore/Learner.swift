@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a learner profile holds beyond its identity, with its rules.
 public enum LearnerProfileRules {
     public static let ages = 3...120
@@ -19,6 +21,21 @@ public enum LetterCase: String, Sendable, CaseIterable, Codable {
     public static func capital(_ letter: String) -> String {
         let upper = letter.uppercased()
         return upper.count == letter.count ? upper : letter
+    }
+}
+
+/// A word's letters as a learner spells them (seed 003).
+public enum Letters {
+    /// Characters a word may have that are shown in place, not spelled.
+    public static let shownOnly: Set<Character> = [" ", "-", "'", "’", "."]
+
+    /// The letter of an alphabet (`letters`, small letters) that a small
+    /// written letter is said as: itself, or where the alphabet lacks it,
+    /// its bare letter (Spanish á is said as a); nil when neither is one.
+    public static func said(_ letter: String, in letters: Set<String>) -> String? {
+        if letters.contains(letter) { return letter }
+        let bare = letter.folding(options: .diacriticInsensitive, locale: nil)
+        return letters.contains(bare) ? bare : nil
     }
 }
 

@@ -89,7 +89,7 @@ public struct SpellingWord: Codable, Sendable, Equatable {
         var targets: [Target] = []
         for character in shown {
             let text = String(character)
-            if Self.shownOnly.contains(character) {
+            if Letters.shownOnly.contains(character) {
                 targets.append(Target(letter: nil, shown: text))
             } else if let letter = said(text.lowercased()) {
                 targets.append(Target(letter: SpellingLetter(shown: text, said: letter), shown: text))
@@ -107,9 +107,6 @@ public struct SpellingWord: Codable, Sendable, Equatable {
         let tiles = (own + extra).shuffled(using: &generator).enumerated().map { Tile(id: "t\($0.offset + 1)", letter: $0.element) }
         return SpellingWord(concept: concept, shown: shown, targets: targets, tiles: tiles)
     }
-
-    /// Characters a word may have that are shown in place, not spelled.
-    public static let shownOnly: Set<Character> = [" ", "-", "'", "’", "."]
 
     /// The open targets `letter` would fit: what the server tells a
     /// learner about a tile.
@@ -259,15 +256,11 @@ public enum SpellingDeal {
         using random: inout some RandomNumberGenerator
     ) -> [SpellingWord] {
         let alphabet = Set(letters)
-        func said(_ letter: String) -> String? {
-            if alphabet.contains(letter) { return letter }
-            let bare = letter.folding(options: .diacriticInsensitive, locale: nil)
-            return alphabet.contains(bare) ? bare : nil
-        }
+        func said(_ letter: String) -> String? { Letters.said(letter, in: alphabet) }
         let ordered = Array(candidates.prefix(preferred)) + Array(candidates.dropFirst(preferred)).shuffled(using: &random)
         var words: [SpellingWord] = [], seen: Set<String> = []
         for candidate in ordered where words.count < count {
-            let spelled = candidate.shown.filter { !SpellingWord.shownOnly.contains($0) }
+            let spelled = candidate.shown.filter { !Letters.shownOnly.contains($0) }
             guard (2...difficulty.longestWord).contains(spelled.count), !seen.contains(candidate.shown.lowercased()) else { continue }
             let own = Set(spelled.lowercased().map { said(String($0)) ?? String($0) })
             let distractors = letters.filter { !own.contains($0) }.shuffled(using: &random).prefix(difficulty.distractors)
