@@ -111,3 +111,50 @@ extension CorpusReading {
         corpus.alphabets.append(read)
     }
 }
+
+// A course's letters and spelling screens, checked against the alphabets.
+extension CorpusReading {
+    /// A letters screen's letter and its three others: different small
+    /// letters of every variant's alphabet of the language.
+    mutating func checkLetters(_ letters: [String], language: Language, at: Int) {
+        guard let variants = alphabets(of: language, at: at) else { return }
+        if letters.count != 4 || Set(letters).count != 4 {
+            problem(line: at, .invalidValue, "letters offers its letter and 3 other letters, all different: \(letters)")
+        }
+        for variant in variants {
+            let known = Set(variant.letters.map(\.letter))
+            for letter in letters where !known.contains(letter) {
+                problem(line: at, .unknownReference, "\(letter) is no small letter of the \(variant.variant) alphabet")
+            }
+        }
+    }
+
+    /// The language's alphabets, one per variant; nil (a problem) when it has none.
+    mutating func alphabets(of language: Language, at: Int) -> [Alphabet]? {
+        let variants = corpus.variants(of: language)
+        if variants.isEmpty {
+            problem(line: at, .unknownReference, "\(language.code) has no alphabet (alphabets/\(language.code).yaml) to take letters from")
+        }
+        return variants.isEmpty ? nil : variants
+    }
+
+    /// A spelling screen's word: a concept whose word each variant of the
+    /// language spells with its alphabet's letters (a space or a hyphen
+    /// is shown, not spelled), of 2 to 10 letters.
+    mutating func checkSpelling(_ key: String, concept: Concept?, language: Language, at: Int) {
+        guard let concept else { return problem(line: at, .unknownReference, "\(key) is no word's key") }
+        for variant in alphabets(of: language, at: at) ?? [] {
+            guard let localization = concept.localization(variant.wordsTag), !localization.isDisabled, let word = localization.word
+            else {
+                problem(line: at, .invalidValue, "\(key) has no word in \(variant.wordsTag) to spell")
+                continue
+            }
+            let letters = Set(variant.letters.map(\.letter))
+            let spelled = word.lowercased().filter { !Letters.shownOnly.contains($0) }.map(String.init)
+            if !(2...10).contains(spelled.count) || !spelled.allSatisfy({ Letters.said($0, in: letters) != nil }) {
+                problem(
+                    line: at, .invalidValue, "\(word) (\(key)) is no word of 2 to 10 letters of the \(variant.variant) alphabet to spell")
+            }
+        }
+    }
+}

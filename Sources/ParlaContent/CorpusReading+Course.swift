@@ -162,9 +162,8 @@ extension CorpusReading {
         }
         for (nameNode, linesNode) in pairs {
             guard let name = nameNode.string else { continue }
-            // Spelling is issue 35's template; its lines wait here for it.
             guard let template = ScreenTemplate(rawValue: name) else {
-                if name != "spelling" { problem(line: line(nameNode), .invalidValue, "\(name) is no screen template") }
+                problem(line: line(nameNode), .invalidValue, "\(name) is no screen template")
                 continue
             }
             let instruction = perLanguage(linesNode, "instruction")
@@ -389,6 +388,15 @@ extension CorpusReading {
                 problem(line: line(node["story"] ?? node), .unknownReference, "story \(id) is no story of \(language.code)")
             }
             task = .story(id: id)
+        case .letters:
+            let letter = string(node, "letter") ?? ""
+            let others = keys("others")
+            checkLetters([letter] + others, language: language, at: at)
+            task = .letters(letter: letter, others: others)
+        case .spelling:
+            let word = string(node, "word") ?? ""
+            checkSpelling(word, concept: concepts[word], language: language, at: at)
+            task = .spelling(word: word)
         }
         let example = node["example"]?.bool ?? false
         if example, ![.sequencing, .matching, .sightWords].contains(template) {

@@ -10,6 +10,9 @@ public enum CourseSection: String, Sendable, CaseIterable, Codable {
 /// lessons already had).
 public enum ScreenTemplate: String, Sendable, CaseIterable, Codable, CodingKeyRepresentable {
     case wordPicture, choice, listen, gapFill, repeatPhrase = "repeat", sequencing, matching, sightWords, story
+    /// Seed 003: a letter heard, its tile tapped among others; a word
+    /// spelled with letter tiles.
+    case letters, spelling
 }
 
 /// A pack of authored lessons in one language (`course/<lang>/packs.yaml`).
@@ -89,6 +92,11 @@ public struct CourseScreen: Sendable, Equatable, Codable {
         case sightWords(sentence: String, words: [String])
         /// A story read along, then its questions.
         case story(id: String)
+        /// A letter of the alphabet said (as the learner's variant says it);
+        /// its tile tapped among three others.
+        case letters(letter: String, others: [String])
+        /// A concept's word heard and pictured, spelled with letter tiles.
+        case spelling(word: String)
     }
 
     public var task: Task
@@ -111,6 +119,8 @@ public struct CourseScreen: Sendable, Equatable, Codable {
         case .matching: .matching
         case .sightWords: .sightWords
         case .story: .story
+        case .letters: .letters
+        case .spelling: .spelling
         }
     }
 
@@ -120,7 +130,8 @@ public struct CourseScreen: Sendable, Equatable, Codable {
         case .wordPicture(let word, let others), .choice(let word, let others, _), .listen(let word, let others): [word] + others
         case .sequencing(let items): items
         case .matching(let words): words
-        case .gapFill, .repeatPhrase, .sightWords, .story: []
+        case .spelling(let word): [word]
+        case .gapFill, .repeatPhrase, .sightWords, .story, .letters: []
         }
     }
 }
@@ -405,11 +416,33 @@ extension Corpus {
                 case .story(let id):
                     add(.storyAudio(id: id, language))
                     add(.storyTimings(id: id, language))
+                case .letters, .spelling:
+                    // Said as the learner's variant says it: every variant's.
+                    for variant in variants(of: language) { letterSlots(of: screen.task, variant, concepts: concepts).forEach(add) }
                 default: break
                 }
             }
             if let closing = narration(of: lesson, screen: 0, finished: true).closing { add(.narratorLine(closing, native)) }
         }
         return slots
+    }
+
+    /// A letters screen's letter, or a spelling screen's word and each of
+    /// its letters (the last one's final sound too), as `variant` says them.
+    func letterSlots(of task: CourseScreen.Task, _ variant: Alphabet, concepts: (String) -> Concept?) -> [AssetSlot] {
+        switch task {
+        case .letters(let letter, _): return [.letter(variant: variant.variant, letter: letter, final: false)]
+        case .spelling(let key):
+            guard let language = variant.language, let word = concepts(key)?.localization(variant.wordsTag)?.word else { return [] }
+            let letters = Set(variant.letters.map(\.letter))
+            let said = word.lowercased().compactMap { Letters.said(String($0), in: letters) }
+            var slots: [AssetSlot] = variant.wordsTag == language.code ? [] : [.variantWord(concept: key, tag: variant.wordsTag)]
+            slots += said.map { .letter(variant: variant.variant, letter: $0, final: false) }
+            if let last = said.last, variant.letters.first(where: { $0.letter == last })?.final != nil {
+                slots.append(.letter(variant: variant.variant, letter: last, final: true))
+            }
+            return slots
+        default: return []
+        }
     }
 }

@@ -36,7 +36,7 @@ public struct SpellingLetter: Codable, Sendable, Equatable {
 
     /// Two letters one tile may stand for each other: the same letter in
     /// either case.
-    func fits(_ other: SpellingLetter) -> Bool { shown.lowercased() == other.shown.lowercased() }
+    public func fits(_ other: SpellingLetter) -> Bool { shown.lowercased() == other.shown.lowercased() }
 }
 
 /// One word of a spelling game (seed 003, "Spelling"): a target for each
@@ -116,7 +116,7 @@ public struct SpellingWord: Codable, Sendable, Equatable {
 
     /// Places `tileID` on `target`: true when its letter belongs there (it
     /// stays), false when not (it pops back, and counts as a mistake).
-    mutating func place(_ tileID: String, on target: Int) throws(SpellingRejection) -> Bool {
+    public mutating func place(_ tileID: String, on target: Int) throws(SpellingRejection) -> Bool {
         guard let tile = tiles.first(where: { $0.id == tileID }) else { throw .unknownTile }
         guard targets.indices.contains(target) else { throw .unknownTarget }
         guard !filled.values.contains(tileID) else { throw .tileUsed }

@@ -172,7 +172,7 @@ package struct ClassService: Sendable {
         switch id.kind {
         case .word: return snapshot.concepts[id.key]?.localization(language)?.word ?? id.key
         case .phrase: return snapshot.phrases[id.key]?.texts[language] ?? id.key
-        case .grammar, .sightWord: return id.key
+        case .grammar, .sightWord, .letter: return id.key
         case .course:
             let lesson = snapshot.courseLesson(id.key, in: language)?.lesson
             return lesson?.titles[language] ?? id.key

@@ -23,6 +23,8 @@ package struct LessonService: Sendable {
     package let catalogs: LessonCatalogs
     package let plans: EntitlementService
     package let assignments: AssignmentStore
+    /// The variant each course is in: lessons write as it does.
+    package let courses: CourseService
     /// How long "I can't speak now" keeps speaking questions out.
     package let speakingPause: TimeInterval
     package let scheduler = MemoryScheduler()
@@ -110,6 +112,7 @@ package struct LessonService: Sendable {
         var lesson = Lesson(
             language: language, native: learner.nativeLanguage, length: length,
             types: Set(start.types ?? QuestionType.practice), focus: focus, gapWeights: weights, startAbilities: abilities)
+        lesson.writing = try await writing(authorized, letterCase: learner.letterCase, in: language)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
@@ -150,7 +153,8 @@ package struct LessonService: Sendable {
         let catalog = try catalogs.catalog(language, content: content)
         let learning = try await lessons.learning(learner: authorized, language: language)
         var lesson = Lesson(
-            course: entry.lesson, of: entry.pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill)
+            course: entry.lesson, of: entry.pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill,
+            writing: try await writing(authorized, letterCase: learner.letterCase, in: language))
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         let words = try content.openWords(ownership.lists)
@@ -162,6 +166,12 @@ package struct LessonService: Sendable {
         let created = stored.id == lessonID
         if created { openLessons?.keep(lessonID, version: stored.version, lesson) }
         return (try await view(stored, learner: authorized, model: created ? learning : nil), created)
+    }
+
+    /// How the learner's lessons in `language` write: in its course's
+    /// variant (the default one without a course) and its letter case.
+    func writing(_ authorized: AuthorizedLearner, letterCase: LetterCase, in language: Language) async throws -> LessonWriting? {
+        try await courses.variant(of: authorized, in: language).map { LessonWriting($0, letterCase: letterCase) }
     }
 
     /// The audio of a question (a listening question's word, a phrase to
@@ -350,9 +360,10 @@ package struct LessonService: Sendable {
 
     package init(
         lessons: LessonStore, learners: LearnerStore, content: ContentService, proficiency: ProficiencyService, speech: SpeechService,
-        catalogs: LessonCatalogs, plans: EntitlementService, assignments: AssignmentStore, speakingPause: TimeInterval,
-        openLessons: OpenLessons? = OpenLessons()
+        catalogs: LessonCatalogs, plans: EntitlementService, assignments: AssignmentStore, courses: CourseService,
+        speakingPause: TimeInterval, openLessons: OpenLessons? = OpenLessons()
     ) {
+        self.courses = courses
         self.lessons = lessons
         self.learners = learners
         self.content = content

@@ -30,12 +30,14 @@ extension LessonService {
         let difficulties = try await catalogs.difficulties(lessons)[pack.language] ?? [:]
         let planner = planner(catalog, try await openWords(authorized))
         let (native, model) = try await (learner.nativeLanguage, learning)
+        let writing = try await self.writing(authorized, letterCase: try await learner.letterCase, in: pack.language)
         let state = LearnerState(model, difficulties: difficulties)
         let now = Date()
         return pack.lessons.map { authored in
             let seed = String(StableHash.of("\(authored.id)/\(authorized.id)/\(contentVersion)"), radix: 16)
             let lesson = Lesson(
-                offline: authored, of: pack, seed: seed, in: catalog, native: native, startAbilities: model.everySkill)
+                offline: authored, of: pack, seed: seed, in: catalog, native: native, startAbilities: model.everySkill,
+                writing: writing)
             return OfflineLesson(authored: authored, seed: seed, lesson: lesson.script(planner: planner, state: state, at: now))
         }
     }
@@ -70,6 +72,8 @@ extension LessonService {
         let catalog = try catalogs.catalog(language, content: content)
         let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
         let learner = try await learners.learner(authorized)
+        // As the bundle was laid out, unless the learner's variant or letter case changed since.
+        let writing = try await self.writing(authorized, letterCase: learner.letterCase, in: language)
         let (stored, model, created) = try await lessons.replay(id, learner: authorized, language: language, courseLesson: entry.lesson.id)
         {
             model in
@@ -79,7 +83,7 @@ extension LessonService {
             let planner = planner(catalog, try content.openWords(ownership.lists))
             var lesson = Lesson(
                 offline: entry.lesson, of: entry.pack, seed: log.seed, in: catalog, native: learner.nativeLanguage,
-                startAbilities: model.everySkill)
+                startAbilities: model.everySkill, writing: writing)
             var (model, known) = (model, difficulties)
             let taught: [(learning: LessonLearning, at: Date)]
             do throws(OfflineReplayError) {

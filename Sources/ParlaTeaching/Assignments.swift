@@ -35,7 +35,7 @@ public enum AssignmentRules {
             switch id.kind {
             case .word: return !open.words.contains(id.key)
             case .course: return !open.packs.contains(CoursePack.sharedID(ofLesson: id.key))
-            case .phrase, .grammar, .sightWord, .story: return false
+            case .phrase, .grammar, .sightWord, .letter, .story: return false
             }
         }
     }

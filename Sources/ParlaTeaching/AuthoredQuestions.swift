@@ -169,6 +169,12 @@ extension QuestionPlanner {
             question.sightWords = task
             return question
 
+        case .letters(let letter, let others):
+            return lettersQuestion(letter, others: others, id: id, in: lesson, state: state, at: now, using: &generator)
+
+        case .spelling(let concept):
+            return spellingQuestion(concept, id: id, in: lesson, state: state, at: now, using: &generator)
+
         case .story(let storyID):
             // The story is read and heard (the client shows it from its
             // id), then each of its questions is asked in turn.
@@ -191,12 +197,14 @@ extension Lesson {
     /// A lesson of the course: `authored`'s screens in order, every type a
     /// screen can ask allowed; the first question is asked by `askNext`.
     public init(
-        course authored: CourseLesson, of pack: CoursePack, in catalog: LessonCatalog, native: Language, startAbilities: [SkillAbility]
+        course authored: CourseLesson, of pack: CoursePack, in catalog: LessonCatalog, native: Language, startAbilities: [SkillAbility],
+        writing: LessonWriting? = nil
     ) {
         self.init(
             language: pack.language, native: native, length: catalog.questionCount(of: authored), types: Set(QuestionType.allCases),
             focus: [],
             gapWeights: [:], startAbilities: startAbilities)
         course = CourseLessonPlace(lesson: authored.id, pack: pack.id)
+        self.writing = writing
     }
 }

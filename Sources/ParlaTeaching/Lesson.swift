@@ -56,6 +56,9 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
     /// A sight-words question's task: its options are the tiles, tapped as
     /// the sentence (the prompt) says their words.
     public var sightWords: SightWordsTask?
+    /// A spelling question's word: its options are the tiles, `targets`
+    /// its characters (id: the place, from 0).
+    public var spelling: SpellingWord?
     public var targets: [Option]?
 
     public init(
@@ -73,6 +76,7 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
         if let sequencing { return sequencing.isComplete }
         if let dragMatching { return dragMatching.isComplete }
         if let sightWords { return sightWords.isComplete }
+        if let spelling { return spelling.isSpelled }
         return tries.last?.correct == true
     }
 
@@ -83,11 +87,18 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
         if let dragMatching { return dragMatching.items.map(\.id).filter { dragMatching.matched[$0] != nil } }
         // A tile is tapped at each of its word's turns: never used up.
         if sightWords != nil { return [] }
+        if let spelling { return spelling.filled.values.sorted() }
         return tries.compactMap { $0.correct ? nil : $0.optionID }
     }
 
     /// Targets already taken by their items.
-    public var filledTargetIDs: [String] { dragMatching.map { Array($0.matched.values).sorted() } ?? [] }
+    public var filledTargetIDs: [String] {
+        // A spelling target is taken by its letter, or by what it shows (a space, a hyphen).
+        if let spelling {
+            return spelling.targets.indices.filter { spelling.filled[$0] != nil || spelling.targets[$0].letter == nil }.map(String.init)
+        }
+        return dragMatching.map { Array($0.matched.values).sorted() } ?? []
+    }
     /// The first try decides what the learning model records.
     public var firstTryCorrect: Bool? { tries.first?.correct }
     public var skill: Skill { type.skill }
@@ -101,6 +112,7 @@ public struct LessonQuestion: Codable, Sendable, Equatable {
         if let sightWords {
             return sightWords.order.compactMap { id in sightWords.tiles.first { $0.id == id }?.word }.joined(separator: ", ")
         }
+        if let spelling { return spelling.shown }
         // A picture's answer is the option itself: there is no text to show.
         if let correctOptionID { return options.first { $0.id == correctOptionID }?.text }
         return accepted.first
@@ -190,6 +202,9 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// A lesson of the course: its questions are an authored lesson's
     /// screens, in order (absent: teacher mode, each question planned).
     public var course: CourseLessonPlace?
+    /// The variant and letter case it writes in (`LetterScreens.swift`;
+    /// absent in lessons stored before them: `writes`).
+    public var writing: LessonWriting?
 
     /// The id the next question gets.
     public var nextQuestionID: String { "q\(questions.count + (skippedQuestions ?? 0) + 1)" }
@@ -234,6 +249,8 @@ public struct Lesson: Codable, Sendable, Equatable {
         switch (question.type, question.item.kind) {
         case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): .word(concept: question.item.key, language)
         case (.repetition, .phrase): .phrase(id: question.item.key, language)
+        case (.letters, .letter): .letter(variant: writes.variant, letter: question.item.key, final: false)
+        case (.spelling, .word): wordSlot(question.item.key)
         default: nil
         }
     }
@@ -275,6 +292,10 @@ public struct Lesson: Codable, Sendable, Equatable {
             (feedback, expected) = (correct ? "correct" : "wrong", nil)
             question.sequencing = task
             tried.optionID = item
+        case (.drop(let tile, let target?), .spelling):
+            correct = try Self.spell(&question, tile: tile, on: target)
+            (feedback, expected) = (correct ? "correct" : "wrong", nil)
+            (tried.optionID, tried.targetID) = (tile, target)
         case (.drop(let item, let target?), .dragMatching):
             guard var task = question.dragMatching else { throw .wrongAnswerKind }
             correct = try Self.templateMove { () throws(TemplateRejection) -> Bool in try task.drop(item, on: target) }
@@ -326,6 +347,7 @@ public struct Lesson: Codable, Sendable, Equatable {
                     responseTime: max(0, now.timeIntervalSince(started)), tries: wrongs + 1, isNew: false,
                     optionCount: task.tiles.count)
             }
+            if let spelled = Self.spelled(question, at: now) { outcome.learned = spelled }
         } else if correct {
             outcome.learned = .init(
                 item: question.item, type: question.type, correct: question.firstTryCorrect ?? false,

@@ -30,10 +30,16 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
     /// A question about a story read and heard: choose its answer (a
     /// course's story screens ask each of the story's questions).
     case reading
+    /// A letter heard (its name, or in a phonics variant its sound): tap
+    /// its tile among four (seed 003, a course's letters screens).
+    case letters
+    /// A word heard and pictured: drop each letter tile on its place in the
+    /// word (seed 003, a course's spelling screens).
+    case spelling
 
     /// The types teacher mode chooses from: the course's own (sight words,
-    /// stories) are asked only by its lessons.
-    public static let practice = allCases.filter { $0 != .sightWords && $0 != .reading }
+    /// stories, letters, spelling) are asked only by its lessons.
+    public static let practice = allCases.filter { ![.sightWords, .reading, .letters, .spelling].contains($0) }
 
     /// The skill whose ability the answer moves.
     public var skill: Skill {
@@ -41,7 +47,7 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .listening: .listening
         case .gapFill: .grammar
         case .repetition: .speaking
-        case .sightWords, .reading: .reading
+        case .sightWords, .reading, .letters, .spelling: .reading
         case .translationToTarget, .translationFromTarget, .picture, .typedTranslation, .sequencing, .dragMatching: .vocabulary
         }
     }
@@ -50,7 +56,7 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
     public var isChoice: Bool { !isTemplate && self != .typedTranslation && self != .repetition }
 
     /// Whether the learner drops items one at a time, each drop a try.
-    public var isTemplate: Bool { self == .sequencing || self == .dragMatching || self == .sightWords }
+    public var isTemplate: Bool { [.sequencing, .dragMatching, .sightWords, .spelling].contains(self) }
 
     /// The choice-question kind that builds it, for the four word choices.
     var choiceKind: ChoiceQuestion.Kind? {
@@ -76,6 +82,9 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
         case .sequencing, .dragMatching: 20
         // Per tap, as the sentence is read.
         case .sightWords: 10
+        case .letters: 15
+        // Per letter placed.
+        case .spelling: 10
         case .reading: 45
         }
     }
@@ -88,11 +97,11 @@ public enum QuestionType: String, Codable, Sendable, CaseIterable {
 
 /// What a learner learns and is asked about: `word:<concept>`,
 /// `phrase:<phrase id>`, `grammar:<exercise id>`, and in the course
-/// `sightWord:<word>` and `story:<story id>/<question, from 1>`. Memory
+/// `sightWord:<word>`, `letter:<small letter>` and `story:<story id>/<question, from 1>`. Memory
 /// and difficulty are kept per item, whatever type of question asked it.
 public struct LessonItemID: Hashable, TextCoded, Sendable, Comparable {
     /// `course`: a lesson of the course, as an assignment covers it (done once finished).
-    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar, sightWord, story, course }
+    public enum Kind: String, Codable, Sendable, CaseIterable { case word, phrase, grammar, sightWord, letter, story, course }
 
     public var kind: Kind
     public var key: String
@@ -208,6 +217,16 @@ public struct LessonCatalog: Sendable {
                 LessonItem(
                     id: LessonItemID(.sightWord, sight.word), level: .a1, area: .topic, areaID: "sight-words", types: [],
                     initialDifficulty: AbilityModel.initialDifficulty(level: .a1, frequencyRank: rank + 1)))
+        }
+        // Its letters, in every variant's alphabet (English's share theirs).
+        var letters: Set<String> = []
+        for alphabet in corpus.variants(of: language) {
+            for letter in alphabet.letters.map(\.letter) where letters.insert(letter).inserted {
+                items.append(
+                    LessonItem(
+                        id: LessonItemID(.letter, letter), level: .a1, area: .topic, areaID: "letters", types: [],
+                        initialDifficulty: AbilityModel.initialDifficulty(level: .a1)))
+            }
         }
         var stories: [String: Story] = [:]
         for story in corpus.stories where story.language == language {

@@ -1,6 +1,7 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaGames
 import ParlaLearning
 
 /// A lesson of the course taken offline (issue 34).
@@ -28,9 +29,9 @@ extension Lesson {
     /// A course lesson to take offline, its questions laid out by `seed`.
     public init(
         offline authored: CourseLesson, of pack: CoursePack, seed: String, in catalog: LessonCatalog, native: Language,
-        startAbilities: [SkillAbility]
+        startAbilities: [SkillAbility], writing: LessonWriting? = nil
     ) {
-        self.init(course: authored, of: pack, in: catalog, native: native, startAbilities: startAbilities)
+        self.init(course: authored, of: pack, in: catalog, native: native, startAbilities: startAbilities, writing: writing)
         types.remove(.repetition)
         course?.seed = seed
     }
@@ -100,12 +101,27 @@ public struct OfflineAnswerKey: Sendable, Equatable {
     /// Sequencing: the items box by box; sight words: the tile to tap at
     /// each sight word of the sentence, in order.
     public var order: [String]?
-    /// Drag matching: each item's target.
+    /// Drag matching: each item's target; spelling: each tile's place.
     public var matches: [Match]?
 
     public struct Match: Sendable, Equatable {
         public var item: String
         public var target: String
+    }
+
+    /// A place for each tile of a word: a letter that is in it twice
+    /// (d-a-d) may go to either of its places, so the key gives one.
+    static func places(of word: SpellingWord) -> [Match] {
+        var taken: Set<Int> = []
+        return word.tiles.compactMap { tile in
+            guard
+                let place = word.targets.indices.first(where: {
+                    !taken.contains($0) && word.targets[$0].letter.map(tile.letter.fits) == true
+                })
+            else { return nil }
+            taken.insert(place)
+            return Match(item: tile.id, target: String(place))
+        }
     }
 
     public init(_ question: LessonQuestion) {
@@ -114,5 +130,6 @@ public struct OfflineAnswerKey: Sendable, Equatable {
         matches = question.dragMatching.map { task in
             task.items.compactMap { item in task.targets.first { $0.concept == item.concept }.map { Match(item: item.id, target: $0.id) } }
         }
+        if let word = question.spelling { matches = Self.places(of: word) }
     }
 }

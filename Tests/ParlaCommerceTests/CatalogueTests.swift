@@ -18,7 +18,8 @@ let projectCatalogue: Catalogue = {
 
 /// The packs of the course, by the id they share across languages.
 let coursePacks = [
-    "read-sightwords", "discover-home", "discover-animals", "discover-food", "discover-family", "discover-clothing", "stories-a1",
+    "read-sightwords", "read-letters", "discover-home", "discover-animals", "discover-food", "discover-family", "discover-clothing",
+    "stories-a1",
     "stories-a2",
 ]
 
@@ -33,7 +34,7 @@ struct CatalogueTests {
     func projectCatalogueReads() {
         let kinds = Dictionary(grouping: projectCatalogue.products, by: \.kind).mapValues(\.count)
         #expect(kinds[.list] == 4)
-        #expect(kinds[.pack] == 5)  // one of word lists, four of the course
+        #expect(kinds[.pack] == 6)  // one of word lists, five of the course
         #expect(kinds[.bundle] == 1)
         #expect(kinds[.megaPack] == 2)
         #expect(kinds[.plan] == 4)

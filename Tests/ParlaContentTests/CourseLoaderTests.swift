@@ -257,4 +257,49 @@ struct CourseLoaderTests {
         let answer = Fixture.loader.load(CourseFixture.replacing(badAnswer.path, with: badAnswer)).1
         #expect(answer.contains { $0.message.contains("index of the right option") }, "\(answer)")
     }
+
+    @Test("letters screens offer four letters of every alphabet of the language; a spelling word is one its variants can spell")
+    func lettersAndSpelling() throws {
+        let alphabet = CorpusLoader.File(
+            path: "alphabets/fr.yaml",
+            text: "variant: fr\nvoice: fr\nflag: fr\ndefault: true\nall: Tous\nletters:\n"
+                + "abcdefghijklmnopqrstuvwxyzé".map { "  - letter: \"\($0)\"\n    say: \($0)\n" }.joined())
+        let cat = Fixture.word(1, key: "cat").replacingOccurrences(of: "chose1", with: "chat")
+            .replacingOccurrences(of: "emoji:1f3e0", with: "emoji:1f431")
+        // The fixture's list, its last word a cat ("chat": letters only).
+        let words = (1...34).map {
+            Fixture.word($0).replacingOccurrences(of: "emoji:1f3e0", with: "emoji:1f3\(String(0x10 + $0, radix: 16))")
+        }
+        let things = Fixture.list(words: words.joined() + cat)
+        func files(_ extra: CorpusLoader.File...) -> [CorpusLoader.File] { CourseFixture.replacing(things.path, with: things) + extra }
+        func lesson(_ screens: String) -> CorpusLoader.File { CourseFixture.lesson("fr-read-sightwords/02.yaml", screens) }
+        let good = lesson(
+            """
+              - template: letters
+                letter: "c"
+                others: ["h", "a", "é"]
+              - template: spelling
+                word: cat
+            """)
+        let (corpus, problems) = Fixture.loader.load(files(alphabet, good))
+        #expect(problems.isEmpty, "\(problems)")
+        let screens = try #require(corpus.packs.first { $0.id == "fr-read-sightwords" }?.lessons.last?.screens)
+        #expect(screens.map(\.task) == [.letters(letter: "c", others: ["h", "a", "é"]), .spelling(word: "cat")])
+        #expect(screens.map(\.template) == [.letters, .spelling] && screens[1].concepts == ["cat"] && screens[0].concepts.isEmpty)
+
+        for (screen, kind, says) in [
+            ("letters\n    letter: \"ç\"\n    others: [\"h\", \"a\", \"t\"]", ContentProblem.Kind.unknownReference, "no small letter"),
+            ("letters\n    letter: \"c\"\n    others: [\"h\", \"a\"]", .invalidValue, "3 other letters"),
+            ("letters\n    letter: \"c\"\n    others: [\"h\", \"a\", \"c\"]", .invalidValue, "all different"),
+            ("spelling\n    word: thing-1", .invalidValue, "chose1 (thing-1) is no word of 2 to 10 letters"),
+            ("spelling\n    word: unicorn", .unknownReference, "unicorn is no word's key"),
+        ] {
+            let bad = lesson("  - template: \(screen)\n")
+            let found = Fixture.loader.load(files(alphabet, bad)).1
+            #expect(found.count == 1 && found.first?.kind == kind && found.first?.message.contains(says) == true, "\(screen): \(found)")
+        }
+        // Letters come from the language's alphabet: without one, there are none.
+        let none = Fixture.loader.load(files(good)).1
+        #expect(none.count == 2 && none.allSatisfy { $0.message.contains("has no alphabet") }, "\(none)")
+    }
 }

@@ -81,6 +81,15 @@ struct CourseLessonHTTPTests {
             repeat {
                 for tile in question.options.map(\.id) where try await post(tile).correct { break }
             } while after.question?.id == question.id
+        case .spelling:
+            // Each tile on each open place in turn, as a learner who cannot spell would.
+            var free = (question.targets ?? []).filter { !$0.filled }.map(\.id)
+            for tile in question.options.map(\.id) {
+                for target in free where try await post(tile, target: target).correct {
+                    free.removeAll { $0 == target }
+                    break
+                }
+            }
         case .dragMatching:
             let placed = question.placed ?? []
             var free = (question.targets ?? []).map(\.id).filter { target in !placed.contains { $0.targetId == target } }
@@ -334,13 +343,13 @@ struct CourseLessonHTTPTests {
             #expect(before.sections.map(\.section.rawValue) == ["learnToRead", "readAStory", "discover"])
             #expect(before._continue == nil)
             let allPacks = before.sections.flatMap(\.packs)
-            #expect(allPacks.count == 8 && allPacks.allSatisfy { $0.completed == 0 && $0.lastAccessed == nil && $0.lessons >= 6 })
+            #expect(allPacks.count == 9 && allPacks.allSatisfy { $0.completed == 0 && $0.lastAccessed == nil && $0.lessons >= 6 })
             #expect(allPacks.allSatisfy { !$0.title.isEmpty && $0.next?.lessonId.hasSuffix("-01") == true })
             // The first pack of each section is open to all; the rest are sold
             // alone and, for Discover, in a mega-pack (seed 001's popup).
             #expect(
                 Set(allPacks.filter(\.locked).map(\.id)) == [
-                    "fr-stories-a2", "fr-discover-food", "fr-discover-family", "fr-discover-clothing",
+                    "fr-read-letters", "fr-stories-a2", "fr-discover-food", "fr-discover-family", "fr-discover-clothing",
                 ])
             #expect(allPacks.allSatisfy { $0.locked == ($0.offers?.isEmpty == false) })
             let familyOffers = try #require(allPacks.first { $0.id == "fr-discover-family" }?.offers)
@@ -357,7 +366,7 @@ struct CourseLessonHTTPTests {
             // The mega-pack opens its three packs in every language, and leaves the shop.
             try await app.grant("course-discover-all", to: learner, client: client)
             let owned = try await overview().sections.flatMap(\.packs)
-            #expect(Set(owned.filter(\.locked).map(\.id)) == ["fr-stories-a2"])
+            #expect(Set(owned.filter(\.locked).map(\.id)) == ["fr-read-letters", "fr-stories-a2"])
             let plan = try await client.get("/v1/me/plan", token: learner.token).decoded(Components.Schemas.PlanInfo.self)
             #expect(plan.entitlements.first { $0.product == "course-discover-all" }?.coursePacks?.contains("discover-family") == true)
             let shop = try await client.get("/v1/catalogue", token: learner.token).decoded(Components.Schemas.CatalogueInfo.self)

@@ -342,9 +342,9 @@ struct DashboardTests {
                         try await browser.evaluate(
                             "return [...document.querySelectorAll('#packs tbody tr')].map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
                         as? [String] ?? []
-                    #expect(packs.count == 8 && packs.allSatisfy { $0.contains("0 / 6") }, "\(packs)")
+                    #expect(packs.count == 9 && packs.allSatisfy { $0.contains("0 / 6") }, "\(packs)")
                     #expect(packs.first?.hasPrefix("Les mots-outils") == true, "\(packs)")
-                    #expect(packs.filter { $0.contains("Verrouillé") }.count == 4, "\(packs)")
+                    #expect(packs.filter { $0.contains("Verrouillé") }.count == 5, "\(packs)")
                     #expect(try await accessibilityProblems(browser) == [])
                     if width == 390 {
                         let learnerShot = try await browser.screenshot()

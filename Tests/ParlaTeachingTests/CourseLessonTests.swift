@@ -41,6 +41,8 @@ struct CourseLessonTests {
         case .matching: .dragMatching
         case .sightWords: .sightWords
         case .story: .reading
+        case .letters: .letters
+        case .spelling: .spelling
         }
     }
 
@@ -53,6 +55,9 @@ struct CourseLessonTests {
             return task.items.filter { task.matched[$0.id] == nil }.map { item in
                 .drop(item: item.id, target: task.targets.first { $0.concept == item.concept }!.id)
             }
+        }
+        if let word = question.spelling {
+            return OfflineAnswerKey.places(of: word).map { .drop(item: $0.item, target: $0.target) }
         }
         if question.type == .repetition { return [.recording(passed: true, feedback: "")] }
         return [.option(question.correctOptionID!)]
@@ -122,6 +127,16 @@ struct CourseLessonTests {
                         #expect(built.prompt == sentence && built.item == LessonItemID(.sightWord, words[0]))
                         #expect(task.order.compactMap { id in task.tiles.first { $0.id == id }?.word } == words)
                         #expect(Set(task.tiles.map { $0.word }).count == task.tiles.count && task.tapped == (screen.workedExample ? 1 : 0))
+                    case .letters(let letter, let others):
+                        #expect(built.item == LessonItemID(.letter, letter) && built.prompt == nil)
+                        #expect(Set(built.options.compactMap(\.text)) == Set([letter] + others))
+                        #expect(built.options.filter { $0.id == built.correctOptionID }.map(\.text) == [letter])
+                    case .spelling(let word):
+                        let spelling = try #require(built.spelling)
+                        let written = try #require(planner.catalog.concept(word)?.localization(language)?.word)
+                        #expect(built.item == LessonItemID(.word, word) && built.prompt == nil && spelling.shown == written)
+                        #expect(spelling.tiles.count == spelling.targets.filter { $0.letter != nil }.count, "no distractor")
+                        #expect(built.targets?.count == spelling.targets.count)
                     case .story:
                         break
                     }

@@ -65,7 +65,10 @@ struct CoursePathTests {
         #expect(fresh.levels.map(\.level) == [.a1, .a2] && fresh.level == .a1)
         #expect(fresh.levels.allSatisfy { $0.status == .open } && fresh.levels[0].checkpoint == "fr-checkpoint-a1")
         #expect(fresh.next?.lesson.id == "fr-read-sightwords-01")
-        #expect(fresh.levels[0].packs.map(\.pack.id).prefix(3) == ["fr-read-sightwords", "fr-stories-a1", "fr-discover-home"])
+        #expect(
+            fresh.levels[0].packs.map(\.pack.id).prefix(4) == [
+                "fr-read-sightwords", "fr-read-letters", "fr-stories-a1", "fr-discover-home",
+            ])
 
         // Every lesson of the open A1 packs finished: the checkpoint's time has come.
         let now = Date(timeIntervalSince1970: 1_800_000_000)

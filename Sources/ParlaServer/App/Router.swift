@@ -143,7 +143,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
         proficiency: proficiency,
         lessons: LessonService(
             lessons: lessons, learners: learners, content: content, proficiency: proficiency,
-            speech: speech, catalogs: catalogs, plans: plans, assignments: assignments,
+            speech: speech, catalogs: catalogs, plans: plans, assignments: assignments, courses: courses,
             speakingPause: TimeInterval(settings.lessons.speakingPauseMinutes * 60),
             openLessons: settings.lessons.keepOpen ? OpenLessons() : nil),
         packs: PackService(

@@ -194,24 +194,31 @@ extension Components.Schemas.LessonQuestion {
             OptionsPayloadPayload(
                 id: option.id, text: option.text,
                 picture: option.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
+                audio: question.spelling?.tiles.first { $0.id == option.id }.flatMap {
+                    snapshot.letterAudio($0.letter.said, variant: lesson.writes.variant)
+                },
                 disabled: disabled.contains(option.id))
         }
-        // A listening question's audio is served under the lesson: the
-        // asset's own name would say which word it is.
+        // A listening or letters question's audio is served under the
+        // lesson: the asset's own name would say which option is right.
         let audio: String? = lesson.audioSlot(of: question).flatMap { slot in
             guard let path = snapshot.assetPath(slot) else { return nil }
-            guard question.type == .listening, let lessonID else { return path }
+            guard [.listening, .letters].contains(question.type), let lessonID else { return path }
             return "/v1/learners/\(learner)/lessons/\(lessonID)/questions/\(question.id)/audio"
         }
+        let filled = Set(question.filledTargetIDs)
+        let word = question.spelling
         self.init(
             id: question.id, number: lesson.questions.count, _type: .init(rawValue: question.type.rawValue) ?? .translationFromTarget,
             skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
+            picture: word.flatMap { snapshot.concepts[$0.concept] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
             hint: question.type == .repetition ? question.translation : nil, options: options,
             targets: question.targets.map { targets in
-                let filled = Set(question.filledTargetIDs)
-                return targets.map { target in
-                    .init(
-                        id: target.id, text: target.text ?? "",
+                targets.map { target in
+                    // A spelling target shows its letter once placed.
+                    let placed = word.flatMap { word in Int(target.id).flatMap { word.filled[$0] != nil ? word.targets[$0].shown : nil } }
+                    return .init(
+                        id: target.id, text: placed ?? target.text ?? "",
                         picture: target.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
                         filled: filled.contains(target.id))
                 }

@@ -1,0 +1,109 @@
+import Foundation
+import ParlaContent
+import ParlaCore
+import ParlaGames
+import ParlaLearning
+import Testing
+
+@testable import ParlaTeaching
+
+/// The course's letters and spelling screens (issue 35) as a lesson asks
+/// them: in the variant and letter case the lesson started with.
+@Suite("letters and spelling screens")
+struct LetterScreenTests {
+    let corpus = CourseLessonTests.corpus
+    let id = CourseLessonTests.id
+
+    @Test("American phonics in capitals: a letter heard and tapped; a word spelled tile by tile, its mistake counted, taught once")
+    func americanCapitals() throws {
+        let pack = try #require(corpus.packs.first { $0.id == "en-read-letters" })
+        // Lesson 2: i n m d p, then man, dad, map.
+        let authored = pack.lessons[1]
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: corpus, language: .english))
+        let phonics = try #require(corpus.alphabet("en-phonics"))
+        var lesson = Lesson(
+            course: authored, of: pack, in: planner.catalog, native: .french, startAbilities: [],
+            writing: LessonWriting(phonics, letterCase: .upper))
+        var (model, known) = (LearnerModel(), [LessonItemID: ItemDifficulty]())
+        let asked = lesson.askNext(id, planner: planner, state: LearnerState(model), at: CourseLessonTests.now)
+        #expect(asked)
+        var at = CourseLessonTests.now
+        func record(_ answer: LessonAnswer, _ question: String) throws -> LessonLearning? {
+            at += 2
+            return try lesson.record(
+                answer, to: question, of: id, at: at, claimedMilliseconds: nil, planner: planner, model: &model, difficulties: &known)
+        }
+
+        let letters = try #require(lesson.current)
+        #expect(letters.type == .letters && letters.item == LessonItemID(.letter, "i") && letters.prompt == nil)
+        #expect(Set(letters.options.compactMap(\.text)) == ["I", "S", "A", "T"])
+        #expect(lesson.audioSlot(of: letters) == .letter(variant: "en-phonics", letter: "i", final: false))
+        while let question = lesson.current, question.type == .letters {
+            let taught = try record(.option(try #require(question.correctOptionID)), question.id)
+            #expect(taught?.item.id == question.item && taught?.learned.correct == true)
+        }
+
+        let spelling = try #require(lesson.current)
+        let word = try #require(spelling.spelling)
+        #expect(spelling.type == .spelling && spelling.item == LessonItemID(.word, "man") && word.shown == "MAN")
+        #expect(spelling.translation == "homme" && spelling.targets?.map(\.id) == ["0", "1", "2"])
+        #expect(lesson.audioSlot(of: spelling) == .variantWord(concept: "man", tag: "en-US"))
+        let tile = { (letter: String) in spelling.options.first { $0.text == letter }!.id }
+        // Refused, changing nothing: a place the word lacks, a tile it lacks, a choice instead of a drop.
+        var tried = lesson
+        #expect(throws: LessonAnswerError.targetNotFound) {
+            try tried.answer(.drop(item: tile("M"), target: "7"), to: spelling.id, at: at, claimedMilliseconds: nil)
+        }
+        #expect(throws: LessonAnswerError.optionNotFound) {
+            try tried.answer(.drop(item: "t9", target: "0"), to: spelling.id, at: at, claimedMilliseconds: nil)
+        }
+        #expect(throws: LessonAnswerError.wrongAnswerKind) {
+            try tried.answer(.option(tile("M")), to: spelling.id, at: at, claimedMilliseconds: nil)
+        }
+        #expect(tried == lesson)
+
+        // N where M goes: it pops back, a mistake; then each letter in its place.
+        #expect(try record(.drop(item: tile("N"), target: "0"), spelling.id) == nil)
+        #expect(lesson.current?.spelling?.mistakes == 1 && lesson.current?.disabledOptionIDs.isEmpty == true)
+        #expect(try record(.drop(item: tile("M"), target: "0"), spelling.id) == nil)
+        #expect(lesson.current?.filledTargetIDs == ["0"] && lesson.current?.disabledOptionIDs == [tile("M")])
+        #expect(throws: LessonAnswerError.optionAlreadyTried) {
+            var again = lesson
+            _ = try again.answer(.drop(item: tile("A"), target: "0"), to: spelling.id, at: at, claimedMilliseconds: nil)
+        }
+        #expect(try record(.drop(item: tile("A"), target: "1"), spelling.id) == nil)
+        let taught = try #require(try record(.drop(item: tile("N"), target: "2"), spelling.id))
+        #expect(taught.answerID == "\(spelling.id)/man" && taught.item.id == LessonItemID(.word, "man"))
+        #expect(!taught.learned.correct && taught.learned.tries == 2 && taught.learned.type == .spelling)
+        #expect(lesson.questions.last(where: { $0.id == spelling.id })?.correctAnswer == "MAN")
+
+        // "dad": the key puts each D on a place of its own, and placing them so spells it.
+        let dad = try #require(lesson.current)
+        let places = OfflineAnswerKey(dad).matches ?? []
+        #expect(dad.spelling?.shown == "DAD" && places.count == 3 && Set(places.map(\.target)) == ["0", "1", "2"])
+        var last: LessonLearning?
+        for place in places { last = try record(.drop(item: place.item, target: place.target), dad.id) }
+        #expect(last?.learned.correct == true && lesson.current?.id != dad.id)
+    }
+
+    @Test("a lesson stored before variants writes its language's own words, as written; another case shows them so")
+    func writing() throws {
+        let pack = try #require(corpus.packs.first { $0.id == "de-read-letters" })
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: corpus, language: .german))
+        // Lesson 1: m a l i o, then Mama and Lila.
+        let authored = pack.lessons[0]
+        let spelling = try #require(authored.screens.firstIndex { $0.template == .spelling })
+        for (writing, shown) in [(nil, "Mama"), (LessonWriting(variant: "de", words: "de", letterCase: .upper), "MAMA")] {
+            var lesson = Lesson(course: authored, of: pack, in: planner.catalog, native: .english, startAbilities: [], writing: writing)
+            lesson.writing = writing
+            var random = SimulationRandom(seed: 35)
+            let question = try #require(
+                planner.question(
+                    forScreen: spelling, of: authored, in: lesson, state: LearnerState(LearnerModel()), at: CourseLessonTests.now,
+                    using: &random))
+            #expect(question.spelling?.shown == shown && lesson.audioSlot(of: question) == .word(concept: "mum", .german))
+            // Tiles are all small letters unless the word is all capitals: the capital M gives nothing away.
+            #expect(question.options.compactMap(\.text).sorted() == (writing == nil ? ["a", "a", "m", "m"] : ["A", "A", "M", "M"]))
+        }
+    }
+}
