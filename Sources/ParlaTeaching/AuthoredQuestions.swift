@@ -48,7 +48,7 @@ extension QuestionPlanner {
         let target = lesson.language, native = lesson.native
         func item(_ concept: String) -> LessonItem? { catalog.item(LessonItemID(.word, concept)) }
         func word(_ concept: String, _ language: Language) -> String? {
-            catalog.concept(concept).flatMap { ChoiceQuestionMaker.word($0, language) }
+            catalog.concept(concept).flatMap { ChoiceQuestionMaker.word($0, language, as: lesson.writing) }
         }
         func isNew(_ id: LessonItemID) -> Bool { state.cards[id] == nil }
         let letters = ["a", "b", "c", "d", "e", "f"]

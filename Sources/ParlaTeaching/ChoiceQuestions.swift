@@ -59,22 +59,24 @@ public struct ChoiceQuestionMaker: Sendable {
     /// learning `target`; nil when the content has too few words to make one
     /// with three fitting distractors. `openWords`: the only words its
     /// options may show (a locked word is never shown); nil: any.
+    /// `writing`: how the language learnt is written (its variant's
+    /// spellings, the learner's letter case); nil: as the content writes it.
     public func question(
         _ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language, openWords: Set<String>? = nil,
-        using generator: inout some RandomNumberGenerator
+        writing: LessonWriting? = nil, using generator: inout some RandomNumberGenerator
     ) -> ChoiceQuestion? {
-        guard let answer = Self.word(concept, target), let meaning = Self.word(concept, native) else { return nil }
+        guard let answer = Self.word(concept, target, as: writing), let meaning = Self.word(concept, native) else { return nil }
         // What the options show, for the answer and for any candidate.
         let shown: (Concept) -> String? = { candidate in
             switch kind {
-            case .translationToTarget, .listening: Self.word(candidate, target)
+            case .translationToTarget, .listening: Self.word(candidate, target, as: writing)
             case .translationFromTarget: Self.word(candidate, native)
             case .picture: candidate.picture.description
             }
         }
         guard let answerShown = shown(concept) else { return nil }
         let candidates = distractorPool(for: concept, openWords: openWords).filter { candidate in
-            guard let text = shown(candidate), let candidateTarget = Self.word(candidate, target),
+            guard let text = shown(candidate), let candidateTarget = Self.word(candidate, target, as: writing),
                 let candidateNative = Self.word(candidate, native)
             else { return false }
             // Never a second right answer: not the same text shown, not a
@@ -123,10 +125,18 @@ public struct ChoiceQuestionMaker: Sendable {
         return others.filter { $0.level == concept.level } + sameTopic
     }
 
-    /// The word as a learner sees it, or nil when the language lacks it.
-    static func word(_ concept: Concept, _ language: Language) -> String? {
-        guard let localization = concept.localization(language), !localization.isDisabled else { return nil }
-        return localization.word
+    /// The word as a learner sees it, or nil when the language lacks it:
+    /// in the language `writing` writes, as it does (`en-US` "gray", in the
+    /// learner's letter case); in any other, as the content writes it.
+    static func word(_ concept: Concept, _ language: Language, as writing: LessonWriting? = nil) -> String? {
+        guard let writing, writing.writes(language) else {
+            guard let localization = concept.localization(language), !localization.isDisabled else { return nil }
+            return localization.word
+        }
+        guard let localization = concept.localization(writing.words), !localization.isDisabled, let word = localization.word else {
+            return nil
+        }
+        return Casing.word(word, override: localization.caseOverride, letterCase: writing.letterCase)
     }
 
     static func folded(_ text: String) -> String { PlacementQuestion.folded(text) }

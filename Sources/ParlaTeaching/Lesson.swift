@@ -247,7 +247,7 @@ public struct Lesson: Codable, Sendable, Equatable {
     /// first. Nil when it has none.
     public func audioSlot(of question: LessonQuestion) -> AssetSlot? {
         switch (question.type, question.item.kind) {
-        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): .word(concept: question.item.key, language)
+        case (.listening, .word), (.picture, .word), (.translationFromTarget, .word): wordSlot(question.item.key)
         case (.repetition, .phrase): .phrase(id: question.item.key, language)
         case (.letters, .letter): .letter(variant: writes.variant, letter: question.item.key, final: false)
         case (.spelling, .word): wordSlot(question.item.key)

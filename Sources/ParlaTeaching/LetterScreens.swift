@@ -23,6 +23,9 @@ public struct LessonWriting: Codable, Sendable, Equatable {
     public init(_ alphabet: Alphabet, letterCase: LetterCase) {
         self.init(variant: alphabet.variant, words: alphabet.wordsTag, letterCase: letterCase)
     }
+
+    /// Whether it writes `language` (its words' tag is one of it).
+    func writes(_ language: Language) -> Bool { words.prefix { $0 != "-" } == language.code }
 }
 
 extension Lesson {

@@ -186,7 +186,9 @@ public struct QuestionPlanner: Sendable {
         case (.word, .typedTranslation):
             guard let concept = catalog.concept(item.id.key), let meaning = ChoiceQuestionMaker.word(concept, native) else { return nil }
             // Every word the prompt can mean is right.
-            let accepted = catalog.concepts(named: meaning, in: native).flatMap { Self.spellings(of: $0, in: target) }
+            let accepted = catalog.concepts(named: meaning, in: native).flatMap {
+                Self.spellings(of: $0, in: target, as: lesson.writing)
+            }
             guard !accepted.isEmpty else { return nil }
             return LessonQuestion(
                 id: id, item: item.id, type: type, prompt: meaning, options: [], correctOptionID: nil,
@@ -195,7 +197,7 @@ public struct QuestionPlanner: Sendable {
             // Four words of the item's ordered list, the item among them.
             guard let list = catalog.ordered.first(where: { $0.value.contains { $0.key == item.id.key } })?.value else { return nil }
             let entries = list.filter { isOpen(LessonItemID(.word, $0.key)) }.compactMap { concept in
-                ChoiceQuestionMaker.word(concept, target).map { (concept: concept.key, text: $0) }
+                ChoiceQuestionMaker.word(concept, target, as: lesson.writing).map { (concept: concept.key, text: $0) }
             }
             guard let task = SequencingTask.make(from: entries, including: item.id.key, using: &generator) else { return nil }
             var question = LessonQuestion(
@@ -217,13 +219,13 @@ public struct QuestionPlanner: Sendable {
                     $0.key != concept.key && catalog.concept($0.key) != nil && isOpen(LessonItemID(.word, $0.key))
                 }
             let candidates = pool.compactMap { concept -> MatchingCandidate? in
-                guard let word = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native) else {
-                    return nil
-                }
+                guard let word = ChoiceQuestionMaker.word(concept, target, as: lesson.writing),
+                    let written = ChoiceQuestionMaker.word(concept, target), let meaning = ChoiceQuestionMaker.word(concept, native)
+                else { return nil }
                 return MatchingCandidate(
                     concept: concept.key, word: word, translation: meaning, picture: nil, hasAudio: false,
                     soundsLike: alike[concept.key] ?? [],
-                    wordMeans: Set(catalog.senses.concepts(named: word, in: target)),
+                    wordMeans: Set(catalog.senses.concepts(named: written, in: target)),
                     translationMeans: Set(catalog.senses.concepts(named: meaning, in: native)))
             }
             // The item and its list's words come first, the rest after.
@@ -243,7 +245,8 @@ public struct QuestionPlanner: Sendable {
         case (.word, _):
             guard let kind = type.choiceKind, let concept = catalog.concept(item.id.key),
                 let choice = catalog.choices.question(
-                    kind, about: concept, native: native, target: target, openWords: openWords, using: &generator)
+                    kind, about: concept, native: native, target: target, openWords: openWords, writing: lesson.writing,
+                    using: &generator)
             else { return nil }
             let options = choice.options.map {
                 LessonQuestion.Option(id: $0.id, text: $0.text, concept: $0.picture == nil ? nil : $0.concept)
@@ -271,10 +274,18 @@ public struct QuestionPlanner: Sendable {
     }
 
     /// How a word may be typed: alone, or with its article ("éléphant",
-    /// "l'éléphant").
-    static func spellings(of concept: Concept, in language: Language) -> [String] {
-        guard let localization = concept.localization(language), !localization.isDisabled, let word = localization.word else { return [] }
-        guard let article = localization.article, !article.isEmpty else { return [word] }
-        return [word, article.hasSuffix("'") || article.hasSuffix("’") ? article + word : article + " " + word]
+    /// "l'éléphant"); as the language writes it and, where the lesson's
+    /// variant spells it otherwise, as the variant does ("grey", "gray").
+    static func spellings(of concept: Concept, in language: Language, as writing: LessonWriting? = nil) -> [String] {
+        var tags = [language.code]
+        if let writing, writing.writes(language), writing.words != language.code { tags.append(writing.words) }
+        var spellings: [String] = []
+        for tag in tags {
+            guard let localization = concept.localization(tag), !localization.isDisabled, let word = localization.word else { continue }
+            let article = localization.article.flatMap { $0.isEmpty ? nil : $0 }
+            let forms = [word] + (article.map { [$0.hasSuffix("'") || $0.hasSuffix("’") ? $0 + word : $0 + " " + word] } ?? [])
+            for form in forms where !spellings.contains(form) { spellings.append(form) }
+        }
+        return spellings
     }
 }

@@ -106,4 +106,36 @@ struct LetterScreenTests {
             #expect(question.options.compactMap(\.text).sorted() == (writing == nil ? ["a", "a", "m", "m"] : ["A", "A", "M", "M"]))
         }
     }
+
+    @Test(
+        "every lesson writes the language learnt as its course's variant does: en-US gray, said by the American voice; typed, both spellings are right"
+    )
+    func variantWords() throws {
+        let planner = QuestionPlanner(catalog: LessonCatalog(corpus: corpus, language: .english))
+        let grey = try #require(planner.catalog.item(LessonItemID(.word, "grey")))
+        var lesson = Lesson(
+            language: .english, native: .french, length: 5, types: [.translationFromTarget, .typedTranslation, .picture], focus: [],
+            gapWeights: [:], startAbilities: [])
+        func ask(_ type: QuestionType) throws -> LessonQuestion {
+            var random = SimulationRandom(seed: 35)
+            return try #require(planner.question(type, about: grey, in: lesson, isNew: true, at: CourseLessonTests.now, using: &random))
+        }
+        #expect(
+            try ask(.translationFromTarget).prompt == "grey" && lesson.audioSlot(of: try ask(.picture)) == .word(concept: "grey", .english))
+        let british = try ask(.typedTranslation).accepted
+        #expect(british.contains("grey") && british.contains("the grey") && !british.contains("gray"), "\(british)")
+        lesson.writing = LessonWriting(variant: "en", words: "en-US", letterCase: .title)
+        let american = try ask(.translationFromTarget)
+        #expect(american.prompt == "Gray" && lesson.audioSlot(of: american) == .variantWord(concept: "grey", tag: "en-US"))
+        let typed = try ask(.typedTranslation).accepted
+        #expect(typed.contains("grey") && typed.contains("gray") && typed.contains("the gray"), "\(typed)")
+        // The learner's own language is written as it is.
+        var random = SimulationRandom(seed: 35)
+        lesson.writing = LessonWriting(variant: "en", words: "en-US", letterCase: .upper)
+        let toTarget = try #require(
+            planner.question(
+                .translationToTarget, about: grey, in: lesson, isNew: true, at: CourseLessonTests.now,
+                using: &random))
+        #expect(toTarget.prompt == "gris" && toTarget.options.contains { $0.text == "GRAY" })
+    }
 }
