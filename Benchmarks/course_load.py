@@ -36,7 +36,7 @@ from lesson_load import (LANGUAGES, Clock, Connection, LoadStats, client_note, f
 SECTIONS = ["learnToRead", "readAStory", "discover", "artSpace"]
 # The order of the per-type rows in the report.
 TYPES = ["picture", "translationFromTarget", "translationToTarget", "listening", "gapFill", "reading",
-         "sequencing", "dragMatching", "sightWords"]
+         "sequencing", "dragMatching", "sightWords", "letters", "spelling"]
 
 
 class Stats(LoadStats):
@@ -57,14 +57,15 @@ class Screen:
 
     def __init__(self, question_id):
         self.id = question_id
-        self.wrong = set()  # sequencing and sight words: items tried in this box or turn; matching: pairs
+        self.wrong = set()  # sequencing and sight words: items tried in this box or turn; matching, spelling: pairs
 
 
 def choose(question, screen, rng):
     """An answer to `question` not tried yet, or None when nothing is left."""
     kind = question["type"]
     options = question.get("options", [])
-    if kind == "dragMatching":
+    if kind in ("dragMatching", "spelling"):
+        # A spelling question's tiles go on its letters' places as matching's items go on targets.
         items = [option["id"] for option in options if not option.get("disabled")]
         targets = [target["id"] for target in question.get("targets", []) if not target.get("filled")]
         pairs = [(item, target) for item in items for target in targets if (item, target) not in screen.wrong]
