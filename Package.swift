@@ -272,10 +272,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the command line runs besides the server: content import,
+        // backups, the speech worker, migrations, support's tools.
+        .target(
+            name: "ParlaOperations",
+            dependencies: [
+                "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaCore",
+                "ParlaSpeech", "ParlaCommerce",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "parla",
             dependencies: [
-                "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept", "ParlaCore",
+                "ParlaOperations", "ParlaServer", "ParlaServices", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept",
+                "ParlaCore",
                 "ParlaSpeech",
                 "ParlaLearning", "ParlaCommerce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -375,7 +388,8 @@ let package = Package(
         .testTarget(
             name: "ParlaServerTests",
             dependencies: [
-                "ParlaServer", "ParlaServices", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaLearningStore", "ParlaKept",
+                "ParlaServer", "ParlaOperations", "ParlaServices", "ParlaAPI", "ParlaDatabase", "ParlaStore", "ParlaLearningStore",
+                "ParlaKept",
                 "ParlaTestSupport",
                 "ParlaCore",
                 "ParlaContent",

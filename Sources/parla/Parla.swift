@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ParlaCommerce
 import ParlaCore
+import ParlaOperations
 import ParlaServer
 import ParlaServices
 import ParlaStore

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParlaCore
+import ParlaOperations
 import ParlaServer
 
 struct Placement: AsyncParsableCommand {

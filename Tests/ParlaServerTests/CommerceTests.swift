@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaAPI
 import ParlaCore
+import ParlaOperations
 import ParlaServer
 import ParlaTestSupport
 import Testing

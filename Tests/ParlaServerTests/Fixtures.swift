@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaAPI
 import ParlaContent
+import ParlaOperations
 import ParlaServer
 import ParlaServices
 import ParlaSpeech

@@ -4,6 +4,7 @@ import ParlaAPI
 import ParlaContent
 import ParlaCore
 import ParlaLearning
+import ParlaOperations
 import ParlaTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlaOperations
 import ParlaServer
 import ParlaTestSupport
 import PostgresNIO

@@ -3,6 +3,7 @@ import Logging
 import ParlaAPI
 import ParlaCore
 import ParlaMail
+import ParlaOperations
 import ParlaServer
 import ParlaTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ParlaAPI
 import ParlaIdentity
+import ParlaOperations
 import ParlaServer
 import ParlaTestSupport
 import Testing

@@ -139,7 +139,7 @@ func leaderboardService(_ database: Database, _ cipher: PersonalDataCipher, _ me
         ranks: memory.ranks, directory: memory.learners)
 }
 
-func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
+package func importer(_ settings: ServerSettings, directory: String) -> ContentImporter {
     ContentImporter(
         directory: directory, openMojiDirectory: settings.content.openMojiDirectory,
         narrators: SpeechModels(modelsDirectory: settings.speech.scorer.modelsDirectory, modelPaths: settings.speech.scorer.modelPaths))

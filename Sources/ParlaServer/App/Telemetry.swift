@@ -27,13 +27,13 @@ public struct TelemetrySettings: Sendable {
 /// `TracingMiddleware`, one client span per database use from `Database`,
 /// and one per recording from `ScoringRoute` and `SpeechWorker`. Logs and
 /// metrics keep their own paths (JSON lines, Prometheus).
-enum Telemetry {
+package enum Telemetry {
     private static let started = Mutex(false)
 
     /// The exporter, to run with the process's services, the first time it
     /// is asked for in a process and only when an endpoint is configured
     /// (tracing is a process-wide system, set up once); nil otherwise.
-    static func exporter(_ settings: TelemetrySettings) throws -> (any Service)? {
+    package static func exporter(_ settings: TelemetrySettings) throws -> (any Service)? {
         guard let endpoint = settings.otlpEndpoint, !endpoint.isEmpty else { return nil }
         let first = started.withLock { started in
             defer { started = true }

@@ -3,6 +3,7 @@ import Logging
 import ParlaCommerce
 import ParlaCore
 import ParlaDatabase
+import ParlaServer
 import ParlaServices
 import ParlaStore
 

@@ -4,6 +4,7 @@ import ParlaCore
 import ParlaDatabase
 import ParlaKept
 import ParlaLearningStore
+import ParlaServer
 import ParlaServices
 import ParlaSpeech
 import ParlaStore
