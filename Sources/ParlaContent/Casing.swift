@@ -37,3 +37,13 @@ public enum Casing {
         return LetterCase.capital(String(first)) + word.dropFirst()
     }
 }
+
+extension Concept {
+    /// The word as a learner sees it: as the localization `tag` writes it
+    /// (a variant's, `en-US` "gray", or a language's), in `letterCase`; nil
+    /// when it has no word there or it is disabled.
+    public func shown(_ tag: String, letterCase: LetterCase) -> String? {
+        guard let localization = localization(tag), !localization.isDisabled, let word = localization.word else { return nil }
+        return Casing.word(word, override: localization.caseOverride, letterCase: letterCase)
+    }
+}

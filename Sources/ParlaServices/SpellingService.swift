@@ -64,11 +64,10 @@ package struct SpellingService: Sendable {
         let difficulty = start.difficulty ?? .medium
         // Each word as the variant spells it and the learner sees it.
         let candidates = concepts.compactMap { concept -> SpellingCandidate? in
-            guard open.contains(concept.key), let localization = concept.localization(variant.wordsTag), !localization.isDisabled,
-                let written = localization.word
-            else { return nil }
-            return SpellingCandidate(
-                concept: concept.key, shown: Casing.word(written, override: localization.caseOverride, letterCase: learner.letterCase))
+            guard open.contains(concept.key), let shown = concept.shown(variant.wordsTag, letterCase: learner.letterCase) else {
+                return nil
+            }
+            return SpellingCandidate(concept: concept.key, shown: shown)
         }
         var random = SimulationRandom(seed: UInt64.random(in: .min ... .max))
         let dealt = SpellingDeal.choose(

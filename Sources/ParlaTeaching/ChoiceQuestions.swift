@@ -133,10 +133,7 @@ public struct ChoiceQuestionMaker: Sendable {
             guard let localization = concept.localization(language), !localization.isDisabled else { return nil }
             return localization.word
         }
-        guard let localization = concept.localization(writing.words), !localization.isDisabled, let word = localization.word else {
-            return nil
-        }
-        return Casing.word(word, override: localization.caseOverride, letterCase: writing.letterCase)
+        return concept.shown(writing.words, letterCase: writing.letterCase)
     }
 
     static func folded(_ text: String) -> String { PlacementQuestion.folded(text) }

@@ -77,10 +77,9 @@ extension QuestionPlanner {
     ) -> LessonQuestion? {
         let asked = LessonItemID(.word, concept)
         guard let alphabet = catalog.alphabet(for: lesson), catalog.item(asked) != nil, let found = catalog.concept(concept),
-            let localization = found.localization(lesson.writes.words), !localization.isDisabled, let written = localization.word
+            let shown = found.shown(lesson.writes.words, letterCase: lesson.writes.letterCase)
         else { return nil }
         let letters = Set(alphabet.letters.map(\.letter))
-        let shown = Casing.word(written, override: localization.caseOverride, letterCase: lesson.writes.letterCase)
         guard
             let word = SpellingWord.make(
                 concept: concept, shown: shown, said: { Letters.said($0, in: letters) }, distractors: [], using: &generator)
