@@ -17,6 +17,8 @@ package struct GameService: Sendable {
     /// A finished game's result goes into this server's ranks at once.
     package let leaderboards: LeaderboardService
     package let learners: LearnerStore
+    /// The variant each course is in: words are written and said as it does.
+    package let courses: CourseService
     package let content: ContentService
     /// What it deals from, and what its words are to the learning model.
     package let words: GameWords
@@ -27,6 +29,9 @@ package struct GameService: Sendable {
         package var learner: LearnerID
         package var language: Language
         package var native: Language
+        /// The course variant and letter case its words are shown in.
+        package var variant: String?
+        package var letterCase: LetterCase
         package var game: MatchingGame
         package var startedAt: Date
         package var finishedAt: Date?
@@ -49,15 +54,20 @@ package struct GameService: Sendable {
         }
     }
 
-    /// The state kept between flips.
+    /// The state kept between flips: the variant and case the words were
+    /// dealt in stay the game's, whatever the settings become (absent in
+    /// games dealt before them: the language's own words, as written).
     package struct State: Codable, Sendable {
         package var native: Language
+        package var variant: String?
+        package var letterCase: LetterCase?
         package var game: MatchingGame
     }
 
     package func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> View {
         let language = try content.language(start.language)
         let learner = try await learners.learner(authorized)
+        let variant = try await courses.variant(of: authorized, in: language)
         let pairs = start.pairs ?? MatchingDeal.defaultPairs
         guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
         let snapshot = try content.snapshot()
@@ -89,10 +99,11 @@ package struct GameService: Sendable {
         game.offline = start.offline
         let stored = try await games.create(
             gameID, learner: authorized, language: language, kind: Self.kind,
-            state: try JSONEncoder().encode(State(native: native, game: game)), offline: start.offline)
+            state: try JSONEncoder().encode(
+                State(native: native, variant: variant?.variant, letterCase: learner.letterCase, game: game)), offline: start.offline)
         return View(
-            id: stored.id, learner: authorized.id, language: language, native: native, game: game, startedAt: stored.startedAt,
-            finishedAt: nil)
+            id: stored.id, learner: authorized.id, language: language, native: native, variant: variant?.variant,
+            letterCase: learner.letterCase, game: game, startedAt: stored.startedAt, finishedAt: nil)
     }
 
     package func get(_ learner: AuthorizedLearner, game id: GameID) async throws -> View {
@@ -142,7 +153,7 @@ package struct GameService: Sendable {
         let now = Date()
         let known = try await words.known()
         let (stored, _, result) = try await games.update(id, learner: learner) { stored, model in
-            let state = try Self.state(stored)
+            var state = try Self.state(stored)
             // A game played live is not played again from a log: its mismatches stand.
             guard state.game.offline else { throw ParlaError(.answerKindMismatch) }
             // Already finished: the same submission again counts once.
@@ -157,7 +168,8 @@ package struct GameService: Sendable {
             let deck = try words.words(game.deal.cards.map(\.concept), in: stored.language, known: known)
             let learned = MatchingLearning.learning(
                 fromReplayed: game, words: deck, model: try await model.model(), at: now, scheduler: scheduler)
-            return (try JSONEncoder().encode(State(native: state.native, game: game)), game.result.map(Self.finish), learned, ())
+            state.game = game
+            return (try JSONEncoder().encode(state), game.result.map(Self.finish), learned, ())
         }
         if let result { leaderboards.recorded(result) }
         return try view(stored, learner: learner.id)
@@ -172,8 +184,8 @@ package struct GameService: Sendable {
     private func view(_ stored: GameStore.Stored, learner: LearnerID) throws -> View {
         let state = try Self.state(stored)
         return View(
-            id: stored.id, learner: learner, language: stored.language, native: state.native, game: state.game,
-            startedAt: stored.startedAt, finishedAt: stored.finishedAt)
+            id: stored.id, learner: learner, language: stored.language, native: state.native, variant: state.variant,
+            letterCase: state.letterCase ?? .lower, game: state.game, startedAt: stored.startedAt, finishedAt: stored.finishedAt)
     }
 
     package static func finish(_ result: MatchingResult) -> GameStore.Finish {
@@ -204,10 +216,10 @@ package struct GameService: Sendable {
     }
 
     package init(
-        games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, content: ContentService,
-        catalogs: LessonCatalogs, plans: EntitlementService
+        games: GameStore, leaderboards: LeaderboardService, lessons: LessonStore, learners: LearnerStore, courses: CourseService,
+        content: ContentService, catalogs: LessonCatalogs, plans: EntitlementService
     ) {
-        (self.games, self.leaderboards, self.learners, self.content) = (games, leaderboards, learners, content)
+        (self.games, self.leaderboards, self.learners, self.courses, self.content) = (games, leaderboards, learners, courses, content)
         words = GameWords(lessons: lessons, content: content, catalogs: catalogs, plans: plans)
     }
 }

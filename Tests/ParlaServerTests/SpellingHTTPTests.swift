@@ -170,6 +170,19 @@ struct SpellingHTTPTests {
                     as? String
                 #expect(word.audio != nil && word.audio != british)
             }
+            // Card matching writes the course's words as the variant does: every word of the list, 18 pairs face up.
+            let cards = try await client.post(
+                "/v1/learners/\(id)/games", token: learner.token,
+                json: [
+                    "language": "en", "kind": "matching", "wordListId": "transport", "pairs": 18, "faces": "wordPicture", "offline": true,
+                ])
+            #expect(cards.status == 201, "\(cards.text)")
+            let shown = Set(try cards.decoded(Components.Schemas.Game.self).cards.compactMap(\.text))
+            let list = try #require(TeacherModeTests.corpus.wordLists.first { $0.id == "transport" }).words
+            let american = Set(list.compactMap { $0.localization("en-US")?.word })
+            let britishOnly = Set(list.compactMap { $0.localization(.english)?.word }).subtracting(american)
+            #expect(shown.count == 18 && shown.isSubset(of: american) && !britishOnly.isEmpty, "\(shown)")
+
             // Back to British, and capitals: the next game follows both.
             let changed = try await client.patch("/v1/learners/\(id)/courses/en", token: learner.token, json: ["variant": "en-GB"])
             #expect(try changed.decoded(Components.Schemas.Course.self).variant == "en-GB", "\(changed.text)")
@@ -181,6 +194,15 @@ struct SpellingHTTPTests {
             for word in upper.words {
                 #expect(word.word == word.word?.uppercased() && word.tiles.allSatisfy { $0.letter == $0.letter.uppercased() })
             }
+            let capitals = try await client.post(
+                "/v1/learners/\(id)/games", token: learner.token,
+                json: [
+                    "language": "en", "kind": "matching", "wordListId": "transport", "pairs": 18, "faces": "wordPicture", "offline": true,
+                ]
+            ).decoded(Components.Schemas.Game.self).cards.compactMap(\.text)
+            #expect(
+                capitals.count == 18 && capitals.allSatisfy { $0 == $0.uppercased() }
+                    && !Set(capitals).isDisjoint(with: britishOnly.map { $0.uppercased() }))
             // Title case: each word's first letter a capital; its tiles small letters (no capital gives a place away).
             _ = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "title"])
             let titled = try await deal(client, learner, ["language": "de", "words": 3, "offline": true])

@@ -150,8 +150,8 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
             lessons: lessons, learners: learners, content: content, plans: plans, courses: CourseStore(database: database),
             appeal: AnalyticsStore(database: reads)),
         games: GameService(
-            games: games, leaderboards: leaderboards, lessons: lessons, learners: learners, content: content, catalogs: catalogs,
-            plans: plans),
+            games: games, leaderboards: leaderboards, lessons: lessons, learners: learners, courses: courses, content: content,
+            catalogs: catalogs, plans: plans),
         spellings: SpellingService(
             games: games, leaderboards: leaderboards, lessons: lessons, learners: learners, courses: courses, content: content,
             catalogs: catalogs, plans: plans),

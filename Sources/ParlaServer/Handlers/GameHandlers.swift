@@ -83,11 +83,13 @@ extension Components.Schemas.GameCard {
         let shown = state != .faceDown
         var text: String?, picture: String?, audio: String?
         if shown, let concept {
+            // The word as the course's variant writes and says it, in the learner's letter case.
+            let variant = view.variant.flatMap { snapshot.corpus.alphabet($0) }
             switch card.face {
-            case .word: text = concept.localization(view.language)?.word
+            case .word: text = concept.shown(variant?.wordsTag ?? view.language.code, letterCase: view.letterCase)
             case .translation: text = concept.localization(view.native)?.word
             case .picture: picture = snapshot.assetPath(.picture(concept.picture))
-            case .audio: audio = snapshot.assetPath(.word(concept: concept.key, view.language))
+            case .audio: audio = snapshot.wordAudio(concept.key, view.language, variant: variant)
             }
         }
         self.init(
