@@ -101,7 +101,8 @@ public struct OfflineAnswerKey: Sendable, Equatable {
     /// Sequencing: the items box by box; sight words: the tile to tap at
     /// each sight word of the sentence, in order.
     public var order: [String]?
-    /// Drag matching: each item's target; spelling: each tile's place.
+    /// Drag matching: each item's target; spelling: every place each tile
+    /// fits (a letter twice in a word, d-a-d, fits either place).
     public var matches: [Match]?
 
     public struct Match: Sendable, Equatable {
@@ -109,8 +110,7 @@ public struct OfflineAnswerKey: Sendable, Equatable {
         public var target: String
     }
 
-    /// A place for each tile of a word: a letter that is in it twice
-    /// (d-a-d) may go to either of its places, so the key gives one.
+    /// One place for each tile of a word, each place once: a way to spell it.
     static func places(of word: SpellingWord) -> [Match] {
         var taken: Set<Int> = []
         return word.tiles.compactMap { tile in
@@ -130,6 +130,12 @@ public struct OfflineAnswerKey: Sendable, Equatable {
         matches = question.dragMatching.map { task in
             task.items.compactMap { item in task.targets.first { $0.concept == item.concept }.map { Match(item: item.id, target: $0.id) } }
         }
-        if let word = question.spelling { matches = Self.places(of: word) }
+        if let word = question.spelling {
+            matches = word.tiles.flatMap { tile in
+                word.targets.indices.filter { word.targets[$0].letter.map(tile.letter.fits) == true }.map {
+                    Match(item: tile.id, target: String($0))
+                }
+            }
+        }
     }
 }

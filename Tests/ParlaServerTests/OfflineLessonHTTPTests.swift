@@ -32,7 +32,13 @@ struct OfflineLessonHTTPTests {
         for entry in lesson.questions {
             let question = entry.question, placed = (question.placed ?? []).map(\.optionId)
             if let matches = entry.answer.matches {
-                for match in matches where !placed.contains(match.optionId) { add(question.id, match.optionId, target: match.targetId) }
+                // Each item once, on a target not yet taken (a spelling tile may fit two places).
+                var used = Set(placed), taken = Set((question.placed ?? []).compactMap(\.targetId))
+                for match in matches where !used.contains(match.optionId) && !taken.contains(match.targetId) {
+                    add(question.id, match.optionId, target: match.targetId)
+                    used.insert(match.optionId)
+                    taken.insert(match.targetId)
+                }
             } else if let order = entry.answer.order {
                 // Sight words: a tile serves again at its word's next turn; the worked example tapped the first.
                 let left = question._type == .sightWords ? Array(order.dropFirst(placed.count)) : order.filter { !placed.contains($0) }
