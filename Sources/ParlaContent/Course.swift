@@ -406,6 +406,10 @@ extension Corpus {
                     guard let concept = concepts(key) else { continue }
                     add(.picture(concept.picture))
                     add(.word(concept: key, language))
+                    // As a variant spelling its words its own way says it (en-US).
+                    for tag in Set(variants(of: language).map(\.wordsTag)).sorted() where tag != language.code {
+                        add(.variantWord(concept: key, tag: tag))
+                    }
                 }
                 switch screen.task {
                 case .repeatPhrase(let phrase): add(.phrase(id: phrase, language))

@@ -142,4 +142,16 @@ struct LetterScreenTests {
                 using: &random))
         #expect(toTarget.prompt == "gris" && toTarget.options.contains { $0.text == "GRAY" })
     }
+
+    @Test("a pack taken offline holds each word as every variant of its language says it")
+    func variantWordsOffline() throws {
+        let pack = try #require(corpus.packs.first { $0.id == "en-discover-home" })
+        let slots = corpus.assetSlots(of: pack, native: .french) { key in corpus.concepts.first { $0.key == key } }
+        let words = slots.compactMap { if case .word(let concept, _) = $0 { concept } else { nil } }
+        #expect(!words.isEmpty && words.allSatisfy { slots.contains(.variantWord(concept: $0, tag: "en-US")) })
+        let french = try #require(corpus.packs.first { $0.id == "fr-discover-home" })
+        let frenchSlots = corpus.assetSlots(of: french, native: .english) { key in corpus.concepts.first { $0.key == key } }
+        #expect(frenchSlots.contains { if case .word = $0 { true } else { false } })
+        #expect(!frenchSlots.contains { if case .variantWord = $0 { true } else { false } })
+    }
 }
