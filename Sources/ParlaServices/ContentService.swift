@@ -53,16 +53,22 @@ package final class ContentCatalog: Sendable {
         package func courseLesson(_ id: String, in language: Language) -> CourseLessons.Entry? { courseLessons[language]?[id] }
 
         /// Where a client fetches the asset of a slot, if the content has one.
-        package func assetPath(_ slot: AssetSlot) -> String? { assets[slot.description].map { "/v1/assets/" + $0 } }
+        package func assetPath(_ slot: AssetSlot) -> String? { assetName(slot).map { "/v1/assets/" + $0 } }
+
+        /// The asset a slot names; for a word as a variant says it, its
+        /// language's where the variant's is not made (yet).
+        package func assetName(_ slot: AssetSlot) -> String? {
+            if let name = assets[slot.description] { return name }
+            guard case .variantWord(let concept, let tag) = slot, let language = Language(rawValue: String(tag.prefix { $0 != "-" }))
+            else { return nil }
+            return assets[AssetSlot.word(concept: concept, language).description]
+        }
 
         /// A word said as a course variant says it (`en-US` "gray", by the
-        /// American voice), or as its language does where the variant says
-        /// it no other way.
+        /// American voice), or as its language does.
         package func wordAudio(_ concept: String, _ language: Language, variant: Alphabet?) -> String? {
-            if let tag = variant?.wordsTag, tag != language.code, let path = assetPath(.variantWord(concept: concept, tag: tag)) {
-                return path
-            }
-            return assetPath(.word(concept: concept, language))
+            let tag = variant?.wordsTag ?? language.code
+            return assetPath(tag == language.code ? .word(concept: concept, language) : .variantWord(concept: concept, tag: tag))
         }
 
         /// A letter of a variant said where it stands: at the end of a word,

@@ -182,7 +182,7 @@ package struct LessonService: Sendable {
         guard let question = lesson.questions.first(where: { $0.id == questionID }), let slot = lesson.audioSlot(of: question) else {
             throw ParlaError(.assetNotFound)
         }
-        guard let name = try content.snapshot().assets[slot.description] else { throw ParlaError(.assetNotFound) }
+        guard let name = try content.snapshot().assetName(slot) else { throw ParlaError(.assetNotFound) }
         return try await content.asset(name).bytes
     }
 
