@@ -72,6 +72,8 @@ struct LettersLessonHTTPTests {
             #expect(tileAudio.count == 3 && Set(tileAudio).count == 3)
             #expect(
                 spelling.targets?.map(\.id) == ["0", "1", "2"] && spelling.targets?.allSatisfy { !$0.filled && $0.text.isEmpty } == true)
+            // Each place says its letter as it sounds there.
+            #expect(spelling.targets?.allSatisfy { $0.audio != nil } == true)
             let tile = { (text: String) in spelling.options.first { $0.text == text }!.id }
 
             // A tile on the wrong place pops back; the right ones stay and show their letter.

@@ -215,12 +215,19 @@ extension Components.Schemas.LessonQuestion {
             hint: question.type == .repetition ? question.translation : nil, options: options,
             targets: question.targets.map { targets in
                 targets.map { target in
-                    // A spelling target shows its letter once placed.
-                    let placed = word.flatMap { word in Int(target.id).flatMap { word.filled[$0] != nil ? word.targets[$0].shown : nil } }
+                    // A spelling target shows its letter once placed, and says it
+                    // as it sounds there (a phonics y at a word's end).
+                    let place = word.flatMap { word in Int(target.id).flatMap { word.targets.indices.contains($0) ? $0 : nil } }
+                    let placed = place.flatMap { word?.filled[$0] != nil ? word?.targets[$0].shown : nil }
+                    let said = place.flatMap { place in
+                        word?.targets[place].letter.flatMap {
+                            snapshot.letterAudio($0.said, variant: lesson.writes.variant, last: place == word?.lastLetter)
+                        }
+                    }
                     return .init(
                         id: target.id, text: placed ?? target.text ?? "",
                         picture: target.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
-                        filled: filled.contains(target.id))
+                        audio: said, filled: filled.contains(target.id))
                 }
             },
             placed: question.type.isTemplate ? Self.placed(question) : nil,
