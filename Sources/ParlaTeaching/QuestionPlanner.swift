@@ -277,8 +277,9 @@ public struct QuestionPlanner: Sendable {
     /// "l'éléphant"); as the language writes it and, where the lesson's
     /// variant spells it otherwise, as the variant does ("grey", "gray").
     static func spellings(of concept: Concept, in language: Language, as writing: LessonWriting? = nil) -> [String] {
+        // The lesson's own spelling first: it is the one shown as the answer.
         var tags = [language.code]
-        if let writing, writing.writes(language), writing.words != language.code { tags.append(writing.words) }
+        if let writing, writing.writes(language), writing.words != language.code { tags.insert(writing.words, at: 0) }
         var spellings: [String] = []
         for tag in tags {
             guard let localization = concept.localization(tag), !localization.isDisabled, let word = localization.word else { continue }
