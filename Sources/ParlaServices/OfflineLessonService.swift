@@ -34,7 +34,8 @@ extension LessonService {
         let state = LearnerState(model, difficulties: difficulties)
         let now = Date()
         return pack.lessons.map { authored in
-            let seed = String(StableHash.of("\(authored.id)/\(authorized.id)/\(contentVersion)"), radix: 16)
+            let hash = String(StableHash.of("\(authored.id)/\(authorized.id)/\(contentVersion)"), radix: 16)
+            let seed = writing?.carried(by: hash) ?? hash
             let lesson = Lesson(
                 offline: authored, of: pack, seed: seed, in: catalog, native: native, startAbilities: model.everySkill,
                 writing: writing)
@@ -72,8 +73,8 @@ extension LessonService {
         let catalog = try catalogs.catalog(language, content: content)
         let difficulties = try await catalogs.difficulties(lessons)[language] ?? [:]
         let learner = try await learners.learner(authorized)
-        // As the bundle was laid out, unless the learner's variant or letter case changed since.
-        let writing = try await self.writing(authorized, letterCase: learner.letterCase, in: language)
+        // As the bundle was laid out: its seed says in which variant and case.
+        let writing = try await offlineWriting(authorized, seed: log.seed, letterCase: learner.letterCase, in: language)
         let (stored, model, created) = try await lessons.replay(id, learner: authorized, language: language, courseLesson: entry.lesson.id)
         {
             model in
@@ -102,6 +103,21 @@ extension LessonService {
             startedAt: stored.startedAt, finishedAt: stored.finishedAt, abilities: model.everySkill)
         if view.lesson.isFinished { view.gaps = try await proficiency.proficiency(authorized, language: language.code).gaps }
         return (view, created)
+    }
+
+    /// The writing an offline lesson was laid out in, as its seed carries
+    /// it; for a seed that carries none, the learner's now. A variant that
+    /// is none of the language's is refused.
+    func offlineWriting(_ authorized: AuthorizedLearner, seed: String, letterCase: LetterCase, in language: Language) async throws
+        -> LessonWriting?
+    {
+        guard let carried = LessonWriting.carried(in: seed) else {
+            return try await writing(authorized, letterCase: letterCase, in: language)
+        }
+        guard let alphabet = try content.snapshot().corpus.alphabet(carried.variant), alphabet.language == language else {
+            throw ParlaError(.lessonLogRejected, fieldErrors: [FieldError("seed", .validationFailed)])
+        }
+        return LessonWriting(alphabet, letterCase: carried.letterCase)
     }
 
     /// A log's times: from `startedAt`, in order, none ahead of the

@@ -24,6 +24,19 @@ public struct LessonWriting: Codable, Sendable, Equatable {
         self.init(variant: alphabet.variant, words: alphabet.wordsTag, letterCase: letterCase)
     }
 
+    /// An offline lesson's seed that carries the writing it was laid out
+    /// in (`<seed>~<variant>~<case>`): its replay writes as the download
+    /// did, whatever the learner's settings have become since.
+    public func carried(by seed: String) -> String { "\(seed)~\(variant)~\(letterCase.rawValue)" }
+
+    /// The variant and letter case a seed carries; nil for a seed that
+    /// carries none (laid out before seeds did) or not these.
+    public static func carried(in seed: String) -> (variant: String, letterCase: LetterCase)? {
+        let parts = seed.split(separator: "~", omittingEmptySubsequences: false)
+        guard parts.count == 3, let letterCase = LetterCase(rawValue: String(parts[2])) else { return nil }
+        return (String(parts[1]), letterCase)
+    }
+
     /// Whether it writes `language` (its words' tag is one of it).
     func writes(_ language: Language) -> Bool { words.prefix { $0 != "-" } == language.code }
 }

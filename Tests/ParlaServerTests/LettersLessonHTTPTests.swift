@@ -147,8 +147,16 @@ struct LettersLessonHTTPTests {
                 }
             }
             #expect(spelled >= 16, "\(language.code): \(spelled) words")
-            // Lesson 2 spells words in every language: taken on the device, sent back, replayed whole.
+            // Lesson 2 spells words in every language: taken on the device, sent back, replayed whole,
+            // written as the download was though the letter case changed since.
             let second = lessons[1]
+            #expect(second.seed.hasSuffix("~lower"), "\(second.seed)")
+            _ = try await client.patch(learnerPath, token: learner.token, json: ["letterCase": "upper"])
+            var forged = OfflineLessonHTTPTests.log(second, startedAt: Date().addingTimeInterval(-600), tries: [])
+            forged["seed"] = "0~xx~upper"
+            let refused = try await client.put(
+                learnerPath + "/lessons/\(UUID().uuidString.lowercased())/log", token: learner.token, json: forged)
+            #expect(refused.status == 422 && refused.code == "lesson_log_rejected", "\(refused.text)")
             let tries = OfflineLessonHTTPTests.tries(second, wrongFirst: false)
             let sent = try await client.put(
                 learnerPath + "/lessons/\(UUID().uuidString.lowercased())/log", token: learner.token,
