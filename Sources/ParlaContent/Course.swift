@@ -430,23 +430,4 @@ extension Corpus {
         }
         return slots
     }
-
-    /// A letters screen's letter, or a spelling screen's word and each of
-    /// its letters (the last one's final sound too), as `variant` says them.
-    func letterSlots(of task: CourseScreen.Task, _ variant: Alphabet, concepts: (String) -> Concept?) -> [AssetSlot] {
-        switch task {
-        case .letters(let letter, _): return [.letter(variant: variant.variant, letter: letter, final: false)]
-        case .spelling(let key):
-            guard let language = variant.language, let word = concepts(key)?.localization(variant.wordsTag)?.word else { return [] }
-            let letters = Set(variant.letters.map(\.letter))
-            let said = word.lowercased().compactMap { Letters.said(String($0), in: letters) }
-            var slots: [AssetSlot] = variant.wordsTag == language.code ? [] : [.variantWord(concept: key, tag: variant.wordsTag)]
-            slots += said.map { .letter(variant: variant.variant, letter: $0, final: false) }
-            if let last = said.last, variant.letters.first(where: { $0.letter == last })?.final != nil {
-                slots.append(.letter(variant: variant.variant, letter: last, final: true))
-            }
-            return slots
-        default: return []
-        }
-    }
 }
