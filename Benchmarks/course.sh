@@ -6,7 +6,7 @@
 # then Benchmarks/course.sql gives LEARNERS (10,000) learners DAYS (90) days
 # of progress: those signed up and the rest made in SQL (course lessons
 # finished, one answer per screen, memory cards, abilities), the pack
-# learner in all 40 packs (8 packs in each of 5 languages, all lessons but
+# learner in every pack (9 in each of 5 languages, all lessons but
 # the last of each); the server is started again (nothing kept from before),
 # and the pack learner opens a lesson in each language (`continue`).
 # Measured, all on that server:
@@ -30,7 +30,7 @@
 # `AssetFiles`, each pack's bundle on a server started again (its files
 # read and hashed) against the same bundle from memory.
 # Goals (issue 34): a screen answered p99 <= 25 ms and >= 40% of /health's
-# rate at 64 connections; the pack list of a learner with 40 packs p99 <= 10 ms.
+# rate at 64 connections; the pack list of a learner with every pack p99 <= 10 ms.
 # Saves the tables under Benchmarks/results/; fails on any error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -204,12 +204,12 @@ print(WRK_HEAD)
 print(wrk_row("GET /health", connections, health))
 print(f"| a screen answered (saturation above) | {summary['learners']} | {summary['rate']:.0f} | {summary['p50']:.2f} | "
       f"{summary['p99']:.2f} | {summary['errors']} |")
-print(wrk_row("GET /v1/learners/{id}/packs?language= (40 packs with progress)", connections, packs))
-print(wrk_row("GET /v1/learners/{id}/packs?language= (40 packs with progress)", 1, packs_one))
+print(wrk_row(f"GET /v1/learners/{{id}}/packs?language= ({listed} packs with progress)", connections, packs))
+print(wrk_row(f"GET /v1/learners/{{id}}/packs?language= ({listed} packs with progress)", 1, packs_one))
 print(wrk_row("GET /v1/learners/{id}/packs?language= (a learner without progress)", 1, fresh))
 print(f"\nA screen answered: p99 {summary['p99']:.1f} ms (goal: at most 25 ms), {ratio:.0%} of /health's rate "
       f"(goal: at least 40%), {summary['learners']} learners on as many connections.")
-print(f"Pack progress of a learner with 40 packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
+print(f"Pack progress of a learner with {listed} packs: p99 {packs_one[4]} ms alone, {packs[4]} ms at {connections} connections "
       f"(goal: at most 10 ms).\n")
 print("## What an answer asks of PostgreSQL, alone\n")
 print(f"pgbench, 64 clients, prepared, {duration} s each, on the {open_count} open lessons of the learners measured above, "
@@ -263,7 +263,9 @@ echo "saved to $result"
 errors=$(python3 -c 'import json,sys; print(sum(s["errors"] + s["startProblems"] + s["stuck"] for s in map(json.load, map(open, sys.argv[1:]))))' \
   "$work/saturation.json" "$work/thinking.json" $(ls "$work"/open-*.json 2>/dev/null))
 non2xx=$(($(cut -f6 <<<"$health") + $(cut -f6 <<<"$packs") + $(cut -f6 <<<"$packs_one") + $(cut -f6 <<<"$fresh")))
-if [ "$errors" != 0 ] || [ "$non2xx" != 0 ] || [ "$pack_check" != "40 40 5" ]; then
-  echo "failed: $errors lesson errors, $non2xx non-2xx from wrk, pack check '$pack_check' (want '40 40 5')" >&2
+# Every pack listed has progress, and a lesson goes on in each language.
+read -r listed progressed continuing <<<"$pack_check"
+if [ "$errors" != 0 ] || [ "$non2xx" != 0 ] || [ "$listed" != "$progressed" ] || [ "$continuing" != 5 ]; then
+  echo "failed: $errors lesson errors, $non2xx non-2xx from wrk, pack check '$pack_check' (want every pack listed with progress, 5 to continue)" >&2
   exit 1
 fi

@@ -66,11 +66,12 @@ SELECT learner_id, language, 'beginning', CASE WHEN random() < 0.7 THEN 'A1' ELS
 FROM course_learning
 ON CONFLICT DO NOTHING;
 
--- The packs each took, and how many of each pack's lessons (the heavy learner: all but the last, in all eight).
+-- The packs each took, and how many of each pack's lessons (the heavy learner: all but the last, in every pack of the language).
 CREATE TEMP TABLE course_taken AS
 SELECT c.learner_id, c.language, p.pack, CASE WHEN c.heavy THEN 5 ELSE 1 + floor(random() * 6)::int END AS lessons,
        random() < 0.1 AND NOT c.heavy AS left_one
-FROM (SELECT *, CASE WHEN heavy THEN 8 ELSE 1 + floor(random() * 8)::int END AS packs FROM course_learning) c
+FROM (SELECT l.*, CASE WHEN heavy THEN n.packs ELSE 1 + floor(random() * n.packs)::int END AS packs
+      FROM course_learning l JOIN (SELECT language, count(*)::int AS packs FROM course_packs_ordered GROUP BY language) n USING (language)) c
 JOIN course_packs_ordered p ON p.language = c.language AND p.n <= c.packs;
 CREATE TEMP TABLE course_lessons_made AS
 SELECT gen_random_uuid() AS id, t.learner_id, t.language, l.lesson, l.screens, l.area, l.number > t.lessons AS unfinished,
