@@ -201,7 +201,33 @@ struct TourTests {
             #expect(tiles.prompt?.isEmpty == false && !tiles.options.isEmpty && tiles.skill == .reading)
             step(13, "Open the course.")
 
-            // 14. Forget the password, and reset it.
+            // 14. Spell a word with letter tiles: each tile on the first open place, then where it fits.
+            let spelling = try await zoe.startSpelling(
+                path: .init(learnerId: path), body: .json(.init(language: .fr, words: 1, difficulty: .easy))
+            ).created.body.json
+            let toSpell = try #require(spelling.words.first)
+            #expect(spelling.variant == "fr" && spelling.status == .inProgress && !toSpell.tiles.isEmpty && toSpell.word == nil)
+            var lastPlaced: Components.Schemas.TilePlacement?
+            for tile in toSpell.tiles {
+                let game = try await zoe.getSpelling(path: .init(learnerId: path, gameId: spelling.id)).ok.body.json
+                let open = try #require(game.words.first?.targets.first { !$0.filled && !$0.fixed })
+                var placed = try await zoe.placeTile(
+                    path: .init(learnerId: path, gameId: spelling.id), body: .json(.init(tileId: tile.id, target: open.index))
+                ).ok.body.json
+                if placed.outcome == .wrong {
+                    placed = try await zoe.placeTile(
+                        path: .init(learnerId: path, gameId: spelling.id),
+                        body: .json(.init(tileId: tile.id, target: try #require(placed.accepting.first)))
+                    ).ok.body.json
+                }
+                lastPlaced = placed
+            }
+            #expect(
+                lastPlaced?.feedback == .finished && lastPlaced?.game.result?.words == 1
+                    && lastPlaced?.game.words.first?.word?.isEmpty == false)
+            step(14, "Spell a word with letter tiles.")
+
+            // 15. Forget the password, and reset it.
             _ = try await parla.requestPasswordReset(body: .json(.init(email: "zoe@example.com"))).accepted
             let outbox = app.settings.mail.outboxDirectory
             var letter: String?
@@ -223,7 +249,7 @@ struct TourTests {
             let signedIn = try await parla.createSession(body: .json(.init(email: "zoe@example.com", password: "a stable new horse")))
                 .created.body.json
             #expect(signedIn.account.email == "zoe@example.com" && signedIn.account.emailVerified)
-            step(14, "Forget the password, and reset it.")
+            step(15, "Forget the password, and reset it.")
 
             #expect(walked == tour.steps.count, "README's tour has steps this walk does not make")
         }
