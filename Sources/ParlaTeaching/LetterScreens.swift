@@ -97,7 +97,7 @@ extension QuestionPlanner {
             let word = SpellingWord.make(
                 concept: concept, shown: shown, said: { Letters.said($0, in: letters) }, distractors: [], using: &generator)
         else { return nil }
-        let native = lesson.native == lesson.language ? nil : found.localization(lesson.native).flatMap { $0.isDisabled ? nil : $0.word }
+        let native = lesson.native == lesson.language ? nil : ChoiceQuestionMaker.word(found, lesson.native)
         var question = LessonQuestion(
             id: id, item: asked, type: .spelling, prompt: nil,
             options: word.tiles.map { .init(id: $0.id, text: $0.letter.shown, concept: nil) }, correctOptionID: nil, accepted: [],
