@@ -44,7 +44,9 @@ extension APIHandler {
                         outcome: .init(rawValue: name) ?? .revealed, feedback: .init(rawValue: feedback) ?? .revealed,
                         message: Wording.gameFeedback(feedback).text(in: language),
                         cards: shown.map {
-                            Components.Schemas.GameCard($0, state: name == "match" ? .matched : .faceUp, view: view, snapshot: snapshot)
+                            Components.Schemas.GameCard(
+                                $0, state: name == "match" ? .matched : .faceUp, view: view, variant: view.alphabet(in: snapshot),
+                                snapshot: snapshot)
                         },
                         game: try .init(view, snapshot)))))
     }
@@ -78,13 +80,12 @@ extension APIHandler {
 
 extension Components.Schemas.GameCard {
     /// A card as the player may see it: its face only when shown.
-    init(_ card: MatchingCard, state: StatePayload, view: GameService.View, snapshot: ContentCatalog.Snapshot) {
+    init(_ card: MatchingCard, state: StatePayload, view: GameService.View, variant: Alphabet?, snapshot: ContentCatalog.Snapshot) {
         let concept = snapshot.concepts[card.concept]
         let shown = state != .faceDown
         var text: String?, picture: String?, audio: String?
         if shown, let concept {
             // The word as the course's variant writes and says it, in the learner's letter case.
-            let variant = view.variant.flatMap { snapshot.corpus.alphabet($0) }
             switch card.face {
             case .word: text = concept.shown(variant?.wordsTag ?? view.language.code, letterCase: view.letterCase)
             case .translation: text = concept.localization(view.native)?.word
@@ -98,6 +99,12 @@ extension Components.Schemas.GameCard {
     }
 }
 
+extension GameService.View {
+    /// The alphabet of the variant the game was dealt in, looked up once per
+    /// game shown rather than once per card.
+    func alphabet(in snapshot: ContentCatalog.Snapshot) -> Alphabet? { variant.flatMap { snapshot.corpus.alphabet($0) } }
+}
+
 extension Components.Schemas.GameResult {
     init(_ result: GameStore.Finish) {
         self.init(pairs: result.items, seconds: result.seconds, flips: result.moves, mismatches: result.mistakes, score: result.score)
@@ -106,11 +113,11 @@ extension Components.Schemas.GameResult {
 
 extension Components.Schemas.Game {
     init(_ view: GameService.View, _ snapshot: ContentCatalog.Snapshot) throws {
-        let game = view.game
+        let game = view.game, variant = view.alphabet(in: snapshot)
         let cards = game.deal.cards.map { card -> Components.Schemas.GameCard in
             let state: Components.Schemas.GameCard.StatePayload =
                 game.matched.contains(card.position) ? .matched : game.faceUp == card.position || game.offline ? .faceUp : .faceDown
-            return .init(card, state: state, view: view, snapshot: snapshot)
+            return .init(card, state: state, view: view, variant: variant, snapshot: snapshot)
         }
         let result = game.result.map { Components.Schemas.GameResult(GameService.finish($0)) }
         self.init(
