@@ -66,12 +66,14 @@ package struct GameService: Sendable {
 
     package func start(_ authorized: AuthorizedLearner, _ start: Start) async throws -> View {
         let language = try content.language(start.language)
-        let learner = try await learners.learner(authorized)
-        let variant = try await courses.variant(of: authorized, in: language)
         let pairs = start.pairs ?? MatchingDeal.defaultPairs
         guard MatchingDeal.pairs.contains(pairs) else { throw ParlaError.validation([FieldError("pairs", .validationFailed)]) }
+        // Three independent reads, taken at once: a deal waits for the slowest, not the sum.
+        async let learnerRead = learners.learner(authorized)
+        async let variantRead = courses.variant(of: authorized, in: language)
+        async let dealableRead = words.dealable(authorized, language: language, wordList: start.wordList)
+        let (learner, variant, (concepts, preferred, open)) = try await (learnerRead, variantRead, dealableRead)
         let snapshot = try content.snapshot()
-        let (concepts, preferred, open) = try await words.dealable(authorized, language: language, wordList: start.wordList)
         let native = learner.nativeLanguage == language ? (language == .english ? .french : .english) : learner.nativeLanguage
         let faces = start.faces ?? .wordPicture
         let alike = LessonCatalog.soundsAlike(snapshot.corpus, language)
