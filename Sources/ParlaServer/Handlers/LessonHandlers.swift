@@ -213,23 +213,26 @@ extension Components.Schemas.LessonQuestion {
             skill: .init(rawValue: question.skill.rawValue) ?? .vocabulary, prompt: question.prompt, audio: audio,
             picture: word.flatMap { snapshot.concepts[$0.concept] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
             hint: question.type == .repetition ? question.translation : nil, options: options,
-            targets: question.targets.map { targets in
-                targets.map { target in
-                    // A spelling target shows its letter once placed, and says it
-                    // as it sounds there (a phonics y at a word's end).
-                    let place = word.flatMap { word in Int(target.id).flatMap { word.targets.indices.contains($0) ? $0 : nil } }
-                    let placed = place.flatMap { word?.filled[$0] != nil ? word?.targets[$0].shown : nil }
-                    let said = place.flatMap { place in
-                        word?.targets[place].letter.flatMap {
-                            snapshot.letterAudio($0.said, variant: lesson.writes.variant, last: place == word?.lastLetter)
-                        }
-                    }
-                    return .init(
-                        id: target.id, text: placed ?? target.text ?? "",
-                        picture: target.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
-                        audio: said, filled: filled.contains(target.id))
+            targets: word.map { word in
+                // Target n is the word's n-th character: it shows its letter
+                // once placed, and says it as it sounds there (a phonics y
+                // at a word's end); one shown, not spelled, shows always.
+                word.targets.enumerated().map { place, target in
+                    .init(
+                        id: String(place), text: target.letter == nil || word.filled[place] != nil ? target.shown : "",
+                        audio: target.letter.flatMap {
+                            snapshot.letterAudio($0.said, variant: lesson.writes.variant, last: place == word.lastLetter)
+                        }, filled: filled.contains(String(place)))
                 }
-            },
+            }
+                ?? question.targets.map { targets in
+                    targets.map { target in
+                        .init(
+                            id: target.id, text: target.text ?? "",
+                            picture: target.concept.flatMap { snapshot.concepts[$0] }.flatMap { snapshot.assetPath(.picture($0.picture)) },
+                            filled: filled.contains(target.id))
+                    }
+                },
             placed: question.type.isTemplate ? Self.placed(question) : nil,
             tries: question.tries.filter { !$0.correct }.count, timeLimitSeconds: question.type.timeLimitSeconds)
     }
