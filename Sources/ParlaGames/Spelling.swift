@@ -116,7 +116,7 @@ public struct SpellingWord: Codable, Sendable, Equatable {
 
     /// Places `tileID` on `target`: true when its letter belongs there (it
     /// stays), false when not (it pops back, and counts as a mistake).
-    public mutating func place(_ tileID: String, on target: Int) throws(SpellingRejection) -> Bool {
+    public mutating func place(_ tileID: String, on target: Int) throws(PlacementRejection) -> Bool {
         guard let tile = tiles.first(where: { $0.id == tileID }) else { throw .unknownTile }
         guard targets.indices.contains(target) else { throw .unknownTarget }
         guard !filled.values.contains(tileID) else { throw .tileUsed }
@@ -139,14 +139,20 @@ public struct SpellingMove: Codable, Sendable, Equatable {
     public init(tile: String, target: Int, at: Double) { (self.tile, self.target, self.at) = (tile, target, at) }
 }
 
-/// Why a placement (or a submitted log) cannot be.
-public enum SpellingRejection: Error, Sendable, Equatable {
+/// Why a tile cannot go on a word's target, wherever the word is spelled
+/// (a game, a lesson's screen).
+public enum PlacementRejection: Error, Sendable, Equatable {
     case unknownTile
     case unknownTarget
     /// The tile is already in place.
     case tileUsed
     /// The target has its letter, or is a space or a hyphen.
     case targetFilled
+}
+
+/// Why a game's placement (or a submitted log) cannot be.
+public enum SpellingRejection: Error, Sendable, Equatable {
+    case placement(PlacementRejection)
     /// Quicker than a person can drag a tile after the last one.
     case tooFast(move: Int)
     case outOfOrder(move: Int)
@@ -218,7 +224,8 @@ public struct SpellingGame: Codable, Sendable, Equatable {
             guard at >= last.at else { throw .outOfOrder(move: moves.count) }
             guard !checkPace || at - last.at >= Self.minimumMoveInterval else { throw .tooFast(move: moves.count) }
         }
-        let placed = try words[index].place(tile, on: target)
+        let placed: Bool
+        do throws(PlacementRejection) { placed = try words[index].place(tile, on: target) } catch { throw .placement(error) }
         moves.append(SpellingMove(tile: tile, target: target, at: at))
         if spans.count == index { spans.append(at...at) } else { spans[index] = spans[index].lowerBound...at }
         guard placed else { return .wrong(word: index) }
@@ -260,9 +267,10 @@ public enum SpellingDeal {
         let ordered = Array(candidates.prefix(preferred)) + Array(candidates.dropFirst(preferred)).shuffled(using: &random)
         var words: [SpellingWord] = [], seen: Set<String> = []
         for candidate in ordered where words.count < count {
-            let spelled = candidate.shown.filter { !Letters.shownOnly.contains($0) }
-            guard (2...difficulty.longestWord).contains(spelled.count), !seen.contains(candidate.shown.lowercased()) else { continue }
-            let own = Set(spelled.lowercased().map { said(String($0)) ?? String($0) })
+            guard let spelled = Letters.spelled(candidate.shown, in: alphabet, longest: difficulty.longestWord),
+                !seen.contains(candidate.shown.lowercased())
+            else { continue }
+            let own = Set(spelled)
             let distractors = letters.filter { !own.contains($0) }.shuffled(using: &random).prefix(difficulty.distractors)
             guard
                 let word = SpellingWord.make(

@@ -180,10 +180,10 @@ package struct SpellingService: Sendable {
     /// Why a placement was refused.
     static func code(for rejection: SpellingRejection) -> ErrorCode {
         switch rejection {
-        case .unknownTile: .tileNotFound
-        case .unknownTarget: .targetNotFound
-        case .tileUsed: .tileAlreadyPlaced
-        case .targetFilled: .targetAlreadyFilled
+        case .placement(.unknownTile): .tileNotFound
+        case .placement(.unknownTarget): .targetNotFound
+        case .placement(.tileUsed): .tileAlreadyPlaced
+        case .placement(.targetFilled): .targetAlreadyFilled
         case .tooFast: .moveTooFast
         case .outOfOrder: .moveOutOfOrder
         case .gameOver: .gameFinished

@@ -117,14 +117,13 @@ extension Lesson {
         guard var word = question.spelling else { throw .wrongAnswerKind }
         guard let index = Int(target) else { throw .targetNotFound }
         let placed: Bool
-        do throws(SpellingRejection) {
+        do throws(PlacementRejection) {
             placed = try word.place(tile, on: index)
         } catch {
             switch error {
             case .unknownTile: throw .optionNotFound
             case .unknownTarget: throw .targetNotFound
             case .tileUsed, .targetFilled: throw .optionAlreadyTried
-            case .tooFast, .outOfOrder, .gameOver, .unfinished: throw .finished
             }
         }
         question.spelling = word

@@ -80,11 +80,11 @@ struct SpellingTests {
         #expect(word.mistakes == 1)
         #expect(try word.place(Self.tile("a", of: word), on: 0))
         #expect(word.targets(accepting: SpellingLetter(shown: "a", said: "a")) == [3])
-        #expect(throws: SpellingRejection.targetFilled) { try word.place(Self.tile("a", of: word), on: 0) }
-        #expect(throws: SpellingRejection.unknownTile) { try word.place("t99", on: 1) }
-        #expect(throws: SpellingRejection.unknownTarget) { try word.place(Self.tile("n", of: word), on: 7) }
+        #expect(throws: PlacementRejection.targetFilled) { try word.place(Self.tile("a", of: word), on: 0) }
+        #expect(throws: PlacementRejection.unknownTile) { try word.place("t99", on: 1) }
+        #expect(throws: PlacementRejection.unknownTarget) { try word.place(Self.tile("n", of: word), on: 7) }
         let placed = word.filled[0]!
-        #expect(throws: SpellingRejection.tileUsed) { try word.place(placed, on: 3) }
+        #expect(throws: PlacementRejection.tileUsed) { try word.place(placed, on: 3) }
         // Either "n" tile goes in either "n" target.
         #expect(try word.place(Self.tile("n", of: word), on: 2))
         #expect(try word.place(Self.tile("n", of: word), on: 1))
