@@ -149,11 +149,11 @@ extension CorpusReading {
                 problem(line: at, .invalidValue, "\(key) has no word in \(variant.wordsTag) to spell")
                 continue
             }
-            let letters = Set(variant.letters.map(\.letter))
-            let spelled = word.lowercased().filter { !Letters.shownOnly.contains($0) }.map(String.init)
-            if !(2...10).contains(spelled.count) || !spelled.allSatisfy({ Letters.said($0, in: letters) != nil }) {
+            if Letters.spelled(word, in: Set(variant.letters.map(\.letter)), longest: CourseScreen.longestSpelledWord) == nil {
                 problem(
-                    line: at, .invalidValue, "\(word) (\(key)) is no word of 2 to 10 letters of the \(variant.variant) alphabet to spell")
+                    line: at, .invalidValue,
+                    "\(word) (\(key)) is no word of 2 to \(CourseScreen.longestSpelledWord) letters of the \(variant.variant) alphabet to spell"
+                )
             }
         }
     }
@@ -168,8 +168,7 @@ extension Corpus {
         case .letters(let letter, _): return [.letter(variant: variant.variant, letter: letter, final: false)]
         case .spelling(let key):
             guard let language = variant.language, let word = concepts(key)?.localization(variant.wordsTag)?.word else { return [] }
-            let letters = Set(variant.letters.map(\.letter))
-            let said = word.lowercased().compactMap { Letters.said(String($0), in: letters) }
+            let said = Letters.spelled(word, in: Set(variant.letters.map(\.letter)), longest: CourseScreen.longestSpelledWord) ?? []
             var slots: [AssetSlot] = variant.wordsTag == language.code ? [] : [.variantWord(concept: key, tag: variant.wordsTag)]
             slots += said.map { .letter(variant: variant.variant, letter: $0, final: false) }
             if let last = said.last, variant.letters.first(where: { $0.letter == last })?.final != nil {

@@ -67,6 +67,9 @@ public struct CourseLesson: Sendable, Equatable, Codable, Identifiable {
 /// lists' keys; the instruction said aloud is the template's
 /// (`course/instructions.yaml`) unless the screen has its own.
 public struct CourseScreen: Sendable, Equatable, Codable {
+    /// The most letters a spelling screen's word may have.
+    public static let longestSpelledWord = 10
+
     public enum Direction: String, Sendable, Codable {
         /// A word of the language learnt; choose its meaning.
         case fromTarget

@@ -37,6 +37,19 @@ public enum Letters {
         let bare = letter.folding(options: .diacriticInsensitive, locale: nil)
         return letters.contains(bare) ? bare : nil
     }
+
+    /// What makes a word one to spell with an alphabet's tiles (a lesson's
+    /// screen, a game's deal, the importer's check): 2 to `longest` letters,
+    /// each said as a letter of `letters`, besides the characters shown
+    /// only. The letters said, in order; nil for a word that is not one.
+    public static func spelled(_ word: String, in letters: Set<String>, longest: Int) -> [String]? {
+        var spelled: [String] = []
+        for character in word.lowercased() where !shownOnly.contains(character) {
+            guard let letter = said(String(character), in: letters) else { return nil }
+            spelled.append(letter)
+        }
+        return (2...max(2, longest)).contains(spelled.count) ? spelled : nil
+    }
 }
 
 /// The "thinking caps" a learner picks as an avatar (the hat shop of the
