@@ -55,9 +55,9 @@ extension Lesson {
 }
 
 extension LessonCatalog {
-    /// The alphabet a lesson's letters are said in: its variant's, or its
-    /// language's default.
-    func alphabet(for lesson: Lesson) -> Alphabet? { corpus.variant(lesson.writing?.variant, of: language) }
+    /// The alphabet a lesson's letters are said in: the variant it writes
+    /// in (`Lesson.writes`, the one rule for a lesson that names none).
+    func alphabet(for lesson: Lesson) -> Alphabet? { corpus.variant(lesson.writes.variant, of: language) }
 }
 
 // The course's letters and spelling screens (seed 003) as questions.
