@@ -47,3 +47,47 @@ extension Concept {
         return Casing.word(word, override: localization.caseOverride, letterCase: letterCase)
     }
 }
+
+/// How a learner's words of a language are written and said (issue 35):
+/// the variant of the learner's course, whose alphabet says the letters and
+/// whose localization spells the words (`en-US` "gray"), and the learner's
+/// letter case. A lesson fixes it when it starts, as a game does: a setting
+/// changed mid-lesson never changes a question on screen. Word pages and
+/// word cards show a learner's words by it too.
+public struct WordWriting: Codable, Sendable, Equatable {
+    /// The alphabet's variant (`en-GB-phonics`).
+    public var variant: String
+    /// The localization its words are read in (`Alphabet.wordsTag`).
+    public var words: String
+    public var letterCase: LetterCase
+
+    public init(variant: String, words: String, letterCase: LetterCase) {
+        (self.variant, self.words, self.letterCase) = (variant, words, letterCase)
+    }
+
+    public init(_ alphabet: Alphabet, letterCase: LetterCase) {
+        self.init(variant: alphabet.variant, words: alphabet.wordsTag, letterCase: letterCase)
+    }
+
+    /// An offline lesson's seed that carries the writing it was laid out
+    /// in (`<seed>~<variant>~<case>`): its replay writes as the download
+    /// did, whatever the learner's settings have become since.
+    public func carried(by seed: String) -> String { "\(seed)~\(variant)~\(letterCase.rawValue)" }
+
+    /// The variant and letter case a seed carries; nil for a seed that
+    /// carries none (laid out before seeds did) or not these.
+    public static func carried(in seed: String) -> (variant: String, letterCase: LetterCase)? {
+        let parts = seed.split(separator: "~", omittingEmptySubsequences: false)
+        guard parts.count == 3, let letterCase = LetterCase(rawValue: String(parts[2])) else { return nil }
+        return (String(parts[1]), letterCase)
+    }
+
+    /// A word as it writes it; nil where its localization has none.
+    public func shown(_ concept: Concept) -> String? { concept.shown(words, letterCase: letterCase) }
+
+    /// What a page or card shown this way is named by in an entity tag.
+    public var tag: String { "\(words)~\(letterCase.rawValue)" }
+
+    /// Whether it writes `language` (its words' tag is one of it).
+    public func writes(_ language: Language) -> Bool { words.prefix { $0 != "-" } == language.code }
+}

@@ -6,6 +6,7 @@ import ParlaStore
 /// The languages a learner studies (T3.1-T3.3).
 package struct CourseService: Sendable {
     package let courses: CourseStore
+    package let learners: LearnerStore
     package let content: ContentService
 
     /// A course from the beginning starts at A1; one by placement waits for
@@ -39,6 +40,17 @@ package struct CourseService: Sendable {
         return try content.snapshot().corpus.variant(named, of: language)
     }
 
+    /// How `learner` sees the words of `language`: its course's variant
+    /// (the default one without a course there) in its letter case (read
+    /// when not given); nil where the content has no alphabet for it.
+    package func writing(of learner: AuthorizedLearner, in language: Language, letterCase: LetterCase? = nil) async throws
+        -> WordWriting?
+    {
+        async let variant = variant(of: learner, in: language)
+        let letterCase = if let letterCase { letterCase } else { try await learners.learner(learner).letterCase }
+        return try await variant.map { WordWriting($0, letterCase: letterCase) }
+    }
+
     /// A variant asked for: stored as named, or nil for the default one.
     private func chosen(_ variant: String?, of language: Language) throws -> String? {
         guard let variant else { return nil }
@@ -53,8 +65,9 @@ package struct CourseService: Sendable {
         try await courses.courses(of: learner)
     }
 
-    package init(courses: CourseStore, content: ContentService) {
+    package init(courses: CourseStore, learners: LearnerStore, content: ContentService) {
         self.courses = courses
+        self.learners = learners
         self.content = content
     }
 }

@@ -112,7 +112,7 @@ package struct LessonService: Sendable {
         var lesson = Lesson(
             language: language, native: learner.nativeLanguage, length: length,
             types: Set(start.types ?? QuestionType.practice), focus: focus, gapWeights: weights, startAbilities: abilities)
-        lesson.writing = try await writing(authorized, letterCase: learner.letterCase, in: language)
+        lesson.writing = try await courses.writing(of: authorized, in: language, letterCase: learner.letterCase)
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         guard lesson.askNext(lessonID, planner: planner(catalog, words), state: LearnerState(learning), at: Date()) else {
@@ -154,7 +154,7 @@ package struct LessonService: Sendable {
         let learning = try await lessons.learning(learner: authorized, language: language)
         var lesson = Lesson(
             course: entry.lesson, of: entry.pack, in: catalog, native: learner.nativeLanguage, startAbilities: learning.everySkill,
-            writing: try await writing(authorized, letterCase: learner.letterCase, in: language))
+            writing: try await courses.writing(of: authorized, in: language, letterCase: learner.letterCase))
         lesson.speakingPausedUntil = try await learners.speakingPausedUntil(authorized)
         let lessonID = LessonID.generate()
         let words = try content.openWords(ownership.lists)
@@ -170,10 +170,6 @@ package struct LessonService: Sendable {
 
     /// How the learner's lessons in `language` write: in its course's
     /// variant (the default one without a course) and its letter case.
-    func writing(_ authorized: AuthorizedLearner, letterCase: LetterCase, in language: Language) async throws -> LessonWriting? {
-        try await courses.variant(of: authorized, in: language).map { LessonWriting($0, letterCase: letterCase) }
-    }
-
     /// The audio of a question (a listening question's word, a phrase to
     /// repeat), read from the content's assets.
     package func audio(_ learner: AuthorizedLearner, lesson id: LessonID, question questionID: String) async throws -> [UInt8] {

@@ -30,7 +30,7 @@ extension LessonService {
         let difficulties = try await catalogs.difficulties(lessons)[pack.language] ?? [:]
         let planner = planner(catalog, try await openWords(authorized))
         let (native, model) = try await (learner.nativeLanguage, learning)
-        let writing = try await self.writing(authorized, letterCase: try await learner.letterCase, in: pack.language)
+        let writing = try await courses.writing(of: authorized, in: pack.language, letterCase: try await learner.letterCase)
         let state = LearnerState(model, difficulties: difficulties)
         let now = Date()
         return pack.lessons.map { authored in
@@ -109,15 +109,15 @@ extension LessonService {
     /// it; for a seed that carries none, the learner's now. A variant that
     /// is none of the language's is refused.
     func offlineWriting(_ authorized: AuthorizedLearner, seed: String, letterCase: LetterCase, in language: Language) async throws
-        -> LessonWriting?
+        -> WordWriting?
     {
-        guard let carried = LessonWriting.carried(in: seed) else {
-            return try await writing(authorized, letterCase: letterCase, in: language)
+        guard let carried = WordWriting.carried(in: seed) else {
+            return try await courses.writing(of: authorized, in: language, letterCase: letterCase)
         }
         guard let alphabet = try content.snapshot().corpus.alphabet(carried.variant), alphabet.language == language else {
             throw ParlaError(.lessonLogRejected, fieldErrors: [FieldError("seed", .validationFailed)])
         }
-        return LessonWriting(alphabet, letterCase: carried.letterCase)
+        return WordWriting(alphabet, letterCase: carried.letterCase)
     }
 
     /// A log's times: from `startedAt`, in order, none ahead of the

@@ -198,7 +198,7 @@ extension Lesson {
     /// screen can ask allowed; the first question is asked by `askNext`.
     public init(
         course authored: CourseLesson, of pack: CoursePack, in catalog: LessonCatalog, native: Language, startAbilities: [SkillAbility],
-        writing: LessonWriting? = nil
+        writing: WordWriting? = nil
     ) {
         self.init(
             language: pack.language, native: native, length: catalog.questionCount(of: authored), types: Set(QuestionType.allCases),

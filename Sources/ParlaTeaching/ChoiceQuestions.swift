@@ -63,7 +63,7 @@ public struct ChoiceQuestionMaker: Sendable {
     /// spellings, the learner's letter case); nil: as the content writes it.
     public func question(
         _ kind: ChoiceQuestion.Kind, about concept: Concept, native: Language, target: Language, openWords: Set<String>? = nil,
-        writing: LessonWriting? = nil, using generator: inout some RandomNumberGenerator
+        writing: WordWriting? = nil, using generator: inout some RandomNumberGenerator
     ) -> ChoiceQuestion? {
         guard let answer = Self.word(concept, target, as: writing), let meaning = Self.word(concept, native) else { return nil }
         // What the options show, for the answer and for any candidate.
@@ -128,7 +128,7 @@ public struct ChoiceQuestionMaker: Sendable {
     /// The word as a learner sees it, or nil when the language lacks it:
     /// in the language `writing` writes, as it does (`en-US` "gray", in the
     /// learner's letter case); in any other, as the content writes it.
-    static func word(_ concept: Concept, _ language: Language, as writing: LessonWriting? = nil) -> String? {
+    static func word(_ concept: Concept, _ language: Language, as writing: WordWriting? = nil) -> String? {
         guard let writing, writing.writes(language) else {
             guard let localization = concept.localization(language), !localization.isDisabled else { return nil }
             return localization.word

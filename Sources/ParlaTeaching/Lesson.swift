@@ -204,7 +204,7 @@ public struct Lesson: Codable, Sendable, Equatable {
     public var course: CourseLessonPlace?
     /// The variant and letter case it writes in (`LetterScreens.swift`;
     /// absent in lessons stored before them: `writes`).
-    public var writing: LessonWriting?
+    public var writing: WordWriting?
 
     /// The id the next question gets.
     public var nextQuestionID: String { "q\(questions.count + (skippedQuestions ?? 0) + 1)" }

@@ -4,48 +4,11 @@ import ParlaCore
 import ParlaGames
 import ParlaLearning
 
-/// How a lesson writes and says the language learnt (issue 35): the
-/// variant of the learner's course, whose alphabet says the letters and
-/// whose localization spells the words (`en-US` "gray"), and the learner's
-/// letter case. Fixed when the lesson starts, as a game's are: a setting
-/// changed mid-lesson never changes a question on screen.
-public struct LessonWriting: Codable, Sendable, Equatable {
-    /// The alphabet's variant (`en-GB-phonics`).
-    public var variant: String
-    /// The localization its words are read in (`Alphabet.wordsTag`).
-    public var words: String
-    public var letterCase: LetterCase
-
-    public init(variant: String, words: String, letterCase: LetterCase) {
-        (self.variant, self.words, self.letterCase) = (variant, words, letterCase)
-    }
-
-    public init(_ alphabet: Alphabet, letterCase: LetterCase) {
-        self.init(variant: alphabet.variant, words: alphabet.wordsTag, letterCase: letterCase)
-    }
-
-    /// An offline lesson's seed that carries the writing it was laid out
-    /// in (`<seed>~<variant>~<case>`): its replay writes as the download
-    /// did, whatever the learner's settings have become since.
-    public func carried(by seed: String) -> String { "\(seed)~\(variant)~\(letterCase.rawValue)" }
-
-    /// The variant and letter case a seed carries; nil for a seed that
-    /// carries none (laid out before seeds did) or not these.
-    public static func carried(in seed: String) -> (variant: String, letterCase: LetterCase)? {
-        let parts = seed.split(separator: "~", omittingEmptySubsequences: false)
-        guard parts.count == 3, let letterCase = LetterCase(rawValue: String(parts[2])) else { return nil }
-        return (String(parts[1]), letterCase)
-    }
-
-    /// Whether it writes `language` (its words' tag is one of it).
-    func writes(_ language: Language) -> Bool { words.prefix { $0 != "-" } == language.code }
-}
-
 extension Lesson {
     /// How the lesson writes: as it started, or for a lesson stored before
     /// variants, the language's own words as written.
-    public var writes: LessonWriting {
-        writing ?? LessonWriting(variant: language.code, words: language.code, letterCase: .lower)
+    public var writes: WordWriting {
+        writing ?? WordWriting(variant: language.code, words: language.code, letterCase: .lower)
     }
 
     /// A word's audio as the lesson's variant says it.

@@ -29,7 +29,7 @@ extension Lesson {
     /// A course lesson to take offline, its questions laid out by `seed`.
     public init(
         offline authored: CourseLesson, of pack: CoursePack, seed: String, in catalog: LessonCatalog, native: Language,
-        startAbilities: [SkillAbility], writing: LessonWriting? = nil
+        startAbilities: [SkillAbility], writing: WordWriting? = nil
     ) {
         self.init(course: authored, of: pack, in: catalog, native: native, startAbilities: startAbilities, writing: writing)
         types.remove(.repetition)

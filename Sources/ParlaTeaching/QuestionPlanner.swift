@@ -276,7 +276,7 @@ public struct QuestionPlanner: Sendable {
     /// How a word may be typed: alone, or with its article ("éléphant",
     /// "l'éléphant"); as the language writes it and, where the lesson's
     /// variant spells it otherwise, as the variant does ("grey", "gray").
-    static func spellings(of concept: Concept, in language: Language, as writing: LessonWriting? = nil) -> [String] {
+    static func spellings(of concept: Concept, in language: Language, as writing: WordWriting? = nil) -> [String] {
         // The lesson's own spelling first: it is the one shown as the answer.
         var tags = [language.code]
         if let writing, writing.writes(language), writing.words != language.code { tags.insert(writing.words, at: 0) }

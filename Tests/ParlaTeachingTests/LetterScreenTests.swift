@@ -23,7 +23,7 @@ struct LetterScreenTests {
         let phonics = try #require(corpus.alphabet("en-phonics"))
         var lesson = Lesson(
             course: authored, of: pack, in: planner.catalog, native: .french, startAbilities: [],
-            writing: LessonWriting(phonics, letterCase: .upper))
+            writing: WordWriting(phonics, letterCase: .upper))
         var (model, known) = (LearnerModel(), [LessonItemID: ItemDifficulty]())
         let asked = lesson.askNext(id, planner: planner, state: LearnerState(model), at: CourseLessonTests.now)
         #expect(asked)
@@ -97,7 +97,7 @@ struct LetterScreenTests {
         // Lesson 1: m a l i o, then Mama and Lila.
         let authored = pack.lessons[0]
         let spelling = try #require(authored.screens.firstIndex { $0.template == .spelling })
-        for (writing, shown) in [(nil, "Mama"), (LessonWriting(variant: "de", words: "de", letterCase: .upper), "MAMA")] {
+        for (writing, shown) in [(nil, "Mama"), (WordWriting(variant: "de", words: "de", letterCase: .upper), "MAMA")] {
             var lesson = Lesson(course: authored, of: pack, in: planner.catalog, native: .english, startAbilities: [], writing: writing)
             lesson.writing = writing
             var random = SimulationRandom(seed: 35)
@@ -128,14 +128,14 @@ struct LetterScreenTests {
             try ask(.translationFromTarget).prompt == "grey" && lesson.audioSlot(of: try ask(.picture)) == .word(concept: "grey", .english))
         let british = try ask(.typedTranslation).accepted
         #expect(british.contains("grey") && british.contains("the grey") && !british.contains("gray"), "\(british)")
-        lesson.writing = LessonWriting(variant: "en", words: "en-US", letterCase: .title)
+        lesson.writing = WordWriting(variant: "en", words: "en-US", letterCase: .title)
         let american = try ask(.translationFromTarget)
         #expect(american.prompt == "Gray" && lesson.audioSlot(of: american) == .variantWord(concept: "grey", tag: "en-US"))
         let typed = try ask(.typedTranslation).accepted
         #expect(typed.contains("grey") && typed.contains("gray") && typed.contains("the gray"), "\(typed)")
         // The learner's own language is written as it is.
         var random = SimulationRandom(seed: 35)
-        lesson.writing = LessonWriting(variant: "en", words: "en-US", letterCase: .upper)
+        lesson.writing = WordWriting(variant: "en", words: "en-US", letterCase: .upper)
         let toTarget = try #require(
             planner.question(
                 .translationToTarget, about: grey, in: lesson, isNew: true, at: CourseLessonTests.now,
