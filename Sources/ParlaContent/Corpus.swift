@@ -174,7 +174,8 @@ public struct Localization: Sendable, Equatable {
         Localization(
             word: word ?? base.word, article: article ?? base.article, gender: gender ?? base.gender,
             plural: plural ?? base.plural, frequency: frequency ?? base.frequency,
-            definition: definition ?? base.definition, sortKey: sortKey ?? base.sortKey,
+            // A sort key belongs to its word: a variant spelling its own sorts as it is spelled.
+            definition: definition ?? base.definition, sortKey: sortKey ?? (word == nil ? base.sortKey : nil),
             caseOverride: caseOverride ?? base.caseOverride, disabled: disabled ?? base.disabled,
             speech: speech ?? base.speech)
     }

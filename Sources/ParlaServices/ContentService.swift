@@ -66,8 +66,8 @@ package final class ContentCatalog: Sendable {
 
         /// A word said as a course variant says it (`en-US` "gray", by the
         /// American voice), or as its language does.
-        package func wordAudio(_ concept: String, _ language: Language, variant: Alphabet?) -> String? {
-            let tag = variant?.wordsTag ?? language.code
+        package func wordAudio(_ concept: String, _ language: Language, words: String?) -> String? {
+            let tag = words ?? language.code
             return assetPath(tag == language.code ? .word(concept: concept, language) : .variantWord(concept: concept, tag: tag))
         }
 
@@ -179,13 +179,20 @@ package struct ContentService: Sendable {
 
     /// A page of a list, or of every word the learner can use (`all`):
     /// owned lists whole, locked ones by their free words, each word once.
-    package func page(_ number: Int, of listID: String, in language: Language, open: Set<String>)
+    /// Page `number` of a list (or of every word), its words in the
+    /// alphabetical order of their spelling as `writing` spells them (a
+    /// variant's "gray" sorts as written), or as the content does.
+    package func page(_ number: Int, of listID: String, in language: Language, open: Set<String>, as writing: WordWriting? = nil)
         throws -> (page: WordPage<Concept>, locked: Bool)
     {
         let snapshot = try snapshot()
-        let cacheKey = [snapshot.version, language.code, listID, open.sorted().joined(separator: ","), String(number)]
-            .joined(separator: "|")
-        return try catalog.page(cacheKey) { try layOut(number, of: listID, in: language, open: open, snapshot: snapshot) }
+        let cacheKey = [
+            snapshot.version, language.code, writing?.words ?? "-", listID, open.sorted().joined(separator: ","), String(number),
+        ]
+        .joined(separator: "|")
+        return try catalog.page(cacheKey) {
+            try layOut(number, of: listID, in: language, open: open, as: writing, snapshot: snapshot)
+        }
     }
 
     /// The words a learner may meet: its open lists' words and every free word.
@@ -195,7 +202,7 @@ package struct ContentService: Sendable {
     }
 
     private func layOut(
-        _ number: Int, of listID: String, in language: Language, open: Set<String>,
+        _ number: Int, of listID: String, in language: Language, open: Set<String>, as writing: WordWriting?,
         snapshot: ContentCatalog.Snapshot
     ) throws -> (page: WordPage<Concept>, locked: Bool) {
         let words: [Concept]
@@ -212,14 +219,14 @@ package struct ContentService: Sendable {
             (words, locked) = (view.words, view.locked)
         }
         let collation = Collation(language)
-        guard let page = WordPaging.page(number, of: words, collation: collation, text: { Self.sortText($0, language) }) else {
+        guard let page = WordPaging.page(number, of: words, collation: collation, text: { Self.sortText($0, language, as: writing) }) else {
             throw ParlaError(.pageNotFound)
         }
         return (page, locked)
     }
 
-    package static func sortText(_ concept: Concept, _ language: Language) -> String {
-        let localization = concept.localization(language)
+    package static func sortText(_ concept: Concept, _ language: Language, as writing: WordWriting? = nil) -> String {
+        let localization = writing.flatMap { concept.localization($0.words) } ?? concept.localization(language)
         return localization?.sortKey ?? localization?.word ?? concept.key
     }
 

@@ -109,8 +109,10 @@ struct ContentTests {
                 // Every word's initial links to page 1.
                 let initials = Set(texts.compactMap { collation.initial($0) })
                 for entry in bar {
+                    // A learner's bar is in its letter case: small letters by default.
                     let letter = entry.letter
-                    #expect(entry.firstPage == (initials.contains(letter) ? 1 : nil), "\(language) \(letter)")
+                    #expect(letter == letter.lowercased(), "\(language) \(letter)")
+                    #expect(entry.firstPage == (initials.contains(letter.uppercased()) ? 1 : nil), "\(language) \(letter)")
                 }
             }
             #expect(try await client.get("/v1/languages/en/wordlists/animals/pages/2").code == "page_not_found")
@@ -219,6 +221,62 @@ struct ContentTests {
             let search = try await client.get("/v1/languages/fr/words?prefix=ELEP").decoded(WordSearch.self)
             #expect(search.words.contains { $0.id == "elephant" })
             #expect(try await client.get("/v1/languages/fr/words?prefix=").fieldErrors == ["prefix:required"])
+        }
+    }
+
+    @Test("word pages and cards follow the learner's course variant and letter case; anonymous ones stay as the content writes")
+    func wordsAsTheLearnerSeesThem() async throws {
+        let app = try await TestApp.make()
+        try await app.run { client in
+            let learner = try await client.signUp()
+            let id = learner.learnerID
+            func page() async throws -> (WordPage, String?) {
+                let reply = try await client.get("/v1/languages/en/wordlists/transport/pages/1?learnerId=\(id)", token: learner.token)
+                return (try reply.decoded(WordPage.self), reply.header("ETag"))
+            }
+            func card() async throws -> Components.Schemas.Word {
+                try await client.get("/v1/languages/en/words/lorry?learnerId=\(id)", token: learner.token)
+                    .decoded(Components.Schemas.Word.self)
+            }
+            let anonymous = try await client.get("/v1/languages/en/wordlists/transport/pages/1").decoded(WordPage.self)
+            let british = try await card()
+            #expect(british.word == "lorry" && british.plural == "lorries")
+            let (britishPage, britishTag) = try await page()
+            #expect(britishPage.words.map(\.word) == anonymous.words.map(\.word))
+
+            // An American English course: "truck", sorted where truck sorts, said by the American voice.
+            let course = try await client.post(
+                "/v1/learners/\(id)/courses", token: learner.token, json: ["language": "en", "start": "beginning", "variant": "en"])
+            #expect(course.status == 201, "\(course.text)")
+            let (american, americanTag) = try await page()
+            #expect(americanTag != britishTag)
+            let words = american.words.map(\.word)
+            #expect(words.contains("truck") && !words.contains("lorry"), "\(words)")
+            #expect(words == words.sorted(by: ParlaContentOrder(.english).before))
+            let truck = try #require(american.words.first { $0.id == "lorry" })
+            let lorry = try #require(anonymous.words.first { $0.id == "lorry" })
+            #expect(truck.audio != nil && truck.audio != lorry.audio)
+            let americanCard = try await card()
+            #expect(americanCard.word == "truck" && americanCard.plural == "trucks" && americanCard.article == "the")
+            #expect(americanCard.audio?.word == truck.audio)
+            #expect(americanCard.definition.hasPrefix("A truck"))
+
+            // Capitals: every word, article and bar letter; the tag changes with them.
+            let upper = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "upper"])
+            #expect(upper.status == 200, "\(upper.text)")
+            let (capitals, capitalsTag) = try await page()
+            #expect(capitalsTag != americanTag)
+            #expect(capitals.words.map(\.word) == words.map { $0.uppercased() })
+            #expect(capitals.alphabetBar.allSatisfy { $0.letter == $0.letter.uppercased() })
+            let capitalCard = try await card()
+            #expect(capitalCard.word == "TRUCK" && capitalCard.article == "THE" && capitalCard.plural == "TRUCKS")
+
+            // Anonymous pages and cards are as the content writes them, whatever a learner chose.
+            let after = try await client.get("/v1/languages/en/wordlists/transport/pages/1").decoded(WordPage.self)
+            #expect(after.words.map(\.word) == anonymous.words.map(\.word))
+            #expect(after.alphabetBar.map(\.letter) == anonymous.alphabetBar.map(\.letter))
+            let open = try await client.get("/v1/languages/en/words/lorry").decoded(Components.Schemas.Word.self)
+            #expect(open.word == "lorry")
         }
     }
 

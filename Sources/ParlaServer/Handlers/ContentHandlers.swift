@@ -48,17 +48,34 @@ extension APIHandler {
                 body: .json(.init(wordLists: lists))))
     }
 
+    /// What a learner's own view of a language's words depends on: the
+    /// lists its account opens, and how it sees words (its course's variant
+    /// and its letter case). For no learner: what every account opens, as
+    /// the content writes it.
+    func wordView(of learnerID: String?, in language: Language) async throws -> (open: Set<String>, writing: WordWriting?) {
+        let learner = try await learnerID.asyncMap { try await authorized($0, for: .read) }
+        guard let learner else { return (try await plans.ownership(for: nil).lists, nil) }
+        async let ownership = plans.ownership(for: learner)
+        async let writing = courses.writing(of: learner, in: language)
+        return (try await ownership.lists, try await writing)
+    }
+
     func getWordListPage(_ input: Operations.GetWordListPage.Input) async throws -> Operations.GetWordListPage.Output {
         let language = try content.language(input.path.language)
-        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
-        let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), open: open)
+        let (open, writing) = try await wordView(of: input.query.learnerId, in: language)
+        let tag = try content.entityTag("page", language.code, input.path.listId, String(input.path.page), writing?.tag ?? "-", open: open)
         if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
-        let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, open: open)
+        let (page, locked) = try content.page(input.path.page, of: input.path.listId, in: language, open: open, as: writing)
         let snapshot = try content.snapshot()
+        // The bar's letters follow the learner's letter case too: small
+        // letters beside small words.
+        func barLetter(_ letter: String) -> String {
+            writing.map { Casing.letter(letter.lowercased(), letterCase: $0.letterCase) } ?? letter
+        }
         let body = Components.Schemas.WordPage(
             listId: input.path.listId, page: page.number, pageCount: page.pageCount, locked: locked,
-            words: page.words.map { .init($0, language, snapshot) },
-            alphabetBar: page.alphabetBar.map { .init(letter: $0.letter, firstPage: $0.firstPage, onThisPage: $0.onThisPage) })
+            words: page.words.map { .init($0, language, as: writing, snapshot) },
+            alphabetBar: page.alphabetBar.map { .init(letter: barLetter($0.letter), firstPage: $0.firstPage, onThisPage: $0.onThisPage) })
         return .ok(.init(headers: .init(eTag: tag, cacheControl: cacheControl(personal: input.query.learnerId != nil)), body: .json(body)))
     }
 
@@ -66,25 +83,34 @@ extension APIHandler {
         let language = try content.language(input.path.language)
         let words = try content.search(input.query.prefix, in: language, limit: input.query.limit ?? 20)
         let snapshot = try content.snapshot()
-        return .ok(.init(body: .json(.init(words: words.map { .init($0, language, snapshot) }))))
+        return .ok(.init(body: .json(.init(words: words.map { .init($0, language, as: nil, snapshot) }))))
     }
 
     func getWord(_ input: Operations.GetWord.Input) async throws -> Operations.GetWord.Output {
         let language = try content.language(input.path.language)
-        let open = try await plans.ownership(for: try await input.query.learnerId.asyncMap { try await authorized($0, for: .read) }).lists
-        let (concept, word, lists) = try content.word(input.path.wordId, in: language)
+        let (open, writing) = try await wordView(of: input.query.learnerId, in: language)
+        let (concept, written, lists) = try content.word(input.path.wordId, in: language)
         // A word of no list open to the learner, and free in none, is locked.
         guard try content.openWords(open).contains(concept.key) else { throw ParlaError(.wordLocked) }
-        let tag = try content.entityTag("word", language.code, input.path.wordId)
+        let tag = try content.entityTag("word", language.code, input.path.wordId, writing?.tag ?? "-")
         if EntityTag.isCurrent(tag, ifNoneMatch: input.headers.ifNoneMatch) { return .notModified(.init(headers: .init(eTag: tag))) }
         let snapshot = try content.snapshot()
+        // The card as the learner's course variant writes the word (its
+        // plural too), in the learner's letter case, said by its voice.
+        let word = writing.flatMap { concept.localization($0.words) } ?? written
+        // An article or a plural takes the letter case, not the word's own override.
+        func cased(_ text: String?, override: CaseOverride? = nil) -> String? {
+            guard let text, let writing else { return text }
+            return Casing.word(text, override: override, letterCase: writing.letterCase)
+        }
         let body = Components.Schemas.Word(
-            id: concept.key, language: language.code, word: word.word ?? concept.key, article: word.article,
-            gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: word.plural, definition: word.definition ?? "",
+            id: concept.key, language: language.code, word: cased(word.word, override: word.caseOverride) ?? concept.key,
+            article: cased(word.article),
+            gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: cased(word.plural), definition: word.definition ?? "",
             level: concept.level.rawValue, frequencyRank: word.frequency, picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
             sound: concept.sound.flatMap { snapshot.assetPath(.soundEffect(file: $0)) },
             audio: .init(
-                word: snapshot.assetPath(.word(concept: concept.key, language)),
+                word: snapshot.wordAudio(concept.key, language, words: writing?.words),
                 definition: snapshot.assetPath(.definition(concept: concept.key, language))),
             definitionTimings: try await content.definitionTimings(of: concept.key, in: language, snapshot)?.words
                 .map { .init(word: $0.word, start: $0.start, end: $0.end) },
@@ -208,12 +234,17 @@ extension APIHandler {
 }
 
 extension Components.Schemas.WordSummary {
-    init(_ concept: Concept, _ language: Language, _ snapshot: ContentCatalog.Snapshot) {
-        let word = concept.localization(language)
+    /// A word of a page: as `writing` writes and says it (nil: as the
+    /// content does).
+    init(_ concept: Concept, _ language: Language, as writing: WordWriting?, _ snapshot: ContentCatalog.Snapshot) {
+        let word = writing.flatMap { concept.localization($0.words) } ?? concept.localization(language)
+        let article = word?.article.map { article in
+            writing.map { Casing.word(article, override: nil, letterCase: $0.letterCase) } ?? article
+        }
         self.init(
-            id: concept.key, word: word?.word ?? concept.key, article: word?.article,
+            id: concept.key, word: writing?.shown(concept) ?? word?.word ?? concept.key, article: article,
             picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
-            audio: snapshot.assetPath(.word(concept: concept.key, language)), level: concept.level.rawValue)
+            audio: snapshot.wordAudio(concept.key, language, words: writing?.words), level: concept.level.rawValue)
     }
 }
 

@@ -90,7 +90,7 @@ extension Components.Schemas.GameCard {
             case .word: text = concept.shown(variant?.wordsTag ?? view.language.code, letterCase: view.letterCase)
             case .translation: text = concept.localization(view.native)?.word
             case .picture: picture = snapshot.assetPath(.picture(concept.picture))
-            case .audio: audio = snapshot.wordAudio(concept.key, view.language, variant: variant)
+            case .audio: audio = snapshot.wordAudio(concept.key, view.language, words: variant?.wordsTag)
             }
         }
         self.init(

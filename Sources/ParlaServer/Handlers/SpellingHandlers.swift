@@ -48,7 +48,8 @@ extension APIHandler {
                             snapshot.letterAudio($0.said, variant: view.state.variant, last: form.target == word.lastLetter)
                         },
                         wordAudio: spelled
-                            ? snapshot.wordAudio(word.concept, view.language, variant: snapshot.corpus.alphabet(view.state.variant)) : nil,
+                            ? snapshot.wordAudio(word.concept, view.language, words: snapshot.corpus.alphabet(view.state.variant)?.wordsTag)
+                            : nil,
                         game: .init(view, snapshot)))))
     }
 
@@ -105,7 +106,7 @@ extension Components.Schemas.SpellingGame {
             return Components.Schemas.SpellingWord(
                 word: shown ? word.shown : nil, wordId: shown ? word.concept : nil,
                 picture: concept.flatMap { snapshot.assetPath(.picture($0.picture)) },
-                audio: snapshot.wordAudio(word.concept, view.language, variant: variant), targets: targets, tiles: tiles,
+                audio: snapshot.wordAudio(word.concept, view.language, words: variant?.wordsTag), targets: targets, tiles: tiles,
                 spelled: word.isSpelled, mistakes: word.mistakes)
         }
         self.init(
