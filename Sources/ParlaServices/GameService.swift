@@ -112,6 +112,12 @@ package struct GameService: Sendable {
         try view(try await games.game(id, learner: learner), learner: learner.id)
     }
 
+    /// The learner's finished games of every kind (card matching, spelling),
+    /// newest first: what its teacher or its account's adults see.
+    package func recentGames(_ learner: AuthorizedLearner, language: Language?, limit: Int) async throws -> [GameStore.Record] {
+        try await games.finished(learner: learner, kind: nil, language: language, limit: limit, before: nil)
+    }
+
     /// The learner's finished games and their results, newest first.
     package func results(_ learner: AuthorizedLearner, language: Language?, limit: Int, before: GameID?) async throws -> [GameStore.Record]
     {

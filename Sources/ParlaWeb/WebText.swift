@@ -101,6 +101,9 @@ public enum WebText {
         case lastAnswer
         case lessons
         case games
+        case game
+        case cardMatching
+        case spelling
         case pairs
         case score
         case time
@@ -497,14 +500,21 @@ extension WebText.Key {
                 en: "Recent lessons", fr: "Leçons récentes", it: "Lezioni recenti", de: "Letzte Lektionen", es: "Lecciones recientes")
         case .games:
             LocalizedText(en: "Recent games", fr: "Jeux récents", it: "Giochi recenti", de: "Letzte Spiele", es: "Juegos recientes")
+        case .game:
+            LocalizedText(en: "Game", fr: "Jeu", it: "Gioco", de: "Spiel", es: "Juego")
+        case .cardMatching:
+            LocalizedText(en: "Card matching", fr: "Paires de cartes", it: "Coppie di carte", de: "Kartenpaare", es: "Parejas de cartas")
+        case .spelling:
+            LocalizedText(en: "Spelling", fr: "Orthographe", it: "Ortografia", de: "Buchstabieren", es: "Deletreo")
         case .pairs:
-            LocalizedText(en: "Pairs", fr: "Paires", it: "Coppie", de: "Paare", es: "Parejas")
+            LocalizedText(
+                en: "Pairs or words", fr: "Paires ou mots", it: "Coppie o parole", de: "Paare oder Wörter", es: "Parejas o palabras")
         case .score:
             LocalizedText(en: "Score", fr: "Score", it: "Punteggio", de: "Punkte", es: "Puntuación")
         case .time:
             LocalizedText(en: "Time", fr: "Durée", it: "Tempo", de: "Zeit", es: "Tiempo")
         case .mismatches:
-            LocalizedText(en: "Mismatches", fr: "Erreurs", it: "Errori", de: "Fehlgriffe", es: "Fallos")
+            LocalizedText(en: "Mistakes", fr: "Erreurs", it: "Errori", de: "Fehler", es: "Fallos")
         case .skills:
             LocalizedText(en: "Skills", fr: "Compétences", it: "Abilità", de: "Fertigkeiten", es: "Habilidades")
         case .skill:

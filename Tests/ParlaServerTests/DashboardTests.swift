@@ -114,6 +114,13 @@ struct DashboardTests {
                 ])
             #expect(try await Self.record(client, learner).status == 201)
             #expect(try await GameTests.playPerfectly(client, learner: learner.learnerID, token: learner.token).status == 200)
+            // And a spelling game, played offline: the teacher sees both kinds of game.
+            let spelling = try await SpellingHTTPTests().deal(client, learner, ["language": "fr", "words": 2, "offline": true])
+            #expect(
+                try await client.post(
+                    "/v1/learners/\(learner.learnerID)/spellings/\(spelling.id)/log", token: learner.token,
+                    json: ["moves": SpellingHTTPTests.log(spelling)]
+                ).status == 200)
 
             let browser = try await Browser.start()
             do {
@@ -189,6 +196,9 @@ struct DashboardTests {
                 #expect(try await browser.text("#learner-name") == "Léo")
                 #expect(try await browser.evaluate("return document.querySelectorAll('#lessons tbody tr').length") as? Int == 1)
                 #expect(try await browser.text("#games").contains("295"))
+                #expect(try await browser.evaluate("return document.querySelectorAll('#games tbody tr').length") as? Int == 2)
+                #expect(try await browser.text("#games").contains("Orthographe"))
+                #expect(try await browser.text("#games").contains("Paires de cartes"))
                 #expect(try await accessibilityProblems(browser) == [])
                 // In English: the recording's words coloured, playable.
                 try await browser.click("nav.languages a[href$='language=en']")

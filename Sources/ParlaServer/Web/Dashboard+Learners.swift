@@ -6,6 +6,7 @@ import ParlaContent
 import ParlaCore
 import ParlaKept
 import ParlaLearning
+import ParlaServices
 import ParlaSpeech
 import ParlaStore
 import ParlaTeaching
@@ -27,7 +28,7 @@ extension Dashboard {
         let proficiency = try await services.proficiency.proficiency(learner, language: language.code)
         let attempts = try await services.speech.list(learner, language: language.code, limit: 10, before: nil)
         let lessons = try await services.lessons.history(learner, language: language, limit: 10, before: nil)
-        let games = try await services.games.results(learner, language: language, limit: 10, before: nil)
+        let games = try await services.games.recentGames(learner, language: language, limit: 10)
         let course = try await services.packs.course(learner, language: language.code, currency: "USD", sized: false)
         let drawings = try await services.artSpace.list(learner)
         let words = visitor.language
@@ -55,7 +56,9 @@ extension Dashboard {
             },
             games: games.map { game in
                 .init(
-                    when: dates.string(from: game.finishedAt), pairs: game.result.items, score: game.result.score,
+                    when: dates.string(from: game.finishedAt),
+                    kind: WebText.text(game.kind == SpellingService.kind ? .spelling : .cardMatching, in: words), items: game.result.items,
+                    score: game.result.score,
                     time: minutes(game.result.seconds), mismatches: game.result.mistakes)
             },
             attempts: attempts.map { attempt, score in

@@ -223,7 +223,10 @@ struct LearnerPage: PageModel {
 
     struct Game {
         var when: String
-        var pairs: Int, score: Int
+        /// Card matching or spelling, in the reader's language.
+        var kind: String
+        /// Pairs matched or words spelled.
+        var items: Int, score: Int
         var time: String
         var mismatches: Int
     }

@@ -181,9 +181,9 @@ public struct GameStore: Sendable {
         public var result: Finish
     }
 
-    /// The learner's finished games of a kind, newest first (`before`:
-    /// finished before that game).
-    public func finished(learner: AuthorizedLearner, kind: String, language: Language?, limit: Int, before: GameID?) async throws
+    /// The learner's finished games of a kind (nil: of every kind), newest
+    /// first (`before`: finished before that game).
+    public func finished(learner: AuthorizedLearner, kind: String?, language: Language?, limit: Int, before: GameID?) async throws
         -> [Record]
     {
         try await database.withConnection { connection in
@@ -192,7 +192,7 @@ public struct GameStore: Sendable {
                 SELECT id, language, kind, state #>> '{game,deal,faces}', offline, started_at, finished_at,
                        items, score, seconds, moves, mistakes
                 FROM games
-                WHERE learner_id = \(learner.uuid) AND kind = \(kind) AND finished_at IS NOT NULL
+                WHERE learner_id = \(learner.uuid) AND (\(kind)::text IS NULL OR kind = \(kind)) AND finished_at IS NOT NULL
                   AND (\(language?.code)::text IS NULL OR language = \(language?.code))
                   AND (\(before?.uuid)::uuid IS NULL
                        OR (finished_at, id) < (SELECT finished_at, id FROM games WHERE id = \(before?.uuid) AND learner_id = \(learner.uuid)))
