@@ -200,6 +200,10 @@ struct DashboardTests {
                 #expect(try await browser.text("#games").contains("Orthographe"))
                 #expect(try await browser.text("#games").contains("Paires de cartes"))
                 #expect(try await accessibilityProblems(browser) == [])
+                _ = try await browser.evaluate("document.querySelector('#games').scrollIntoView(); return null")
+                let gamesShot = try await browser.screenshot()
+                let gamesShotPath = (try? Self.save(gamesShot, "learner-games")) ?? ""
+                #expect(Self.isNotBlank(gamesShot), "\(gamesShotPath)")
                 // In English: the recording's words coloured, playable.
                 try await browser.click("nav.languages a[href$='language=en']")
                 try await browser.wait(for: "#attempts .word")
