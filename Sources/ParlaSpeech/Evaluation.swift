@@ -92,9 +92,13 @@ public struct SpeechEvaluation: Sendable {
         public var wordTotal: Double
         public var words: Int
         public var humanWords: Int
+        /// Phone scores against the raters' mean phone accuracy (0-2), over
+        /// the phones paired; an omitted word's phones at 0 (as GOPT reports it).
+        public var phoneAccuracy: Double
         /// Phones flagged below a threshold fitted on the other folds.
         public var detection: Agreement.Detection
         public var phones: Int
+        /// Speaker-grouped folds the threshold was fitted on; 0 when fitted on a train split.
         public var folds: Int
         /// CPU seconds per second of audio, warm decoders.
         public var realTimeFactor: Double
@@ -161,56 +165,107 @@ public struct SpeechEvaluation: Sendable {
         return result
     }
 
+    /// The test utterances scored with a mapping fitted on the train ones
+    /// only: the papers' protocol (speechocean762's train and test splits,
+    /// no speaker in both). The train utterances come back scored by the
+    /// same mapping, for what `report(_:thresholdFrom:)` fits on them.
+    public static func heldOut(
+        _ test: [Scored], fittedOn train: [Scored], natives: NativeNorms, passThreshold: Double, ridge: Double = 10
+    ) -> (train: [Scored], test: [Scored]) {
+        let model = ScoringModel.fit(
+            train.map { ScoringModel.Rated(score: $0.score, evidence: $0.evidence, utterance: $0.utterance) }, natives: natives,
+            ridge: ridge)
+        func applied(_ scored: [Scored]) -> [Scored] {
+            scored.map { item in
+                var item = item
+                item.score = model.apply(
+                    to: item.score, evidence: item.evidence, natives: natives, passThreshold: passThreshold,
+                    mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+                return item
+            }
+        }
+        return (applied(train), applied(test))
+    }
+
     /// The figures of scored utterances; `folds` speaker-grouped folds for
     /// what is fitted (the detection threshold).
     public static func report(_ scored: [Scored], folds: Int) -> Report {
-        var (overall, humanAccuracy, humanTotal, accuracy) = ([Double](), [Double](), [Double](), [Double]())
-        var (wordScores, wordAccuracy, wordTotal) = ([Double](), [Double](), [Double]())
-        var phones: [(speaker: String, judgement: Agreement.PhoneJudgement)] = []
-        var humanWords = 0
-        for item in scored {
-            let (human, score) = (item.utterance, item.score)
-            overall.append(score.overall)
-            accuracy.append(score.accuracy)
-            humanAccuracy.append(human.accuracy)
-            humanTotal.append(human.total)
-            humanWords += human.words.count
-            for pair in human.pairs(with: score) {
-                let scoredWord = score.words[pair.scored]
-                wordScores.append(scoredWord.score)
-                wordAccuracy.append(pair.word.accuracy)
-                wordTotal.append(pair.word.total)
-                for phone in pair.phones {
-                    phones.append(
-                        (
-                            human.speaker,
-                            .init(
-                                score: scoredWord.phones[phone.scored].score, mispronounced: RatedUtterance.isMispronounced(phone.accuracy))
-                        ))
-                }
-                // An omitted word's phones were never said: each is flagged at 0.
-                if scoredWord.phones.isEmpty {
-                    for value in pair.word.phonesAccuracy {
-                        phones.append((human.speaker, .init(score: 0, mispronounced: RatedUtterance.isMispronounced(value))))
-                    }
-                }
-            }
-        }
-        let fold = Agreement.folds(speakers: phones.map(\.speaker), count: folds)
+        let measured = measure(scored)
+        let fold = Agreement.folds(speakers: measured.phones.map(\.speaker), count: folds)
         var detection = Agreement.Detection()
         for f in 0..<max(1, folds) {
-            let training = zip(phones, fold).filter { $1 != f }.map(\.0.judgement)
-            let testing = zip(phones, fold).filter { $1 == f }.map(\.0.judgement)
+            let training = zip(measured.phones, fold).filter { $1 != f }.map(\.0.judgement)
+            let testing = zip(measured.phones, fold).filter { $1 == f }.map(\.0.judgement)
             guard !testing.isEmpty else { continue }
             detection = detection + Agreement.detection(testing, threshold: Agreement.bestThreshold(training))
         }
-        let timed = scored.filter { !$0.cpuSeconds.isNaN }
-        let audio = timed.reduce(0) { $0 + $1.score.duration }
-        return Report(
-            utterances: scored.count, sentenceAccuracy: Agreement.pearson(overall, humanAccuracy),
-            sentenceTotal: Agreement.pearson(overall, humanTotal), accuracy: Agreement.pearson(accuracy, humanAccuracy),
-            wordAccuracy: Agreement.pearson(wordScores, wordAccuracy), wordTotal: Agreement.pearson(wordScores, wordTotal),
-            words: wordScores.count, humanWords: humanWords, detection: detection, phones: phones.count, folds: folds,
-            realTimeFactor: audio > 0 ? timed.reduce(0) { $0 + $1.cpuSeconds } / audio : 0)
+        return measured.report(detection: detection, folds: folds)
+    }
+
+    /// The figures of held-out utterances, the detection threshold fitted
+    /// on `train` (as `heldOut` scored them), never on what is measured.
+    public static func report(_ test: [Scored], thresholdFrom train: [Scored]) -> Report {
+        let threshold = Agreement.bestThreshold(measure(train).phones.map(\.judgement))
+        let measured = measure(test)
+        return measured.report(detection: Agreement.detection(measured.phones.map(\.judgement), threshold: threshold), folds: 0)
+    }
+
+    /// What scored utterances and their raters say, paired: every figure
+    /// but the detection, and the phones' judgements to detect on.
+    struct Measured {
+        var utterances = 0, humanWords = 0
+        var (overall, humanAccuracy, humanTotal, accuracy) = ([Double](), [Double](), [Double](), [Double]())
+        var (wordScores, wordAccuracy, wordTotal) = ([Double](), [Double](), [Double]())
+        var (phoneScores, phoneAccuracy) = ([Double](), [Double]())
+        var phones: [(speaker: String, judgement: Agreement.PhoneJudgement)] = []
+        var (cpuSeconds, audioSeconds) = (0.0, 0.0)
+
+        mutating func phone(_ speaker: String, score: Double, accuracy: Double) {
+            phones.append((speaker, .init(score: score, mispronounced: RatedUtterance.isMispronounced(accuracy))))
+            phoneScores.append(score)
+            phoneAccuracy.append(accuracy)
+        }
+
+        func report(detection: Agreement.Detection, folds: Int) -> Report {
+            Report(
+                utterances: utterances, sentenceAccuracy: Agreement.pearson(overall, humanAccuracy),
+                sentenceTotal: Agreement.pearson(overall, humanTotal), accuracy: Agreement.pearson(accuracy, humanAccuracy),
+                wordAccuracy: Agreement.pearson(wordScores, wordAccuracy), wordTotal: Agreement.pearson(wordScores, wordTotal),
+                words: wordScores.count, humanWords: humanWords, phoneAccuracy: Agreement.pearson(phoneScores, phoneAccuracy),
+                detection: detection, phones: phones.count, folds: folds,
+                realTimeFactor: audioSeconds > 0 ? cpuSeconds / audioSeconds : 0)
+        }
+    }
+
+    static func measure(_ scored: [Scored]) -> Measured {
+        var measured = Measured()
+        measured.utterances = scored.count
+        for item in scored {
+            let (human, score) = (item.utterance, item.score)
+            measured.overall.append(score.overall)
+            measured.accuracy.append(score.accuracy)
+            measured.humanAccuracy.append(human.accuracy)
+            measured.humanTotal.append(human.total)
+            measured.humanWords += human.words.count
+            if !item.cpuSeconds.isNaN {
+                (measured.cpuSeconds, measured.audioSeconds) = (
+                    measured.cpuSeconds + item.cpuSeconds, measured.audioSeconds + score.duration
+                )
+            }
+            for pair in human.pairs(with: score) {
+                let scoredWord = score.words[pair.scored]
+                measured.wordScores.append(scoredWord.score)
+                measured.wordAccuracy.append(pair.word.accuracy)
+                measured.wordTotal.append(pair.word.total)
+                for phone in pair.phones {
+                    measured.phone(human.speaker, score: scoredWord.phones[phone.scored].score, accuracy: phone.accuracy)
+                }
+                // An omitted word's phones were never said: each is flagged at 0.
+                if scoredWord.phones.isEmpty {
+                    for value in pair.word.phonesAccuracy { measured.phone(human.speaker, score: 0, accuracy: value) }
+                }
+            }
+        }
+        return measured
     }
 }

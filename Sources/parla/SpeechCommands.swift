@@ -197,13 +197,19 @@ struct Speech: AsyncParsableCommand {
                 """)
 
         @Option(help: "en (the only language with rated speech).") var language: String
-        @Option(help: "A folder of rated utterances.") var data: String
+        @Option(help: "A folder of rated utterances, measured by speaker-grouped cross-validation.") var data: String?
+        @Option(help: "With --test: the folder fitted on (speechocean762's train split, scripts/so762.sh).") var train: String?
+        @Option(help: "With --train: the folder reported on, never fitted on (the test split).") var test: String?
         @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
         @Option(help: "The ridge penalty of the fitted mapping.") var ridge = 10.0
         @Flag(help: "Fit the mapping on every utterance and write it into Models/<lang>/profile.json.") var write = false
         @Option(help: "Score only the first N utterances.") var limit: Int?
         @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
-        @Option(help: "Write each utterance's score and phone evidence with the raters' sentence scores, as JSON lines.")
+        @Option(
+            help: """
+                Write each utterance's score and phone evidence with the raters' sentence scores, as JSON lines (with --train and \
+                --test: a folder, one file per split, read back instead of scoring again when present).
+                """)
         var features: String?
         @Option(help: "Read the scores and evidence --features wrote instead of scoring again (to try mappings quickly).")
         var reuse: String?
@@ -213,6 +219,8 @@ struct Speech: AsyncParsableCommand {
         func run() async throws {
             let language = try Speech.language(language)
             guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
+            if let train, let test, data == nil { return try await heldOut(train: train, test: test, language: language) }
+            guard let data, train == nil, test == nil else { throw ValidationError("give either --data, or --train and --test") }
             let scorer = try await Speech.scorer(options)
             var utterances = try RatedUtterance.load(data)
             if let limit { utterances = Array(utterances.prefix(limit)) }
@@ -268,6 +276,54 @@ struct Speech: AsyncParsableCommand {
             }
         }
 
+        /// The papers' protocol: fitted on `train` only, reported on `test`.
+        /// `--features DIR` keeps each split's scores and evidence in
+        /// DIR/<split>.jsonl, and reads them back on the next run.
+        func heldOut(train: String, test: String, language: Language) async throws {
+            let scorer = try await Speech.scorer(options)
+            let verbose = verbose
+            func scored(_ directory: String) async throws -> [SpeechEvaluation.Scored] {
+                var utterances = try RatedUtterance.load(directory)
+                if let limit { utterances = Array(utterances.prefix(limit)) }
+                let kept = features.map { "\($0)/\(URL(fileURLWithPath: directory).lastPathComponent).jsonl" }
+                if let kept, FileManager.default.fileExists(atPath: kept) { return try Self.readFeatures(kept, utterances: utterances) }
+                let scored = try await SpeechEvaluation(scorer: scorer).score(utterances, directory: directory, language: language) {
+                    line in
+                    if verbose { print(line) }
+                }
+                if let kept {
+                    try FileManager.default.createDirectory(atPath: features!, withIntermediateDirectories: true)
+                    try Self.writeFeatures(scored, to: kept)
+                }
+                return scored
+            }
+            let (trained, tested) = (try await scored(train), try await scored(test))
+            try await scorer.shutdown()
+            let model = try scorer.models.active(language).get()
+            guard let natives = model.description.natives else {
+                throw ValidationError("\(model.description.name) has no native norms: run parla speech natives --write first")
+            }
+            let fitted = SpeechEvaluation.heldOut(
+                tested, fittedOn: trained, natives: natives, passThreshold: model.passThreshold, ridge: ridge)
+            if let predictions { try Self.write(fitted.test, to: predictions) }
+            let report = SpeechEvaluation.report(fitted.test, thresholdFrom: fitted.train)
+            let detection = report.detection
+            print("fitted on \(trained.count) utterances of \(train), reported on \(report.utterances) of \(test)")
+            print("words paired \(report.words) of \(report.humanWords), phones paired \(report.phones)")
+            print("                  utterance accuracy  utterance total  word accuracy  word total  phone accuracy")
+            print(
+                String(
+                    format: "Parla             %18.3f  %15.3f  %13.3f  %10.3f  %14.3f", report.sentenceAccuracy, report.sentenceTotal,
+                    report.wordAccuracy, report.wordTotal, report.phoneAccuracy))
+            print("GOPT (2022)                    0.714            0.742          0.533       0.549           0.612")
+            print(String(format: "utterance accuracy score vs accuracy r = %.3f", report.accuracy))
+            print(
+                String(
+                    format: "phone mispronounced (mean below 1.5, threshold fitted on train): precision %.3f  recall %.3f  F1 %.3f",
+                    detection.precision, detection.recall, detection.f1))
+            print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
+        }
+
         /// One JSON object a line: the id, the speaker, the raters' sentence
         /// accuracy and total, the score in full and the phones' evidence.
         static func writeFeatures(_ scored: [SpeechEvaluation.Scored], to path: String) throws {
@@ -276,6 +332,7 @@ struct Speech: AsyncParsableCommand {
                 var accuracy, total: Double
                 var score: AttemptScore
                 var evidence: [PhoneEvidence?]
+                var cpu: Double?
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -284,7 +341,8 @@ struct Speech: AsyncParsableCommand {
                     decoding: try encoder.encode(
                         Line(
                             id: item.utterance.id, speaker: item.utterance.speaker, accuracy: item.utterance.accuracy,
-                            total: item.utterance.total, score: item.score, evidence: item.evidence)), as: UTF8.self)
+                            total: item.utterance.total, score: item.score, evidence: item.evidence,
+                            cpu: item.cpuSeconds.isNaN ? nil : item.cpuSeconds)), as: UTF8.self)
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
@@ -295,6 +353,7 @@ struct Speech: AsyncParsableCommand {
                 var id: String
                 var score: AttemptScore
                 var evidence: [PhoneEvidence?]
+                var cpu: Double?
             }
             let decoder = JSONDecoder()
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
@@ -302,7 +361,7 @@ struct Speech: AsyncParsableCommand {
             }
             let byID = Dictionary(lines.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return utterances.compactMap { utterance in
-                byID[utterance.id].map { .init(utterance: utterance, score: $0.score, evidence: $0.evidence, cpuSeconds: .nan) }
+                byID[utterance.id].map { .init(utterance: utterance, score: $0.score, evidence: $0.evidence, cpuSeconds: $0.cpu ?? .nan) }
             }
         }
 

@@ -203,6 +203,20 @@ struct ScorerTests {
         #expect(report.words == report.humanWords)
         #expect(report.sentenceAccuracy > 0.15, "r = \(report.sentenceAccuracy)")
         #expect(report.phones > 400 && report.detection.truePositives > 0)
+
+        // The papers' protocol: fitted on one half's speakers, reported on the other's.
+        let half = Agreement.folds(speakers: scored.map(\.utterance.speaker), count: 2)
+        let (train, test) = (zip(scored, half).filter { $1 == 0 }.map(\.0), zip(scored, half).filter { $1 == 1 }.map(\.0))
+        #expect(Set(train.map(\.utterance.speaker)).isDisjoint(with: test.map(\.utterance.speaker)))
+        let model = try Self.scorer.models.active(.english).get()
+        let natives = try #require(model.description.natives)
+        let fitted = SpeechEvaluation.heldOut(test, fittedOn: train, natives: natives, passThreshold: model.passThreshold)
+        #expect(fitted.train.count == train.count && fitted.test.map(\.utterance.id) == test.map(\.utterance.id))
+        let heldOut = SpeechEvaluation.report(fitted.test, thresholdFrom: fitted.train)
+        #expect(heldOut.utterances == test.count && heldOut.folds == 0)
+        #expect(heldOut.detection.truePositives + heldOut.detection.falseNegatives > 0)
+        // Phone scores rise with the raters' mean phone accuracy.
+        #expect(heldOut.phoneAccuracy > 0, "phone r = \(heldOut.phoneAccuracy)")
     }
 }
 
