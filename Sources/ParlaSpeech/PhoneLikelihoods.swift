@@ -69,6 +69,7 @@ public struct PhoneLikelihoods: Sendable, Equatable {
         guard let expected = index[phone], range.lowerBound >= 0, range.upperBound < frames else { return nil }
         var evidence = PhoneEvidence()
         var competitors = [Double](repeating: 0, count: phones.count)
+        var posteriors = [Double](repeating: 0, count: phones.count)
         for frame in range {
             var best = -Float.infinity
             var bestPhone = 0
@@ -78,10 +79,15 @@ public struct PhoneLikelihoods: Sendable, Equatable {
             if bestPhone != expected { evidence.otherShare += 1 }
             var total = 0.0
             for q in phones.indices { total += exp(Double(value(frame, q)) - Double(best)) }
-            evidence.logPosterior += own - Double(best) - log(total)
-            for q in phones.indices where q != expected { competitors[q] += Double(value(frame, q)) }
+            let normalizer = Double(best) + log(total)
+            evidence.logPosterior += own - normalizer
+            for q in phones.indices {
+                posteriors[q] += Double(value(frame, q)) - normalizer
+                if q != expected { competitors[q] += Double(value(frame, q)) }
+            }
         }
         let count = Double(range.count)
+        evidence.posteriors = posteriors.map { Float($0 / count) }
         evidence.gapToBest /= count
         evidence.otherShare /= count
         evidence.logPosterior /= count
@@ -103,6 +109,11 @@ public struct PhoneEvidence: Sendable, Equatable, Codable {
     public var otherShare = 0.0
     /// The other phone that explains the frames best, on the whole.
     public var heardAs = ""
+    /// Mean over the frames of the log posterior of every phone of the
+    /// model (`PhoneLikelihoods.phones`: the model definition's phones in
+    /// its order, fillers left out): the Kaldi GOP recipe's LPP vector, whose
+    /// differences from the phone's own are its LPR (issue 36).
+    public var posteriors: [Float]?
 
     public init() {}
 }

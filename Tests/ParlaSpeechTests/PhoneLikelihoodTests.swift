@@ -81,6 +81,14 @@ struct PhoneLikelihoodTests {
         func logPosterior(_ frame: [Double], _ phone: Int) -> Double { frame[phone] - log(frame.map(exp).reduce(0, +)) }
         let expected = [[-1.0, 0, -9], [-4, 0, -9], [0, -2, -9]].map { logPosterior($0, 1) }.reduce(0, +) / 3
         #expect(abs(evidence.logPosterior - expected) < 1e-9)
+        // The GOP vector: every phone's mean log posterior, B's own among them.
+        let frames = [[-1.0, 0, -9], [-4, 0, -9], [0, -2, -9]]
+        let posteriors = try #require(evidence.posteriors)
+        #expect(posteriors.count == 3 && abs(Double(posteriors[1]) - expected) < 1e-5)
+        for phone in 0..<3 {
+            let mean = frames.map { logPosterior($0, phone) }.reduce(0, +) / 3
+            #expect(abs(Double(posteriors[phone]) - mean) < 1e-5)
+        }
         // Silence is never what a phone sounded like instead.
         let withSilence = PhoneLikelihoods(phones: ["A", "B", "SIL"], frames: 2, values: [-3, 0, -1, -4, 0, -1])
         #expect(withSilence.evidence(for: "B", frames: 0...1)?.heardAs == "A")
