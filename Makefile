@@ -53,6 +53,7 @@ bench: install-deps
 	Benchmarks/run.sh
 	Benchmarks/speech.sh
 	Benchmarks/speech-raters.sh
+	Benchmarks/speech-split.sh
 	Benchmarks/speech-http.sh
 	Benchmarks/learning.sh
 	Benchmarks/lessons.sh
