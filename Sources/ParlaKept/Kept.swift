@@ -63,7 +63,7 @@ public enum Kept {
             gain: "GET /v1/me with no query (with SessionCache; Benchmarks/results/platform-2026-11-24T214337Z.md)"),
         KeptThing(
             name: "LearnerDirectory", kind: .readModel, topic: "learner", key: "a learner id",
-            loader: "LearnerStore.cards(_:)", tables: ["learners"], droppedBy: "a deaf feed", setting: nil,
+            loader: "LearnerStore.cards(_:)", tables: ["learners", "courses"], droppedBy: "a deaf feed", setting: nil,
             gain: "a leaderboard page from memory with the names kept: 276,476 pages/s against 2,239 from SQL "
                 + "(Benchmarks/results/leaderboards-2026-11-24T171631Z.md)"),
         KeptThing(

@@ -1,12 +1,15 @@
 import Foundation
 import ParlaContent
 import ParlaCore
+import ParlaKept
 import ParlaStore
 
 /// The languages a learner studies (T3.1-T3.3).
 package struct CourseService: Sendable {
     package let courses: CourseStore
-    package let learners: LearnerStore
+    /// Where a learner's letter case and its courses' variants are read:
+    /// the cards kept in memory (one query when not kept).
+    package let directory: LearnerDirectory
     package let content: ContentService
 
     /// A course from the beginning starts at A1; one by placement waits for
@@ -36,8 +39,12 @@ package struct CourseService: Sendable {
     /// The variant of the learner's course in `language` (the default one
     /// when it has none there).
     package func variant(of learner: AuthorizedLearner, in language: Language) async throws -> Alphabet? {
-        let named = try await courses.variant(of: learner, in: language)
-        return try content.snapshot().corpus.variant(named, of: language)
+        try content.snapshot().corpus.variant(try await card(of: learner).variants[language.code], of: language)
+    }
+
+    private func card(of learner: AuthorizedLearner) async throws -> LearnerCard {
+        guard let card = try await directory.cards([learner.uuid])[learner.uuid] else { throw ParlaError(.learnerNotFound) }
+        return card
     }
 
     /// How `learner` sees the words of `language`: its course's variant
@@ -46,9 +53,9 @@ package struct CourseService: Sendable {
     package func writing(of learner: AuthorizedLearner, in language: Language, letterCase: LetterCase? = nil) async throws
         -> WordWriting?
     {
-        async let variant = variant(of: learner, in: language)
-        let letterCase = if let letterCase { letterCase } else { try await learners.learner(learner).letterCase }
-        return try await variant.map { WordWriting($0, letterCase: letterCase) }
+        let card = try await card(of: learner)
+        let variant = try content.snapshot().corpus.variant(card.variants[language.code], of: language)
+        return variant.map { WordWriting($0, letterCase: letterCase ?? card.letterCase) }
     }
 
     /// A variant asked for: stored as named, or nil for the default one.
@@ -65,9 +72,9 @@ package struct CourseService: Sendable {
         try await courses.courses(of: learner)
     }
 
-    package init(courses: CourseStore, learners: LearnerStore, content: ContentService) {
+    package init(courses: CourseStore, directory: LearnerDirectory, content: ContentService) {
         self.courses = courses
-        self.learners = learners
+        self.directory = directory
         self.content = content
     }
 }

@@ -126,7 +126,7 @@ func makeAPIHandler(_ parts: RouterParts) throws -> APIHandler {
         mail: accountMail, identities: parts.identities, limits: limits, twoFactor: twoFactor, logger: logger)
     let classStore = ClassStore(database: database, cipher: cipher)
     let assignments = AssignmentStore(database: database, cipher: cipher)
-    let courses = CourseService(courses: CourseStore(database: database), learners: learners, content: content)
+    let courses = CourseService(courses: CourseStore(database: database), directory: memory.learners, content: content)
     let games = GameStore(database: database)
     let speech = SpeechService(
         scorer: scoring, attempts: SpeechAttemptStore(database: database, cipher: cipher), learners: learners,

@@ -47,7 +47,8 @@ public struct CourseStore: Sendable {
     /// Puts the course in another variant (nil: its language's default);
     /// `course_not_found` when the learner does not study the language.
     public func setVariant(_ variant: String?, language: Language, learner: AuthorizedLearner) async throws -> Course {
-        try await database.withConnection { connection in
+        // A transaction, so that this server's LearnerDirectory hears the change at once.
+        try await database.withTransaction { connection in
             let rows = try await connection.query(
                 """
                 UPDATE courses c SET variant = \(variant)
@@ -57,17 +58,6 @@ public struct CourseStore: Sendable {
             ).collect()
             guard let course = try rows.first.flatMap(Self.course) else { throw ParlaError(.courseNotFound) }
             return course
-        }
-    }
-
-    /// The variant of the learner's course in `language`: nil when it
-    /// names none, or when the learner does not study the language.
-    public func variant(of learner: AuthorizedLearner, in language: Language) async throws -> String? {
-        try await database.withConnection { connection in
-            try await connection.query(
-                "SELECT variant FROM courses WHERE learner_id = \(learner.uuid) AND language = \(language.code)",
-                logger: database.logger
-            ).collect().first?.decode(String?.self)
         }
     }
 

@@ -202,15 +202,24 @@ public struct LearnerStore: Sendable {
     public func cards(_ learners: Set<UUID>) async throws -> [UUID: LearnerCard] {
         let rows = try await database.withConnection { connection in
             try await connection.query(
-                "SELECT id, account_id, display_name, avatar_id FROM learners WHERE id = ANY(\(Array(learners)))",
+                """
+                SELECT l.id, l.account_id, l.display_name, l.avatar_id, l.letter_case,
+                       coalesce(array_agg(c.language) FILTER (WHERE c.variant IS NOT NULL), '{}'),
+                       coalesce(array_agg(c.variant) FILTER (WHERE c.variant IS NOT NULL), '{}')
+                FROM learners l LEFT JOIN courses c ON c.learner_id = l.id
+                WHERE l.id = ANY(\(Array(learners))) GROUP BY l.id
+                """,
                 logger: database.logger
             ).collect()
         }
         var cards: [UUID: LearnerCard] = [:]
         for row in rows {
-            let (id, account, name, avatar) = try row.decode((UUID, UUID, ByteBuffer, String).self)
+            let (id, account, name, avatar, letterCase, languages, variants) = try row.decode(
+                (UUID, UUID, ByteBuffer, String, String, [String], [String]).self)
             cards[id] = LearnerCard(
-                account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName), avatarID: avatar)
+                account: AccountID(account), displayName: try cipher.openText(Array(buffer: name), as: .displayName), avatarID: avatar,
+                letterCase: LetterCase(rawValue: letterCase) ?? .lower,
+                variants: Dictionary(zip(languages, variants), uniquingKeysWith: { first, _ in first }))
         }
         return cards
     }
@@ -338,4 +347,8 @@ public struct LearnerCard: Sendable, Equatable {
     public var account: AccountID
     public var displayName: String
     public var avatarID: String
+    /// How the learner sees words: its letter case, and the variant each
+    /// of its courses names (by language code; none: the default one).
+    public var letterCase: LetterCase = .lower
+    public var variants: [String: String] = [:]
 }
