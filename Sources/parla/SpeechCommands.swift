@@ -9,10 +9,16 @@ struct Speech: AsyncParsableCommand {
         abstract: "Score recordings of phrases, align narrations with their text, and see or calibrate the speech models.",
         subcommands: [Score.self, Align.self, Models.self, Calibrate.self, Natives.self, Evaluate.self])
 
-    static func scorer(_ options: ConfigurationOptions) async throws -> SpeechScorer {
-        let settings = ServerSettings(config: try await options.reader())
-        return SpeechScorer(settings: settings.speech.scorer)
+    /// `limits`: what a recording may be, where not a learner's upload's
+    /// (a rated corpus's longest clip is 20.4 s; an attempt's limit is 15 s).
+    static func scorer(_ options: ConfigurationOptions, limits: AudioLimits? = nil) async throws -> SpeechScorer {
+        var settings = ServerSettings(config: try await options.reader()).speech.scorer
+        if let limits { settings.limits = limits }
+        return SpeechScorer(settings: settings)
     }
+
+    /// Rated corpora are ours to trust: clips up to a minute.
+    static let ratedCorpusLimits = AudioLimits(maxBytes: 16 * 1024 * 1024, maxSeconds: 60)
 
     static func language(_ code: String) throws -> Language {
         guard let language = Language(rawValue: code) else { throw ValidationError("--language must be one of en, fr, it, de, es") }
@@ -221,7 +227,7 @@ struct Speech: AsyncParsableCommand {
             guard folds >= 2 else { throw ValidationError("--folds must be at least 2") }
             if let train, let test, data == nil { return try await heldOut(train: train, test: test, language: language) }
             guard let data, train == nil, test == nil else { throw ValidationError("give either --data, or --train and --test") }
-            let scorer = try await Speech.scorer(options)
+            let scorer = try await Speech.scorer(options, limits: Speech.ratedCorpusLimits)
             var utterances = try RatedUtterance.load(data)
             if let limit { utterances = Array(utterances.prefix(limit)) }
             guard utterances.count >= folds else { throw ValidationError("\(data) has \(utterances.count) rated utterances with audio") }
@@ -280,7 +286,7 @@ struct Speech: AsyncParsableCommand {
         /// `--features DIR` keeps each split's scores and evidence in
         /// DIR/<split>.jsonl, and reads them back on the next run.
         func heldOut(train: String, test: String, language: Language) async throws {
-            let scorer = try await Speech.scorer(options)
+            let scorer = try await Speech.scorer(options, limits: Speech.ratedCorpusLimits)
             let verbose = verbose
             func scored(_ directory: String) async throws -> [SpeechEvaluation.Scored] {
                 var utterances = try RatedUtterance.load(directory)
