@@ -32,6 +32,11 @@ public struct RatedUtterance: Sendable, Decodable {
     /// rounds to 0 or 1 (below 1.5 on 0-2).
     public static func isMispronounced(_ accuracy: Double) -> Bool { accuracy < 1.5 }
 
+    /// A phone the raters heard as wrong or missing, not merely accented:
+    /// their mean rounds to 0 (below 0.5). Mispronunciation detection on
+    /// speechocean762 in the literature counts these as the errors.
+    public static func isWrong(_ accuracy: Double) -> Bool { accuracy < 0.5 }
+
     /// A word the raters scored, paired with the attempt's word `scored`,
     /// and its phones with the attempt's (`Agreement.pairPhones`).
     public struct PairedWord: Sendable {
@@ -95,8 +100,12 @@ public struct SpeechEvaluation: Sendable {
         /// Phone scores against the raters' mean phone accuracy (0-2), over
         /// the phones paired; an omitted word's phones at 0 (as GOPT reports it).
         public var phoneAccuracy: Double
-        /// Phones flagged below a threshold fitted on the other folds.
+        /// Phones flagged below a threshold fitted on the other folds (or
+        /// on the train split), against those the raters heard as
+        /// mispronounced (wrong or accented: `isMispronounced`)...
         public var detection: Agreement.Detection
+        /// ...and against those they heard as wrong or missing (`isWrong`).
+        public var wrongDetection: Agreement.Detection
         public var phones: Int
         /// Speaker-grouped folds the threshold was fitted on; 0 when fitted on a train split.
         public var folds: Int
@@ -192,22 +201,28 @@ public struct SpeechEvaluation: Sendable {
     public static func report(_ scored: [Scored], folds: Int) -> Report {
         let measured = measure(scored)
         let fold = Agreement.folds(speakers: measured.phones.map(\.speaker), count: folds)
-        var detection = Agreement.Detection()
-        for f in 0..<max(1, folds) {
-            let training = zip(measured.phones, fold).filter { $1 != f }.map(\.0.judgement)
-            let testing = zip(measured.phones, fold).filter { $1 == f }.map(\.0.judgement)
-            guard !testing.isEmpty else { continue }
-            detection = detection + Agreement.detection(testing, threshold: Agreement.bestThreshold(training))
+        func detected(_ judgements: [Agreement.PhoneJudgement]) -> Agreement.Detection {
+            var detection = Agreement.Detection()
+            for f in 0..<max(1, folds) {
+                let training = zip(judgements, fold).filter { $1 != f }.map(\.0)
+                let testing = zip(judgements, fold).filter { $1 == f }.map(\.0)
+                guard !testing.isEmpty else { continue }
+                detection = detection + Agreement.detection(testing, threshold: Agreement.bestThreshold(training))
+            }
+            return detection
         }
-        return measured.report(detection: detection, folds: folds)
+        return measured.report(
+            detection: detected(measured.phones.map(\.judgement)), wrongDetection: detected(measured.phones.map(\.wrong)), folds: folds)
     }
 
     /// The figures of held-out utterances, the detection threshold fitted
     /// on `train` (as `heldOut` scored them), never on what is measured.
     public static func report(_ test: [Scored], thresholdFrom train: [Scored]) -> Report {
-        let threshold = Agreement.bestThreshold(measure(train).phones.map(\.judgement))
-        let measured = measure(test)
-        return measured.report(detection: Agreement.detection(measured.phones.map(\.judgement), threshold: threshold), folds: 0)
+        let (trained, measured) = (measure(train), measure(test))
+        func detected(_ judgement: (Measured.Phone) -> Agreement.PhoneJudgement) -> Agreement.Detection {
+            Agreement.detection(measured.phones.map(judgement), threshold: Agreement.bestThreshold(trained.phones.map(judgement)))
+        }
+        return measured.report(detection: detected(\.judgement), wrongDetection: detected(\.wrong), folds: 0)
     }
 
     /// What scored utterances and their raters say, paired: every figure
@@ -217,22 +232,32 @@ public struct SpeechEvaluation: Sendable {
         var (overall, humanAccuracy, humanTotal, accuracy) = ([Double](), [Double](), [Double](), [Double]())
         var (wordScores, wordAccuracy, wordTotal) = ([Double](), [Double](), [Double]())
         var (phoneScores, phoneAccuracy) = ([Double](), [Double]())
-        var phones: [(speaker: String, judgement: Agreement.PhoneJudgement)] = []
+        /// A phone scored, judged both ways: mispronounced (wrong or
+        /// accented), and wrong.
+        struct Phone {
+            var speaker: String
+            var judgement: Agreement.PhoneJudgement
+            var wrong: Agreement.PhoneJudgement
+        }
+        var phones: [Phone] = []
         var (cpuSeconds, audioSeconds) = (0.0, 0.0)
 
         mutating func phone(_ speaker: String, score: Double, accuracy: Double) {
-            phones.append((speaker, .init(score: score, mispronounced: RatedUtterance.isMispronounced(accuracy))))
+            phones.append(
+                Phone(
+                    speaker: speaker, judgement: .init(score: score, mispronounced: RatedUtterance.isMispronounced(accuracy)),
+                    wrong: .init(score: score, mispronounced: RatedUtterance.isWrong(accuracy))))
             phoneScores.append(score)
             phoneAccuracy.append(accuracy)
         }
 
-        func report(detection: Agreement.Detection, folds: Int) -> Report {
+        func report(detection: Agreement.Detection, wrongDetection: Agreement.Detection, folds: Int) -> Report {
             Report(
                 utterances: utterances, sentenceAccuracy: Agreement.pearson(overall, humanAccuracy),
                 sentenceTotal: Agreement.pearson(overall, humanTotal), accuracy: Agreement.pearson(accuracy, humanAccuracy),
                 wordAccuracy: Agreement.pearson(wordScores, wordAccuracy), wordTotal: Agreement.pearson(wordScores, wordTotal),
                 words: wordScores.count, humanWords: humanWords, phoneAccuracy: Agreement.pearson(phoneScores, phoneAccuracy),
-                detection: detection, phones: phones.count, folds: folds,
+                detection: detection, wrongDetection: wrongDetection, phones: phones.count, folds: folds,
                 realTimeFactor: audioSeconds > 0 ? cpuSeconds / audioSeconds : 0)
         }
     }

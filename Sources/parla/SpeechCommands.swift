@@ -266,6 +266,10 @@ struct Speech: AsyncParsableCommand {
                 String(
                     format: "phone     mispronounced: precision %.3f  recall %.3f  F1 %.3f  (%d folds)", detection.precision,
                     detection.recall, detection.f1, report.folds))
+            let wrong = report.wrongDetection
+            print(
+                String(
+                    format: "phone     wrong or missing: precision %.3f  recall %.3f  F1 %.3f", wrong.precision, wrong.recall, wrong.f1))
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
             if write {
                 let source = String(
@@ -327,6 +331,11 @@ struct Speech: AsyncParsableCommand {
                 String(
                     format: "phone mispronounced (mean below 1.5, threshold fitted on train): precision %.3f  recall %.3f  F1 %.3f",
                     detection.precision, detection.recall, detection.f1))
+            let wrong = report.wrongDetection
+            print(
+                String(
+                    format: "phone wrong or missing (mean below 0.5, as MDD papers count errors): precision %.3f  recall %.3f  F1 %.3f",
+                    wrong.precision, wrong.recall, wrong.f1))
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", report.realTimeFactor))
         }
 

@@ -215,6 +215,9 @@ struct ScorerTests {
         let heldOut = SpeechEvaluation.report(fitted.test, thresholdFrom: fitted.train)
         #expect(heldOut.utterances == test.count && heldOut.folds == 0)
         #expect(heldOut.detection.truePositives + heldOut.detection.falseNegatives > 0)
+        // Phones heard wrong are among those heard mispronounced (wrong or accented).
+        let (wrong, mispronounced) = (heldOut.wrongDetection, heldOut.detection)
+        #expect(wrong.truePositives + wrong.falseNegatives <= mispronounced.truePositives + mispronounced.falseNegatives)
         // Phone scores rise with the raters' mean phone accuracy.
         #expect(heldOut.phoneAccuracy > 0, "phone r = \(heldOut.phoneAccuracy)")
     }
