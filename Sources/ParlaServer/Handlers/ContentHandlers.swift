@@ -54,10 +54,11 @@ extension APIHandler {
     /// the content writes it.
     func wordView(of learnerID: String?, in language: Language) async throws -> (open: Set<String>, writing: WordWriting?) {
         let learner = try await learnerID.asyncMap { try await authorized($0, for: .read) }
-        guard let learner else { return (try await plans.ownership(for: nil).lists, nil) }
-        async let ownership = plans.ownership(for: learner)
-        async let writing = courses.writing(of: learner, in: language)
-        return (try await ownership.lists, try await writing)
+        // Both are read from memory (AccountEntitlements, LearnerDirectory):
+        // one after the other, as child tasks would cost more than they save.
+        let open = try await plans.ownership(for: learner).lists
+        guard let learner else { return (open, nil) }
+        return (open, try await courses.writing(of: learner, in: language))
     }
 
     func getWordListPage(_ input: Operations.GetWordListPage.Input) async throws -> Operations.GetWordListPage.Output {
