@@ -259,7 +259,10 @@ struct ContentTests {
             let americanCard = try await card()
             #expect(americanCard.word == "truck" && americanCard.plural == "trucks" && americanCard.article == "the")
             #expect(americanCard.audio?.word == truck.audio)
+            // The American definition, shown without the recording of the British one.
             #expect(americanCard.definition.hasPrefix("A truck"))
+            #expect(americanCard.audio?.definition == nil && americanCard.definitionTimings == nil)
+            #expect(british.audio?.definition != nil)
 
             // Capitals: every word, article and bar letter; the tag changes with them.
             let upper = try await client.patch("/v1/learners/\(id)", token: learner.token, json: ["letterCase": "upper"])

@@ -99,6 +99,11 @@ extension APIHandler {
         // The card as the learner's course variant writes the word (its
         // plural too), in the learner's letter case, said by its voice.
         let word = writing.flatMap { concept.localization($0.words) } ?? written
+        // The definition's recording (and its word timings) says the
+        // language's own definition: a variant's own ("A truck is...") is
+        // shown without it rather than with audio that says another word.
+        let definitionSaid = word.definition == written.definition
+        let timings = definitionSaid ? try await content.definitionTimings(of: concept.key, in: language, snapshot) : nil
         // An article or a plural takes the letter case, not the word's own override.
         func cased(_ text: String?, override: CaseOverride? = nil) -> String? {
             guard let text, let writing else { return text }
@@ -112,8 +117,8 @@ extension APIHandler {
             sound: concept.sound.flatMap { snapshot.assetPath(.soundEffect(file: $0)) },
             audio: .init(
                 word: snapshot.wordAudio(concept.key, language, words: writing?.words),
-                definition: snapshot.assetPath(.definition(concept: concept.key, language))),
-            definitionTimings: try await content.definitionTimings(of: concept.key, in: language, snapshot)?.words
+                definition: definitionSaid ? snapshot.assetPath(.definition(concept: concept.key, language)) : nil),
+            definitionTimings: timings?.words
                 .map { .init(word: $0.word, start: $0.start, end: $0.end) },
             caseOverride: word.caseOverride.flatMap { .init(rawValue: $0.rawValue) }, lists: lists)
         return .ok(
