@@ -85,6 +85,10 @@ public struct WordWriting: Codable, Sendable, Equatable {
     /// A word as it writes it; nil where its localization has none.
     public func shown(_ concept: Concept) -> String? { concept.shown(words, letterCase: letterCase) }
 
+    /// An article or a plural in its letter case (a word's own case
+    /// override is the word's, not theirs).
+    public func cased(_ text: String) -> String { Casing.word(text, override: nil, letterCase: letterCase) }
+
     /// What a page or card shown this way is named by in an entity tag.
     public var tag: String { "\(words)~\(letterCase.rawValue)" }
 

@@ -177,10 +177,9 @@ package struct ContentService: Sendable {
         return ListView(list: list, locked: locked, words: visible)
     }
 
-    /// A page of a list, or of every word the learner can use (`all`):
-    /// owned lists whole, locked ones by their free words, each word once.
-    /// Page `number` of a list (or of every word), its words in the
-    /// alphabetical order of their spelling as `writing` spells them (a
+    /// Page `number` of a list, or of every word the learner can use
+    /// (`all`: owned lists whole, locked ones by their free words, each word
+    /// once), its words in the alphabetical order of their spelling as `writing` spells them (a
     /// variant's "gray" sorts as written), or as the content does.
     package func page(_ number: Int, of listID: String, in language: Language, open: Set<String>, as writing: WordWriting? = nil)
         throws -> (page: WordPage<Concept>, locked: Bool)

@@ -133,7 +133,7 @@ public struct ChoiceQuestionMaker: Sendable {
             guard let localization = concept.localization(language), !localization.isDisabled else { return nil }
             return localization.word
         }
-        return concept.shown(writing.words, letterCase: writing.letterCase)
+        return writing.shown(concept)
     }
 
     static func folded(_ text: String) -> String { PlacementQuestion.folded(text) }

@@ -53,7 +53,7 @@ extension QuestionPlanner {
     ) -> LessonQuestion? {
         let asked = LessonItemID(.word, concept)
         guard let alphabet = catalog.alphabet(for: lesson), catalog.item(asked) != nil, let found = catalog.concept(concept),
-            let shown = found.shown(lesson.writes.words, letterCase: lesson.writes.letterCase)
+            let shown = lesson.writes.shown(found)
         else { return nil }
         let letters = Set(alphabet.letters.map(\.letter))
         guard

@@ -104,13 +104,9 @@ extension APIHandler {
         // shown without it rather than with audio that says another word.
         let definitionSaid = word.definition == written.definition
         let timings = definitionSaid ? try await content.definitionTimings(of: concept.key, in: language, snapshot) : nil
-        // An article or a plural takes the letter case, not the word's own override.
-        func cased(_ text: String?, override: CaseOverride? = nil) -> String? {
-            guard let text, let writing else { return text }
-            return Casing.word(text, override: override, letterCase: writing.letterCase)
-        }
+        func cased(_ text: String?) -> String? { text.map { text in writing?.cased(text) ?? text } }
         let body = Components.Schemas.Word(
-            id: concept.key, language: language.code, word: cased(word.word, override: word.caseOverride) ?? concept.key,
+            id: concept.key, language: language.code, word: writing?.shown(concept) ?? word.word ?? concept.key,
             article: cased(word.article),
             gender: word.gender.flatMap { .init(rawValue: $0.rawValue) }, plural: cased(word.plural), definition: word.definition ?? "",
             level: concept.level.rawValue, frequencyRank: word.frequency, picture: snapshot.assetPath(.picture(concept.picture)) ?? "",
@@ -245,7 +241,7 @@ extension Components.Schemas.WordSummary {
     init(_ concept: Concept, _ language: Language, as writing: WordWriting?, _ snapshot: ContentCatalog.Snapshot) {
         let word = writing.flatMap { concept.localization($0.words) } ?? concept.localization(language)
         let article = word?.article.map { article in
-            writing.map { Casing.word(article, override: nil, letterCase: $0.letterCase) } ?? article
+            writing?.cased(article) ?? article
         }
         self.init(
             id: concept.key, word: writing?.shown(concept) ?? word?.word ?? concept.key, article: article,
