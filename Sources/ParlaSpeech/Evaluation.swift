@@ -9,12 +9,14 @@ public struct RatedUtterance: Sendable, Decodable {
         public var text: String
         public var accuracy: Double
         public var total: Double
+        /// The word's lexical stress, 0-10.
+        public var stress: Double?
         /// CMU phones with stress digits, as the raters saw them.
         public var phones: [String]
         public var phonesAccuracy: [Double]
 
         enum CodingKeys: String, CodingKey {
-            case text, accuracy, total, phones
+            case text, accuracy, total, stress, phones
             case phonesAccuracy = "phones-accuracy"
         }
     }
@@ -23,6 +25,8 @@ public struct RatedUtterance: Sendable, Decodable {
     public var text: String
     public var accuracy: Double
     public var total: Double
+    public var fluency: Double?
+    public var prosodic: Double?
     public var words: [Word]
 
     /// The corpus's speaker: the id's second to fifth digits.
@@ -92,6 +96,11 @@ public struct SpeechEvaluation: Sendable {
         public var sentenceTotal: Double
         /// Accuracy against the raters' sentence accuracy.
         public var accuracy: Double
+        /// Fluency and prosody against the raters' (nan: not scored).
+        public var fluency: Double
+        public var prosody: Double
+        /// Word stress against the raters', over the words paired and scored for it.
+        public var wordStress: Double
         /// Word scores against the raters' word accuracy and total, over the words paired.
         public var wordAccuracy: Double
         public var wordTotal: Double
@@ -231,6 +240,8 @@ public struct SpeechEvaluation: Sendable {
         var utterances = 0, humanWords = 0
         var (overall, humanAccuracy, humanTotal, accuracy) = ([Double](), [Double](), [Double](), [Double]())
         var (wordScores, wordAccuracy, wordTotal) = ([Double](), [Double](), [Double]())
+        /// Scored and rated pairs: sentence fluency and prosody, word stress.
+        var (fluency, prosody, stress) = ([(Double, Double)](), [(Double, Double)](), [(Double, Double)]())
         var (phoneScores, phoneAccuracy) = ([Double](), [Double]())
         /// A phone scored, judged both ways: mispronounced (wrong or
         /// accented), and wrong.
@@ -255,11 +266,14 @@ public struct SpeechEvaluation: Sendable {
             Report(
                 utterances: utterances, sentenceAccuracy: Agreement.pearson(overall, humanAccuracy),
                 sentenceTotal: Agreement.pearson(overall, humanTotal), accuracy: Agreement.pearson(accuracy, humanAccuracy),
+                fluency: Self.pearson(fluency), prosody: Self.pearson(prosody), wordStress: Self.pearson(stress),
                 wordAccuracy: Agreement.pearson(wordScores, wordAccuracy), wordTotal: Agreement.pearson(wordScores, wordTotal),
                 words: wordScores.count, humanWords: humanWords, phoneAccuracy: Agreement.pearson(phoneScores, phoneAccuracy),
                 detection: detection, wrongDetection: wrongDetection, phones: phones.count, folds: folds,
                 realTimeFactor: audioSeconds > 0 ? cpuSeconds / audioSeconds : 0)
         }
+
+        static func pearson(_ pairs: [(Double, Double)]) -> Double { Agreement.pearson(pairs.map(\.0), pairs.map(\.1)) }
     }
 
     static func measure(_ scored: [Scored]) -> Measured {
@@ -271,6 +285,8 @@ public struct SpeechEvaluation: Sendable {
             measured.accuracy.append(score.accuracy)
             measured.humanAccuracy.append(human.accuracy)
             measured.humanTotal.append(human.total)
+            if let rated = human.fluency { measured.fluency.append((score.fluency, rated)) }
+            if let scored = score.prosody, let rated = human.prosodic { measured.prosody.append((scored, rated)) }
             measured.humanWords += human.words.count
             if !item.cpuSeconds.isNaN {
                 (measured.cpuSeconds, measured.audioSeconds) = (
@@ -282,6 +298,7 @@ public struct SpeechEvaluation: Sendable {
                 measured.wordScores.append(scoredWord.score)
                 measured.wordAccuracy.append(pair.word.accuracy)
                 measured.wordTotal.append(pair.word.total)
+                if let scored = scoredWord.stress, let rated = pair.word.stress { measured.stress.append((scored, rated)) }
                 for phone in pair.phones {
                     measured.phone(human.speaker, score: scoredWord.phones[phone.scored].score, accuracy: phone.accuracy)
                 }

@@ -69,6 +69,9 @@ public struct ExpectedWord: Sendable, Equatable {
     public init(text: String, pronunciations: [Pronunciation]) {
         (self.text, self.pronunciations) = (text, pronunciations)
     }
+
+    /// The commonest way to say it.
+    public var commonest: Pronunciation { pronunciations.first ?? [] }
 }
 
 public enum PhraseText {

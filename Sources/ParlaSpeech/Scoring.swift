@@ -54,10 +54,16 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var phones: [PhoneScore]
         /// For a mispronounced word.
         public var hint: Hint?
+        /// 0-100: the word's lexical stress as raters would judge it (nil:
+        /// not said, or a language whose scorer does not judge it).
+        public var stress: Double?
 
-        public init(text: String, start: Double?, end: Double?, score: Double, error: WordError, phones: [PhoneScore], hint: Hint? = nil) {
-            (self.text, self.start, self.end, self.score, self.error, self.phones, self.hint) = (
-                text, start, end, score, error, phones, hint
+        public init(
+            text: String, start: Double?, end: Double?, score: Double, error: WordError, phones: [PhoneScore], hint: Hint? = nil,
+            stress: Double? = nil
+        ) {
+            (self.text, self.start, self.end, self.score, self.error, self.phones, self.hint, self.stress) = (
+                text, start, end, score, error, phones, hint, stress
             )
         }
 
@@ -84,8 +90,11 @@ public struct AttemptScore: Sendable, Codable, Equatable {
     public var accuracy: Double
     /// 0-100: the share of the phrase's words that were said.
     public var completeness: Double
-    /// 0-100: speech rate and pauses.
+    /// 0-100: speech rate and pauses (fitted to raters: their fluency).
     public var fluency: Double
+    /// 0-100: intonation, rhythm and stress as raters would judge them (nil
+    /// where the language's scorer does not judge them).
+    public var prosody: Double?
     public var words: [WordScore]
     /// Stretches of speech outside the phrase's words.
     public var insertions: Int

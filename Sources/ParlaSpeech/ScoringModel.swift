@@ -144,11 +144,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         return Features(phones: phones, omitted: score.words.map { $0.error == .omitted }, sentence: sentence)
     }
 
-    /// The fitted scores of a raw attempt: each phone 0-100 (50 per point
-    /// of the raters' 0-2), each word and the sentence 0-100 (10 per point
-    /// of their 0-10). Decisions that rest on what the decoder found (no
-    /// speech, the wrong phrase, an attempt cut short) stay the raw
-    /// scorer's; passing is decided afresh on the fitted scores.
+    /// The fitted scores of a raw attempt (`FittedScores.applied`).
     public func apply(
         to raw: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms, passThreshold: Double, mispronouncedShareAllowed: Double
     ) -> AttemptScore {
@@ -156,63 +152,14 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         let phonePredictions = features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
         let sentencePrediction = sentenceScore(features.sentence)
         let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map(wordScore)
-        var score = raw
-        func othersSaidWell(_ index: Int) -> Bool {
-            let others = raw.words.indices.filter { $0 != index && raw.words[$0].error != .omitted }.map { raw.words[$0].score }.sorted()
-            return !others.isEmpty && others[others.count / 2] >= Self.saidWell
-        }
-        for index in score.words.indices {
-            for (p, prediction) in phonePredictions[index].enumerated() { score.words[index].phones[p].score = rounded(50 * prediction) }
-            guard score.words[index].error != .omitted else { continue }
-            // A word whose raw goodness is as bad as another phrase's (below
-            // the anchor `wrong` maps to) among words said well is another
-            // word said: the raters' data has too few such words for the fit
-            // to see them. It stays flagged, its score held below the good
-            // range. (Among words the raw scorer finds poor too, a low one is
-            // an accent, which the fit knows.)
-            // In the wrong phrase, the raw scorer's verdict on each word stands.
-            let plainlyWrong = raw.words[index].score < PhraseScoring.wrongAnchorScore && othersSaidWell(index)
-            score.words[index].score = rounded(10 * wordPredictions[index])
-            if plainlyWrong { score.words[index].score = min(score.words[index].score, Self.goodWord - 1) }
-            if raw.feedback == .wrongPhrase { score.words[index].score = min(score.words[index].score, raw.words[index].score) }
-            score.words[index].error =
-                score.words[index].score < Self.goodWord || plainlyWrong
-                    || raw.words[index].error == .mispronounced && raw.feedback == .wrongPhrase
-                ? .mispronounced : .none
-        }
-        let said = score.words.filter { $0.error != .omitted }
-        score.accuracy = said.isEmpty ? 0 : rounded(said.map(\.score).reduce(0, +) / Double(said.count))
-        // An attempt with more than a quarter of its words unsaid: they still
-        // count, half a phrase well said is half a score. (A word or two
-        // missed is the raters' business, a feature among others.)
-        let fitted = rounded(10 * sentencePrediction * (raw.completeness < 75 ? raw.completeness / 100 : 1))
-        score.overall = [.noSpeech, .wrongPhrase].contains(raw.feedback) ? min(raw.overall, fitted) : fitted
-        let mispronounced = score.words.filter { $0.error == .mispronounced }.count
-        let missed = score.words.filter { $0.error == .omitted }.count
-        score.passed =
-            ![.noSpeech, .wrongPhrase].contains(raw.feedback) && score.overall >= passThreshold
-            && Double(mispronounced + missed) <= mispronouncedShareAllowed * Double(score.words.count)
-        switch raw.feedback {
-        case .noSpeech, .wrongPhrase:
-            break
-        case .incomplete where !score.passed:
-            break
-        default:
-            score.feedback =
-                score.passed
-                ? (score.overall >= AttemptScore.greatAt && !score.words.contains { $0.error != .none } ? .great : .good)
-                : mispronounced > 0 ? .wordMispronounced : raw.completeness < 100 ? .incomplete : .wordMispronounced
-        }
-        return score
+        return FittedScores(phones: phonePredictions, words: wordPredictions, overall: sentencePrediction).applied(
+            to: raw, passThreshold: passThreshold, mispronouncedShareAllowed: mispronouncedShareAllowed)
     }
 
     /// A word scored below this is mispronounced: the dashboard's boundary
     /// of a good word, and near the best F1 (78) for finding the words the
     /// raters scored 5 or less on so762-dev.
     public static let goodWord = 80.0
-    /// The raw score the other words' median must reach for a word to be plainly wrong among them.
-    static let saidWell = 60.0
-
     func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     /// One attempt with what the raters said of it, for fitting.

@@ -35,6 +35,10 @@ public struct ModelDescription: Codable, Sendable {
     public var calibration: Calibration
     /// How natives say each phone with this model (`parla speech natives`).
     public var natives: NativeNorms?
+    /// `Models/<lang>/<sequenceScorer>`: the sequence scorer trained on
+    /// this model's evidence (`make train-speech`); preferred, where the
+    /// evidence has phone posteriors, to the linear `scoring`.
+    public var sequenceScorer: String?
 }
 
 /// Goodness of pronunciation (nats per frame) of real read speech aligned
@@ -66,6 +70,8 @@ public struct ActiveModel: Sendable {
     /// The mapping to the raters' scale, when both it and this model's
     /// native norms exist: scores are then fitted, else raw.
     public var scoring: ScoringModel? = nil
+    /// The sequence scorer's weights file, when the model names one.
+    public var sequenceScorerPath: String? = nil
 }
 
 /// Reads every language's profile and picks, for each, the first model
@@ -126,7 +132,8 @@ public struct SpeechModels: Sendable {
             return .success(
                 ActiveModel(
                     language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
-                    phoneMap: phoneMap, phoneIPA: ipa, passThreshold: profile.passThreshold, reason: reason, scoring: scoring))
+                    phoneMap: phoneMap, phoneIPA: ipa, passThreshold: profile.passThreshold, reason: reason, scoring: scoring,
+                    sequenceScorerPath: model.sequenceScorer.map { "\(modelsDirectory)/\(language.code)/\($0)" }))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

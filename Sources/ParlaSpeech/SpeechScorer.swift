@@ -30,9 +30,13 @@ public final class SpeechScorer: Sendable {
         /// The acoustic model's phones and their senones (nil: a model
         /// without a readable binary `mdef`, scored without posteriors).
         let definition: ModelDefinition?
+        /// The model's sequence scorer, when it names one.
+        let sequence: SequenceScorer?
         let idle = Mutex<[PocketSphinxDecoder]>([])
-        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?) {
-            (self.model, self.lexicon, self.commonWords, self.definition) = (model, lexicon, commonWords, definition)
+        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?, sequence: SequenceScorer?) {
+            (self.model, self.lexicon, self.commonWords, self.definition, self.sequence) = (
+                model, lexicon, commonWords, definition, sequence
+            )
         }
     }
 
@@ -62,20 +66,14 @@ public final class SpeechScorer: Sendable {
     public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
         try await queued {
             let start = Self.threadCPUTime()
-            let (raw, evidence, model) = try self.scoreBlocking(audio, text: text, language: language)
-            // Fitted only with the frames' evidence: without it a learner would look native.
-            let fitted = evidence.contains { $0 != nil } ? model.scoring : nil
-            var score =
-                fitted.flatMap { scoring in
-                    model.description.natives.map { natives in
-                        scoring.apply(
-                            to: raw, evidence: evidence, natives: natives, passThreshold: model.passThreshold,
-                            mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
-                    }
-                } ?? raw
+            let (raw, evidence, expected, runtime) = try self.scoreBlocking(audio, text: text, language: language)
+            var score = Self.fitted(
+                raw, evidence: evidence, pronunciations: expected.map(\.commonest), model: runtime.model,
+                sequence: runtime.sequence)
             var phones = evidence.makeIterator()
             for index in score.words.indices {
-                score.words[index].annotate(evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: model.phoneIPA)
+                score.words[index].annotate(
+                    evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA)
             }
             return (score, Self.threadCPUTime() - start)
         }
@@ -90,9 +88,37 @@ public final class SpeechScorer: Sendable {
     {
         try await queued {
             let start = Self.threadCPUTime()
-            let (score, evidence, _) = try self.scoreBlocking(audio, text: text, language: language)
+            let (score, evidence, _, _) = try self.scoreBlocking(audio, text: text, language: language)
             return (score, evidence, Self.threadCPUTime() - start)
         }
+    }
+
+    /// A raw attempt as raters would score it: by the language's sequence
+    /// scorer where the evidence has what it reads, else by the linear
+    /// mapping where the model has native norms, else raw. Fitted only with
+    /// the frames' evidence: without it a learner would look native.
+    public static func fitted(
+        _ raw: AttemptScore, evidence: [PhoneEvidence?], pronunciations: [Pronunciation], model: ActiveModel, sequence: SequenceScorer?
+    ) -> AttemptScore {
+        if let scores = sequence?.fitted(raw, evidence: evidence, pronunciations: pronunciations) {
+            return scores.applied(
+                to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+        }
+        guard evidence.contains(where: { $0 != nil }), let scoring = model.scoring, let natives = model.description.natives else {
+            return raw
+        }
+        return scoring.apply(
+            to: raw, evidence: evidence, natives: natives, passThreshold: model.passThreshold,
+            mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+    }
+
+    /// The language's sequence scorer (nil: its model names none).
+    public func sequenceScorer(_ language: Language) throws -> SequenceScorer? { try runtime(language).sequence }
+
+    /// Each word's commonest pronunciation in `text`, as scoring reads it
+    /// (what `fitted` reads beside an attempt).
+    public func pronunciations(_ text: String, language: Language) throws -> [Pronunciation] {
+        try runtime(language).lexicon.expectedWords(text).map(\.commonest)
     }
 
     /// When each word of `text` is spoken in `audio` (a narration: a
@@ -113,7 +139,7 @@ public final class SpeechScorer: Sendable {
         return try await pool.runIfActive(work)
     }
 
-    static func threadCPUTime() -> Double {
+    public static func threadCPUTime() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
@@ -134,9 +160,13 @@ public final class SpeechScorer: Sendable {
                     (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
                     .map { lexicon.expectedWords($0) } ?? []
                 let definition = try? ModelDefinition.read(model.acousticPath + "/mdef")
-                return .success(Runtime(model: model, lexicon: lexicon, commonWords: common, definition: definition))
+                let sequence = try model.sequenceScorerPath.map { try SequenceScorer(contentsOf: $0) }
+                return .success(
+                    Runtime(model: model, lexicon: lexicon, commonWords: common, definition: definition, sequence: sequence))
+            } catch let error as SpeechSetupError {
+                return .failure(error)
             } catch {
-                return .failure(SpeechSetupError("\(model.description.name): dictionary unreadable: \(error)"))
+                return .failure(SpeechSetupError("\(model.description.name): dictionary or sequence scorer unreadable: \(error)"))
             }
         }
         runtimes.withLock { $0[language] = made }
@@ -175,7 +205,9 @@ public final class SpeechScorer: Sendable {
         pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
     }
 
-    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws -> (AttemptScore, [PhoneEvidence?], ActiveModel) {
+    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws
+        -> (AttemptScore, [PhoneEvidence?], [ExpectedWord], Runtime)
+    {
         try withDecoder(language, text: text) { runtime, expected, decoder in
             let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
@@ -200,7 +232,7 @@ public final class SpeechScorer: Sendable {
             if [.incomplete, .wrongPhrase].contains(result.feedback) {
                 result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
             }
-            return (result, evidence, runtime.model)
+            return (result, evidence, expected, runtime)
         }
     }
 

@@ -49,6 +49,9 @@ struct SpeechTests {
             let words = result.words
             #expect(words.map(\.text) == ["He", "was", "not", "an", "ill-disposed", "young", "man"])
             #expect(words.allSatisfy { ($0.start ?? -1) >= 0 && !$0.phones.isEmpty })
+            // English is judged as raters judge: fluency, prosody and each word's stress.
+            #expect((result.prosody ?? 0) >= 60 && result.fluency >= 60, "prosody \(result.prosody ?? -1), fluency \(result.fluency)")
+            #expect(words.allSatisfy { ($0.stress ?? 0) >= 60 }, "\(words.map { $0.stress ?? -1 })")
             #expect(!attempt.recordingKept)
 
             let attemptID = attempt.id
@@ -139,6 +142,8 @@ struct SpeechTests {
                 .decoded(SpeechAttempts.self)
             #expect(all.attempts.count == 2)
             #expect(all.next == nil)
+            // Kept as scored: prosody and stress come back with the attempt.
+            #expect(all.attempts.allSatisfy { $0.result.prosody != nil && $0.result.words.allSatisfy { $0.stress != nil } })
         }
     }
 

@@ -43,7 +43,28 @@ struct ScorerTests {
             #expect(own.completeness == 100)
             #expect(own.overall > other.overall + 20, "\(clip.file): \(own.overall) vs \(other.overall)")
             #expect(!other.passed)
+            // English is scored by the sequence scorer: natives read fluently, with natives' prosody and stress.
+            #expect((own.prosody ?? 0) >= 70 && own.fluency >= 70, "\(clip.file): prosody \(own.prosody ?? -1), fluency \(own.fluency)")
+            #expect(own.words.allSatisfy { ($0.stress ?? 0) >= 70 }, "\(clip.file): \(own.words.map { $0.stress ?? -1 })")
         }
+    }
+
+    @Test("the sequence scorer reads what the raw scorer found, so it follows the evidence: a word swapped for another scores lower")
+    func sequenceScorerFollowsEvidence() async throws {
+        let audio = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav")
+        let (raw, evidence, _) = try await Self.scorer.scoreWithEvidence(
+            audio, text: "he was not an ill disposed old man", language: .english)
+        let sequence = try #require(try Self.scorer.sequenceScorer(.english))
+        let pronunciations = try Self.scorer.pronunciations("he was not an ill disposed old man", language: .english)
+        #expect(pronunciations.count == raw.words.count && pronunciations.allSatisfy { !$0.isEmpty })
+        let fitted = try #require(sequence.fitted(raw, evidence: evidence, pronunciations: pronunciations))
+        #expect(fitted.judgesOmitted && fitted.stress?.count == raw.words.count && fitted.prosody != nil)
+        let swapped = try #require(raw.words.firstIndex { $0.text == "old" })
+        #expect(fitted.words.indices.allSatisfy { $0 == swapped || fitted.words[$0] > fitted.words[swapped] }, "\(fitted.words)")
+        // Without phone posteriors (a model without a readable definition) it does not guess.
+        #expect(sequence.fitted(raw, evidence: evidence.map { _ in nil }, pronunciations: pronunciations) == nil)
+        // A language whose model names no sequence scorer keeps the linear mapping: no prosody, no stress.
+        #expect(try Self.scorer.sequenceScorer(.french) == nil)
     }
 
     @Test("one word swapped: that word is flagged, the others are not")

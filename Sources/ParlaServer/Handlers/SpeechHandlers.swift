@@ -103,11 +103,11 @@ extension Components.Schemas.SpeechResult {
     init(_ score: AttemptScore, language: Language) {
         self.init(
             overall: score.overall, accuracy: score.accuracy, completeness: score.completeness, fluency: score.fluency,
-            passed: score.passed, feedback: .init(rawValue: score.feedback.rawValue) ?? .noSpeech,
+            prosody: score.prosody, passed: score.passed, feedback: .init(rawValue: score.feedback.rawValue) ?? .noSpeech,
             message: Wording.speechFeedback(score.feedback.rawValue).text(in: language),
             words: score.words.map { word in
                 Components.Schemas.SpeechWord(
-                    text: word.text, start: word.start, end: word.end, score: word.score,
+                    text: word.text, start: word.start, end: word.end, score: word.score, stress: word.stress,
                     error: .init(rawValue: word.error.rawValue) ?? .none,
                     phones: word.phones.map {
                         .init(phone: $0.phone, ipa: $0.ipa, heardAs: $0.heardAs, start: $0.start, end: $0.end, score: $0.score)
