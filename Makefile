@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test bench build install-deps clean format format-check fuzz-api fuzz-decoders faults soak
+.PHONY: run test bench build install-deps clean format format-check fuzz-api fuzz-decoders faults soak train-speech
 
 install-deps:
 	@scripts/install-deps.sh
@@ -63,6 +63,14 @@ bench: install-deps
 	Benchmarks/purchases.sh
 	Benchmarks/school.sh
 	Benchmarks/analytics.sh
+
+# The English speech sequence scorer (issue 36), trained on speechocean762's
+# train split in training/.venv: writes Models/en/scorer.json and the
+# fixture Swift's inference is tested against (scripts/train-speech.sh says
+# what it needs). Not part of test or bench: the corpus stays outside.
+train-speech: install-deps
+	$(SWIFT) build -c release --product parla
+	scripts/train-speech.sh
 
 # Soak (issue 20, item 4): 30 minutes of steady mixed load on a release
 # server (learners taking lessons, players playing games, readers): p50/p99
