@@ -1141,17 +1141,22 @@ extension ErrorCode {
 public enum Wording {
     /// What to work on in a mispronounced word: its worst phone (IPA) and
     /// what it sounded like instead.
-    public static func pronunciationHint(phone: String, word: String, heardAs: String?) -> LocalizedText {
+    public static func pronunciationHint(phone: String, word: String, heardAs: String?, letters: String? = nil) -> LocalizedText {
+        // The sound, and the letters that spell it when known: "the “th” (/θ/)".
+        let (en, fr, it, de, es) =
+            letters.map {
+                ("“\($0)” (/\(phone)/)", "« \($0) » (/\(phone)/)", "«\($0)» (/\(phone)/)", "„\($0)“ (/\(phone)/)", "«\($0)» (/\(phone)/)")
+            }
+            ?? ("/\(phone)/", "/\(phone)/", "/\(phone)/", "/\(phone)/", "/\(phone)/")
         guard let heardAs, !heardAs.isEmpty, heardAs != phone else {
             return LocalizedText(
-                en: "Work on the /\(phone)/ in “\(word)”.", fr: "Travaillez le /\(phone)/ de « \(word) ».",
-                it: "Esercita il /\(phone)/ di «\(word)».", de: "Üb das /\(phone)/ in „\(word)“.",
-                es: "Practica la /\(phone)/ de «\(word)».")
+                en: "Work on the \(en) in “\(word)”.", fr: "Travaillez le \(fr) de « \(word) ».", it: "Esercita il \(it) di «\(word)».",
+                de: "Üb das \(de) in „\(word)“.", es: "Practica la \(es) de «\(word)».")
         }
         return LocalizedText(
-            en: "The /\(phone)/ in “\(word)” sounded like /\(heardAs)/.", fr: "Le /\(phone)/ de « \(word) » ressemblait à /\(heardAs)/.",
-            it: "Il /\(phone)/ di «\(word)» sembrava /\(heardAs)/.", de: "Das /\(phone)/ in „\(word)“ klang wie /\(heardAs)/.",
-            es: "La /\(phone)/ de «\(word)» sonó como /\(heardAs)/.")
+            en: "The \(en) in “\(word)” sounded like /\(heardAs)/.", fr: "Le \(fr) de « \(word) » ressemblait à /\(heardAs)/.",
+            it: "Il \(it) di «\(word)» sembrava /\(heardAs)/.", de: "Das \(de) in „\(word)“ klang wie /\(heardAs)/.",
+            es: "La \(es) de «\(word)» sonó como /\(heardAs)/.")
     }
 
     /// What a learner reads after repeating a phrase, by feedback code.

@@ -31,16 +31,19 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         }
     }
 
-    /// What to work on in a mispronounced word: its worst phone, and what it
-    /// sounded like instead (IPA).
+    /// What to work on in a mispronounced word: its worst phone, the
+    /// letters that spell it, and what it sounded like instead (IPA).
     public struct Hint: Sendable, Codable, Equatable {
         /// The phone's place in the word's `phones`.
         public var phoneIndex: Int
         public var phone: String
         public var heardAs: String?
+        /// The letters of the word that spell the phone, as written (nil:
+        /// none do, or the language has no spelling table).
+        public var letters: String?
 
-        public init(phoneIndex: Int, phone: String, heardAs: String?) {
-            (self.phoneIndex, self.phone, self.heardAs) = (phoneIndex, phone, heardAs)
+        public init(phoneIndex: Int, phone: String, heardAs: String?, letters: String? = nil) {
+            (self.phoneIndex, self.phone, self.heardAs, self.letters) = (phoneIndex, phone, heardAs, letters)
         }
     }
 
@@ -69,8 +72,9 @@ public struct AttemptScore: Sendable, Codable, Equatable {
 
         /// Names each phone in IPA with what it sounded like (`evidence`, in
         /// the order of the phones), and, when the word is mispronounced,
-        /// its worst phone.
-        public mutating func annotate(evidence: [PhoneEvidence?], ipa: [String: String]) {
+        /// its worst phone with the letters that spell it (`graphemes`, the
+        /// language's spelling table).
+        public mutating func annotate(evidence: [PhoneEvidence?], ipa: [String: String], graphemes: Graphemes? = nil) {
             for (index, evidence) in zip(phones.indices, evidence) {
                 phones[index].ipa = ipa[phones[index].phone] ?? phones[index].phone
                 phones[index].heardAs = evidence.map { ipa[$0.heardAs] ?? $0.heardAs }
@@ -79,7 +83,10 @@ public struct AttemptScore: Sendable, Codable, Equatable {
                 hint = nil
                 return
             }
-            hint = Hint(phoneIndex: worst, phone: phones[worst].ipa ?? phones[worst].phone, heardAs: phones[worst].heardAs)
+            let spelled = graphemes?.spellings(of: text, phones: phones.map { $0.ipa ?? $0.phone })
+            hint = Hint(
+                phoneIndex: worst, phone: phones[worst].ipa ?? phones[worst].phone, heardAs: phones[worst].heardAs,
+                letters: spelled.flatMap { worst < $0.count ? $0[worst].map(String.init) : nil })
         }
     }
 

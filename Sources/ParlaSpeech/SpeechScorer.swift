@@ -32,10 +32,15 @@ public final class SpeechScorer: Sendable {
         let definition: ModelDefinition?
         /// The model's sequence scorer, when it names one.
         let sequence: SequenceScorer?
+        /// How the language spells its phones (`Models/<lang>/graphemes.json`), for hints.
+        let graphemes: Graphemes?
         let idle = Mutex<[PocketSphinxDecoder]>([])
-        init(model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?, sequence: SequenceScorer?) {
-            (self.model, self.lexicon, self.commonWords, self.definition, self.sequence) = (
-                model, lexicon, commonWords, definition, sequence
+        init(
+            model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?, sequence: SequenceScorer?,
+            graphemes: Graphemes?
+        ) {
+            (self.model, self.lexicon, self.commonWords, self.definition, self.sequence, self.graphemes) = (
+                model, lexicon, commonWords, definition, sequence, graphemes
             )
         }
     }
@@ -73,7 +78,8 @@ public final class SpeechScorer: Sendable {
             var phones = evidence.makeIterator()
             for index in score.words.indices {
                 score.words[index].annotate(
-                    evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA)
+                    evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA,
+                    graphemes: runtime.graphemes)
             }
             return (score, Self.threadCPUTime() - start)
         }
@@ -161,12 +167,17 @@ public final class SpeechScorer: Sendable {
                     .map { lexicon.expectedWords($0) } ?? []
                 let definition = try? ModelDefinition.read(model.acousticPath + "/mdef")
                 let sequence = try model.sequenceScorerPath.map { try SequenceScorer(contentsOf: $0) }
+                let spellings = "\(settings.modelsDirectory)/\(language.code)/graphemes.json"
+                let graphemes = FileManager.default.fileExists(atPath: spellings) ? try Graphemes.load(spellings) : nil
                 return .success(
-                    Runtime(model: model, lexicon: lexicon, commonWords: common, definition: definition, sequence: sequence))
+                    Runtime(
+                        model: model, lexicon: lexicon, commonWords: common, definition: definition, sequence: sequence,
+                        graphemes: graphemes))
             } catch let error as SpeechSetupError {
                 return .failure(error)
             } catch {
-                return .failure(SpeechSetupError("\(model.description.name): dictionary or sequence scorer unreadable: \(error)"))
+                return .failure(
+                    SpeechSetupError("\(model.description.name): dictionary, sequence scorer or spellings unreadable: \(error)"))
             }
         }
         runtimes.withLock { $0[language] = made }

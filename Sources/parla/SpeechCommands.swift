@@ -40,17 +40,26 @@ struct Speech: AsyncParsableCommand {
                     : try await scorer.score(bytes, text: text, language: language)
             }
             if recording.json { return try Speech.printJSON(result) }
-            print("overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)")
+            print(
+                "overall \(result.overall)  accuracy \(result.accuracy)  completeness \(result.completeness)  fluency \(result.fluency)"
+                    + (result.prosody.map { "  prosody \($0)" } ?? ""))
             print(
                 "passed \(result.passed)  feedback \(result.feedback.rawValue)  goodness \(result.goodness)  "
                     + "rate \(result.speechRate) phones/s  insertions \(result.insertions)")
             if let recognized = result.recognizedText { print("heard: \(recognized)") }
-            print("word".padding(toLength: 18, withPad: " ", startingAt: 0) + "start   end  score  error")
+            print("word".padding(toLength: 18, withPad: " ", startingAt: 0) + "start   end  score  stress  error")
             for word in result.words {
                 let times = word.start.map { String(format: "%5.2f %5.2f", $0, word.end ?? 0) } ?? "    -     -"
                 print(
                     word.text.padding(toLength: 18, withPad: " ", startingAt: 0) + times + String(format: "  %5.1f  ", word.score)
-                        + word.error.rawValue + "  " + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
+                        + (word.stress.map { String(format: "%6.1f  ", $0) } ?? "     -  ") + word.error.rawValue + "  "
+                        + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
+                if let hint = word.hint {
+                    print(
+                        "    "
+                            + Wording.pronunciationHint(phone: hint.phone, word: word.text, heardAs: hint.heardAs, letters: hint.letters).en
+                    )
+                }
             }
             if !result.warnings.isEmpty { print("warnings: " + result.warnings.joined(separator: ", ")) }
         }

@@ -65,7 +65,9 @@ struct SpeechTests {
         }
     }
 
-    @Test("a word said wrong gets a hint in the learner's language: its worst phone and what it sounded like, in IPA")
+    @Test(
+        "a word said wrong gets a hint in the learner's language: its worst phone, the letters that spell it and what it sounded like, in IPA"
+    )
     func hint() async throws {
         try await TestApp.make().run { client in
             let learner = try await client.signUp()
@@ -79,7 +81,8 @@ struct SpeechTests {
             #expect(old.error == .mispronounced)
             let hint = try #require(old.hint)
             #expect(hint.phone == "oʊ" && hint.heardAs == "ʌ")
-            #expect(hint.message == "Le /oʊ/ de « old » ressemblait à /ʌ/.")
+            #expect(hint.letters == "o")
+            #expect(hint.message == "Le « o » (/oʊ/) de « old » ressemblait à /ʌ/.")
             #expect(old.phones.first?.ipa == "oʊ")
             // The words said right have no hint; every phone is named in IPA.
             #expect(words.filter { $0.hint != nil }.count == 1)

@@ -137,6 +137,10 @@ struct FittedScoringTests {
         word.annotate(evidence: [heard, nil], ipa: ["TH": "θ", "IH": "ɪ", "S": "s"])
         #expect(word.phones.map(\.ipa) == ["θ", "ɪ"] && word.phones.map(\.heardAs) == ["s", nil])
         #expect(word.hint == AttemptScore.Hint(phoneIndex: 0, phone: "θ", heardAs: "s"))
+        // With the language's spelling table, the hint names the letters too.
+        word.annotate(
+            evidence: [heard, nil], ipa: ["TH": "θ", "IH": "ɪ", "S": "s"], graphemes: Graphemes(phones: ["θ": ["th"], "ɪ": ["i"]]))
+        #expect(word.hint == AttemptScore.Hint(phoneIndex: 0, phone: "θ", heardAs: "s", letters: "th"))
         word.error = .none
         word.annotate(evidence: [heard, nil], ipa: [:])
         #expect(word.hint == nil && word.phones[0].ipa == "TH")

@@ -114,8 +114,11 @@ extension Components.Schemas.SpeechResult {
                     },
                     hint: word.hint.map { hint in
                         .init(
-                            phoneIndex: hint.phoneIndex, phone: hint.phone, heardAs: hint.heardAs,
-                            message: Wording.pronunciationHint(phone: hint.phone, word: word.text, heardAs: hint.heardAs).text(in: language)
+                            phoneIndex: hint.phoneIndex, phone: hint.phone, heardAs: hint.heardAs, letters: hint.letters,
+                            message: Wording.pronunciationHint(
+                                phone: hint.phone, word: word.text, heardAs: hint.heardAs, letters: hint.letters
+                            )
+                            .text(in: language)
                         )
                     })
             },

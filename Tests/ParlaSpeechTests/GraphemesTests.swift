@@ -1,0 +1,38 @@
+import Foundation
+import ParlaSpeech
+import ParlaTestSupport
+import Testing
+
+/// Letters aligned with phones, so that hints can name letters: the bundled
+/// spelling tables on words whose spellings a teacher would give.
+@Suite("letters of each phone")
+struct GraphemesTests {
+    static func table(_ language: String) throws -> Graphemes {
+        try Graphemes.load(TestApp.projectDirectory + "/Models/\(language)/graphemes.json")
+    }
+
+    func spelled(_ table: Graphemes, _ word: String, _ phones: String) -> [String] {
+        table.spellings(of: word, phones: phones.split(separator: " ").map(String.init)).map { $0.map(String.init) ?? "" }
+    }
+
+    @Test("English: digraphs and trigraphs, silent letters, a letter for two phones, hyphens and capitals")
+    func english() throws {
+        let en = try Self.table("en")
+        #expect(spelled(en, "think", "θ ɪ ŋ k") == ["th", "i", "n", "k"])
+        #expect(spelled(en, "though", "ð oʊ") == ["th", "ough"])
+        #expect(spelled(en, "knight", "n aɪ t") == ["kn", "igh", "t"])
+        #expect(spelled(en, "box", "b ɑ k s") == ["b", "o", "x", ""])
+        #expect(spelled(en, "Church", "tʃ ɝ tʃ") == ["Ch", "ur", "ch"])
+        #expect(spelled(en, "ill-disposed", "ɪ l d ɪ s p oʊ z d") == ["i", "ll", "d", "i", "s", "p", "o", "s", "ed"])
+        #expect(spelled(en, "phone", "f oʊ n") == ["ph", "o", "n"])
+        #expect(spelled(en, "station", "s t eɪ ʃ ʌ n") == ["s", "t", "a", "ti", "o", "n"])
+    }
+
+    @Test("a phone the table does not know still takes a letter, and the phones around it keep theirs; no phones, no letters")
+    func unknownPhone() throws {
+        let en = try Self.table("en")
+        #expect(spelled(en, "think", "θ ʏ ŋ k") == ["th", "i", "n", "k"])
+        #expect(en.spellings(of: "think", phones: []).isEmpty)
+        #expect(spelled(en, "", "θ") == [""])
+    }
+}
