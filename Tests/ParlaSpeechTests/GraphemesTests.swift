@@ -36,3 +36,28 @@ struct GraphemesTests {
         #expect(spelled(en, "", "θ") == [""])
     }
 }
+
+extension GraphemesTests {
+    struct Check: Decodable {
+        var word: String
+        var phones: [String]
+        var groups: [String]
+    }
+
+    /// Everyday words, each phone as the language's model shows it and the
+    /// letters a teacher would point at (written with the tables, checked against each model's dictionary).
+    @Test(
+        "French, German, Italian and Spanish: everyday words get the letters a teacher would point at", arguments: ["fr", "de", "it", "es"])
+    func otherLanguages(_ language: String) throws {
+        let table = try Self.table(language)
+        let data = try Data(
+            contentsOf: URL(fileURLWithPath: TestApp.projectDirectory + "/Tests/ParlaSpeechTests/Fixtures/graphemes-checks.json"))
+        let checks = try #require(try JSONDecoder().decode([String: [Check]].self, from: data)[language])
+        #expect(checks.count >= 15)
+        for check in checks {
+            // As written: a capital stays one (the groups are in lower case).
+            let spelled = table.spellings(of: check.word, phones: check.phones).map { $0.map(String.init) ?? "" }
+            #expect(spelled.map { $0.lowercased() } == check.groups, "\(language) \(check.word)")
+        }
+    }
+}
