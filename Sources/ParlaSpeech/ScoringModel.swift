@@ -160,7 +160,6 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     /// of a good word, and near the best F1 (78) for finding the words the
     /// raters scored 5 or less on so762-dev.
     public static let goodWord = 80.0
-    func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
     /// One attempt with what the raters said of it, for fitting.
     public struct Rated: Sendable {

@@ -131,6 +131,8 @@ public struct SequenceScorer: Sendable {
     /// `self.phones`. The ensemble's mean.
     public func predict(inputs: [[Double]], phones tokenPhones: [Int]) -> Output {
         guard !inputs.isEmpty else { return Output(phones: [], words: [], utterance: Array(repeating: 0, count: 5)) }
+        precondition(inputs.allSatisfy { $0.count == self.inputs.count } && inputs.count == tokenPhones.count, "tokens unlike the model's")
+        let tokenPhones = tokenPhones.map { phones.indices.contains($0) ? $0 : 0 }
         let standardized = inputs.map { row in
             columns.map { column in (row[column] - mean[column]) / (deviation[column] > 0 ? deviation[column] : 1) }
         }
