@@ -1,4 +1,5 @@
 import Foundation
+import ParlaCore
 import ParlaSpeech
 import ParlaTestSupport
 import Testing
@@ -59,5 +60,45 @@ extension GraphemesTests {
             let spelled = table.spellings(of: check.word, phones: check.phones).map { $0.map(String.init) ?? "" }
             #expect(spelled.map { $0.lowercased() } == check.groups, "\(language) \(check.word)")
         }
+    }
+}
+
+extension GraphemesTests {
+    /// Every phone a language's models can show a learner (through the
+    /// model's IPA map, or its phone map read backwards) has spellings.
+    @Test("every IPA a language's models show has spellings in its table", arguments: ["en", "fr", "de", "it", "es"])
+    func tablesCoverWhatIsShown(_ language: String) throws {
+        let models = TestApp.projectDirectory + "/Models"
+        let table = try Self.table(language)
+        let profile = try SpeechModels(modelsDirectory: models, modelPaths: []).profile(try #require(Language(rawValue: language)))
+        for model in profile.models {
+            let shown: [String]
+            if let ipa = model.ipa {
+                let map = try JSONDecoder().decode(
+                    [String: String].self, from: Data(contentsOf: URL(fileURLWithPath: "\(models)/phonemaps/\(ipa).json")))
+                shown = Array(map.values)
+            } else {
+                shown = Array(try PhoneMap.load("\(models)/phonemaps/\(model.phoneMap).json").ipaOfPhones.values)
+            }
+            let missing = Set(shown.filter { !$0.isEmpty && table.phones[$0] == nil }).sorted()
+            #expect(missing.isEmpty, "\(language) \(model.name): no spellings for \(missing)")
+        }
+    }
+
+    /// German's model shows its own phone names where its phone map gives
+    /// no IPA ("RR", its everyday r): its IPA map names every phone of its dictionary.
+    @Test(
+        "German: the IPA map names every phone of the model's dictionary",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: ScorerTests.sharedModels + "/de/de.dict"), "no shared German model on this machine"))
+    func germanPhonesHaveIPA() throws {
+        let map = try JSONDecoder().decode(
+            [String: String].self,
+            from: Data(contentsOf: URL(fileURLWithPath: TestApp.projectDirectory + "/Models/phonemaps/de-ipa.json")))
+        let dictionary = try String(contentsOfFile: ScorerTests.sharedModels + "/de/de.dict", encoding: .utf8)
+        let phones = Set(dictionary.split(separator: "\n").flatMap { $0.split(separator: " ").dropFirst().map(String.init) })
+        #expect(phones.count > 40)
+        #expect(phones.filter { map[$0] == nil }.sorted() == [])
+        #expect(map["RR"] == "ʁ")
     }
 }
