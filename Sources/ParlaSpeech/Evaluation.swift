@@ -31,6 +31,30 @@ public struct RatedUtterance: Sendable, Decodable {
 
     /// The corpus's speaker: the id's second to fifth digits.
     public var speaker: String { String(id.dropFirst().prefix(4)) }
+    /// The recording, `wav/<recording>.wav`: the id's, or for an utterance
+    /// scored with another's text (`mismatched`), the part before "~".
+    public var recording: String { String(id.prefix { $0 != "~" }) }
+
+    /// Each recording scored as an attempt at another utterance's text
+    /// (half the list away, the next with another text): the wrong phrase,
+    /// which raters would score 0 throughout. Its id is "<recording>~<text's id>".
+    public static func mismatched(_ utterances: [RatedUtterance]) -> [RatedUtterance] {
+        let count = utterances.count
+        return utterances.enumerated().compactMap { index, utterance in
+            let others = (0..<count).lazy.map { utterances[(index + count / 2 + $0) % count] }
+            guard let other = others.first(where: { $0.text != utterance.text }) else { return nil }
+            var wrong = other
+            wrong.id = "\(utterance.recording)~\(other.id)"
+            (wrong.accuracy, wrong.total, wrong.fluency, wrong.prosodic) = (0, 0, nil, nil)
+            wrong.words = other.words.map { word in
+                var word = word
+                (word.accuracy, word.total, word.stress) = (0, 0, nil)
+                word.phonesAccuracy = word.phonesAccuracy.map { _ in 0 }
+                return word
+            }
+            return wrong
+        }
+    }
 
     /// A phone the raters heard as wrong or heavily accented: their mean
     /// rounds to 0 or 1 (below 1.5 on 0-2).
@@ -68,7 +92,7 @@ public struct RatedUtterance: Sendable, Decodable {
         let decoder = JSONDecoder()
         return try text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map {
             try decoder.decode(RatedUtterance.self, from: Data($0.utf8))
-        }.filter { FileManager.default.fileExists(atPath: "\(directory)/wav/\($0.id).wav") }
+        }.filter { FileManager.default.fileExists(atPath: "\(directory)/wav/\($0.recording).wav") }
     }
 }
 
@@ -138,7 +162,7 @@ public struct SpeechEvaluation: Sendable {
             func add() throws {
                 guard next < utterances.count else { return }
                 let (index, utterance) = (next, utterances[next])
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/wav/\(utterance.id).wav")))
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/wav/\(utterance.recording).wav")))
                 group.addTask {
                     let (score, evidence, cpu) = try await scorer.scoreWithEvidence(bytes, text: utterance.text, language: language)
                     return (index, Scored(utterance: utterance, score: score, evidence: evidence, cpuSeconds: cpu))

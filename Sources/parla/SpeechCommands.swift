@@ -228,6 +228,12 @@ struct Speech: AsyncParsableCommand {
         var features: String?
         @Option(help: "Read the scores and evidence --features wrote instead of scoring again (to try mappings quickly).")
         var reuse: String?
+        @Flag(
+            help: """
+                With --train and --test: also score each recording as an attempt at another utterance's text (the wrong phrase; \
+                with --features kept in DIR/<split>-mismatched.jsonl) and report how right and wrong attempts separate.
+                """)
+        var mismatched = false
         @Flag(help: "Print each utterance as it is scored.") var verbose = false
         @OptionGroup var options: ConfigurationOptions
 
@@ -301,10 +307,12 @@ struct Speech: AsyncParsableCommand {
         func heldOut(train: String, test: String, language: Language) async throws {
             let scorer = try await Speech.scorer(options, limits: Speech.ratedCorpusLimits)
             let verbose = verbose
-            func scored(_ directory: String) async throws -> [SpeechEvaluation.Scored] {
+            func scored(_ directory: String, mismatched: Bool = false) async throws -> [SpeechEvaluation.Scored] {
                 var utterances = try RatedUtterance.load(directory)
                 if let limit { utterances = Array(utterances.prefix(limit)) }
-                let kept = features.map { "\($0)/\(URL(fileURLWithPath: directory).lastPathComponent).jsonl" }
+                if mismatched { utterances = RatedUtterance.mismatched(utterances) }
+                let name = URL(fileURLWithPath: directory).lastPathComponent + (mismatched ? "-mismatched" : "")
+                let kept = features.map { "\($0)/\(name).jsonl" }
                 if let kept, FileManager.default.fileExists(atPath: kept) { return try Self.readFeatures(kept, utterances: utterances) }
                 let scored = try await SpeechEvaluation(scorer: scorer).score(utterances, directory: directory, language: language) {
                     line in
@@ -317,6 +325,9 @@ struct Speech: AsyncParsableCommand {
                 return scored
             }
             let (trained, tested) = (try await scored(train), try await scored(test))
+            // The train split's wrong phrases are kept for training (training/), never reported on.
+            let wrong =
+                mismatched ? (train: try await scored(train, mismatched: true), test: try await scored(test, mismatched: true)) : nil
             try await scorer.shutdown()
             let model = try scorer.models.active(language).get()
             guard let natives = model.description.natives else {
@@ -340,6 +351,13 @@ struct Speech: AsyncParsableCommand {
             print(row("Parla linear", linear, accuracy: linear.sentenceAccuracy))
             var reports = [("linear", linear)]
             var sequenceSeconds: Double?
+            var separations: [(String, right: [SpeechEvaluation.Scored], wrong: [SpeechEvaluation.Scored])] = []
+            if let wrong {
+                let linearWrong = SpeechEvaluation.heldOut(
+                    wrong.test, fittedOn: trained, natives: natives, passThreshold: model.passThreshold, ridge: ridge
+                ).test
+                separations.append(("linear", fitted.test, linearWrong))
+            }
             if let sequence = try scorer.sequenceScorer(language) {
                 func applied(_ items: [SpeechEvaluation.Scored]) throws -> [SpeechEvaluation.Scored] {
                     try items.map { item in
@@ -357,6 +375,7 @@ struct Speech: AsyncParsableCommand {
                 let report = SpeechEvaluation.report(sequencedTest, thresholdFrom: try applied(trained))
                 print(row("Parla sequence", report, accuracy: report.accuracy))
                 reports.append(("sequence", report))
+                if let wrong { separations.append(("sequence", sequencedTest, try applied(wrong.test))) }
             }
             print("GOPT (2022)                       0.714        -        -  0.742           0.533       -  0.549            0.612")
             for (name, report) in reports {
@@ -370,6 +389,18 @@ struct Speech: AsyncParsableCommand {
                         format:
                             "%@: phone wrong or missing (mean below 0.5, as MDD papers count errors): precision %.3f  recall %.3f  F1 %.3f",
                         name, wrong.precision, wrong.recall, wrong.f1))
+            }
+            for (name, right, wrong) in separations {
+                func share(_ items: [SpeechEvaluation.Scored], _ test: (AttemptScore) -> Bool) -> Double {
+                    100 * Double(items.filter { test($0.score) }.count) / Double(max(1, items.count))
+                }
+                print(
+                    String(
+                        format:
+                            "%@: each test recording said as another's text: overall AUC right vs wrong %.3f; wrong_phrase for %.1f %% of right, %.1f %% of wrong; passed %.1f %% of right, %.1f %% of wrong",
+                        name, SpeechCalibration.auc(right: right.map(\.score.overall), wrong: wrong.map(\.score.overall)),
+                        share(right) { $0.feedback == .wrongPhrase }, share(wrong) { $0.feedback == .wrongPhrase }, share(right, \.passed),
+                        share(wrong, \.passed)))
             }
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", linear.realTimeFactor))
             if let sequenceSeconds {

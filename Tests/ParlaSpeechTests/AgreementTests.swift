@@ -54,4 +54,22 @@ struct AgreementTests {
         #expect(inserted.map(\.human) == [0, 1] && inserted.map(\.scored) == [0, 2])
         #expect(Agreement.pairPhones(human: [], scored: ["AH"]).isEmpty)
     }
+
+    @Test("a recording said as another utterance's text: another text, every rater's score 0, the recording and speaker its own")
+    func mismatched() throws {
+        func utterance(_ id: String, _ text: String) throws -> RatedUtterance {
+            let json = """
+                {"id": "\(id)", "text": "\(text)", "accuracy": 8, "total": 8, "fluency": 9, "prosodic": 9,
+                 "words": [{"text": "\(text)", "accuracy": 9, "total": 9, "stress": 10, "phones": ["AH0"], "phones-accuracy": [2]}]}
+                """
+            return try JSONDecoder().decode(RatedUtterance.self, from: Data(json.utf8))
+        }
+        let list = try [utterance("000010001", "A"), utterance("000020001", "B"), utterance("000030001", "A"), utterance("000040001", "C")]
+        let wrong = RatedUtterance.mismatched(list)
+        #expect(wrong.map(\.id) == ["000010001~000040001", "000020001~000040001", "000030001~000020001", "000040001~000020001"])
+        #expect(zip(wrong, list).allSatisfy { $0.text != $1.text && $0.recording == $1.id && $0.speaker == $1.speaker })
+        #expect(wrong.allSatisfy { $0.accuracy == 0 && $0.total == 0 && $0.fluency == nil && $0.prosodic == nil })
+        #expect(wrong.flatMap(\.words).allSatisfy { $0.accuracy == 0 && $0.stress == nil && $0.phonesAccuracy == [0] })
+        #expect(RatedUtterance.mismatched([try utterance("000010001", "A")]).isEmpty)
+    }
 }
