@@ -23,6 +23,12 @@ evidence: nothing here reads the raters' phones except to place targets. A
 token's phone identity is Parla's phone label (CMU without stress digits),
 or the canonical phone's (stress digits dropped) for a missing token.
 
+A mismatched dump (`parla speech evaluate --mismatched`: recording A scored
+as an attempt at utterance B's text, id "A~B") gives wrong-phrase examples:
+B's tokens and inputs built as above from A's attempt, the targets 0 (or
+unknown: stress, fluency, prosody) as raters would score another sentence
+(`load_mismatched`).
+
 Only the standard library and numpy. `python3 features.py --check` runs the
 self-checks; `python3 features.py --features F --scores S` prints a summary.
 """
@@ -358,6 +364,61 @@ def load_split(features_path: str, scores_path: str, phones: list[str]) -> list[
     return out
 
 
+# ---------------------------------------------------------------- wrong-phrase attempts
+
+
+def mismatched_ids(line_id: str) -> tuple[str, str]:
+    """A mismatched line's id "<recording>~<text's utterance>": the
+    recording's id (whose audio was scored) and the text's."""
+    recording, sep, text = line_id.partition("~")
+    if not sep or not recording or not text:
+        raise ValueError(f"{line_id!r}: not a mismatched id (<recording>~<text's utterance>)")
+    return recording, text
+
+
+def mismatched_record(record: dict) -> dict:
+    """The raters' record of an attempt at `record`'s text that says another
+    sentence (the wrong phrase): every score 0 where raters would give 0,
+    unknown (NaN, masked in the loss) where 0 would claim too much (word
+    stress, utterance fluency and prosody). Words, texts and canonical
+    phones are the text's."""
+    words = [{**w, "accuracy": 0.0, "total": 0.0, "stress": math.nan,
+              "phones-accuracy": [0.0] * len(w["phones-accuracy"])} for w in record["words"]]
+    return {**record, "accuracy": 0.0, "completeness": 0.0, "fluency": math.nan, "prosodic": math.nan,
+            "total": 0.0, "words": words}
+
+
+def build_mismatched(record: dict, line: dict, phones: list[str]) -> Utterance:
+    """A mismatched line (`parla speech evaluate --mismatched`: recording A
+    scored as an attempt at utterance B's text, id "A~B"), with `record`
+    B's scores: the tokens and inputs exactly as for a normal line of B's
+    text, the targets `mismatched_record`'s (canonical phones 0, extra
+    phones none). The speaker (for folds) is the recording's: `speaker_of`
+    reads the id's start."""
+    recording, text = mismatched_ids(line["id"])
+    if record["id"] != text:
+        raise ValueError(f"{line['id']}: the text's record is {text}, not {record['id']}")
+    return build_utterance(mismatched_record(record), line, phones)
+
+
+def load_mismatched(features_path: str, scores_path: str, phones: list[str]) -> list[Utterance]:
+    """Every line of a mismatched dump (`<split>-mismatched.jsonl`), the
+    targets built from the same split's scores.jsonl, in the scores' order
+    of the recordings (then the texts'). Both the recording and the text
+    must be utterances of that scores file: a dump of another split is an
+    error, not an empty set."""
+    records = {r["id"]: r for r in read_jsonl(scores_path)}
+    order = {i: k for k, i in enumerate(records)}
+    lines = read_jsonl(features_path)
+    for l in lines:
+        recording, text = mismatched_ids(l["id"])
+        for which, uid in (("recording", recording), ("text", text)):
+            if uid not in records:
+                raise ValueError(f"{features_path}: {l['id']}: the {which} {uid} is not in {scores_path}")
+    lines.sort(key=lambda l: tuple(order[i] for i in mismatched_ids(l["id"])))
+    return [build_mismatched(records[mismatched_ids(l["id"])[1]], l, phones) for l in lines]
+
+
 def summary(utts: list[Utterance]) -> dict:
     keys = ["tokens", "missing", "extra", "unpaired_words", "evidence_mismatch", "evidence_trailing"]
     s = {k: int(sum(u.stats.get(k, 0) for u in utts)) for k in keys}
@@ -420,6 +481,32 @@ def _self_check() -> None:
     assert u.phone[6] == phones.index("EY") and u.phone[2] == phones.index("K")
     assert abs(u.x[6, names.index("pauseBefore")] - 0.0) < 1e-9 and abs(u.x[5, names.index("pauseBefore")] - 0.2) < 1e-6
     assert u.word_targets.shape == (3, 3) and list(u.utt_targets) == [8, 10, 9, 9, 7]
+    # The same attempt as a wrong-phrase one ("A~B": recording A, this record B's text): the
+    # same tokens and inputs, the targets 0 (canonical phones, word accuracy and total, the
+    # utterance's accuracy, completeness and total) or unknown (stress, fluency, prosody).
+    mid = "000020033~000010011"
+    m = build_mismatched(record, {"id": mid, "score": score, "evidence": evid}, phones)
+    assert m.id == mid and m.speaker == "0002" and mismatched_ids(mid) == ("000020033", "000010011")
+    assert np.array_equal(m.x, u.x) and np.array_equal(m.phone, u.phone) and np.array_equal(m.word, u.word)
+    assert np.array_equal(np.isnan(m.phone_target), np.isnan(u.phone_target)), m.phone_target
+    assert np.all(m.phone_target[~np.isnan(m.phone_target)] == 0)
+    assert np.all(m.word_targets[:, [0, 2]] == 0) and np.all(np.isnan(m.word_targets[:, 1]))
+    assert np.array_equal(np.isnan(m.utt_targets), [False, False, True, True, False]), m.utt_targets
+    assert np.all(np.nan_to_num(m.utt_targets) == 0) and m.stats == u.stats
+    assert record["accuracy"] == 8 and record["words"][0]["phones-accuracy"] == [2, 1.8]  # record untouched
+    for bad in ["000010011", "~000010011", "000020033~"]:
+        try:
+            mismatched_ids(bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(bad)
+    try:
+        build_mismatched(record, {"id": "000020033~000010012", "score": score, "evidence": evid}, phones)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a record that is not the text's")
     print("features.py: self-checks passed")
 
 
@@ -428,12 +515,15 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="run the self-checks")
     ap.add_argument("--features", help="Parla's feature dump (jsonl)")
     ap.add_argument("--scores", help="the corpus's scores.jsonl")
+    ap.add_argument("--mismatched", action="store_true",
+                    help="--features is a mismatched dump (<split>-mismatched.jsonl; --scores: the same split's)")
     ap.add_argument("--mdef", help="the acoustic model's mdef (default: Debian's pocketsphinx-en-us)")
     args = ap.parse_args(argv)
     if args.check:
         _self_check()
     if args.features and args.scores:
-        utts = load_split(args.features, args.scores, model_phones(args.mdef))
+        load = load_mismatched if args.mismatched else load_split
+        utts = load(args.features, args.scores, model_phones(args.mdef))
         print(json.dumps(summary(utts)))
     return 0
 

@@ -271,6 +271,15 @@ def masked_mse(pred, target):
     return ((pred[ok] - target[ok]) ** 2).mean()
 
 
+def utterance_mse(pred, target):
+    """The utterance loss: MSE over the known targets (a wrong-phrase
+    attempt's fluency and prosody are unknown, NaN). A batch with every
+    target known takes F.mse_loss, as before masks existed: the same bytes."""
+    if torch.isnan(target).any():
+        return masked_mse(pred, target)
+    return F.mse_loss(pred, target)
+
+
 class Ensemble(nn.Module):
     """`seeds` copies of one setting trained from different seeds; their
     outputs averaged (one member: the model itself)."""
@@ -307,7 +316,7 @@ def train_one(setting: dict, split: Split, n_phones: int, seed: int, log=None) -
             x, phone, mask, pt, wt, ut = split.batch(order[s:s + bs])
             p, w, u = model(x, phone, mask)
             loss = (setting.get("wphone", 1.0) * masked_mse(p, pt) + setting.get("wword", 1.0) * masked_mse(w, wt)
-                    + setting.get("wutt", 1.0) * F.mse_loss(u, ut))
+                    + setting.get("wutt", 1.0) * utterance_mse(u, ut))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -367,19 +376,60 @@ def metrics(utts: list[fx.Utterance], preds: dict) -> dict:
     return m
 
 
+def auc(positives, negatives) -> float:
+    """P(a positive scores above a negative), ties counting half (the Mann-
+    Whitney U over the product of the counts)."""
+    pos, neg = np.asarray(positives, np.float64), np.asarray(negatives, np.float64)
+    if len(pos) == 0 or len(neg) == 0:
+        return float("nan")
+    both = np.concatenate([pos, neg])
+    _, inverse, counts = np.unique(both, return_inverse=True, return_counts=True)
+    ranks = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse]  # mid-ranks, 1-based
+    return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) + 1) / 2.0) / (len(pos) * len(neg)))
+
+
+def prediction_means(utts: list[fx.Utterance], preds: dict) -> dict:
+    """Mean predicted utterance scores (0-10) and mean predicted word
+    accuracy (0-10, over every word of the utterances)."""
+    up = np.stack([preds[i][2] for i in range(len(utts))])
+    words = np.concatenate([preds[i][1] for i in range(len(utts))])
+    m = {f"utt.{k}": float(up[:, j].mean()) for j, k in enumerate(fx.UTTERANCE_TARGETS)}
+    m.update({f"word.{k}": float(words[:, j].mean()) for j, k in enumerate(fx.WORD_TARGETS)})
+    return m
+
+
+def mismatched_report(right: list[fx.Utterance], right_preds: dict, wrong: list[fx.Utterance],
+                      wrong_preds: dict) -> dict:
+    """How the model tells right attempts from wrong-phrase ones: mean
+    predictions of each, and the AUC of the predicted utterance total (and
+    accuracy) with the right attempts the positives."""
+    r, w = prediction_means(right, right_preds), prediction_means(wrong, wrong_preds)
+    out = {"right": r, "mismatched": w, "right.count": len(right), "mismatched.count": len(wrong)}
+    for j, k in enumerate(fx.UTTERANCE_TARGETS):
+        if k in ("total", "accuracy"):
+            out[f"auc.utt.{k}"] = auc([right_preds[i][2][j] for i in range(len(right))],
+                                      [wrong_preds[i][2][j] for i in range(len(wrong))])
+    return out
+
+
 def speaker_folds(speakers: list[str], count: int) -> np.ndarray:
     """Agreement.folds: speakers sorted, dealt round the folds."""
     order = {s: k for k, s in enumerate(sorted(set(speakers)))}
     return np.array([order[s] % count for s in speakers])
 
 
-def cross_validate(setting, utts, names, n_phones, folds, seed, log):
+def cross_validate(setting, utts, names, n_phones, folds, seed, log, extra=()):
+    """Pooled out-of-fold predictions of `utts`. `extra` (wrong-phrase
+    attempts) only trains: each joins the training folds of its recording's
+    speaker's fold (every fold when the speaker has no utterance in `utts`)."""
     fold = speaker_folds([u.speaker for u in utts], folds)
+    fold_of = dict(zip([u.speaker for u in utts], fold))
     preds = {}
     for f in range(folds):
         tr = [u for u, k in zip(utts, fold) if k != f]
         pre = Preprocess(tr, names, setting["features"], n_phones)
-        model = train(setting, Split(tr, pre), n_phones, seed)
+        tr_extra = [u for u in extra if fold_of.get(u.speaker, -1) != f]
+        model = train(setting, Split(tr + tr_extra, pre), n_phones, seed)
         held = [i for i, k in enumerate(fold) if k == f]
         p = predict(model, Split([utts[i] for i in held], pre))
         preds.update({held[j]: v for j, v in p.items()})
@@ -608,6 +658,13 @@ def main(argv=None) -> int:
     ap.add_argument("--cv-only", action="store_true", help="stop after cross-validation")
     ap.add_argument("--quick", action="store_true", help="a few epochs, for checking the code")
     ap.add_argument("--ablation", action="store_true", help="also cross-validate GOPT's inputs alone (LPP, LPR)")
+    ap.add_argument("--train-mismatched", metavar="FILE",
+                    help="the TRAIN split's wrong-phrase attempts (train-mismatched.jsonl of `parla speech evaluate "
+                         "--mismatched`; targets from --train-scores): extra training examples scored 0")
+    ap.add_argument("--test-mismatched", metavar="FILE",
+                    help="the TEST split's wrong-phrase attempts (targets from --test-scores): after training, report "
+                         "the chosen model's predictions on them and the AUC against the right test utterances; "
+                         "never used for training or any choice")
     args = ap.parse_args(argv)
     set_determinism(args.seed, args.threads)
     t0 = time.time()
@@ -623,6 +680,17 @@ def main(argv=None) -> int:
     if args.test_features and args.test_scores:
         test_utts = fx.load_split(args.test_features, args.test_scores, phones)
         log(f"test: {json.dumps(fx.summary(test_utts))}")
+    # Wrong-phrase attempts: the train split's only ever train (load_mismatched
+    # refuses a line whose recording or text is not in the train scores file).
+    train_extra, test_wrong = [], []
+    if args.train_mismatched:
+        train_extra = fx.load_mismatched(args.train_mismatched, args.train_scores, phones)
+        log(f"train mismatched: {json.dumps(fx.summary(train_extra))}")
+    if args.test_mismatched:
+        if not (test_utts and args.test_scores):
+            ap.error("--test-mismatched needs --test-features and --test-scores")
+        test_wrong = fx.load_mismatched(args.test_mismatched, args.test_scores, phones)
+        log(f"test mismatched: {json.dumps(fx.summary(test_wrong))}")
 
     cv = []
     if args.setting:
@@ -637,15 +705,16 @@ def main(argv=None) -> int:
             grid = [{**dict(epochs=50, batch=25, lr=1e-3), **g} for g in json.loads(args.grid)]
         for setting in grid:
             done = [c for c in known if c["setting"] == setting and c.get("folds") == args.folds
-                    and c.get("seed") == args.seed and c.get("train") == len(train_utts)]
+                    and c.get("seed") == args.seed and c.get("train") == len(train_utts)
+                    and c.get("mismatched", 0) == len(train_extra)]
             if done:
                 cv.append(done[0])
                 log(f"CV {json.dumps(setting)}: from {args.cv_in}")
                 continue
-            m = cross_validate(setting, train_utts, names, len(phones), args.folds, args.seed, log)
+            m = cross_validate(setting, train_utts, names, len(phones), args.folds, args.seed, log, train_extra)
             sel = float(np.mean([m[k] for k in SELECTION]))
             cv.append({"setting": setting, "cv": m, "selection": sel, "folds": args.folds, "seed": args.seed,
-                       "train": len(train_utts)})
+                       "train": len(train_utts), **({"mismatched": len(train_extra)} if train_extra else {})})
             log(f"CV {json.dumps(setting)}: selection {sel:.4f}\n{table([('  cv', m)])}")
             if args.cv_out:
                 with open(args.cv_out, "w") as f:
@@ -666,24 +735,42 @@ def main(argv=None) -> int:
     if args.cv_only:
         return 0
     rows = [("GOPT (Gong et al. 2022)", GOPT_ROW)]
+    wrong_rows = []
     final = None
     for k, setting in enumerate([chosen] + others):
+        # Inputs standardised with the right train utterances' statistics alone:
+        # the wrong-phrase attempts only add training examples.
         pre = Preprocess(train_utts, names, setting["features"], len(phones))
-        log(f"final fit on all of train: {json.dumps(setting)}")
-        model = train(setting, Split(train_utts, pre), len(phones), args.seed, log)
+        log(f"final fit on all of train{f' + {len(train_extra)} mismatched' if train_extra else ''}: "
+            f"{json.dumps(setting)}")
+        model = train(setting, Split(train_utts + train_extra, pre), len(phones), args.seed, log)
         label = label_of(setting) + (" *" if k == 0 else "")
         if test_utts:
-            m = metrics(test_utts, predict(model, Split(test_utts, pre)))
+            right_preds = predict(model, Split(test_utts, pre))
+            m = metrics(test_utts, right_preds)
             rows.append((label, m))
+            if test_wrong:
+                wrong_rows.append((label, mismatched_report(test_utts, right_preds, test_wrong,
+                                                            predict(model, Split(test_wrong, pre)))))
         if k == 0:
             final = (model, setting, pre)
     if test_utts:
         print("\nTEST split (speechocean762 test, Pearson r; * = chosen by CV on train):")
         print(table(rows))
         print(f"phone MSE (0-2 scale): " + ", ".join(f"{n}: {m['phone.mse']:.3f}" for n, m in rows[1:]))
+    for label, r in wrong_rows:
+        print(f"\nTEST wrong-phrase attempts ({r['mismatched.count']} mismatched, {r['right.count']} right), {label}:")
+        print(f"{'mean prediction (0-10)':<28}{'U-accu':>8}{'U-tota':>8}{'W-accu':>8}")
+        for which in ["right", "mismatched"]:
+            v = r[which]
+            print(f"{'  ' + which:<28}{v['utt.accuracy']:>8.3f}{v['utt.total']:>8.3f}{v['word.accuracy']:>8.3f}")
+        print(f"AUC right vs mismatched: utterance total {r['auc.utt.total']:.4f}, "
+              f"utterance accuracy {r['auc.utt.accuracy']:.4f}")
 
     model, setting, pre = final
     weights = export(model, setting, names, phones, pre)
+    if train_extra:  # said only when used: without it the file is as before
+        weights["training"] = {"mismatched": len(train_extra)}
     log(f"chosen model: {weights['architecture']}, {weights['parameters']} parameters")
     if args.weights:
         os.makedirs(os.path.dirname(os.path.abspath(args.weights)), exist_ok=True)
