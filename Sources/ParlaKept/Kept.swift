@@ -127,6 +127,15 @@ public enum Kept {
             gain: "a pack's bundle in 11.5 ms (median over the 40 packs) against 12.8 ms with its files read and hashed, "
                 + "the slowest pack 16.8 ms against 123.5 ms (Benchmarks/results/course-2026-11-30T080742Z.md)"),
         KeptThing(
+            name: "SpeechRuntimes", kind: .readModel, topic: nil, key: "a language",
+            loader: "SpeechScorer.runtime(_:) (the files of Models/<lang>: profile, lexicon, sequence scorer, spelling table; "
+                + "idle decoders, one a scoring thread at most)",
+            tables: [],
+            droppedBy: "a restart: they are files the deployment ships, never written by the server", setting: nil,
+            gain: "a 3 s English attempt scored in 256 ms p50 (Benchmarks/results/speech-http-2026-11-28T083209Z.md) against "
+                + "0.85-1.26 s for the same clip scored cold (parla speech score: the 134,723-word lexicon, the model and a decoder "
+                + "loaded, 2026-11-30)"),
+        KeptThing(
             name: "PackDownloadSizes", kind: .answer, topic: nil,
             key: "a pack and the learner's own language, under the content's version, once every asset of the pack is made",
             loader: "PackService.view (Corpus.assetSlots, then AssetFiles)", tables: [],

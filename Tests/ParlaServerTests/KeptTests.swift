@@ -6,6 +6,7 @@ import ParlaKept
 import ParlaLearning
 import ParlaLearningStore
 import ParlaServices
+import ParlaSpeech
 import ParlaStore
 import ParlaTeaching
 import ParlaTestSupport
@@ -149,6 +150,15 @@ struct KeptTests {
                     let name = String(repeating: "ab", count: 16) + ".svg"
                     try Data("<svg/>".utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
                     return try await AssetStore(directory: directory).files([name])[name]?.bytes == 6
+                },
+                "SpeechRuntimes": {
+                    // Files only: a language's model, lexicon and sequence scorer come from Models/.
+                    var settings = SpeechScorer.Settings()
+                    settings.modelsDirectory = TestApp.projectDirectory + "/Models"
+                    let scorer = SpeechScorer(settings: settings)
+                    let loaded = try scorer.sequenceScorer(.english) != nil
+                    try await scorer.shutdown()
+                    return loaded
                 },
             ]
             // A profile found by its token keeps the session too (`SessionCache`).
