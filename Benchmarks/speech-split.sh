@@ -10,10 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BINARY=${BINARY:-.build/release/parla}
-DATA=${PARLA_SO762:-../data/so762}
-FEATURES=${FEATURES:-$DATA/features}
-if [ ! -f "$DATA/train/scores.jsonl" ] || [ ! -f "$DATA/test/scores.jsonl" ]; then
+. scripts/so762-paths.sh
+if ! so762_present; then
   echo "speech-split: no speechocean762 train and test at $DATA (make them with scripts/so762.sh): skipped"
   exit 0
 fi
