@@ -1139,9 +1139,12 @@ extension ErrorCode {
 
 /// Other user-facing words the server writes itself.
 public enum Wording {
-    /// What to work on in a mispronounced word: its worst phone (IPA) and
-    /// what it sounded like instead.
-    public static func pronunciationHint(phone: String, word: String, heardAs: String?, letters: String? = nil) -> LocalizedText {
+    /// What to work on in a mispronounced word: its worst phone (IPA), what
+    /// it sounded like instead, and the word said instead when the sounds
+    /// heard spell one.
+    public static func pronunciationHint(
+        phone: String, word: String, heardAs: String?, letters: String? = nil, heardAsWord: String? = nil
+    ) -> LocalizedText {
         // The sound, and the letters that spell it when known: "the “th” (/θ/)".
         let (en, fr, it, de, es) =
             letters.map {
@@ -1152,6 +1155,14 @@ public enum Wording {
             return LocalizedText(
                 en: "Work on the \(en) in “\(word)”.", fr: "Travaillez le \(fr) de « \(word) ».", it: "Esercita il \(it) di «\(word)».",
                 de: "Üb das \(de) in „\(word)“.", es: "Practica la \(es) de «\(word)».")
+        }
+        if let other = heardAsWord, !other.isEmpty {
+            return LocalizedText(
+                en: "“\(word)” sounded like “\(other)”: the \(en) came out as /\(heardAs)/.",
+                fr: "« \(word) » ressemblait à « \(other) » : le \(fr) est sorti comme /\(heardAs)/.",
+                it: "«\(word)» sembrava «\(other)»: il \(it) è uscito come /\(heardAs)/.",
+                de: "„\(word)“ klang wie „\(other)“: Das \(de) kam als /\(heardAs)/ heraus.",
+                es: "«\(word)» sonó como «\(other)»: la \(es) salió como /\(heardAs)/.")
         }
         return LocalizedText(
             en: "The \(en) in “\(word)” sounded like /\(heardAs)/.", fr: "Le \(fr) de « \(word) » ressemblait à /\(heardAs)/.",

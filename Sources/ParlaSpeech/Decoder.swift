@@ -12,6 +12,9 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         var end: Int
         /// Acoustic score, log base 1.0001 shifted left 10 bits.
         var acoustic: Int32
+        /// The substitute the alignment took in the phone's place (its
+        /// label and score are then the phone's: see `PhoneSubstitutions`).
+        var heard: String? = nil
 
         var frames: Int { end - start + 1 }
     }
@@ -86,18 +89,35 @@ final class PocketSphinxDecoder: @unchecked Sendable {
         words.insert(word)
     }
 
+    /// The word a substitute of a phone is in the phone-level grammar.
+    static func substituteWord(_ phone: String, heard: String) -> String { "sb_" + phone.lowercased() + "_" + heard.lowercased() }
+
     /// Phone-level forced alignment of the expected words: every phone is a
     /// grammar word, a word's pronunciations are alternatives. With
-    /// `definition`, the pass also keeps every frame's phone likelihoods.
-    func alignPhones(_ expected: [ExpectedWord], audio: [Int16], definition: ModelDefinition? = nil) throws -> Pass {
+    /// `definition`, the pass also keeps every frame's phone likelihoods,
+    /// and each phone may be said as one of its `substitutions` (which the
+    /// likelihoods then score in the phone's terms).
+    func alignPhones(
+        _ expected: [ExpectedWord], audio: [Int16], definition: ModelDefinition? = nil, substitutions: PhoneSubstitutions? = nil
+    ) throws -> Pass {
+        let substitutions = definition == nil ? nil : substitutions
+        var substituted: [String: (phone: String, heard: String)] = [:]
+        func alternatives(_ phone: String) -> String {
+            addWord(Self.phoneWord(phone), phones: phone)
+            guard let offered = substitutions?.alternatives(phone), offered.count > 1 else { return Self.phoneWord(phone) }
+            let words = offered.map { heard, weight in
+                let weight = "/\(weight)/ "
+                guard heard != phone else { return weight + Self.phoneWord(phone) }
+                let word = Self.substituteWord(phone, heard: heard)
+                addWord(word, phones: heard)
+                substituted[word] = (phone, heard)
+                return weight + word
+            }
+            return "( " + words.joined(separator: " | ") + " )"
+        }
         var grammar = "#JSGF V1.0;\ngrammar phones;\npublic <phrase> ="
         for word in expected {
-            let variants = word.pronunciations.map { pronunciation in
-                pronunciation.map { phone in
-                    addWord(Self.phoneWord(phone), phones: phone)
-                    return Self.phoneWord(phone)
-                }.joined(separator: " ")
-            }
+            let variants = word.pronunciations.map { $0.map(alternatives).joined(separator: " ") }
             grammar += variants.count == 1 ? " " + variants[0] : " ( " + variants.joined(separator: " | ") + " )"
         }
         grammar += ";\n"
@@ -105,7 +125,19 @@ final class PocketSphinxDecoder: @unchecked Sendable {
             throw SpeechSetupError("pocketsphinx refused the phone grammar")
         }
         guard let definition else { return try run("phones", audio) }
-        return try withSenoneScores(definition) { try run("phones", audio) }
+        var pass = try withSenoneScores(definition) { try run("phones", audio) }
+        guard !substituted.isEmpty else { return pass }
+        for index in pass.segments.indices {
+            guard let (phone, heard) = substituted[pass.segments[index].label] else { continue }
+            let segment = pass.segments[index]
+            // Scored as the phone said there: its substitute's score less
+            // how much better the substitute explains those frames.
+            let advantage = pass.likelihoods?.advantage(of: phone, over: heard, frames: segment.start...segment.end) ?? 0
+            pass.segments[index].label = Self.phoneWord(phone)
+            pass.segments[index].acoustic = segment.acoustic + Int32(clamping: Int((advantage / natsPerUnit).rounded()))
+            pass.segments[index].heard = heard
+        }
+        return pass
     }
 
     /// The acoustic model inside the decoder (`ps_decoder_t.acmod`, after

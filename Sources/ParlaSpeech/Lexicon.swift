@@ -62,6 +62,20 @@ public final class Lexicon: Sendable {
         return result
     }
 
+    /// The dictionary's word (letters only) pronounced `phones`, if there is one: of
+    /// several, the shortest spelling, then the first alphabetically (a
+    /// scan, not an index: it runs only for a word the alignment heard a
+    /// substitute in, and keeps no second copy of the dictionary in memory).
+    public func word(pronounced phones: Pronunciation) -> String? {
+        var found: String?
+        // Words only: not abbreviations, possessives or the dictionary's symbols.
+        for (word, pronunciations) in dictionary where pronunciations.contains(phones) && word.allSatisfy(\.isLetter) {
+            if let best = found, (best.count, best) <= (word.count, word) { continue }
+            found = word
+        }
+        return found
+    }
+
     /// The phrase's words with their pronunciations; words nobody can say
     /// (no letters, no phones) are left out.
     public func expectedWords(_ text: String) -> [ExpectedWord] {

@@ -63,6 +63,14 @@ public struct PhoneLikelihoods: Sendable, Equatable {
         self.init(phones: kept.map { definition.phones[$0] }, frames: frames, values: values)
     }
 
+    /// How many nats better `phone` explains the frames `range` than
+    /// `other` does (negative: worse), or nil when either is not the
+    /// model's or the frames are not all here.
+    public func advantage(of phone: String, over other: String, frames range: ClosedRange<Int>) -> Double? {
+        guard let own = index[phone], let theirs = index[other], range.lowerBound >= 0, range.upperBound < frames else { return nil }
+        return range.reduce(0) { $0 + Double(value($1, own)) - Double(value($1, theirs)) }
+    }
+
     /// What the frames `range` say of `phone`, or nil when the phone is not
     /// the model's or the frames are not all here.
     public func evidence(for phone: String, frames range: ClosedRange<Int>) -> PhoneEvidence? {
@@ -109,6 +117,9 @@ public struct PhoneEvidence: Sendable, Equatable, Codable {
     public var otherShare = 0.0
     /// The other phone that explains the frames best, on the whole.
     public var heardAs = ""
+    /// The phone the alignment heard in its place: one of its likely
+    /// substitutes (`PhoneSubstitutions`), nil when it heard the phone.
+    public var substitute: String?
     /// Mean over the frames of the log posterior of every phone of the
     /// model (`PhoneLikelihoods.phones`: the model definition's phones in
     /// its order, fillers left out): the Kaldi GOP recipe's LPP vector, whose

@@ -1,4 +1,5 @@
 import Foundation
+import ParlaCore
 
 /// How one attempt at a phrase went, word by word.
 public struct AttemptScore: Sendable, Codable, Equatable {
@@ -21,18 +22,26 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double
         public var score: Double
-        /// The phone in IPA, and the phone its frames sound most like
-        /// besides it (from the frames' phone posteriors), in IPA.
+        /// The phone in IPA, and what it was heard as, in IPA: the
+        /// substitute the alignment took in its place (`substituted`), else
+        /// the phone its frames sound most like besides it (from the
+        /// frames' phone posteriors).
         public var ipa: String?
         public var heardAs: String?
+        public var substituted: Bool?
 
-        public init(phone: String, start: Double, end: Double, score: Double, ipa: String? = nil, heardAs: String? = nil) {
+        public init(
+            phone: String, start: Double, end: Double, score: Double, ipa: String? = nil, heardAs: String? = nil, substituted: Bool? = nil
+        ) {
             (self.phone, self.start, self.end, self.score, self.ipa, self.heardAs) = (phone, start, end, score, ipa, heardAs)
+            self.substituted = substituted
         }
     }
 
-    /// What to work on in a mispronounced word: its worst phone, the
-    /// letters that spell it, and what it sounded like instead (IPA).
+    /// What to work on in a mispronounced word: its worst phone (of those
+    /// the alignment heard a substitute for, when it heard any), the
+    /// letters that spell it, what it sounded like instead (IPA), and the
+    /// word said instead when the phones heard spell one.
     public struct Hint: Sendable, Codable, Equatable {
         /// The phone's place in the word's `phones`.
         public var phoneIndex: Int
@@ -41,9 +50,17 @@ public struct AttemptScore: Sendable, Codable, Equatable {
         /// The letters of the word that spell the phone, as written (nil:
         /// none do, or the language has no spelling table).
         public var letters: String?
+        /// The dictionary's word the phones the alignment heard spell ("man"
+        /// for "men"), when it is another word.
+        public var heardAsWord: String?
 
-        public init(phoneIndex: Int, phone: String, heardAs: String?, letters: String? = nil) {
-            (self.phoneIndex, self.phone, self.heardAs, self.letters) = (phoneIndex, phone, heardAs, letters)
+        public init(phoneIndex: Int, phone: String, heardAs: String?, letters: String? = nil, heardAsWord: String? = nil) {
+            (self.phoneIndex, self.phone, self.heardAs, self.letters, self.heardAsWord) = (phoneIndex, phone, heardAs, letters, heardAsWord)
+        }
+
+        /// The hint in words, in every language, for `word`.
+        public func message(word: String) -> LocalizedText {
+            Wording.pronunciationHint(phone: phone, word: word, heardAs: heardAs, letters: letters, heardAsWord: heardAsWord)
         }
     }
 
@@ -70,23 +87,36 @@ public struct AttemptScore: Sendable, Codable, Equatable {
             )
         }
 
-        /// Names each phone in IPA with what it sounded like (`evidence`, in
-        /// the order of the phones), and, when the word is mispronounced,
-        /// its worst phone with the letters that spell it (`graphemes`, the
-        /// language's spelling table).
-        public mutating func annotate(evidence: [PhoneEvidence?], ipa: [String: String], graphemes: Graphemes? = nil) {
+        /// Names each phone in IPA with what it was heard as (`evidence`,
+        /// in the order of the phones), and, when the word is mispronounced,
+        /// the phone to work on with the letters that spell it (`graphemes`,
+        /// the language's spelling table) and the word said instead
+        /// (`wordPronounced`: the dictionary's word said with given phones).
+        public mutating func annotate(
+            evidence: [PhoneEvidence?], ipa: [String: String], graphemes: Graphemes? = nil,
+            wordPronounced: ((Pronunciation) -> String?)? = nil
+        ) {
+            var heardPhones = phones.map(\.phone)
             for (index, evidence) in zip(phones.indices, evidence) {
+                let heard = evidence.map { $0.substitute ?? $0.heardAs }
                 phones[index].ipa = ipa[phones[index].phone] ?? phones[index].phone
-                phones[index].heardAs = evidence.map { ipa[$0.heardAs] ?? $0.heardAs }
+                phones[index].heardAs = heard.map { ipa[$0] ?? $0 }
+                phones[index].substituted = evidence.map { $0.substitute != nil }
+                if let substitute = evidence?.substitute { heardPhones[index] = substitute }
             }
-            guard error == .mispronounced, let worst = phones.indices.min(by: { phones[$0].score < phones[$1].score }) else {
+            let substituted = phones.indices.filter { phones[$0].substituted == true }
+            guard error == .mispronounced,
+                let worst = (substituted.isEmpty ? Array(phones.indices) : substituted).min(by: { phones[$0].score < phones[$1].score })
+            else {
                 hint = nil
                 return
             }
             let spelled = graphemes?.spellings(of: text, phones: phones.map { $0.ipa ?? $0.phone })
+            let saidInstead = substituted.isEmpty ? nil : wordPronounced?(heardPhones)
             hint = Hint(
                 phoneIndex: worst, phone: phones[worst].ipa ?? phones[worst].phone, heardAs: phones[worst].heardAs,
-                letters: spelled.flatMap { worst < $0.count ? $0[worst].map(String.init) : nil })
+                letters: spelled.flatMap { worst < $0.count ? $0[worst].map(String.init) : nil },
+                heardAsWord: saidInstead.flatMap { $0.lowercased() == text.lowercased() ? nil : $0 })
         }
     }
 

@@ -39,6 +39,9 @@ public struct ModelDescription: Codable, Sendable {
     /// this model's evidence (`make train-speech`); preferred, where the
     /// evidence has phone posteriors, to the linear `scoring`.
     public var sequenceScorer: String?
+    /// `Models/<lang>/<substitutions>`: the phones learners say instead of
+    /// this model's (`PhoneSubstitutions`), offered by the alignment.
+    public var substitutions: String?
 }
 
 /// Goodness of pronunciation (nats per frame) of real read speech aligned
@@ -72,6 +75,8 @@ public struct ActiveModel: Sendable {
     public var scoring: ScoringModel? = nil
     /// The sequence scorer's weights file, when the model names one.
     public var sequenceScorerPath: String? = nil
+    /// The substitutions file, when the model names one.
+    public var substitutionsPath: String? = nil
 }
 
 /// Reads every language's profile and picks, for each, the first model
@@ -133,7 +138,8 @@ public struct SpeechModels: Sendable {
                 ActiveModel(
                     language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
                     phoneMap: phoneMap, phoneIPA: ipa, passThreshold: profile.passThreshold, reason: reason, scoring: scoring,
-                    sequenceScorerPath: model.sequenceScorer.map { "\(modelsDirectory)/\(language.code)/\($0)" }))
+                    sequenceScorerPath: model.sequenceScorer.map { "\(modelsDirectory)/\(language.code)/\($0)" },
+                    substitutionsPath: model.substitutions.map { "\(modelsDirectory)/\(language.code)/\($0)" }))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

@@ -17,6 +17,11 @@ public final class SpeechScorer: Sendable {
         public var limits = AudioLimits()
         public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         public var queueLimit = 32
+        /// Whether the alignment offers each phone's likely substitutes
+        /// (the model's `PhoneSubstitutions`); off, it follows the phrase's
+        /// phones only, as the evidence the sequence scorer was trained on
+        /// was made (`make train-speech`).
+        public var substitutions = true
         public init() {}
     }
 
@@ -34,14 +39,17 @@ public final class SpeechScorer: Sendable {
         let sequence: SequenceScorer?
         /// How the language spells its phones (`Models/<lang>/graphemes.json`), for hints.
         let graphemes: Graphemes?
+        /// The phones learners say instead of the model's, when it names them.
+        let substitutions: PhoneSubstitutions?
         let idle = Mutex<[PocketSphinxDecoder]>([])
         init(
             model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?, sequence: SequenceScorer?,
-            graphemes: Graphemes?
+            graphemes: Graphemes?, substitutions: PhoneSubstitutions?
         ) {
             (self.model, self.lexicon, self.commonWords, self.definition, self.sequence, self.graphemes) = (
                 model, lexicon, commonWords, definition, sequence, graphemes
             )
+            self.substitutions = substitutions
         }
     }
 
@@ -79,7 +87,7 @@ public final class SpeechScorer: Sendable {
             for index in score.words.indices {
                 score.words[index].annotate(
                     evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA,
-                    graphemes: runtime.graphemes)
+                    graphemes: runtime.graphemes, wordPronounced: runtime.lexicon.word(pronounced:))
             }
             return (score, Self.threadCPUTime() - start)
         }
@@ -169,15 +177,17 @@ public final class SpeechScorer: Sendable {
                 let sequence = try model.sequenceScorerPath.map { try SequenceScorer(contentsOf: $0) }
                 let spellings = "\(settings.modelsDirectory)/\(language.code)/graphemes.json"
                 let graphemes = FileManager.default.fileExists(atPath: spellings) ? try Graphemes.load(spellings) : nil
+                let substitutions = try model.substitutionsPath.map(PhoneSubstitutions.load)
                 return .success(
                     Runtime(
                         model: model, lexicon: lexicon, commonWords: common, definition: definition, sequence: sequence,
-                        graphemes: graphemes))
+                        graphemes: graphemes, substitutions: substitutions))
             } catch let error as SpeechSetupError {
                 return .failure(error)
             } catch {
                 return .failure(
-                    SpeechSetupError("\(model.description.name): dictionary, sequence scorer or spellings unreadable: \(error)"))
+                    SpeechSetupError(
+                        "\(model.description.name): dictionary, sequence scorer, spellings or substitutions unreadable: \(error)"))
             }
         }
         runtimes.withLock { $0[language] = made }
@@ -222,14 +232,20 @@ public final class SpeechScorer: Sendable {
         try withDecoder(language, text: text) { runtime, expected, decoder in
             let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
             let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
-            let alignment = try decoder.alignPhones(expected, audio: heard.samples, definition: runtime.definition)
+            let alignment = try decoder.alignPhones(
+                expected, audio: heard.samples, definition: runtime.definition,
+                substitutions: settings.substitutions ? runtime.substitutions : nil)
             // In the order the words' phones are scored: the path's phones, fillers apart.
             let phoneOf = Dictionary(
                 expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
                 uniquingKeysWith: { a, _ in a })
             let evidence = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }.map { segment -> PhoneEvidence? in
-                guard let phone = phoneOf[segment.label] else { return nil }
-                return alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
+                guard let phone = phoneOf[segment.label],
+                    var evidence = alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
+                else { return nil }
+                // What the path took in the phone's place, when it took a substitute.
+                evidence.substitute = segment.heard
+                return evidence
             }
             let loop = try decoder.phoneLoop(audio: heard.samples)
             let scoring = PhraseScoring(

@@ -53,12 +53,10 @@ struct Speech: AsyncParsableCommand {
                 print(
                     word.text.padding(toLength: 18, withPad: " ", startingAt: 0) + times + String(format: "  %5.1f  ", word.score)
                         + (word.stress.map { String(format: "%6.1f  ", $0) } ?? "     -  ") + word.error.rawValue + "  "
-                        + word.phones.map { "\($0.phone):\(Int($0.score))" }.joined(separator: " "))
+                        + word.phones.map { "\($0.phone):\(Int($0.score))" + ($0.substituted == true ? ">/\($0.heardAs ?? "")/" : "") }
+                        .joined(separator: " "))
                 if let hint = word.hint {
-                    print(
-                        "    "
-                            + Wording.pronunciationHint(phone: hint.phone, word: word.text, heardAs: hint.heardAs, letters: hint.letters).en
-                    )
+                    print("    " + hint.message(word: word.text).en)
                 }
             }
             if !result.warnings.isEmpty { print("warnings: " + result.warnings.joined(separator: ", ")) }

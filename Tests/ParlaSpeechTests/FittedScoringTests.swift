@@ -1,4 +1,5 @@
 import Foundation
+import ParlaCore
 import ParlaSpeech
 import Testing
 
@@ -144,5 +145,49 @@ struct FittedScoringTests {
         word.error = .none
         word.annotate(evidence: [heard, nil], ipa: [:])
         #expect(word.hint == nil && word.phones[0].ipa == "TH")
+    }
+
+    @Test("a substitute the alignment took: heard as that, the hint's phone, and the word said instead when its phones spell one")
+    func annotateSubstitute() {
+        // "men" (M EH N): the alignment heard AE in EH's place; M scored worse, but EH is what the path says was wrong.
+        var posteriors = PhoneEvidence()
+        posteriors.heardAs = "N"
+        var substituted = PhoneEvidence()
+        (substituted.heardAs, substituted.substitute) = ("IH", "AE")
+        var word = AttemptScore.WordScore(
+            text: "Men", start: 0, end: 0.4, score: 40, error: .mispronounced,
+            phones: [
+                .init(phone: "M", start: 0, end: 0.1, score: 20), .init(phone: "EH", start: 0.1, end: 0.3, score: 45),
+                .init(phone: "N", start: 0.3, end: 0.4, score: 90),
+            ])
+        let dictionary: [[String]: String] = [["M", "AE", "N"]: "man", ["M", "EH", "N"]: "men"]
+        var asked: [[String]] = []
+        word.annotate(evidence: [posteriors, substituted, nil], ipa: ["M": "m", "EH": "ɛ", "AE": "æ", "N": "n", "IH": "ɪ"]) {
+            asked.append($0)
+            return dictionary[$0]
+        }
+        #expect(word.phones.map(\.heardAs) == ["n", "æ", nil] && word.phones.map(\.substituted) == [false, true, nil])
+        #expect(word.hint == AttemptScore.Hint(phoneIndex: 1, phone: "ɛ", heardAs: "æ", heardAsWord: "man"))
+        #expect(asked == [["M", "AE", "N"]])
+        // Phones that spell the word itself, or nothing the dictionary knows, name no other word.
+        word.annotate(evidence: [posteriors, substituted, nil], ipa: [:]) { _ in "men" }
+        #expect(word.hint?.heardAsWord == nil && word.hint?.phoneIndex == 1)
+        word.annotate(evidence: [posteriors, substituted, nil], ipa: [:]) { _ in nil }
+        #expect(word.hint?.heardAsWord == nil)
+        // Without a substitute, no word is looked up and the worst phone is the hint's.
+        asked = []
+        word.annotate(evidence: [posteriors, nil, nil], ipa: [:]) {
+            asked.append($0)
+            return nil
+        }
+        #expect(asked.isEmpty && word.hint?.phoneIndex == 0 && word.hint?.heardAsWord == nil)
+    }
+
+    @Test("the hint's words when the sounds heard spell another word, in every language")
+    func hintNamesTheWordSaid() {
+        let hint = Wording.pronunciationHint(phone: "ɛ", word: "men", heardAs: "æ", letters: "e", heardAsWord: "man")
+        #expect(hint.en == "“men” sounded like “man”: the “e” (/ɛ/) came out as /æ/.")
+        #expect(hint.fr == "« men » ressemblait à « man » : le « e » (/ɛ/) est sorti comme /æ/.")
+        for text in [hint.it, hint.de, hint.es] { #expect(text.contains("man") && text.contains("men") && text.contains("/æ/")) }
     }
 }

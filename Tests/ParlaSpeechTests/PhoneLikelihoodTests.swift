@@ -95,4 +95,17 @@ struct PhoneLikelihoodTests {
         #expect(likelihoods.evidence(for: "Z", frames: 0...1) == nil)
         #expect(likelihoods.evidence(for: "A", frames: 2...4) == nil)
     }
+
+    @Test("how much better one phone explains frames than another: what a substitute's score is put back by")
+    func advantage() throws {
+        let likelihoods = PhoneLikelihoods(
+            phones: ["A", "B", "C"], frames: 4, values: [0, -5, -5, -1, 0, -9, -4, 0, -9, 0, -2, -9])
+        // Frames 1-3: B 0, 0, -2 against A -1, -4, 0.
+        let expected: Double = 1 + 4 - 2
+        #expect(likelihoods.advantage(of: "B", over: "A", frames: 1...3) == expected)
+        #expect(likelihoods.advantage(of: "A", over: "B", frames: 1...3) == -expected)
+        #expect(likelihoods.advantage(of: "A", over: "A", frames: 0...3) == 0)
+        #expect(likelihoods.advantage(of: "Z", over: "A", frames: 0...1) == nil)
+        #expect(likelihoods.advantage(of: "A", over: "B", frames: 3...4) == nil)
+    }
 }

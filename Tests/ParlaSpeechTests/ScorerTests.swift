@@ -77,6 +77,41 @@ struct ScorerTests {
         #expect(result.words.allSatisfy { $0.text == "old" || $0.score > old.score })
     }
 
+    @Test("a vowel said as another is found by the alignment: heard as that, scored as the phone asked for; natives' own words rarely")
+    func substitution() async throws {
+        let audio = try bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0880.wav")
+        // The clip says "not" (N AA T); the text asks for "nut" (N AH T), and AA is one of AH's likely substitutes.
+        let (raw, evidence, _) = try await Self.scorer.scoreWithEvidence(
+            audio, text: "he was nut an ill disposed young man", language: .english)
+        let nut = try #require(raw.words.firstIndex { $0.text == "nut" })
+        let offset = raw.words[..<nut].map(\.phones.count).reduce(0, +)
+        #expect(evidence[offset + 1]?.substitute == "AA")
+        #expect(evidence.enumerated().allSatisfy { $0.offset == offset + 1 || $0.element?.substitute == nil })
+        // Scored as the phone asked for: AH lower than the same frames scored as "not"'s AA.
+        let (own, _, _) = try await Self.scorer.scoreWithEvidence(audio, text: "he was not an ill disposed young man", language: .english)
+        let not = try #require(own.words.first { $0.text == "not" })
+        #expect(raw.words[nut].phones[1].score < not.phones[1].score - 20, "\(raw.words[nut].phones) \(not.phones)")
+        // What the learner reads: heard as /ɑ/, and the alignment says so.
+        let result = try await Self.scorer.score(audio, text: "he was nut an ill disposed young man", language: .english)
+        let vowel = result.words[nut].phones[1]
+        #expect(vowel.substituted == true && vowel.heardAs == "ɑ" && vowel.ipa == "ʌ")
+        // Switched off, the alignment follows the phrase's phones only.
+        var settings = Self.settings(modelPaths: [])
+        settings.substitutions = false
+        let strict = SpeechScorer(settings: settings)
+        let (_, strictEvidence, _) = try await strict.scoreWithEvidence(
+            audio, text: "he was nut an ill disposed young man", language: .english)
+        #expect(strictEvidence.allSatisfy { $0?.substitute == nil })
+        try await strict.shutdown()
+        // Natives reading their own text: a substitute at most now and then (one phone in the five clips when measured).
+        var substituted = 0
+        for clip in try Self.englishClips() {
+            let (_, evidence, _) = try await Self.scorer.scoreWithEvidence(try bytes(clip.file), text: clip.text, language: .english)
+            substituted += evidence.filter { $0?.substitute != nil }.count
+        }
+        #expect(substituted <= 3)
+    }
+
     @Test("a clip cut in half is incomplete, the missing words omitted")
     func cutInHalf() async throws {
         let whole = try AudioDecoder.decode(bytes(Self.librivox + "/sense_and_sensibility_01_austen_64kb-0930.wav"), sampleRate: 16_000)

@@ -110,16 +110,14 @@ extension Components.Schemas.SpeechResult {
                     text: word.text, start: word.start, end: word.end, score: word.score, stress: word.stress,
                     error: .init(rawValue: word.error.rawValue) ?? .none,
                     phones: word.phones.map {
-                        .init(phone: $0.phone, ipa: $0.ipa, heardAs: $0.heardAs, start: $0.start, end: $0.end, score: $0.score)
+                        .init(
+                            phone: $0.phone, ipa: $0.ipa, heardAs: $0.heardAs, substituted: $0.substituted, start: $0.start, end: $0.end,
+                            score: $0.score)
                     },
                     hint: word.hint.map { hint in
                         .init(
-                            phoneIndex: hint.phoneIndex, phone: hint.phone, heardAs: hint.heardAs, letters: hint.letters,
-                            message: Wording.pronunciationHint(
-                                phone: hint.phone, word: word.text, heardAs: hint.heardAs, letters: hint.letters
-                            )
-                            .text(in: language)
-                        )
+                            phoneIndex: hint.phoneIndex, phone: hint.phone, heardAs: hint.heardAs, heardAsWord: hint.heardAsWord,
+                            letters: hint.letters, message: hint.message(word: word.text).text(in: language))
                     })
             },
             insertions: score.insertions, recognizedText: score.recognizedText, speechRate: score.speechRate, duration: score.duration,

@@ -180,6 +180,7 @@ public struct SpeechSettings: Sendable {
         scorer.limits.maxSeconds = config.double(forKey: "maxAudioSeconds", default: scorer.limits.maxSeconds)
         scorer.threads = config.int(forKey: "threads", default: scorer.threads)
         scorer.queueLimit = config.int(forKey: "queueLimit", default: scorer.queueLimit)
+        scorer.substitutions = config.bool(forKey: "substitutions", default: scorer.substitutions)
         queueWaitSeconds = config.double(forKey: "queueWaitSeconds", default: queueWaitSeconds)
         workerName = config.nonEmptyString("workerName") ?? workerName
     }

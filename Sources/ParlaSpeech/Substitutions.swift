@@ -1,0 +1,50 @@
+import Foundation
+
+/// The phones learners are likely to say instead of each phone of a model
+/// (`Models/<lang>/substitutions.json`, written by
+/// `training/substitutions.py` from speechocean762's train split). The
+/// alignment grammar offers them beside the phone, so the path itself says
+/// what a phone was heard as (issue 36, must-have 5).
+///
+/// Design note: a substitute wins only where its path scores better than
+/// the phone's by more than the grammar's `penalty`, so a clear
+/// substitution is found and a phone merely said with an accent mostly is
+/// not (the penalty was chosen on train-split speech: see
+/// training/README.md). The path is then put back in the phone's terms (`canonical`): the
+/// words, their phones and the scores stay the phrase's, and what was heard
+/// rides along.
+public struct PhoneSubstitutions: Sendable, Equatable, Codable {
+    public static let format = "parla-substitutions-1"
+    public var format: String
+    /// How the table was made, for people.
+    public var source: String?
+    /// How much less likely, in nats, the grammar makes each substitute
+    /// than the phone (its weight is e^-penalty, the phone's 1).
+    public var penalty: Double
+    /// JSGF weights are written as plain decimals of at most 30 places.
+    public static let penalties = 0.0...69.0
+    /// Phone -> its likely substitutes, most likely first.
+    public var substitutes: [String: [String]]
+
+    public init(penalty: Double, substitutes: [String: [String]], source: String? = nil) {
+        (format, self.penalty, self.substitutes, self.source) = (Self.format, penalty, substitutes, source)
+    }
+
+    public static func load(_ path: String) throws -> PhoneSubstitutions {
+        let table = try JSONDecoder().decode(PhoneSubstitutions.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        guard table.format == format else { throw ModelDefinition.Unreadable(description: "\(path): not \(format)") }
+        guard penalties.contains(table.penalty) else {
+            throw ModelDefinition.Unreadable(description: "\(path): penalty \(table.penalty) is not in \(penalties)")
+        }
+        return table
+    }
+
+    /// What the grammar offers where the phrase has `phone`: the phone
+    /// itself, then its substitutes, each with its JSGF weight.
+    public func alternatives(_ phone: String) -> [(heard: String, weight: String)] {
+        var others: [String] = []
+        for other in substitutes[phone] ?? [] where other != phone && !others.contains(other) { others.append(other) }
+        let weight = String(format: "%.30f", exp(-penalty))
+        return [(phone, "1")] + others.map { ($0, weight) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ParlaSpeech
+import ParlaTestSupport
+import Testing
+
+/// The phones learners say instead (issue 36, must-have 5): the table the
+/// alignment grammar offers, and the one the project keeps for en-us.
+@Suite("phone substitutions")
+struct SubstitutionTests {
+    @Test("the grammar offers the phone first, then each substitute once, weighted e^-penalty in plain decimals")
+    func alternatives() {
+        let table = PhoneSubstitutions(penalty: 39.14, substitutes: ["TH": ["S", "T", "S", "TH"], "B": []])
+        let offered = table.alternatives("TH")
+        #expect(offered.map(\.heard) == ["TH", "S", "T"])
+        #expect(offered[0].weight == "1")
+        // JSGF reads no exponent: the weight is a decimal, e^-39.14 = 1.0e-17.
+        #expect(offered[1].weight.hasPrefix("0.0000000000000000100") && !offered[1].weight.contains("e"))
+        #expect((Double(offered[1].weight)! - exp(-39.14)) / exp(-39.14) < 1e-6)
+        #expect(table.alternatives("B").map(\.heard) == ["B"] && table.alternatives("ZH").map(\.heard) == ["ZH"])
+    }
+
+    @Test("a table of another format, or a penalty JSGF cannot write, is refused")
+    func refused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parla-substitutions-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func load(_ json: String) throws -> PhoneSubstitutions {
+            let path = directory.appendingPathComponent("table.json").path
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            return try PhoneSubstitutions.load(path)
+        }
+        #expect(
+            try load(#"{"format": "parla-substitutions-1", "penalty": 20, "substitutes": {"AE": ["EH"]}}"#).substitutes == ["AE": ["EH"]])
+        #expect(throws: (any Error).self) { try load(#"{"format": "other", "penalty": 20, "substitutes": {}}"#) }
+        #expect(throws: (any Error).self) { try load(#"{"format": "parla-substitutions-1", "penalty": 90, "substitutes": {}}"#) }
+        #expect(throws: (any Error).self) { try load(#"{"format": "parla-substitutions-1", "penalty": -1, "substitutes": {}}"#) }
+    }
+
+    @Test("en-us's table: the model's phones only, vowels for vowels and consonants for consonants, never the phone itself")
+    func englishTable() throws {
+        let table = try PhoneSubstitutions.load(TestApp.projectDirectory + "/Models/en/substitutions.json")
+        let definition = try ModelDefinition.read("/usr/share/pocketsphinx/model/en-us/en-us/mdef")
+        let vowels = Set("AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW".split(separator: " ").map(String.init))
+        #expect(table.substitutes.count > 20)
+        for (phone, substitutes) in table.substitutes {
+            #expect(definition.phones.contains(phone) && !substitutes.isEmpty && substitutes.count <= 3)
+            for substitute in substitutes {
+                #expect(definition.phones.contains(substitute) && substitute != phone && substitute != "SIL")
+                #expect(vowels.contains(phone) == vowels.contains(substitute), "\(phone) -> \(substitute)")
+            }
+        }
+        // The substitutions learners are known for are there.
+        #expect(table.substitutes["TH"]?.contains("S") == true && table.substitutes["AE"]?.contains("EH") == true)
+        #expect(table.substitutes["IH"]?.contains("IY") == true && table.substitutes["Z"]?.contains("S") == true)
+    }
+}
