@@ -4,9 +4,10 @@
 # reported on its test split (2,500 utterances, 125 other speakers), with
 # `parla speech evaluate --train --test`, beside GOPT's row. The two folders
 # come from `scripts/so762.sh GIT_DIR OUT` and stay outside the repository:
-# without them the benchmark says so and stops. Each split's scores are kept
-# in $FEATURES (read back on the next run, so trying a mapping costs no
-# scoring). Saves the output under Benchmarks/results/.
+# without them the benchmark says so and stops. Each split's scores, as the
+# server scores (substitutes in the alignment), are kept in $SERVED (read
+# back on the next run, so trying a mapping costs no scoring: delete it
+# after a change to scoring). Saves the output under Benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +26,7 @@ result="Benchmarks/results/speech-split-$(date -u +%Y-%m-%dT%H%M%SZ).md"
   echo "phone accuracy their mean, sentence scores the median rounded down (the release's for about 4 in 5 utterances)."
   echo
   echo '```'
-  "$BINARY" speech evaluate --language en --train "$DATA/train" --test "$DATA/test" --features "$FEATURES" --log-level error
+  "$BINARY" speech evaluate --language en --train "$DATA/train" --test "$DATA/test" --features "$SERVED" --log-level error
   echo '```'
   echo
   echo "Goals: utterance accuracy r >= 0.72, word accuracy r >= 0.55, phone accuracy r >= 0.55 (GOPT's row passed at every level);"
