@@ -118,6 +118,14 @@ struct TourTests {
             #expect(attempt.result.words.map(\.text) == ["He", "was", "not", "an", "ill-disposed", "young", "man"])
             #expect(attempt.result.words.allSatisfy { !$0.phones.isEmpty } && (0...100).contains(attempt.result.overall))
             #expect(attempt.result.passed && !attempt.result.message.isEmpty)
+            #expect(attempt.result.prosody != nil && attempt.result.words.allSatisfy { $0.stress != nil })
+            // The same recording as "nut": the alignment hears /ɑ/ in /ʌ/'s place.
+            let nut = try await zoe.createSpeechAttempt(
+                path: .init(learnerId: path), query: .init(language: .en, text: "He was nut an ill-disposed young man."),
+                body: .audioWav(HTTPBody(try Data(contentsOf: URL(fileURLWithPath: clip))))
+            ).created.body.json
+            let heard = nut.result.words.flatMap(\.phones).filter { $0.substituted == true }
+            #expect(heard.map(\.ipa) == ["ʌ"] && heard.map(\.heardAs) == ["ɑ"])
             step(8, "Score a recording.")
 
             // 9. Deal a card game.
