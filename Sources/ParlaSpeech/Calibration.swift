@@ -16,6 +16,15 @@ public struct SpeechCalibration: Sendable {
         public var wrongScores: [Double]
         /// CPU seconds per second of audio of a full score (warm decoders).
         public var realTimeFactor: Double
+        /// Simulated substitutions (`SpeechScorer.substitutionTrial`, one a
+        /// clip, where the model has substitutions): how many were tried and
+        /// found, and of the other phones of those clips, how many the
+        /// alignment heard a substitute for.
+        public var substitutions = Substitutions()
+
+        public struct Substitutions: Sendable {
+            public var trials = 0, found = 0, otherPhones = 0, othersSubstituted = 0
+        }
     }
 
     let scorer: SpeechScorer
@@ -48,6 +57,7 @@ public struct SpeechCalibration: Sendable {
         guard clips.count >= 2 else { throw SpeechSetupError("\(directory) needs at least two clips with transcripts") }
         var right: [Double] = [], wrong: [Double] = []
         var cpu = 0.0, audioSeconds = 0.0
+        var substitutions = Report.Substitutions()
         for (index, clip) in clips.enumerated() {
             let other = clips[(index + 1) % clips.count].text
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip.audio)))
@@ -59,6 +69,12 @@ public struct SpeechCalibration: Sendable {
                 (cpu, audioSeconds) = (cpu + wrongCPU, audioSeconds + wrongAttempt.duration)
                 right.append(own.goodness)
                 wrong.append(wrongAttempt.goodness)
+                if let trial = try await scorer.substitutionTrial(bytes, text: clip.text, language: language) {
+                    substitutions.trials += 1
+                    substitutions.found += trial.found ? 1 : 0
+                    substitutions.otherPhones += trial.otherPhones
+                    substitutions.othersSubstituted += trial.othersSubstituted
+                }
                 log(
                     String(
                         format: "%@  right %.3f (%.0f)  wrong %.3f (%.0f)", URL(fileURLWithPath: clip.audio).lastPathComponent,
@@ -70,7 +86,8 @@ public struct SpeechCalibration: Sendable {
         guard !right.isEmpty else { throw SpeechSetupError("no clip could be scored") }
         return Report(
             clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
-            rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0)
+            rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0,
+            substitutions: substitutions)
     }
 
     public static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }

@@ -126,6 +126,38 @@ public final class SpeechScorer: Sendable {
             mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
     }
 
+    /// What the alignment heard in a simulated substitution on a native's
+    /// clip of `text` (`PhoneSubstitutions.trial`): whether it heard the
+    /// phone said where another was asked for, and of the other phones, how
+    /// many and how many it heard a substitute for. Nil: the language's
+    /// model has no substitutions (or they are off), no phone of the phrase
+    /// is a substitute, or the path never reached the changed phone.
+    public func substitutionTrial(_ audio: [UInt8], text: String, language: Language) async throws
+        -> (trial: SubstitutionTrial, found: Bool, otherPhones: Int, othersSubstituted: Int)?
+    {
+        try await queued {
+            try self.withDecoder(language, text: text) { runtime, expected, decoder in
+                guard self.settings.substitutions, let table = runtime.substitutions, let definition = runtime.definition,
+                    let trial = table.trial(expected)
+                else { return nil }
+                let changed = trial.applied(to: expected)
+                let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: self.settings.limits)
+                let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+                let pass = try decoder.alignPhones(changed, audio: heard.samples, definition: definition, substitutions: table)
+                let phones = pass.segments.filter { !PhraseScoring.isFiller($0.label) }
+                let paths = PhraseScoring.wordsOfPath(
+                    changed, Self.segments(.init(segments: phones, complete: pass.complete, frames: pass.frames)),
+                    phoneLabel: PocketSphinxDecoder.phoneWord)
+                guard paths[trial.word] != nil else { return nil }
+                let offset = paths[..<trial.word].reduce(0) { $0 + ($1?.segments.count ?? 0) } + trial.phone
+                let others = phones.indices.filter { $0 != offset }
+                return (
+                    trial, phones[offset].heard == trial.said, others.count, others.filter { phones[$0].heard != nil }.count
+                )
+            }
+        }
+    }
+
     /// The language's sequence scorer (nil: its model names none).
     public func sequenceScorer(_ language: Language) throws -> SequenceScorer? { try runtime(language).sequence }
 

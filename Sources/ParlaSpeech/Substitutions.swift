@@ -48,3 +48,52 @@ public struct PhoneSubstitutions: Sendable, Equatable, Codable {
         return [(phone, "1")] + others.map { ($0, weight) }
     }
 }
+
+/// A learner's substitution simulated on a native's clip (issue 36,
+/// must-have 6: how well the alignment finds a substituted phone, measured
+/// on natives' read speech, where the truth is known): where the native
+/// said `said`, the phrase asks for `asked`, a phone `said` is a likely
+/// substitute of. The alignment should hear `said` there.
+public struct SubstitutionTrial: Sendable, Equatable {
+    /// The word and the phone of its commonest pronunciation changed.
+    public var word: Int
+    public var phone: Int
+    public var asked: String
+    public var said: String
+
+    public init(word: Int, phone: Int, asked: String, said: String) {
+        (self.word, self.phone, self.asked, self.said) = (word, phone, asked, said)
+    }
+
+    /// The phrase as the trial asks for it: the word's commonest
+    /// pronunciation alone, with `asked` in place.
+    public func applied(to expected: [ExpectedWord]) -> [ExpectedWord] {
+        var changed = expected
+        var pronunciation = expected[word].commonest
+        pronunciation[phone] = asked
+        changed[word].pronunciations = [pronunciation]
+        return changed
+    }
+}
+
+extension PhoneSubstitutions {
+    /// The trial for a native's clip of `expected`: from the middle word
+    /// outward, the first phone of a word's commonest pronunciation that is
+    /// some phone's likely substitute; that phone (the first alphabetically)
+    /// is asked for in its place. Nil: no phone of the phrase is any phone's
+    /// substitute.
+    public func trial(_ expected: [ExpectedWord]) -> SubstitutionTrial? {
+        var askedFor: [String: String] = [:]
+        for (phone, others) in substitutes.sorted(by: { $0.key < $1.key }) {
+            for other in others where askedFor[other] == nil { askedFor[other] = phone }
+        }
+        let middle = expected.count / 2
+        let order = expected.indices.sorted { (abs($0 - middle), $0) < (abs($1 - middle), $1) }
+        for word in order {
+            for (index, said) in expected[word].commonest.enumerated() {
+                if let asked = askedFor[said] { return SubstitutionTrial(word: word, phone: index, asked: asked, said: said) }
+            }
+        }
+        return nil
+    }
+}

@@ -152,7 +152,11 @@ struct Speech: AsyncParsableCommand {
             print(
                 String(
                     format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  real-time factor %.3f", report.clips, report.right,
-                    report.wrong, report.auc, report.realTimeFactor))
+                    report.wrong, report.auc, report.realTimeFactor)
+                    + (report.substitutions.trials == 0
+                        ? ""
+                        : "  substitutions found \(report.substitutions.found)/\(report.substitutions.trials)"
+                            + " elsewhere \(report.substitutions.othersSubstituted)/\(report.substitutions.otherPhones)"))
             if write {
                 try SpeechCalibration(scorer: scorer).write(report, language: language)
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")

@@ -53,4 +53,23 @@ struct SubstitutionTests {
         #expect(table.substitutes["TH"]?.contains("S") == true && table.substitutes["AE"]?.contains("EH") == true)
         #expect(table.substitutes["IH"]?.contains("IY") == true && table.substitutes["Z"]?.contains("S") == true)
     }
+
+    @Test("a simulated substitution: from the middle word outward, a phone the native said that another's substitutes include")
+    func trial() throws {
+        let table = PhoneSubstitutions(penalty: 39.14, substitutes: ["AE": ["EH"], "IH": ["IY", "EH"], "TH": ["S"]])
+        let words = [
+            ExpectedWord(text: "the", pronunciations: [["DH", "AH"]]),
+            ExpectedWord(text: "red", pronunciations: [["R", "EH", "D"], ["R", "AH", "D"]]),
+            ExpectedWord(text: "sun", pronunciations: [["S", "AH", "N"]]),
+        ]
+        // "red" is the middle word; EH is a substitute of AE and of IH: AE, the first alphabetically, is asked for.
+        let trial = try #require(table.trial(words))
+        #expect(trial == SubstitutionTrial(word: 1, phone: 1, asked: "AE", said: "EH"))
+        let changed = trial.applied(to: words)
+        #expect(changed[1].pronunciations == [["R", "AE", "D"]] && changed[0] == words[0] && changed[2] == words[2])
+        // Without EH in the middle, the nearest word with a substitute: "sun" (S, TH's) before "the".
+        let noMiddle = [words[0], ExpectedWord(text: "mm", pronunciations: [["M"]]), words[2]]
+        #expect(table.trial(noMiddle) == SubstitutionTrial(word: 2, phone: 0, asked: "TH", said: "S"))
+        #expect(table.trial([ExpectedWord(text: "mm", pronunciations: [["M"]])]) == nil)
+    }
 }
