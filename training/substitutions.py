@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import sys
 
 import numpy as np
@@ -56,6 +57,65 @@ def table(utts, phones, min_count: int, min_share: float, most: int) -> dict[str
         chosen = [phones[q] for count, q in sorted(same_class, key=lambda cq: (-cq[0], phones[cq[1]]))[:most]]
         if chosen:
             result[phones[p]] = chosen
+    return result
+
+
+# Phonetic classes for the other languages' tables (must-have 6): no rated
+# learner speech to learn from, so a phone's likely substitutes are its
+# nearest phones of the same class in the model. Vowels: height (0 close to
+# 6 open), backness (0 front, 1 central, 2 back), rounding, nasality, length.
+# Consonants: place (0 bilabial ... 9 glottal), manner, voicing.
+VOWEL_FEATURES = {
+    "i": (0, 0, 0), "y": (0, 0, 1), "ɨ": (0, 1, 0), "u": (0, 2, 1), "ɪ": (1, 0, 0), "ʏ": (1, 0, 1), "ʊ": (1, 2, 1),
+    "e": (2, 0, 0), "ø": (2, 0, 1), "o": (2, 2, 1), "ə": (3, 1, 0), "ɛ": (4, 0, 0), "œ": (4, 0, 1), "ɜ": (4, 1, 0),
+    "ʌ": (4, 2, 0), "ɔ": (4, 2, 1), "æ": (5, 0, 0), "ɐ": (5, 1, 0), "a": (6, 0, 0), "ɑ": (6, 2, 0), "ɒ": (6, 2, 1),
+    "ɝ": (3, 1, 0), "ɚ": (3, 1, 0),
+}
+PLACES = {"bilabial": 0, "labiodental": 1, "dental": 2, "alveolar": 3, "postalveolar": 4, "palatal": 5, "velar": 6,
+          "uvular": 7, "glottal": 9}
+CONSONANT_FEATURES = {  # place, manner (0 stop, 1 fricative, 2 nasal, 3 approximant/liquid, 4 affricate), voiced
+    "p": (0, 0, 0), "b": (0, 0, 1), "m": (0, 2, 1), "f": (1, 1, 0), "v": (1, 1, 1), "θ": (2, 1, 0), "ð": (2, 1, 1),
+    "t": (3, 0, 0), "d": (3, 0, 1), "n": (3, 2, 1), "s": (3, 1, 0), "z": (3, 1, 1), "l": (3, 3, 1), "ɹ": (3, 3, 1),
+    "r": (3, 3, 1), "ɾ": (3, 3, 1), "ʃ": (4, 1, 0), "ʒ": (4, 1, 1), "tʃ": (4, 4, 0), "dʒ": (4, 4, 1), "ts": (3, 4, 0),
+    "j": (5, 3, 1), "ɲ": (5, 2, 1), "ʎ": (5, 3, 1), "ç": (5, 1, 0), "k": (6, 0, 0), "ɡ": (6, 0, 1), "ŋ": (6, 2, 1),
+    "x": (6, 1, 0), "ɣ": (6, 1, 1), "w": (6, 3, 1), "ʁ": (7, 1, 1), "h": (9, 1, 0), "ʔ": (9, 0, 0), "ɥ": (5, 3, 1),
+    "β": (0, 1, 1), "pf": (1, 4, 0),
+}
+
+
+def features_of(ipa: str):
+    """(class, features) of one IPA phone, or None for a diphthong or a symbol the tables lack."""
+    long = ipa.endswith("ː")
+    base = ipa[:-1] if long else ipa
+    nasal = base.endswith("\u0303")
+    base = base[:-1] if nasal else base
+    if base in VOWEL_FEATURES:
+        return "vowel", VOWEL_FEATURES[base] + (int(nasal), int(long))
+    if ipa in CONSONANT_FEATURES:
+        return "consonant", CONSONANT_FEATURES[ipa]
+    return None
+
+
+def distance(a, b) -> float:
+    kind, fa = a
+    _, fb = b
+    if kind == "vowel":  # height, backness, rounding, nasality, length
+        weights = (1.0, 1.5, 1.0, 2.0, 0.5)
+    else:  # place (a step), manner, voicing
+        weights = (1.0, 2.0, 1.0)
+    return sum(w * abs(x - y) for w, x, y in zip(weights, fa, fb))
+
+
+def by_class(phone_ipa: dict[str, str], most: int, within: float) -> dict[str, list[str]]:
+    """Each phone's nearest phones of its class in the model (at most `most`, within `within`)."""
+    known = {p: features_of(i) for p, i in phone_ipa.items() if i and features_of(i)}
+    result = {}
+    for p, fp in sorted(known.items()):
+        near = sorted((distance(fp, fq), q) for q, fq in known.items()
+                      if q != p and fq[0] == fp[0] and phone_ipa[q] != phone_ipa[p])
+        chosen = [q for d, q in near if d <= within][:most]
+        if chosen:
+            result[p] = chosen
     return result
 
 
@@ -98,8 +158,12 @@ def agreement(features_path: str, scores_path: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--train-features", required=True)
-    parser.add_argument("--train-scores", required=True)
+    parser.add_argument("--train-features")
+    parser.add_argument("--train-scores")
+    parser.add_argument("--by-class", metavar="PHONE_IPA_JSON",
+                        help="another language's table: its model's phones -> IPA (Models/phonemaps/<ipa>.json), "
+                             "each phone's nearest of its class")
+    parser.add_argument("--within", type=float, default=1.5, help="with --by-class: the largest distance kept")
     parser.add_argument("--out")
     parser.add_argument("--agreement", action="store_true",
                         help="only report how the substitutes taken in --train-features agree with the raters")
@@ -108,11 +172,28 @@ def main(argv=None) -> int:
     parser.add_argument("--min-share", type=float, default=0.07)
     parser.add_argument("--most", type=int, default=3)
     args = parser.parse_args(argv)
-    if args.agreement:
+    if args.agreement and (args.train_features and args.train_scores):
         print(json.dumps(agreement(args.train_features, args.train_scores), indent=1))
         return 0
     if not args.out:
         parser.error("--out is needed")
+    if args.by_class:
+        phone_ipa = json.load(open(args.by_class))
+        if all(" " not in v for v in phone_ipa.keys()) and any(len(k) > 2 for k in phone_ipa):
+            pass
+        substitutes = by_class(phone_ipa, args.most, args.within)
+        document = {"format": "parla-substitutions-1", "penalty": args.penalty, "substitutes": substitutes,
+                    "source": (f"training/substitutions.py --by-class {os.path.basename(args.by_class)}: each phone's nearest "
+                               f"phones of its class (vowel height, backness, rounding, nasality, length; consonant place, "
+                               f"manner, voicing), within {args.within}, at most {args.most}: no rated learner speech in "
+                               f"this language")}
+        with open(args.out, "w") as f:
+            json.dump(document, f, indent=2, sort_keys=True, ensure_ascii=False)
+            f.write("\n")
+        print(f"{args.out}: {sum(map(len, substitutes.values()))} substitutes of {len(substitutes)} phones", file=sys.stderr)
+        return 0
+    if not (args.train_features and args.train_scores):
+        parser.error("--train-features and --train-scores are needed")
     phones = F.model_phones()
     utts = F.load_split(args.train_features, args.train_scores, phones)
     substitutes = table(utts, phones, args.min_count, args.min_share, args.most)

@@ -72,4 +72,38 @@ struct SubstitutionTests {
         #expect(table.trial(noMiddle) == SubstitutionTrial(word: 2, phone: 0, asked: "TH", said: "S"))
         #expect(table.trial([ExpectedWord(text: "mm", pronunciations: [["M"]])]) == nil)
     }
+
+    @Test("the other languages' tables, by phone class: their models' phones only, a vowel for a vowel, a consonant for a consonant")
+    func otherLanguages() throws {
+        func json(_ name: String) throws -> [String: String] {
+            try JSONDecoder().decode(
+                [String: String].self,
+                from: Data(contentsOf: URL(fileURLWithPath: TestApp.projectDirectory + "/Models/phonemaps/\(name).json")))
+        }
+        // Each model's phones in IPA: French's and German's maps, Spanish's phone map read backwards.
+        // (Of several IPA for one phone, the first in order: /i/ before /j/, as training/substitutions.py reads it.)
+        let spanish = try json("ipa-es").sorted { $0.key < $1.key }.reduce(into: [String: String]()) { ipa, entry in
+            if !entry.value.isEmpty && !entry.value.contains(" ") && ipa[entry.value] == nil { ipa[entry.value] = entry.key }
+        }
+        let vowels = Set("aeiouyøœɛɔəɪʊʏɐɑæʌɜɝɚ".unicodeScalars)
+        // By the first scalar: a nasal vowel's tilde is a second one.
+        func isVowel(_ ipa: String) -> Bool { ipa.unicodeScalars.first.map(vowels.contains) ?? false }
+        for (language, ipa) in [("fr", try json("fr-ipa")), ("de", try json("de-ipa")), ("es", spanish)] {
+            let table = try PhoneSubstitutions.load(TestApp.projectDirectory + "/Models/\(language)/substitutions.json")
+            #expect(table.substitutes.count >= 15 && table.penalty == 39.14, "\(language)")
+            for (phone, substitutes) in table.substitutes {
+                let own = try #require(ipa[phone], "\(language): \(phone) is not the model's")
+                for substitute in substitutes {
+                    let theirs = try #require(ipa[substitute], "\(language): \(substitute) is not the model's")
+                    #expect(isVowel(own) == isVowel(theirs) && own != theirs, "\(language): \(phone) -> \(substitute)")
+                }
+            }
+        }
+        // The classic pairs are there: French /e/-/ɛ/ and /o/-/ɔ/, German long and short /a/, Spanish /b/-/p/.
+        let french = try PhoneSubstitutions.load(TestApp.projectDirectory + "/Models/fr/substitutions.json").substitutes
+        #expect(french["ei"]?.contains("ai") == true && french["au"]?.contains("oo") == true)
+        let german = try PhoneSubstitutions.load(TestApp.projectDirectory + "/Models/de/substitutions.json").substitutes
+        #expect(german["AAH"]?.contains("AH") == true)
+        #expect(try PhoneSubstitutions.load(TestApp.projectDirectory + "/Models/es/substitutions.json").substitutes["b"] == ["p"])
+    }
 }
