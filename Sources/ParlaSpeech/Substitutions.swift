@@ -2,17 +2,18 @@ import Foundation
 
 /// The phones learners are likely to say instead of each phone of a model
 /// (`Models/<lang>/substitutions.json`, written by
-/// `training/substitutions.py` from speechocean762's train split). The
-/// alignment grammar offers them beside the phone, so the path itself says
-/// what a phone was heard as (issue 36, must-have 5).
+/// `training/substitutions.py`: for English from speechocean762's train
+/// split, for French, German and Spanish by phone class). The alignment
+/// grammar offers them beside the phone, so the path itself says what a
+/// phone was heard as (issue 36, must-have 5).
 ///
 /// Design note: a substitute wins only where its path scores better than
 /// the phone's by more than the grammar's `penalty`, so a clear
 /// substitution is found and a phone merely said with an accent mostly is
-/// not (the penalty was chosen on train-split speech: see
-/// training/README.md). The path is then put back in the phone's terms (`canonical`): the
-/// words, their phones and the scores stay the phrase's, and what was heard
-/// rides along.
+/// not (the penalty was chosen on train-split speech: training/README.md).
+/// `PocketSphinxDecoder.alignPhones` then puts the path back in the
+/// phone's terms: the words, their phones and the scores stay the
+/// phrase's, and what was heard rides along (`PhoneEvidence.substitute`).
 public struct PhoneSubstitutions: Sendable, Equatable, Codable {
     public static let format = "parla-substitutions-1"
     public var format: String
