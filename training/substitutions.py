@@ -164,6 +164,8 @@ def main(argv=None) -> int:
                         help="another language's table: its model's phones -> IPA (Models/phonemaps/<ipa>.json), "
                              "each phone's nearest of its class")
     parser.add_argument("--within", type=float, default=1.5, help="with --by-class: the largest distance kept")
+    parser.add_argument("--read-backwards", action="store_true",
+                        help="with --by-class: the file is a phone map (IPA -> phones, Models/phonemaps/ipa-<lang>.json)")
     parser.add_argument("--out")
     parser.add_argument("--agreement", action="store_true",
                         help="only report how the substitutes taken in --train-features agree with the raters")
@@ -172,18 +174,26 @@ def main(argv=None) -> int:
     parser.add_argument("--min-share", type=float, default=0.07)
     parser.add_argument("--most", type=int, default=3)
     args = parser.parse_args(argv)
-    if args.agreement and (args.train_features and args.train_scores):
+    if args.agreement:
+        if not (args.train_features and args.train_scores):
+            parser.error("--agreement needs --train-features and --train-scores")
         print(json.dumps(agreement(args.train_features, args.train_scores), indent=1))
         return 0
     if not args.out:
         parser.error("--out is needed")
     if args.by_class:
         phone_ipa = json.load(open(args.by_class))
-        if all(" " not in v for v in phone_ipa.keys()) and any(len(k) > 2 for k in phone_ipa):
-            pass
+        if args.read_backwards:
+            # A phone map (IPA -> phones) read backwards: a phone's first IPA in order.
+            backwards = {}
+            for ipa, phone in sorted(phone_ipa.items()):
+                if phone and " " not in phone and phone not in backwards:
+                    backwards[phone] = ipa
+            phone_ipa = backwards
         substitutes = by_class(phone_ipa, args.most, args.within)
         document = {"format": "parla-substitutions-1", "penalty": args.penalty, "substitutes": substitutes,
-                    "source": (f"training/substitutions.py --by-class {os.path.basename(args.by_class)}: each phone's nearest "
+                    "source": (f"training/substitutions.py --by-class {os.path.basename(args.by_class)}"
+                               f"{' --read-backwards' if args.read_backwards else ''}: each phone's nearest "
                                f"phones of its class (vowel height, backness, rounding, nasality, length; consonant place, "
                                f"manner, voicing), within {args.within}, at most {args.most}: no rated learner speech in "
                                f"this language")}
