@@ -141,13 +141,10 @@ public final class SpeechScorer: Sendable {
                     let trial = table.trial(expected)
                 else { return nil }
                 let changed = trial.applied(to: expected)
-                let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: self.settings.limits)
-                let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+                let heard = try Self.recording(audio, runtime: runtime, limits: self.settings.limits).heard
                 let pass = try decoder.alignPhones(changed, audio: heard.samples, definition: definition, substitutions: table)
                 let phones = pass.segments.filter { !PhraseScoring.isFiller($0.label) }
-                let paths = PhraseScoring.wordsOfPath(
-                    changed, Self.segments(.init(segments: phones, complete: pass.complete, frames: pass.frames)),
-                    phoneLabel: PocketSphinxDecoder.phoneWord)
+                let paths = PhraseScoring.wordsOfPath(changed, Self.segments(phones), phoneLabel: PocketSphinxDecoder.phoneWord)
                 guard paths[trial.word] != nil else { return nil }
                 let offset = paths[..<trial.word].reduce(0) { $0 + ($1?.segments.count ?? 0) } + trial.phone
                 let others = phones.indices.filter { $0 != offset }
@@ -243,27 +240,35 @@ public final class SpeechScorer: Sendable {
         return try work(runtime, expected, decoder)
     }
 
+    /// A recording decoded at the model's rate, and its speech with long
+    /// silences compacted (what the decoder is given; `heard.original` maps
+    /// its frames back).
+    private static func recording(_ audio: [UInt8], runtime: Runtime, limits: AudioLimits) throws -> (
+        decoded: DecodedAudio, heard: CompactedAudio
+    ) {
+        let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: limits)
+        return (decoded, CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate))
+    }
+
     func alignBlocking(_ audio: [UInt8], text: String, language: Language, limits: AudioLimits) throws -> NarrationAlignment {
         try withDecoder(language, text: text) { runtime, expected, decoder in
-            let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: limits)
-            let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+            let (decoded, heard) = try Self.recording(audio, runtime: runtime, limits: limits)
             let alignment = try decoder.alignPhones(expected, audio: heard.samples)
             return NarrationAlignment.from(
-                expected: expected, alignment: heard.original(Self.segments(alignment)), complete: alignment.complete,
+                expected: expected, alignment: heard.original(Self.segments(alignment.segments)), complete: alignment.complete,
                 duration: decoded.duration, phoneLabel: PocketSphinxDecoder.phoneWord)
         }
     }
 
-    static func segments(_ pass: PocketSphinxDecoder.Pass) -> [PhraseScoring.Segment] {
-        pass.segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
+    static func segments(_ segments: [PocketSphinxDecoder.Segment]) -> [PhraseScoring.Segment] {
+        segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
     }
 
     func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws
         -> (AttemptScore, [PhoneEvidence?], [ExpectedWord], Runtime)
     {
         try withDecoder(language, text: text) { runtime, expected, decoder in
-            let decoded = try AudioDecoder.decode(audio, sampleRate: runtime.model.description.sampleRate, limits: settings.limits)
-            let heard = CompactedAudio(decoded.samples, sampleRate: decoded.sampleRate)
+            let (decoded, heard) = try Self.recording(audio, runtime: runtime, limits: settings.limits)
             let alignment = try decoder.alignPhones(
                 expected, audio: heard.samples, definition: runtime.definition,
                 substitutions: settings.substitutions ? runtime.substitutions : nil)
@@ -285,8 +290,8 @@ public final class SpeechScorer: Sendable {
                 natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
             let warnings = decoded.isClipped ? ["clipping"] : []
             var result = scoring.score(
-                expected: expected, alignment: heard.original(Self.segments(alignment)),
-                alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop)),
+                expected: expected, alignment: heard.original(Self.segments(alignment.segments)),
+                alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop.segments)),
                 duration: decoded.duration, warnings: warnings)
             if [.incomplete, .wrongPhrase].contains(result.feedback) {
                 result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
