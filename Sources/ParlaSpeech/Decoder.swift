@@ -100,7 +100,9 @@ final class PocketSphinxDecoder: @unchecked Sendable {
     func alignPhones(
         _ expected: [ExpectedWord], audio: [Int16], definition: ModelDefinition? = nil, substitutions: PhoneSubstitutions? = nil
     ) throws -> Pass {
-        let substitutions = definition == nil ? nil : substitutions
+        // Substitutes only where the senone stream is read: without the
+        // frames' likelihoods a substitute could not be scored as the phone.
+        let substitutions = definition == nil || acousticModel == nil ? nil : substitutions
         var substituted: [String: (phone: String, heard: String)] = [:]
         func alternatives(_ phone: String) -> String {
             addWord(Self.phoneWord(phone), phones: phone)
@@ -132,6 +134,8 @@ final class PocketSphinxDecoder: @unchecked Sendable {
             let segment = pass.segments[index]
             // Scored as the phone said there: its substitute's score less
             // how much better the substitute explains those frames.
+            // (Without likelihoods, only when the stream could not be
+            // opened, the phone keeps its substitute's score.)
             let advantage = pass.likelihoods?.advantage(of: phone, over: heard, frames: segment.start...segment.end) ?? 0
             pass.segments[index].label = Self.phoneWord(phone)
             pass.segments[index].acoustic = segment.acoustic + Int32(clamping: Int((advantage / natsPerUnit).rounded()))
