@@ -71,8 +71,8 @@ VOWEL_FEATURES = {
     "ʌ": (4, 2, 0), "ɔ": (4, 2, 1), "æ": (5, 0, 0), "ɐ": (5, 1, 0), "a": (6, 0, 0), "ɑ": (6, 2, 0), "ɒ": (6, 2, 1),
     "ɝ": (3, 1, 0), "ɚ": (3, 1, 0),
 }
-PLACES = {"bilabial": 0, "labiodental": 1, "dental": 2, "alveolar": 3, "postalveolar": 4, "palatal": 5, "velar": 6,
-          "uvular": 7, "glottal": 9}
+# Place: 0 bilabial, 1 labiodental, 2 dental, 3 alveolar, 4 postalveolar,
+# 5 palatal, 6 velar, 7 uvular, 9 glottal.
 CONSONANT_FEATURES = {  # place, manner (0 stop, 1 fricative, 2 nasal, 3 approximant/liquid, 4 affricate), voiced
     "p": (0, 0, 0), "b": (0, 0, 1), "m": (0, 2, 1), "f": (1, 1, 0), "v": (1, 1, 1), "θ": (2, 1, 0), "ð": (2, 1, 1),
     "t": (3, 0, 0), "d": (3, 0, 1), "n": (3, 2, 1), "s": (3, 1, 0), "z": (3, 1, 1), "l": (3, 3, 1), "ɹ": (3, 3, 1),
