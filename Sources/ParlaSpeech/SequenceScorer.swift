@@ -65,6 +65,8 @@ public struct SequenceScorer: Sendable {
     /// The names of the raw inputs a token carries, in order.
     public let inputs: [String]
     let mean: [Double], deviation: [Double], columns: [Int]
+    /// Per input, its place in the rows `SequenceInputs` builds.
+    let builtPlaces: [Int]
     let scale: Double
     let width: Int
     let members: [Network]
@@ -92,8 +94,13 @@ public struct SequenceScorer: Sendable {
         guard weights.inputMean.count == count, weights.inputStd.count == count, weights.columns.allSatisfy({ (0..<count).contains($0) })
         else { throw fail("input statistics do not match its \(count) inputs") }
         guard !weights.members.isEmpty else { throw fail("no members") }
-        guard weights.inputs == SequenceInputs.names(phones: weights.phones) else {
-            throw fail("its inputs are not the ones SequenceInputs builds (training/features.py and Swift differ)")
+        // By name: weights trained before an input was added still read
+        // theirs; one naming an input not built here cannot be used.
+        let built = Dictionary(
+            SequenceInputs.names(phones: weights.phones).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let places = weights.inputs.compactMap { built[$0] }
+        guard places.count == count else {
+            throw fail("it reads inputs SequenceInputs does not build (training/features.py and Swift differ)")
         }
         let dim = weights.config.dim
         members = try weights.members.map { member in
@@ -120,8 +127,8 @@ public struct SequenceScorer: Sendable {
                 wordHead: try tensor("head_word.weight", [3, 2 * dim]), wordBias: try tensor("head_word.bias", [3]).data,
                 utteranceHead: try tensor("head_utt.weight", [5, 2 * dim]), utteranceBias: try tensor("head_utt.bias", [5]).data)
         }
-        (phones, inputs, mean, deviation, columns) = (
-            weights.phones, weights.inputs, weights.inputMean, weights.inputStd, weights.columns
+        (phones, inputs, mean, deviation, columns, builtPlaces) = (
+            weights.phones, weights.inputs, weights.inputMean, weights.inputStd, weights.columns, places
         )
         (scale, width) = (weights.utteranceScale, dim)
     }
@@ -164,7 +171,7 @@ public struct SequenceScorer: Sendable {
     public func fitted(_ raw: AttemptScore, evidence: [PhoneEvidence?], pronunciations: [Pronunciation]) -> FittedScores? {
         guard evidence.contains(where: { $0?.posteriors?.count == phones.count }) else { return nil }
         let tokens = SequenceInputs(raw, evidence: evidence, pronunciations: pronunciations, phones: phones)
-        let output = predict(inputs: tokens.rows, phones: tokens.phones)
+        let output = predict(inputs: tokens.rows.map { row in builtPlaces.map { row[$0] } }, phones: tokens.phones)
         func clipped(_ value: Double, _ top: Double) -> Double { min(top, max(0, value)) }
         var phoneScores = raw.words.map { Array(repeating: 0.0, count: $0.phones.count) }
         var wordSums = Array(repeating: [0.0, 0.0], count: raw.words.count)
