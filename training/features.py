@@ -161,6 +161,7 @@ def scalar_feature_names() -> list[str]:
     return (
         ["logPosterior", "gapToBest", "otherShare", "lppOwn", "lppMargin", "phoneScore", "logDuration", "pauseBefore",
          "pauseAfter"]
+        + ["energy", "energyInWord"]
         + ["wordScore"] + [f"wordError.{e}" for e in WORD_ERRORS] + [f"position.{p}" for p in POSITIONS]
         + ["wordPhones", "wordMeanLogPosterior", "wordMinLogPosterior", "wordMeanPhoneScore", "wordLogDuration"]
         + ["overall", "accuracy", "completeness", "fluency", "goodness", "speechRate", "logDuration.utterance",
@@ -279,6 +280,12 @@ def build_utterance(record: dict, line: dict, phones: list[str]) -> Utterance:
         row[col["pauseBefore"]] = min(pause_before[flat], 1.0)
         row[col["pauseAfter"]] = min(pause_after[flat], 1.0)
         e = ev(sw_index, j)
+        if e is not None and e.get("energy") is not None:
+            # Tens of dB: against the attempt's phones, and against the word's loudest (stress).
+            loudest = max(x["energy"] for k in range(len(swords[sw_index]["phones"]))
+                          if (x := ev(sw_index, k)) is not None and x.get("energy") is not None)
+            row[col["energy"]] = e["energy"] / 10.0
+            row[col["energyInWord"]] = (e["energy"] - loudest) / 10.0
         if e is None or not e.get("posteriors"):
             row[col["missing"]] = 1.0
             if e is not None:
@@ -464,7 +471,8 @@ def _self_check() -> None:
                        {"text": "call", "score": 0.0, "error": "omitted", "phones": []},
                        {"text": "bear", "score": 40.0, "error": "mispronounced",
                         "phones": [ph("B", 0.5, 0.6), ph("EY", 0.6, 0.7), ph("AH", 0.7, 0.8), ph("R", 0.8, 0.9)]}]}
-    evid = [{"logPosterior": -1.0, "gapToBest": -0.5, "otherShare": 0.2, "heardAs": "AA", "posteriors": post}] * 6
+    evid = [{"logPosterior": -1.0, "gapToBest": -0.5, "otherShare": 0.2, "heardAs": "AA", "posteriors": post, "energy": db}
+            for db in [0.0, -2.0, 4.0, 1.0, -6.0, 2.0]]
     evid[0] = None
     u = build_utterance(record, {"id": "000010011", "score": score, "evidence": evid}, phones)
     assert u.stats["evidence_mismatch"] == 0
@@ -481,6 +489,10 @@ def _self_check() -> None:
     assert u.phone[6] == phones.index("EY") and u.phone[2] == phones.index("K")
     assert abs(u.x[6, names.index("pauseBefore")] - 0.0) < 1e-9 and abs(u.x[5, names.index("pauseBefore")] - 0.2) < 1e-6
     assert u.word_targets.shape == (3, 3) and list(u.utt_targets) == [8, 10, 9, 9, 7]
+    # Energy in tens of dB: the phone's, and against its word's loudest (IY alone in WE; B the loudest of BEAR).
+    energy, in_word = names.index("energy"), names.index("energyInWord")
+    assert np.allclose(u.x[:, energy], [0, -0.2, 0, 0, 0, 0.4, 0.1, -0.6, 0.2]), u.x[:, energy]
+    assert np.allclose(u.x[:, in_word], [0, 0, 0, 0, 0, 0, -0.3, -1.0, -0.2]), u.x[:, in_word]
     # The same attempt as a wrong-phrase one ("A~B": recording A, this record B's text): the
     # same tokens and inputs, the targets 0 (canonical phones, word accuracy and total, the
     # utterance's accuracy, completeness and total) or unknown (stress, fluency, prosody).

@@ -197,6 +197,20 @@ public enum SpeechActivity {
         return (Double(decibels.filter { $0 > threshold }.count) / 100, loudest)
     }
 
+    /// Each phone's loudness against the attempt's: the mean level (dB) of
+    /// its frames less the mean over every phone's frames. Relative, so a
+    /// quiet microphone or a distant speaker changes nothing; nil for a
+    /// phone whose frames are not all in the recording.
+    public static func relativeLevels(_ decibels: [Double], phones: [ClosedRange<Int>]) -> [Double?] {
+        let levels = phones.map { frames -> (sum: Double, count: Int)? in
+            guard frames.lowerBound >= 0, frames.upperBound < decibels.count else { return nil }
+            return (frames.reduce(0) { $0 + decibels[$1] }, frames.count)
+        }
+        let (sum, count) = levels.compactMap { $0 }.reduce((0.0, 0)) { ($0.0 + $1.sum, $0.1 + $1.count) }
+        guard count > 0 else { return levels.map { _ in nil } }
+        return levels.map { level in level.map { $0.sum / Double($0.count) - sum / Double(count) } }
+    }
+
     /// The level (dBFS) above which a frame is speech: well above the noise
     /// floor, and within 40 dB of the loudest frame.
     static func threshold(_ decibels: [Double]) -> Double {

@@ -137,7 +137,7 @@ public struct SpeechCalibration: Sendable {
                         samples.append(
                             .init(
                                 phone: phone.phone, gap: evidence.gapToBest, logPosterior: evidence.logPosterior,
-                                frames: Int(((phone.end - phone.start) * 100).rounded())))
+                                frames: Int(((phone.end - phone.start) * 100).rounded()), energy: evidence.energy))
                     }
                     if score.speechRate > 0 { rates.append(score.speechRate) }
                     clipCount += 1

@@ -27,6 +27,9 @@ public struct NativeNorms: Codable, Sendable, Equatable {
         public var logPosterior: Spread
         /// The natural log of its frames.
         public var logDuration: Spread
+        /// Its loudness against the clip's other phones, dB
+        /// (`PhoneEvidence.energy`); nil in norms measured before it was.
+        public var energy: Spread?
     }
 
     public var phones: [String: Phone]
@@ -46,9 +49,10 @@ public struct NativeNorms: Codable, Sendable, Equatable {
         public var gap: Double
         public var logPosterior: Double
         public var frames: Int
+        public var energy: Double?
 
-        public init(phone: String, gap: Double, logPosterior: Double, frames: Int) {
-            (self.phone, self.gap, self.logPosterior, self.frames) = (phone, gap, logPosterior, frames)
+        public init(phone: String, gap: Double, logPosterior: Double, frames: Int, energy: Double? = nil) {
+            (self.phone, self.gap, self.logPosterior, self.frames, self.energy) = (phone, gap, logPosterior, frames, energy)
         }
     }
 
@@ -70,10 +74,13 @@ public struct NativeNorms: Codable, Sendable, Equatable {
             return Spread(mean: mean, deviation: variance.squareRoot())
         }
         func norms(_ samples: [Sample], towards pooled: Phone?) -> Phone {
-            Phone(
+            let energies = samples.compactMap(\.energy)
+            return Phone(
                 count: samples.count, gap: spread(samples.map(\.gap), towards: pooled?.gap),
                 logPosterior: spread(samples.map(\.logPosterior), towards: pooled?.logPosterior),
-                logDuration: spread(samples.map { log(Double(max(1, $0.frames))) }, towards: pooled?.logDuration))
+                logDuration: spread(samples.map { log(Double(max(1, $0.frames))) }, towards: pooled?.logDuration),
+                energy: pooled == nil
+                    ? (energies.isEmpty ? nil : spread(energies, towards: nil)) : pooled?.energy.map { spread(energies, towards: $0) })
         }
         let pooled = norms(samples, towards: nil)
         let phones = Dictionary(grouping: samples, by: \.phone).mapValues { norms($0, towards: pooled) }

@@ -120,6 +120,10 @@ public struct PhoneEvidence: Sendable, Equatable, Codable {
     /// The phone the alignment heard in its place: one of its likely
     /// substitutes (`PhoneSubstitutions`), nil when it heard the phone.
     public var substitute: String?
+    /// How loud the phone was against the attempt's other phones, in dB
+    /// (`SpeechActivity.relativeLevels`): a stressed vowel stands out, a
+    /// swallowed consonant sinks. Nil in evidence measured before it was.
+    public var energy: Double?
     /// Mean over the frames of the log posterior of every phone of the
     /// model (`PhoneLikelihoods.phones`: the model definition's phones in
     /// its order, fillers left out): the Kaldi GOP recipe's LPP vector, whose

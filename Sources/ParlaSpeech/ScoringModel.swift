@@ -42,7 +42,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         return min(10, max(0, wordCalibration.map { $0(linear) } ?? linear))
     }
 
-    public static let phoneFeatures = ["zGap", "zLogPosterior", "zLogDuration", "otherShare", "loopScore"]
+    public static let phoneFeatures = ["zGap", "zLogPosterior", "zLogDuration", "otherShare", "loopScore", "zEnergy"]
     public static let wordFeatures = [
         "phoneMean", "phoneMin", "zLogPosterior", "zLogPosteriorMin", "zLogDuration", "omitted", "sentence", "loopScore", "loopScoreMin",
         "sentenceFluency", "sentenceRate", "sentenceZLogPosterior",
@@ -52,7 +52,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
     public static let sentenceFeatures = [
         "completeness", "rate", "pauseSeconds", "pauses", "insertions", "zGap", "zLogPosterior", "zLogPosteriorLow",
         "lowShare", "durationDeviation", "logSecondsPerWord", "otherShare", "goodness", "rawAccuracy", "logSpeechRate",
-        "zLogPosteriorMedian", "lowWordShare", "zLogDuration",
+        "zLogPosteriorMedian", "lowWordShare", "zLogDuration", "energyDeviation",
     ]
 
     /// What an attempt's measures say, feature by feature.
@@ -113,6 +113,8 @@ public struct ScoringModel: Codable, Sendable, Equatable {
                 return [
                     "zGap": norms.gap.z(evidence.gapToBest), "zLogPosterior": norms.logPosterior.z(evidence.logPosterior),
                     "zLogDuration": norms.logDuration.z(log(frames)), "otherShare": evidence.otherShare, "loopScore": loopScore,
+                    // Loudness against natives' for this phone (0 where either is unmeasured).
+                    "zEnergy": evidence.energy.flatMap { energy in norms.energy.map { $0.z(energy) } } ?? 0,
                 ]
             }
         }
@@ -140,6 +142,7 @@ public struct ScoringModel: Codable, Sendable, Equatable {
                     word.isEmpty || word.map { $0["zLogPosterior"] ?? 0 }.reduce(0, +) / Double(word.count) < -0.5
                 }.count) / words,
             "zLogDuration": mean("zLogDuration"),
+            "energyDeviation": all.isEmpty ? 0 : all.map { abs($0["zEnergy"] ?? 0) }.reduce(0, +) / Double(all.count),
         ]
         return Features(phones: phones, omitted: score.words.map { $0.error == .omitted }, sentence: sentence)
     }

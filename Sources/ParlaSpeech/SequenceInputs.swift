@@ -20,6 +20,7 @@ public struct SequenceInputs: Sendable {
     static let positions = ["begin", "inside", "end", "single"]
     static let scalars =
         ["logPosterior", "gapToBest", "otherShare", "lppOwn", "lppMargin", "phoneScore", "logDuration", "pauseBefore", "pauseAfter"]
+        + ["energy", "energyInWord"]
         + ["wordScore"] + wordErrors.map { "wordError.\($0.rawValue)" } + positions.map { "position.\($0)" }
         + ["wordPhones", "wordMeanLogPosterior", "wordMinLogPosterior", "wordMeanPhoneScore", "wordLogDuration"]
         + [
@@ -68,6 +69,7 @@ public struct SequenceInputs: Sendable {
             let pronunciation = word.phones.isEmpty && w < pronunciations.count ? pronunciations[w] : []
             let tokens = word.phones.isEmpty ? pronunciation.count : word.phones.count
             let wordEvidence = word.phones.indices.compactMap { evidenceOf(w, $0)?.logPosterior }
+            let loudest = word.phones.indices.compactMap { evidenceOf(w, $0)?.energy }.max()
             for position in 0..<tokens {
                 var row = Array(repeating: 0.0, count: width)
                 func set(_ name: String, _ value: Double) { row[column[name]!] = value }
@@ -105,6 +107,11 @@ public struct SequenceInputs: Sendable {
                     set("logPosterior", evidence.logPosterior)
                     set("gapToBest", evidence.gapToBest)
                     set("otherShare", evidence.otherShare)
+                    // Tens of dB: against the attempt's phones, and against the word's loudest (stress).
+                    if let energy = evidence.energy, let loudest {
+                        set("energy", energy / 10)
+                        set("energyInWord", (energy - loudest) / 10)
+                    }
                 }
                 if let posteriors = evidenceOf(w, position)?.posteriors, !posteriors.isEmpty, posteriors.count == count {
                     for k in 0..<count { row[k] = Double(posteriors[k]) }

@@ -276,12 +276,17 @@ public final class SpeechScorer: Sendable {
             let phoneOf = Dictionary(
                 expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
                 uniquingKeysWith: { a, _ in a })
-            let evidence = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }.map { segment -> PhoneEvidence? in
+            let phoneSegments = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }
+            let levels = SpeechActivity.relativeLevels(
+                SpeechActivity.frameDecibels(heard.samples, sampleRate: decoded.sampleRate),
+                phones: phoneSegments.map { $0.start...$0.end })
+            let evidence = zip(phoneSegments, levels).map { segment, level -> PhoneEvidence? in
                 guard let phone = phoneOf[segment.label],
                     var evidence = alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
                 else { return nil }
                 // What the path took in the phone's place, when it took a substitute.
                 evidence.substitute = segment.heard
+                evidence.energy = level
                 return evidence
             }
             let loop = try decoder.phoneLoop(audio: heard.samples)

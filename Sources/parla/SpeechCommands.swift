@@ -193,7 +193,8 @@ struct Speech: AsyncParsableCommand {
                     phone.padding(toLength: 6, withPad: " ", startingAt: 0)
                         + String(
                             format: "%4d  gap %6.2f ± %.2f  log posterior %6.2f ± %.2f  frames %5.1f", norm.count, norm.gap.mean,
-                            norm.gap.deviation, norm.logPosterior.mean, norm.logPosterior.deviation, exp(norm.logDuration.mean)))
+                            norm.gap.deviation, norm.logPosterior.mean, norm.logPosterior.deviation, exp(norm.logDuration.mean))
+                        + (norm.energy.map { String(format: "  energy %+5.1f ± %.1f dB", $0.mean, $0.deviation) } ?? ""))
             }
             if write {
                 try calibration.updateActiveModel(language) { $0.natives = norms }

@@ -47,6 +47,33 @@ struct FittedScoringTests {
         #expect(norms.phone("ZZ") == norms.pooled)
         #expect(abs(norms.rate.mean - 11) < 1e-9)
         #expect(NativeNorms.Spread(mean: 1, deviation: 2).z(5) == 2)
+        // Norms measured before loudness was have none; a phone's is drawn towards the pooled one.
+        #expect(norms.pooled.energy == nil && norms.phone("AA").energy == nil)
+        let loud = NativeNorms.measure(
+            (0..<40).map { .init(phone: $0 < 30 ? "AA" : "B", gap: -1, logPosterior: -2, frames: 8, energy: $0 < 30 ? 4 : -8) },
+            rates: [10], prior: 10)
+        #expect(abs(loud.pooled.energy!.mean - 1) < 1e-9 && abs(loud.phone("AA").energy!.mean - 3.25) < 1e-9)
+        // A learner's loud AA is near natives', the same loudness for B far above theirs.
+        var evidence = PhoneEvidence()
+        evidence.energy = 4
+        var attempt = Self.attempt()
+        attempt.words[0].phones = [
+            .init(phone: "AA", start: 0, end: 0.08, score: 70), .init(phone: "B", start: 0.08, end: 0.16, score: 70),
+        ]
+        let features = ScoringModel.features(attempt, evidence: [evidence, evidence], natives: loud)
+        let (aa, b) = (features.phones[0][0]["zEnergy"]!, features.phones[0][1]["zEnergy"]!)
+        #expect(abs(aa) < 0.5 && b > 1, "zEnergy AA \(aa), B \(b)")
+        #expect(ScoringModel.features(attempt, evidence: [evidence, evidence], natives: norms).phones[0][0]["zEnergy"] == 0)
+    }
+
+    @Test("a phone's loudness is its frames' mean level against all the phones' frames, whatever the recording's gain")
+    func relativeLevels() {
+        let decibels: [Double] = [-60, -20, -20, -30, -30, -30, -60]
+        let levels = SpeechActivity.relativeLevels(decibels, phones: [1...2, 3...5, 6...9])
+        // Five phone frames average -26: +6 and -4; the last phone runs past the recording.
+        #expect(levels.count == 3 && abs(levels[0]! - 6) < 1e-9 && abs(levels[1]! + 4) < 1e-9 && levels[2] == nil)
+        #expect(SpeechActivity.relativeLevels(decibels.map { $0 - 15 }, phones: [1...2, 3...5]) == [6, -4])
+        #expect(SpeechActivity.relativeLevels(decibels, phones: [8...9]) == [nil])
     }
 
     /// A score that says `value` whatever the features.

@@ -105,7 +105,8 @@ struct SequenceInputsTests {
         let names = SequenceInputs.names(phones: Self.phones)
         func column(_ name: String) -> Int { names.firstIndex(of: name)! }
         // The third evidence entry is past the words scored (a word the alignment left unfinished): read for the mean only.
-        let evidence: [PhoneEvidence?] = [Self.evidence([-1, -2, -3, -4, -5]), Self.evidence([-6, -2, -3, -0.5, -9]), Self.evidence([])]
+        var evidence: [PhoneEvidence?] = [Self.evidence([-1, -2, -3, -4, -5]), Self.evidence([-6, -2, -3, -0.5, -9]), Self.evidence([])]
+        (evidence[0]!.energy, evidence[1]!.energy) = (3, -1)
         let tokens = SequenceInputs(
             Self.attempt(), evidence: evidence, pronunciations: [["HH", "AH", "L", "OW"], ["L", "OW"]], phones: Self.phones)
         #expect(tokens.rows.count == 4 && tokens.rows.allSatisfy { $0.count == names.count })
@@ -117,6 +118,9 @@ struct SequenceInputsTests {
         #expect(Array(hh[5..<10]) == [-1, 0, 1, 2, 3])
         #expect(hh[column("lppOwn")] == -2 && hh[column("lppMargin")] == -1)
         #expect(ow[column("lppMargin")] == 1.5)
+        // Loudness in tens of dB, and against the word's loudest phone.
+        #expect(hh[column("energy")] == 0.3 && hh[column("energyInWord")] == 0)
+        #expect(ow[column("energy")] == -0.1 && ow[column("energyInWord")] == -0.4)
         // The pause between the word's phones, either side.
         #expect(abs(hh[column("pauseAfter")] - 0.2) < 1e-9 && abs(ow[column("pauseBefore")] - 0.2) < 1e-9 && hh[column("pauseBefore")] == 0)
         #expect(hh[column("position.begin")] == 1 && ow[column("position.end")] == 1 && hh[column("wordPhones")] == 2)
