@@ -12,6 +12,9 @@ public struct SpeechCalibration: Sendable {
         public var wrong: Double
         /// The chance a right attempt out-scores a wrong one.
         public var auc: Double
+        /// The same by the overall score the API returns (fitted where the
+        /// language has a fitted scorer, else raw).
+        public var overallAUC: Double
         public var rightScores: [Double]
         public var wrongScores: [Double]
         /// CPU seconds per second of audio of a full score (warm decoders).
@@ -24,6 +27,12 @@ public struct SpeechCalibration: Sendable {
 
         public struct Substitutions: Sendable {
             public var trials = 0, found = 0, otherPhones = 0, othersSubstituted = 0
+            /// The scores (as the API returns them) of the phones asked for
+            /// where another was said, and of the clips' other phones.
+            public var phoneScores: [Double] = [], otherScores: [Double] = []
+            /// The chance a phone the native said as asked out-scores one
+            /// said as another: how well the phone scores detect a substitution.
+            public var detectionAUC: Double { SpeechCalibration.auc(right: otherScores, wrong: phoneScores) }
         }
     }
 
@@ -56,6 +65,7 @@ public struct SpeechCalibration: Sendable {
         let clips = try Self.clips(in: directory)
         guard clips.count >= 2 else { throw SpeechSetupError("\(directory) needs at least two clips with transcripts") }
         var right: [Double] = [], wrong: [Double] = []
+        var rightOverall: [Double] = [], wrongOverall: [Double] = []
         var cpu = 0.0, audioSeconds = 0.0
         var substitutions = Report.Substitutions()
         for (index, clip) in clips.enumerated() {
@@ -69,11 +79,15 @@ public struct SpeechCalibration: Sendable {
                 (cpu, audioSeconds) = (cpu + wrongCPU, audioSeconds + wrongAttempt.duration)
                 right.append(own.goodness)
                 wrong.append(wrongAttempt.goodness)
+                rightOverall.append(own.overall)
+                wrongOverall.append(wrongAttempt.overall)
                 if let trial = try await scorer.substitutionTrial(bytes, text: clip.text, language: language) {
                     substitutions.trials += 1
                     substitutions.found += trial.found ? 1 : 0
                     substitutions.otherPhones += trial.otherPhones
                     substitutions.othersSubstituted += trial.othersSubstituted
+                    substitutions.phoneScores.append(trial.phoneScore)
+                    substitutions.otherScores += trial.otherScores
                 }
                 log(
                     String(
@@ -86,6 +100,7 @@ public struct SpeechCalibration: Sendable {
         guard !right.isEmpty else { throw SpeechSetupError("no clip could be scored") }
         return Report(
             clips: right.count, right: Self.mean(right), wrong: Self.mean(wrong), auc: Self.auc(right: right, wrong: wrong),
+            overallAUC: Self.auc(right: rightOverall, wrong: wrongOverall),
             rightScores: right, wrongScores: wrong, realTimeFactor: audioSeconds > 0 ? cpu / audioSeconds : 0,
             substitutions: substitutions)
     }

@@ -15,6 +15,12 @@ public struct ModelDefinition: Sendable, Equatable {
     /// Senones in all (context-dependent ones included): what a frame scores.
     public var senoneCount: Int
 
+    /// The phones evidence is measured over (`PhoneLikelihoods.phones`,
+    /// `PhoneEvidence.posteriors`): all but the `+NSN+`-style fillers.
+    public var evidencePhones: [String] { phones.filter { !Self.isFiller($0) } }
+
+    static func isFiller(_ phone: String) -> Bool { phone.hasPrefix("+") }
+
     public init(phones: [String], senones: [[Int]], senoneCount: Int) {
         (self.phones, self.senones, self.senoneCount) = (phones, senones, senoneCount)
     }

@@ -152,12 +152,15 @@ public struct ScoringModel: Codable, Sendable, Equatable {
         to raw: AttemptScore, evidence: [PhoneEvidence?], natives: NativeNorms, passThreshold: Double, mispronouncedShareAllowed: Double
     ) -> AttemptScore {
         let features = Self.features(raw, evidence: evidence, natives: natives)
-        let phonePredictions = features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } }
+        let phonePredictions = phoneScores(features)
         let sentencePrediction = sentenceScore(features.sentence)
         let wordPredictions = features.words(sentence: sentencePrediction, phonePredictions: phonePredictions).map(wordScore)
         return FittedScores(phones: phonePredictions, words: wordPredictions, overall: sentencePrediction).applied(
             to: raw, passThreshold: passThreshold, mispronouncedShareAllowed: mispronouncedShareAllowed)
     }
+
+    /// Per word, per phone scored: the raters' phone accuracy, 0-2.
+    public func phoneScores(_ features: Features) -> [[Double]] { features.phones.map { $0.map { min(2, max(0, phone.predict($0))) } } }
 
     /// A word scored below this is mispronounced: the dashboard's boundary
     /// of a good word, and near the best F1 (78) for finding the words the

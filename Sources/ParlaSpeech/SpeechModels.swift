@@ -42,6 +42,10 @@ public struct ModelDescription: Codable, Sendable {
     /// `Models/<lang>/<substitutions>`: the phones learners say instead of
     /// this model's (`PhoneSubstitutions`), offered by the alignment.
     public var substitutions: String?
+    /// `Models/<lang>/<phoneTransfer>`: this model's phones as another
+    /// model's sequence scorer knows them (`PhoneTransfer`), for a model
+    /// without a scorer of its own.
+    public var phoneTransfer: String?
 }
 
 /// Goodness of pronunciation (nats per frame) of real read speech aligned
@@ -77,6 +81,8 @@ public struct ActiveModel: Sendable {
     public var sequenceScorerPath: String? = nil
     /// The substitutions file, when the model names one.
     public var substitutionsPath: String? = nil
+    /// The phone transfer file, when the model names one.
+    public var phoneTransferPath: String? = nil
 }
 
 /// Reads every language's profile and picks, for each, the first model
@@ -139,7 +145,8 @@ public struct SpeechModels: Sendable {
                     language: language, description: model, acousticPath: acoustic, dictionaryPath: dictionary,
                     phoneMap: phoneMap, phoneIPA: ipa, passThreshold: profile.passThreshold, reason: reason, scoring: scoring,
                     sequenceScorerPath: model.sequenceScorer.map { "\(modelsDirectory)/\(language.code)/\($0)" },
-                    substitutionsPath: model.substitutions.map { "\(modelsDirectory)/\(language.code)/\($0)" }))
+                    substitutionsPath: model.substitutions.map { "\(modelsDirectory)/\(language.code)/\($0)" },
+                    phoneTransferPath: model.phoneTransfer.map { "\(modelsDirectory)/\(language.code)/\($0)" }))
         }
         return .failure(SpeechSetupError("no model installed: " + skipped.joined(separator: "; ")))
     }

@@ -35,8 +35,10 @@ public final class SpeechScorer: Sendable {
         /// The acoustic model's phones and their senones (nil: a model
         /// without a readable binary `mdef`, scored without posteriors).
         let definition: ModelDefinition?
-        /// The model's sequence scorer, when it names one.
+        /// The model's sequence scorer, when it names one, or the one its
+        /// phone transfer carries its attempts to.
         let sequence: SequenceScorer?
+        let transfer: PhoneTransfer?
         /// How the language spells its phones (`Models/<lang>/graphemes.json`), for hints.
         let graphemes: Graphemes?
         /// The phones learners say instead of the model's, when it names them.
@@ -44,12 +46,38 @@ public final class SpeechScorer: Sendable {
         let idle = Mutex<[PocketSphinxDecoder]>([])
         init(
             model: ActiveModel, lexicon: Lexicon, commonWords: [ExpectedWord], definition: ModelDefinition?, sequence: SequenceScorer?,
-            graphemes: Graphemes?, substitutions: PhoneSubstitutions?
+            transfer: PhoneTransfer?, graphemes: Graphemes?, substitutions: PhoneSubstitutions?
         ) {
             (self.model, self.lexicon, self.commonWords, self.definition, self.sequence, self.graphemes) = (
                 model, lexicon, commonWords, definition, sequence, graphemes
             )
-            self.substitutions = substitutions
+            (self.transfer, self.substitutions) = (transfer, substitutions)
+        }
+
+        /// A raw attempt as raters would score it (`SpeechScorer.fitted`).
+        /// A model with a phone transfer borrows another language's scorer
+        /// for its words and sentence, its attempt carried into that
+        /// scorer's phones, and scores its phones against its own natives:
+        /// on natives' read speech with one phone said as another, the
+        /// borrowed scorer's phone scores hardly found it (detection AUC
+        /// 0.43-0.52 in French, German and Spanish) where the natives'
+        /// norms do (0.67-0.99), while its sentence scores part right from
+        /// wrong phrases at least as well (training/README.md).
+        func fitted(_ raw: AttemptScore, evidence: [PhoneEvidence?], pronunciations: [Pronunciation]) -> AttemptScore {
+            guard let transfer, let sequence, let definition else {
+                return SpeechScorer.fitted(raw, evidence: evidence, pronunciations: pronunciations, model: model, sequence: sequence)
+            }
+            let carried = transfer.carried(
+                raw, evidence: evidence, pronunciations: pronunciations, modelPhones: definition.evidencePhones,
+                scorerPhones: sequence.phones)
+            guard var scores = sequence.fitted(carried.score, evidence: carried.evidence, pronunciations: carried.pronunciations) else {
+                return SpeechScorer.fitted(raw, evidence: evidence, pronunciations: pronunciations, model: model, sequence: nil)
+            }
+            if let scoring = model.scoring, let natives = model.description.natives {
+                scores.phones = scoring.phoneScores(ScoringModel.features(raw, evidence: evidence, natives: natives))
+            }
+            return scores.applied(
+                to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
         }
     }
 
@@ -80,9 +108,7 @@ public final class SpeechScorer: Sendable {
         try await queued {
             let start = Self.threadCPUTime()
             let (raw, evidence, expected, runtime) = try self.scoreBlocking(audio, text: text, language: language)
-            var score = Self.fitted(
-                raw, evidence: evidence, pronunciations: expected.map(\.commonest), model: runtime.model,
-                sequence: runtime.sequence)
+            var score = runtime.fitted(raw, evidence: evidence, pronunciations: expected.map(\.commonest))
             var phones = evidence.makeIterator()
             for index in score.words.indices {
                 score.words[index].annotate(
@@ -126,31 +152,32 @@ public final class SpeechScorer: Sendable {
             mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
     }
 
-    /// What the alignment heard in a simulated substitution on a native's
-    /// clip of `text` (`PhoneSubstitutions.trial`): whether it heard the
-    /// phone said where another was asked for, and of the other phones, how
-    /// many and how many it heard a substitute for. Nil: the language's
-    /// model has no substitutions (or they are off), no phone of the phrase
-    /// is a substitute, or the path never reached the changed phone.
-    public func substitutionTrial(_ audio: [UInt8], text: String, language: Language) async throws
-        -> (trial: SubstitutionTrial, found: Bool, otherPhones: Int, othersSubstituted: Int)?
-    {
+    /// What the scorer made of a simulated substitution on a native's clip
+    /// of `text` (`PhoneSubstitutions.trial`): whether the alignment heard
+    /// the phone said where another was asked for, and of the other phones,
+    /// how many and how many it heard a substitute for; and the scores
+    /// (0-100, as the API returns them) of the phone asked for and of the
+    /// others. Nil: the language's model has no substitutions (or they are
+    /// off), no phone of the phrase is a substitute, or the attempt never
+    /// reached the changed phone.
+    public func substitutionTrial(_ audio: [UInt8], text: String, language: Language) async throws -> SubstitutionTrial.Outcome? {
         try await queued {
             try self.withDecoder(language, text: text) { runtime, expected, decoder in
-                guard self.settings.substitutions, let table = runtime.substitutions, let definition = runtime.definition,
+                guard self.settings.substitutions, let table = runtime.substitutions, runtime.definition != nil,
                     let trial = table.trial(expected)
                 else { return nil }
                 let changed = trial.applied(to: expected)
-                let heard = try Self.recording(audio, runtime: runtime, limits: self.settings.limits).heard
-                let pass = try decoder.alignPhones(changed, audio: heard.samples, definition: definition, substitutions: table)
-                let phones = pass.segments.filter { !PhraseScoring.isFiller($0.label) }
-                let paths = PhraseScoring.wordsOfPath(changed, Self.segments(phones), phoneLabel: PocketSphinxDecoder.phoneWord)
-                guard paths[trial.word] != nil else { return nil }
-                let offset = paths[..<trial.word].reduce(0) { $0 + ($1?.segments.count ?? 0) } + trial.phone
-                let others = phones.indices.filter { $0 != offset }
-                return (
-                    trial, phones[offset].heard == trial.said, others.count, others.filter { phones[$0].heard != nil }.count
-                )
+                let (raw, evidence) = try self.score(audio, expected: changed, runtime: runtime, decoder: decoder)
+                guard trial.phone < raw.words[trial.word].phones.count else { return nil }
+                let offset = raw.words[..<trial.word].reduce(0) { $0 + $1.phones.count } + trial.phone
+                let others = evidence.indices.filter { $0 != offset }
+                let scores = runtime.fitted(raw, evidence: evidence, pronunciations: changed.map(\.commonest)).words.flatMap {
+                    $0.phones.map(\.score)
+                }
+                return SubstitutionTrial.Outcome(
+                    trial: trial, found: evidence[offset]?.substitute == trial.said, otherPhones: others.count,
+                    othersSubstituted: others.filter { evidence[$0]?.substitute != nil }.count, phoneScore: scores[offset],
+                    otherScores: scores.indices.filter { $0 != offset }.map { scores[$0] })
             }
         }
     }
@@ -203,20 +230,24 @@ public final class SpeechScorer: Sendable {
                     (try? String(contentsOfFile: "\(settings.modelsDirectory)/\(language.code)/common-words.txt", encoding: .utf8))
                     .map { lexicon.expectedWords($0) } ?? []
                 let definition = try? ModelDefinition.read(model.acousticPath + "/mdef")
-                let sequence = try model.sequenceScorerPath.map { try SequenceScorer(contentsOf: $0) }
+                let transfer = try model.phoneTransferPath.map(PhoneTransfer.load)
+                let sequence = try (model.sequenceScorerPath ?? transfer.map { "\(settings.modelsDirectory)/\($0.scorer)" }).map {
+                    try SequenceScorer(contentsOf: $0)
+                }
                 let spellings = "\(settings.modelsDirectory)/\(language.code)/graphemes.json"
                 let graphemes = FileManager.default.fileExists(atPath: spellings) ? try Graphemes.load(spellings) : nil
                 let substitutions = try model.substitutionsPath.map(PhoneSubstitutions.load)
                 return .success(
                     Runtime(
                         model: model, lexicon: lexicon, commonWords: common, definition: definition, sequence: sequence,
-                        graphemes: graphemes, substitutions: substitutions))
+                        transfer: transfer, graphemes: graphemes, substitutions: substitutions))
             } catch let error as SpeechSetupError {
                 return .failure(error)
             } catch {
                 return .failure(
                     SpeechSetupError(
-                        "\(model.description.name): dictionary, sequence scorer, spellings or substitutions unreadable: \(error)"))
+                        "\(model.description.name): dictionary, sequence scorer, phone transfer, spellings or substitutions unreadable: \(error)"
+                    ))
             }
         }
         runtimes.withLock { $0[language] = made }
@@ -268,41 +299,49 @@ public final class SpeechScorer: Sendable {
         -> (AttemptScore, [PhoneEvidence?], [ExpectedWord], Runtime)
     {
         try withDecoder(language, text: text) { runtime, expected, decoder in
-            let (decoded, heard) = try Self.recording(audio, runtime: runtime, limits: settings.limits)
-            let alignment = try decoder.alignPhones(
-                expected, audio: heard.samples, definition: runtime.definition,
-                substitutions: settings.substitutions ? runtime.substitutions : nil)
-            // In the order the words' phones are scored: the path's phones, fillers apart.
-            let phoneOf = Dictionary(
-                expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
-                uniquingKeysWith: { a, _ in a })
-            let phoneSegments = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }
-            let levels = SpeechActivity.relativeLevels(
-                SpeechActivity.frameDecibels(heard.samples, sampleRate: decoded.sampleRate),
-                phones: phoneSegments.map { $0.start...$0.end })
-            let evidence = zip(phoneSegments, levels).map { segment, level -> PhoneEvidence? in
-                guard let phone = phoneOf[segment.label],
-                    var evidence = alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
-                else { return nil }
-                // What the path took in the phone's place, when it took a substitute.
-                evidence.substitute = segment.heard
-                evidence.energy = level
-                return evidence
-            }
-            let loop = try decoder.phoneLoop(audio: heard.samples)
-            let scoring = PhraseScoring(
-                calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
-                natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
-            let warnings = decoded.isClipped ? ["clipping"] : []
-            var result = scoring.score(
-                expected: expected, alignment: heard.original(Self.segments(alignment.segments)),
-                alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop.segments)),
-                duration: decoded.duration, warnings: warnings)
-            if [.incomplete, .wrongPhrase].contains(result.feedback) {
-                result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
-            }
-            return (result, evidence, expected, runtime)
+            let (score, evidence) = try score(audio, expected: expected, runtime: runtime, decoder: decoder)
+            return (score, evidence, expected, runtime)
         }
+    }
+
+    /// The raw score of `audio` as an attempt at `expected`, and its phones' evidence.
+    private func score(_ audio: [UInt8], expected: [ExpectedWord], runtime: Runtime, decoder: PocketSphinxDecoder) throws
+        -> (AttemptScore, [PhoneEvidence?])
+    {
+        let (decoded, heard) = try Self.recording(audio, runtime: runtime, limits: settings.limits)
+        let alignment = try decoder.alignPhones(
+            expected, audio: heard.samples, definition: runtime.definition,
+            substitutions: settings.substitutions ? runtime.substitutions : nil)
+        // In the order the words' phones are scored: the path's phones, fillers apart.
+        let phoneOf = Dictionary(
+            expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
+            uniquingKeysWith: { a, _ in a })
+        let phoneSegments = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }
+        let levels = SpeechActivity.relativeLevels(
+            SpeechActivity.frameDecibels(heard.samples, sampleRate: decoded.sampleRate),
+            phones: phoneSegments.map { $0.start...$0.end })
+        let evidence = zip(phoneSegments, levels).map { segment, level -> PhoneEvidence? in
+            guard let phone = phoneOf[segment.label],
+                var evidence = alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
+            else { return nil }
+            // What the path took in the phone's place, when it took a substitute.
+            evidence.substitute = segment.heard
+            evidence.energy = level
+            return evidence
+        }
+        let loop = try decoder.phoneLoop(audio: heard.samples)
+        let scoring = PhraseScoring(
+            calibration: runtime.model.description.calibration, passThreshold: runtime.model.passThreshold,
+            natsPerUnit: decoder.natsPerUnit, phoneLabel: PocketSphinxDecoder.phoneWord)
+        let warnings = decoded.isClipped ? ["clipping"] : []
+        var result = scoring.score(
+            expected: expected, alignment: heard.original(Self.segments(alignment.segments)),
+            alignmentComplete: alignment.complete, loop: heard.original(Self.segments(loop.segments)),
+            duration: decoded.duration, warnings: warnings)
+        if [.incomplete, .wrongPhrase].contains(result.feedback) {
+            result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
+        }
+        return (result, evidence)
     }
 
     /// What was said instead: the phrase's words and the language's common

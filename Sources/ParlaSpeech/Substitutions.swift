@@ -66,6 +66,19 @@ public struct SubstitutionTrial: Sendable, Equatable {
         (self.word, self.phone, self.asked, self.said) = (word, phone, asked, said)
     }
 
+    /// What the scorer made of a trial (`SpeechScorer.substitutionTrial`).
+    public struct Outcome: Sendable {
+        public var trial: SubstitutionTrial
+        /// Whether the alignment heard `said` where `asked` was asked for.
+        public var found: Bool
+        /// The clip's other phones, and how many of them the alignment heard a substitute for.
+        public var otherPhones: Int
+        public var othersSubstituted: Int
+        /// The score (0-100, as the API returns it) of the phone asked for, and of the others.
+        public var phoneScore: Double
+        public var otherScores: [Double]
+    }
+
     /// The phrase as the trial asks for it: the word's commonest
     /// pronunciation alone, with `asked` in place.
     public func applied(to expected: [ExpectedWord]) -> [ExpectedWord] {

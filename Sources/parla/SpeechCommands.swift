@@ -151,12 +151,13 @@ struct Speech: AsyncParsableCommand {
             let report = try await SpeechCalibration(scorer: scorer).measure(language, directory: data) { line in print(line) }
             print(
                 String(
-                    format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  real-time factor %.3f", report.clips, report.right,
-                    report.wrong, report.auc, report.realTimeFactor)
+                    format: "clips %d  right %.3f  wrong %.3f  AUC %.3f  overall AUC %.3f  real-time factor %.3f", report.clips,
+                    report.right, report.wrong, report.auc, report.overallAUC, report.realTimeFactor)
                     + (report.substitutions.trials == 0
                         ? ""
                         : "  substitutions found \(report.substitutions.found)/\(report.substitutions.trials)"
-                            + " elsewhere \(report.substitutions.othersSubstituted)/\(report.substitutions.otherPhones)"))
+                            + " elsewhere \(report.substitutions.othersSubstituted)/\(report.substitutions.otherPhones)"
+                            + String(format: " detection AUC %.3f", report.substitutions.detectionAUC)))
             if write {
                 try SpeechCalibration(scorer: scorer).write(report, language: language)
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
