@@ -29,7 +29,8 @@ public struct PhoneMap: Sendable, Equatable {
         var unknown: [String] = []
         for token in ipa.split(whereSeparator: { $0 == "_" || $0 == " " || $0 == "\n" }) {
             let phoneme = String(token.unicodeScalars.filter { !Self.marks.contains($0) })
-            guard !phoneme.isEmpty else { continue }
+            // "(en)" ... "(de)": espeak-ng switching voice for a loanword, not a phoneme.
+            guard !phoneme.isEmpty, !(phoneme.hasPrefix("(") && phoneme.hasSuffix(")")) else { continue }
             if let mapped = table[phoneme] ?? table[Self.withoutDiacritics(phoneme)] {
                 phones += mapped
             } else {

@@ -1,4 +1,5 @@
 import ParlaSpeech
+import ParlaTestSupport
 import Testing
 
 @Suite("pronunciation")
@@ -12,6 +13,18 @@ struct PronunciationTests {
         #expect(map.phones(ofIPA: "ˈɑ̃_ʔ_oː").phones == ["AA", "N", "OW"])
         #expect(map.phones(ofIPA: "n̪_o").phones == ["N", "OW"])
         #expect(map.phones(ofIPA: "q_o").unknown == ["q"])
+        // A loanword's voice switch is no phoneme.
+        #expect(map.phones(ofIPA: "(en)_b_ˈɔ_(de)") == (["B", "AO"], []))
+    }
+
+    @Test("German's phone map takes every phoneme espeak-ng says in German, English loanwords' included")
+    func germanLoanwords() throws {
+        let map = try PhoneMap.load(TestApp.projectDirectory + "/Models/phonemaps/ipa-de.json")
+        for word in ["Thriller", "Workshop", "Sweatshirt", "Fan", "Baseball", "Guten", "Brötchen"] {
+            let ipa = try #require(Espeak.ipa(word, voice: "de"))
+            let mapped = map.phones(ofIPA: ipa)
+            #expect(mapped.unknown.isEmpty && !mapped.phones.isEmpty, "\(word): \(ipa) -> \(mapped)")
+        }
     }
 
     @Test("a phrase's words: punctuation off, elisions and hyphens kept")
