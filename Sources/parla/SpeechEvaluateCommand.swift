@@ -21,7 +21,8 @@ extension Speech {
         @Option(help: "With --train: the folder reported on, never fitted on (the test split).") var test: String?
         @Option(help: "Folds for what is fitted, speakers kept apart.") var folds = 5
         @Option(help: "The ridge penalty of the fitted mapping.") var ridge = 10.0
-        @Flag(help: "Fit the mapping on every utterance and write it into Models/<lang>/profile.json.") var write = false
+        @Flag(help: "Fit the mapping on every utterance (with --train, the train split's) and write it into Models/<lang>/profile.json.")
+        var write = false
         @Option(help: "Score only the first N utterances.") var limit: Int?
         @Option(help: "Write each utterance's scores as JSON lines (the corpus's evaluate.py reads them).") var predictions: String?
         @Option(
@@ -207,6 +208,19 @@ extension Speech {
                         share(wrong, \.passed)))
             }
             print(String(format: "real-time factor %.3f (CPU seconds per second of audio, one core)", linear.realTimeFactor))
+            if write {
+                let scoring = ScoringModel.fit(
+                    trained.map { .init(score: $0.score, evidence: $0.evidence, utterance: $0.utterance) }, natives: natives, ridge: ridge,
+                    source: String(
+                        format:
+                            "parla speech evaluate: fitted on %d utterances of %@; on %d of %@: sentence r %.3f, word r %.3f, phone r %.3f",
+                        trained.count, URL(fileURLWithPath: train).lastPathComponent, linear.utterances,
+                        URL(fileURLWithPath: test).lastPathComponent, linear.sentenceAccuracy, linear.wordAccuracy, linear.phoneAccuracy))
+                var profile = try scorer.models.profile(language)
+                profile.scoring = scoring
+                try scorer.models.write(profile, for: language)
+                print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
+            }
             if let sequenceSeconds {
                 let audio = tested.map(\.score.duration).reduce(0, +)
                 print(
