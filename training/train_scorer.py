@@ -18,6 +18,7 @@ See README.md for the model, the inputs and the figures.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -701,12 +702,14 @@ def main(argv=None) -> int:
         if args.cv_in and os.path.exists(args.cv_in):
             known = json.load(open(args.cv_in))
         grid = settings_grid(args.quick, args.ablation)
+        # Figures made on other inputs (a dump before a column was added) are not reused.
+        inputs_key = hashlib.sha256(",".join(names).encode()).hexdigest()[:16]
         if args.grid:
             grid = [{**dict(epochs=50, batch=25, lr=1e-3), **g} for g in json.loads(args.grid)]
         for setting in grid:
             done = [c for c in known if c["setting"] == setting and c.get("folds") == args.folds
                     and c.get("seed") == args.seed and c.get("train") == len(train_utts)
-                    and c.get("mismatched", 0) == len(train_extra)]
+                    and c.get("mismatched", 0) == len(train_extra) and c.get("inputs") == inputs_key]
             if done:
                 cv.append(done[0])
                 log(f"CV {json.dumps(setting)}: from {args.cv_in}")
@@ -714,7 +717,8 @@ def main(argv=None) -> int:
             m = cross_validate(setting, train_utts, names, len(phones), args.folds, args.seed, log, train_extra)
             sel = float(np.mean([m[k] for k in SELECTION]))
             cv.append({"setting": setting, "cv": m, "selection": sel, "folds": args.folds, "seed": args.seed,
-                       "train": len(train_utts), **({"mismatched": len(train_extra)} if train_extra else {})})
+                       "train": len(train_utts), "inputs": inputs_key,
+                       **({"mismatched": len(train_extra)} if train_extra else {})})
             log(f"CV {json.dumps(setting)}: selection {sel:.4f}\n{table([('  cv', m)])}")
             if args.cv_out:
                 with open(args.cv_out, "w") as f:
