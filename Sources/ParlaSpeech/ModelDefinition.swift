@@ -17,9 +17,10 @@ public struct ModelDefinition: Sendable, Equatable {
 
     /// The phones evidence is measured over (`PhoneLikelihoods.phones`,
     /// `PhoneEvidence.posteriors`): all but the `+NSN+`-style fillers.
-    public var evidencePhones: [String] { phones.filter { !Self.isFiller($0) } }
+    public var evidencePhones: [String] { phones.filter { !Self.isNoise($0) } }
 
-    static func isFiller(_ phone: String) -> Bool { phone.hasPrefix("+") }
+    /// A noise phone ("+NSN+", "+SPN+"): no sound of the language.
+    static func isNoise(_ phone: String) -> Bool { phone.hasPrefix("+") }
 
     public init(phones: [String], senones: [[Int]], senoneCount: Int) {
         (self.phones, self.senones, self.senoneCount) = (phones, senones, senoneCount)

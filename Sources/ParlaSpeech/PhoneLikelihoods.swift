@@ -39,7 +39,7 @@ public struct PhoneLikelihoods: Sendable, Equatable {
             })
         else { throw ModelDefinition.Unreadable(description: "no senone score header") }
         var position = headerEnd + marker.count + 4
-        let kept = definition.phones.indices.filter { !ModelDefinition.isFiller(definition.phones[$0]) }
+        let kept = definition.phones.indices.filter { !ModelDefinition.isNoise(definition.phones[$0]) }
         let frameSize = 2 + 2 * definition.senoneCount
         var values: [Float] = []
         var frames = 0

@@ -38,6 +38,8 @@ public final class SpeechScorer: Sendable {
         /// The model's sequence scorer, when it names one, or the one its
         /// phone transfer carries its attempts to.
         let sequence: SequenceScorer?
+        /// How its attempts are carried into `sequence`'s phones, when it
+        /// borrows another language's scorer.
         let transfer: PhoneTransfer?
         /// How the language spells its phones (`Models/<lang>/graphemes.json`), for hints.
         let graphemes: Graphemes?
