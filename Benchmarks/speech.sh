@@ -31,11 +31,11 @@ row() {
   python3 - "$language" "$model" "$line" <<'PY'
 import re, sys
 language, model, line = sys.argv[1:4]
-values = dict(re.findall(r"(clips|right|wrong|AUC|factor) (-?[\d.]+)", line))
-found = re.search(r"substitutions found (\d+)/(\d+) elsewhere (\d+)/(\d+)", line)
-substitutions = f"{found[1]}/{found[2]} | {found[3]}/{found[4]}" if found else "- | -"
-print(f"| {language} | {model} | {values['clips']} | {values['right']} | {values['wrong']} | {values['AUC']} | {values['factor']} "
-      f"| {substitutions} |")
+values = dict(re.findall(r"(clips|right|wrong|  AUC|overall AUC|factor) (-?[\d.]+)", line))
+found = re.search(r"substitutions found (\d+)/(\d+) elsewhere (\d+)/(\d+) detection AUC ([\d.]+)", line)
+substitutions = f"{found[1]}/{found[2]} | {found[3]}/{found[4]} | {found[5]}" if found else "- | - | -"
+print(f"| {language} | {model} | {values['clips']} | {values['right']} | {values['wrong']} | {values['  AUC']} "
+      f"| {values['overall AUC']} | {values['factor']} | {substitutions} |")
 PY
 }
 
@@ -54,14 +54,16 @@ result="Benchmarks/results/speech-$(date -u +%Y-%m-%dT%H%M%SZ).md"
   echo "# Speech benchmark"
   echo
   echo "Each clip scored with its own text (right) and the next clip's (wrong); mean goodness of pronunciation"
-  echo "(nats/frame), AUC, and the real-time factor of a full score (CPU s / audio s, one core, warm decoder). Release build."
+  echo "(nats/frame) and its AUC, the AUC of the overall score the API returns, and the real-time factor of a full"
+  echo "score (CPU s / audio s, one core, warm decoder). Release build."
   echo
   echo "Substitutions (where the model has a table): on each clip, one phone the native said that is another's"
   echo "likely substitute is asked for as that other phone; found = the alignment heard what the native said there;"
-  echo "elsewhere = the clips' other phones the alignment heard a substitute for (false alarms)."
+  echo "elsewhere = the clips' other phones the alignment heard a substitute for (false alarms); detection = the"
+  echo "chance one of those other phones scores above the phone asked for (phone scores as the API returns them)."
   echo
-  echo "| language | model | clips | right | wrong | AUC | real-time factor | substitutions found | elsewhere |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| language | model | clips | right | wrong | AUC | overall AUC | real-time factor | substitutions found | elsewhere | detection AUC |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   printf '%s\n' "${rows[@]}"
 } >"$result"
 cat "$result"
