@@ -257,11 +257,22 @@ class Split:
         return x, phone, mask, pt, wt, self.utt_t[idx]
 
 
+# Loudness: cross-validation put every level lower with it (training/README.md).
+LOUDNESS = {"energy", "energyInWord"}
+
+
 def feature_columns(names: list[str], feature_set: str) -> np.ndarray:
-    """`gopt`: LPP and LPR only (GOPT's inputs); `full` (and `full+pn`): every column."""
+    """`gopt`: LPP and LPR only (GOPT's inputs); `full` (and `full+pn`): every
+    column but loudness; `+energy` in the name: loudness too."""
     if feature_set.startswith("full"):
-        return np.arange(len(names))
+        return np.array([k for k, n in enumerate(names) if "+energy" in feature_set or n not in LOUDNESS])
     return np.array([k for k, n in enumerate(names) if n.startswith(("lpp.", "lpr."))])
+
+
+def columns_key(names: list[str], setting: dict) -> str:
+    """What a setting's CV figures were measured on: the columns it reads."""
+    kept = feature_columns(names, setting["features"])
+    return hashlib.sha256(",".join(names[k] for k in kept).encode()).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------- training
@@ -702,14 +713,12 @@ def main(argv=None) -> int:
         if args.cv_in and os.path.exists(args.cv_in):
             known = json.load(open(args.cv_in))
         grid = settings_grid(args.quick, args.ablation)
-        # Figures made on other inputs (a dump before a column was added) are not reused.
-        inputs_key = hashlib.sha256(",".join(names).encode()).hexdigest()[:16]
         if args.grid:
             grid = [{**dict(epochs=50, batch=25, lr=1e-3), **g} for g in json.loads(args.grid)]
         for setting in grid:
             done = [c for c in known if c["setting"] == setting and c.get("folds") == args.folds
                     and c.get("seed") == args.seed and c.get("train") == len(train_utts)
-                    and c.get("mismatched", 0) == len(train_extra) and c.get("inputs") == inputs_key]
+                    and c.get("mismatched", 0) == len(train_extra) and c.get("inputs") == columns_key(names, setting)]
             if done:
                 cv.append(done[0])
                 log(f"CV {json.dumps(setting)}: from {args.cv_in}")
@@ -717,7 +726,7 @@ def main(argv=None) -> int:
             m = cross_validate(setting, train_utts, names, len(phones), args.folds, args.seed, log, train_extra)
             sel = float(np.mean([m[k] for k in SELECTION]))
             cv.append({"setting": setting, "cv": m, "selection": sel, "folds": args.folds, "seed": args.seed,
-                       "train": len(train_utts), "inputs": inputs_key,
+                       "train": len(train_utts), "inputs": columns_key(names, setting),
                        **({"mismatched": len(train_extra)} if train_extra else {})})
             log(f"CV {json.dumps(setting)}: selection {sel:.4f}\n{table([('  cv', m)])}")
             if args.cv_out:
