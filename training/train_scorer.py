@@ -631,7 +631,7 @@ def settings_grid(quick: bool, ablation: bool) -> list[dict]:
     """The settings CV chooses from: a transformer of GOPT's size and a
     one-layer bidirectional GRU, on every input with and without the phone-
     normalised ones; a two-layer GRU; the one-layer GRU as an ensemble of
-    three seeds. `ablation` adds GOPT's inputs alone (LPP and LPR)."""
+    three and of five seeds. `ablation` adds GOPT's inputs alone (LPP and LPR)."""
     base = dict(epochs=50, batch=25, lr=1e-3)
     grid = [
         dict(arch="transformer", dim=24, depth=3, features="full"),
@@ -640,6 +640,7 @@ def settings_grid(quick: bool, ablation: bool) -> list[dict]:
         dict(arch="bigru", dim=24, depth=1, features="full+pn"),
         dict(arch="bigru", dim=32, depth=2, features="full+pn"),
         dict(arch="bigru", dim=24, depth=1, features="full", seeds=3),
+        dict(arch="bigru", dim=24, depth=1, features="full", seeds=5),
     ]
     if ablation:
         grid += [dict(arch="transformer", dim=24, depth=3, features="gopt"),
