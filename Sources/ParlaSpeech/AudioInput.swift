@@ -229,6 +229,9 @@ struct CompactedAudio: Sendable {
     var samples: [Int16]
     /// For each 10 ms frame kept, the frame it was in the recording.
     var originalFrames: [Int]
+    /// For each frame kept, its level (dBFS): measured once, to find the
+    /// speech, and read again for each phone's loudness.
+    var decibels: [Double]
 
     /// Keeps every frame within `margin` frames of speech; a silence
     /// shorter than `2 * margin + 1` frames is kept whole.
@@ -248,7 +251,7 @@ struct CompactedAudio: Sendable {
             kept += samples[(frame * size)..<min(samples.count, (frame + 1) * size)]
             frames.append(frame)
         }
-        (self.samples, originalFrames) = (kept, frames)
+        (self.samples, originalFrames, self.decibels) = (kept, frames, frames.map { decibels[$0] })
     }
 
     /// The recording's frame for a frame of the compacted audio.

@@ -79,8 +79,7 @@ public struct NativeNorms: Codable, Sendable, Equatable {
                 count: samples.count, gap: spread(samples.map(\.gap), towards: pooled?.gap),
                 logPosterior: spread(samples.map(\.logPosterior), towards: pooled?.logPosterior),
                 logDuration: spread(samples.map { log(Double(max(1, $0.frames))) }, towards: pooled?.logDuration),
-                energy: pooled == nil
-                    ? (energies.isEmpty ? nil : spread(energies, towards: nil)) : pooled?.energy.map { spread(energies, towards: $0) })
+                energy: energies.isEmpty ? pooled?.energy : spread(energies, towards: pooled?.energy))
         }
         let pooled = norms(samples, towards: nil)
         let phones = Dictionary(grouping: samples, by: \.phone).mapValues { norms($0, towards: pooled) }

@@ -319,9 +319,7 @@ public final class SpeechScorer: Sendable {
             expected.flatMap { $0.pronunciations.joined() }.map { (PocketSphinxDecoder.phoneWord($0), $0) },
             uniquingKeysWith: { a, _ in a })
         let phoneSegments = alignment.segments.filter { !PhraseScoring.isFiller($0.label) }
-        let levels = SpeechActivity.relativeLevels(
-            SpeechActivity.frameDecibels(heard.samples, sampleRate: decoded.sampleRate),
-            phones: phoneSegments.map { $0.start...$0.end })
+        let levels = SpeechActivity.relativeLevels(heard.decibels, phones: phoneSegments.map { $0.start...$0.end })
         let evidence = zip(phoneSegments, levels).map { segment, level -> PhoneEvidence? in
             guard let phone = phoneOf[segment.label],
                 var evidence = alignment.likelihoods?.evidence(for: phone, frames: segment.start...segment.end)
