@@ -128,7 +128,8 @@ public enum Kept {
                 + "the slowest pack 16.8 ms against 123.5 ms (Benchmarks/results/course-2026-11-30T080742Z.md)"),
         KeptThing(
             name: "SpeechRuntimes", kind: .readModel, topic: nil, key: "a language",
-            loader: "SpeechScorer.runtime(_:) (the files of Models/<lang>: profile, lexicon, sequence scorer (its own or, "
+            loader: "SpeechScorer.runtime(_:) (the files of Models/<lang>: profile (with its model's phrase check), lexicon, "
+                + "sequence scorer (its own or, "
                 + "through the phone transfer table, English's), spelling table, substitutions table; "
                 + "idle decoders, one a scoring thread at most)",
             tables: [],

@@ -207,6 +207,9 @@ public struct PhraseScoring: Sendable {
     /// The scores the anchors map to: `right` 85, `wrong` 15.
     public static let rightAnchorScore = 85.0
     public static let wrongAnchorScore = 15.0
+    /// The raw rule's wrong phrase: the words said scored below this (a
+    /// model with a `PhraseCheck` decides these attempts by it instead).
+    public static let wrongPhraseAccuracy = 40.0
 
     public func score(goodness: Double) -> Double {
         let span = calibration.right - calibration.wrong
@@ -315,7 +318,7 @@ public struct PhraseScoring: Sendable {
         let feedback: AttemptScore.Feedback
         if speechInLoop < 20 {
             feedback = .noSpeech
-        } else if said == 0 || accuracy < 40 || extraSpeech > 0.4 {
+        } else if said == 0 || accuracy < Self.wrongPhraseAccuracy || extraSpeech > 0.4 {
             feedback = .wrongPhrase
         } else if passed {
             feedback = overall >= AttemptScore.greatAt && !words.contains { $0.error != .none } ? .great : .good

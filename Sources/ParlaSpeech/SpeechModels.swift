@@ -46,6 +46,10 @@ public struct ModelDescription: Codable, Sendable {
     /// model's sequence scorer knows them (`PhoneTransfer`), for a model
     /// without a scorer of its own.
     public var phoneTransfer: String?
+    /// Whether an attempt said another phrase, fitted on this model's
+    /// scores of learners' right and wrong attempts (`parla speech
+    /// evaluate --mismatched --write`); none: the raw rule decides.
+    public var phraseCheck: PhraseCheck?
 }
 
 /// Goodness of pronunciation (nats per frame) of real read speech aligned

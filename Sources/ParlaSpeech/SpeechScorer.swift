@@ -75,6 +75,7 @@ public final class SpeechScorer: Sendable {
             guard var scores = sequence.fitted(carried.score, evidence: carried.evidence, pronunciations: carried.pronunciations) else {
                 return SpeechScorer.fitted(raw, evidence: evidence, pronunciations: pronunciations, model: model, sequence: nil)
             }
+            let raw = model.description.phraseCheck?.decided(raw, evidence: evidence, fitted: scores) ?? raw
             if let scoring = model.scoring, let natives = model.description.natives {
                 scores.phones = scoring.phoneScores(ScoringModel.features(raw, evidence: evidence, natives: natives))
             }
@@ -109,13 +110,20 @@ public final class SpeechScorer: Sendable {
     public func scoreTimed(_ audio: [UInt8], text: String, language: Language) async throws -> (score: AttemptScore, cpuSeconds: Double) {
         try await queued {
             let start = Self.threadCPUTime()
-            let (raw, evidence, expected, runtime) = try self.scoreBlocking(audio, text: text, language: language)
-            var score = runtime.fitted(raw, evidence: evidence, pronunciations: expected.map(\.commonest))
-            var phones = evidence.makeIterator()
-            for index in score.words.indices {
-                score.words[index].annotate(
-                    evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA,
-                    graphemes: runtime.graphemes, wordPronounced: runtime.lexicon.word(pronounced:))
+            let score = try self.withDecoder(language, text: text) { runtime, expected, decoder in
+                let (raw, evidence, heard) = try self.score(audio, expected: expected, runtime: runtime, decoder: decoder)
+                var score = runtime.fitted(raw, evidence: evidence, pronunciations: expected.map(\.commonest))
+                // The fitted scores' phrase check can find a wrong phrase the raw rule did not.
+                if [.incomplete, .wrongPhrase].contains(score.feedback) && score.recognizedText == nil {
+                    score.recognizedText = try self.recognize(expected, runtime: runtime, decoder: decoder, audio: heard)
+                }
+                var phones = evidence.makeIterator()
+                for index in score.words.indices {
+                    score.words[index].annotate(
+                        evidence: score.words[index].phones.map { _ in phones.next() ?? nil }, ipa: runtime.model.phoneIPA,
+                        graphemes: runtime.graphemes, wordPronounced: runtime.lexicon.word(pronounced:))
+                }
+                return score
             }
             return (score, Self.threadCPUTime() - start)
         }
@@ -130,7 +138,9 @@ public final class SpeechScorer: Sendable {
     {
         try await queued {
             let start = Self.threadCPUTime()
-            let (score, evidence, _, _) = try self.scoreBlocking(audio, text: text, language: language)
+            let (score, evidence, _) = try self.withDecoder(language, text: text) { runtime, expected, decoder in
+                try self.score(audio, expected: expected, runtime: runtime, decoder: decoder)
+            }
             return (score, evidence, Self.threadCPUTime() - start)
         }
     }
@@ -143,6 +153,7 @@ public final class SpeechScorer: Sendable {
         _ raw: AttemptScore, evidence: [PhoneEvidence?], pronunciations: [Pronunciation], model: ActiveModel, sequence: SequenceScorer?
     ) -> AttemptScore {
         if let scores = sequence?.fitted(raw, evidence: evidence, pronunciations: pronunciations) {
+            let raw = model.description.phraseCheck?.decided(raw, evidence: evidence, fitted: scores) ?? raw
             return scores.applied(
                 to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
         }
@@ -169,7 +180,7 @@ public final class SpeechScorer: Sendable {
                     let trial = table.trial(expected)
                 else { return nil }
                 let changed = trial.applied(to: expected)
-                let (raw, evidence) = try self.score(audio, expected: changed, runtime: runtime, decoder: decoder)
+                let (raw, evidence, _) = try self.score(audio, expected: changed, runtime: runtime, decoder: decoder)
                 guard trial.phone < raw.words[trial.word].phones.count else { return nil }
                 let offset = raw.words[..<trial.word].reduce(0) { $0 + $1.phones.count } + trial.phone
                 let others = evidence.indices.filter { $0 != offset }
@@ -297,18 +308,10 @@ public final class SpeechScorer: Sendable {
         segments.map { .init(label: $0.label, start: $0.start, end: $0.end, acoustic: $0.acoustic) }
     }
 
-    func scoreBlocking(_ audio: [UInt8], text: String, language: Language) throws
-        -> (AttemptScore, [PhoneEvidence?], [ExpectedWord], Runtime)
-    {
-        try withDecoder(language, text: text) { runtime, expected, decoder in
-            let (score, evidence) = try score(audio, expected: expected, runtime: runtime, decoder: decoder)
-            return (score, evidence, expected, runtime)
-        }
-    }
-
-    /// The raw score of `audio` as an attempt at `expected`, and its phones' evidence.
+    /// The raw score of `audio` as an attempt at `expected`, its phones'
+    /// evidence, and the speech the decoder was given.
     private func score(_ audio: [UInt8], expected: [ExpectedWord], runtime: Runtime, decoder: PocketSphinxDecoder) throws
-        -> (AttemptScore, [PhoneEvidence?])
+        -> (AttemptScore, [PhoneEvidence?], heard: [Int16])
     {
         let (decoded, heard) = try Self.recording(audio, runtime: runtime, limits: settings.limits)
         let alignment = try decoder.alignPhones(
@@ -341,7 +344,7 @@ public final class SpeechScorer: Sendable {
         if [.incomplete, .wrongPhrase].contains(result.feedback) {
             result.recognizedText = try recognize(expected, runtime: runtime, decoder: decoder, audio: heard.samples)
         }
-        return (result, evidence)
+        return (result, evidence, heard.samples)
     }
 
     /// What was said instead: the phrase's words and the language's common

@@ -134,7 +134,16 @@ extension Speech {
             let wrong =
                 mismatched ? (train: try await scored(train, mismatched: true), test: try await scored(test, mismatched: true)) : nil
             try await scorer.shutdown()
-            let model = try scorer.models.active(language).get()
+            var model = try scorer.models.active(language).get()
+            if let wrong, let sequence = try scorer.sequenceScorer(language) {
+                model.description.phraseCheck = try Self.phraseCheck(
+                    right: (trained, tested), wrong: wrong, splits: (train, test)
+                ) { item in
+                    let pronunciations = try scorer.pronunciations(item.utterance.text, language: language)
+                    return sequence.fitted(item.score, evidence: item.evidence, pronunciations: pronunciations)
+                }
+                print(model.description.phraseCheck?.source ?? "")
+            }
             guard let natives = model.description.natives else {
                 throw ValidationError("\(model.description.name) has no native norms: run parla speech natives --write first")
             }
@@ -218,6 +227,9 @@ extension Speech {
                         URL(fileURLWithPath: test).lastPathComponent, linear.sentenceAccuracy, linear.wordAccuracy, linear.phoneAccuracy))
                 var profile = try scorer.models.profile(language)
                 profile.scoring = scoring
+                if wrong != nil, let index = profile.models.firstIndex(where: { $0.name == model.description.name }) {
+                    profile.models[index].phraseCheck = model.description.phraseCheck
+                }
                 try scorer.models.write(profile, for: language)
                 print("written to \(scorer.settings.modelsDirectory)/\(language.code)/profile.json")
             }
@@ -229,6 +241,43 @@ extension Speech {
                         sequenceSeconds / audio,
                         1000 * sequenceSeconds / Double(max(1, tested.count))))
             }
+        }
+
+        /// The wrong-phrase check fitted on the train split's right and
+        /// wrong attempts (`sequence`: the sequence scorer's scores of one),
+        /// with what it does on the test split's in its source.
+        static func phraseCheck(
+            right: (train: [SpeechEvaluation.Scored], test: [SpeechEvaluation.Scored]),
+            wrong: (train: [SpeechEvaluation.Scored], test: [SpeechEvaluation.Scored]), splits: (train: String, test: String),
+            sequence: (SpeechEvaluation.Scored) throws -> FittedScores?
+        ) throws -> PhraseCheck {
+            // Attempts the sequence scorer cannot read (no posteriors) are left to the raw rule.
+            func read(_ items: [SpeechEvaluation.Scored]) throws -> [(SpeechEvaluation.Scored, FittedScores)] {
+                try items.compactMap { item in try sequence(item).map { (item, $0) } }
+            }
+            let (rightTrain, wrongTrain, rightTest, wrongTest) = (
+                try read(right.train), try read(wrong.train), try read(right.test), try read(wrong.test)
+            )
+            func inputs(_ items: [(SpeechEvaluation.Scored, FittedScores)]) -> [[Double]] {
+                items.map { PhraseCheck.inputs($0.score, evidence: $0.evidence, fitted: $1) }
+            }
+            var check = PhraseCheck.fit(
+                right: inputs(rightTrain), wrong: inputs(wrongTrain), rightFlagged: PhraseCheck.rightFlagged,
+                wrongCleared: PhraseCheck.wrongCleared)
+            /// The share of `items` told they said the wrong phrase, by the check or by the raw rule.
+            func flagged(_ items: [(SpeechEvaluation.Scored, FittedScores)], byCheck: Bool) -> Double {
+                let told = items.filter { item, fitted in
+                    (byCheck ? check.decided(item.score, evidence: item.evidence, fitted: fitted) : item.score).feedback == .wrongPhrase
+                }
+                return 100 * Double(told.count) / Double(max(1, items.count))
+            }
+            let name = { (path: String) in URL(fileURLWithPath: path).lastPathComponent }
+            check.source = String(
+                format:
+                    "parla speech evaluate --mismatched: fitted on %d right and %d wrong attempts of %@; on %@, wrong phrase for %.1f %% of right and %.1f %% of wrong attempts (the raw rule: %.1f %% and %.1f %%)",
+                rightTrain.count, wrongTrain.count, name(splits.train), name(splits.test), flagged(rightTest, byCheck: true),
+                flagged(wrongTest, byCheck: true), flagged(rightTest, byCheck: false), flagged(wrongTest, byCheck: false))
+            return check
         }
 
         /// One JSON object a line: the id, the speaker, the raters' sentence

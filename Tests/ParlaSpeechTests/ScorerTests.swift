@@ -30,10 +30,11 @@ struct ScorerTests {
 
     func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    @Test("every English clip passes with its own text and scores higher than with another's")
+    @Test("every English clip passes with its own text and scores higher than with another's, told the wrong phrase")
     func ownTextWins() async throws {
         let clips = try Self.englishClips()
         #expect(clips.count == 5)
+        #expect(try Self.scorer.models.active(.english).get().description.phraseCheck != nil)
         for (index, clip) in clips.enumerated() {
             let audio = try bytes(clip.file)
             let own = try await Self.scorer.score(audio, text: clip.text, language: .english)
@@ -43,6 +44,8 @@ struct ScorerTests {
             #expect(own.completeness == 100)
             #expect(own.overall > other.overall + 20, "\(clip.file): \(own.overall) vs \(other.overall)")
             #expect(!other.passed)
+            // The model's phrase check tells another sentence for what it is, and says what was heard.
+            #expect(other.feedback == .wrongPhrase && other.recognizedText?.isEmpty == false, "\(clip.file): \(other.feedback)")
             // English is scored by the sequence scorer: natives read fluently, with natives' prosody and stress.
             #expect((own.prosody ?? 0) >= 70 && own.fluency >= 70, "\(clip.file): prosody \(own.prosody ?? -1), fluency \(own.fluency)")
             #expect(own.words.allSatisfy { ($0.stress ?? 0) >= 70 }, "\(clip.file): \(own.words.map { $0.stress ?? -1 })")
