@@ -75,12 +75,10 @@ public final class SpeechScorer: Sendable {
             guard var scores = sequence.fitted(carried.score, evidence: carried.evidence, pronunciations: carried.pronunciations) else {
                 return SpeechScorer.fitted(raw, evidence: evidence, pronunciations: pronunciations, model: model, sequence: nil)
             }
-            let raw = model.description.phraseCheck?.decided(raw, evidence: evidence, fitted: scores) ?? raw
             if let scoring = model.scoring, let natives = model.description.natives {
                 scores.phones = scoring.phoneScores(ScoringModel.features(raw, evidence: evidence, natives: natives))
             }
-            return scores.applied(
-                to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+            return SpeechScorer.applied(scores, to: raw, evidence: evidence, model: model)
         }
     }
 
@@ -153,9 +151,7 @@ public final class SpeechScorer: Sendable {
         _ raw: AttemptScore, evidence: [PhoneEvidence?], pronunciations: [Pronunciation], model: ActiveModel, sequence: SequenceScorer?
     ) -> AttemptScore {
         if let scores = sequence?.fitted(raw, evidence: evidence, pronunciations: pronunciations) {
-            let raw = model.description.phraseCheck?.decided(raw, evidence: evidence, fitted: scores) ?? raw
-            return scores.applied(
-                to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+            return applied(scores, to: raw, evidence: evidence, model: model)
         }
         guard evidence.contains(where: { $0 != nil }), let scoring = model.scoring, let natives = model.description.natives else {
             return raw
@@ -163,6 +159,14 @@ public final class SpeechScorer: Sendable {
         return scoring.apply(
             to: raw, evidence: evidence, natives: natives, passThreshold: model.passThreshold,
             mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
+    }
+
+    /// A sequence scorer's scores applied to `raw`, the wrong phrase first
+    /// decided by the model's phrase check where it has one.
+    static func applied(_ scores: FittedScores, to raw: AttemptScore, evidence: [PhoneEvidence?], model: ActiveModel) -> AttemptScore {
+        let raw = model.description.phraseCheck?.decided(raw, evidence: evidence, fitted: scores) ?? raw
+        return scores.applied(
+            to: raw, passThreshold: model.passThreshold, mispronouncedShareAllowed: PhraseScoring.mispronouncedShareAllowed)
     }
 
     /// What the scorer made of a simulated substitution on a native's clip
